@@ -1,0 +1,37 @@
+# The two commands of the README: `make demo` runs the main job, `make test` runs every test.
+# Both set up .venv and (re)build the packages first; rebuilds are incremental.
+PY ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+STAMP := .stamps
+CORE_SRC := $(shell find core/csrc core/ops core/ember tools/opgen -type f 2>/dev/null) core/CMakeLists.txt core/pyproject.toml
+DOMAIN_SRC := $(shell find vision audio text csprng -name '*.py' -o -name pyproject.toml 2>/dev/null)
+
+.PHONY: demo test bench setup clean
+demo: $(STAMP)/domains
+	$(VPY) examples/demo.py
+
+test: $(STAMP)/domains
+	$(VPY) -m pytest tests
+
+bench: $(STAMP)/domains
+	$(VPY) -m tools.bench
+
+setup: $(STAMP)/domains
+
+$(STAMP)/venv:
+	$(PY) -m venv --system-site-packages $(VENV)
+	$(VPY) -m pip install --quiet --disable-pip-version-check "numpy>=1.24" "scipy>=1.10" "pytest>=7" "pyyaml>=6" \
+	    "scikit-build-core>=0.10" "pybind11>=2.12" "ninja" "cmake>=3.21"
+	@mkdir -p $(STAMP) && touch $@
+
+$(STAMP)/core: $(STAMP)/venv $(CORE_SRC)
+	$(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps -e core
+	@touch $@
+
+$(STAMP)/domains: $(STAMP)/core $(DOMAIN_SRC)
+	$(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps -e vision -e audio -e text -e csprng
+	@touch $@
+
+clean:
+	rm -rf $(VENV) $(STAMP) core/build

@@ -1,0 +1,77 @@
+// The copy/cast kernel: every dtype into every dtype, plus fill_.
+#include "kernels/copy.h"
+
+#include <cstring>
+
+#include "iter/loops.h"
+#include "kernels/convert.h"
+
+namespace ember {
+
+namespace {
+
+void copy_same_dtype_contig(const Tensor& dst, const Tensor& src) {
+  char* d = dst.data();
+  const char* s = src.data();
+  int64_t nbytes = dst.numel() * dst.itemsize();
+  parallel_for(nbytes, int64_t(1) << 20, [&](int64_t b, int64_t e) { std::memcpy(d + b, s + b, e - b); });
+}
+
+}  // namespace
+
+void copy_(const Tensor& dst, const Tensor& src) {
+  if (dst.is_same(src)) return;
+  if (!dst.is_meta() && !src.is_meta() && dst.dtype() == src.dtype() && dst.is_contiguous() &&
+      src.is_contiguous() && dst.sizes() == src.sizes() && dst.storage().get() != src.storage().get()) {
+    copy_same_dtype_contig(dst, src);
+    dst.bump_version();
+    return;
+  }
+  TensorIter it;
+  it.name("copy_").output(dst, true).input(src, false).promotion(Promotion::None).out_dtype(dst.dtype());
+  it.build();
+  visit_dtype(dst.dtype(), [&](auto o) {
+    using O = decltype(o);
+    visit_dtype(it.input_dtype(0), [&](auto a) {
+      using A = decltype(a);
+      unary_kernel<O, A>(it, [](A v) { return convert<O>(v); });
+    });
+  });
+  it.finish();
+}
+
+void fill_(const Tensor& t, const Scalar& value) {
+  if (t.is_meta() || t.numel() == 0) return;
+  visit_dtype(t.dtype(), [&](auto z) {
+    using T = decltype(z);
+    const T v = value.to<T>();
+    if (t.is_contiguous()) {
+      T* p = t.data_as<T>();
+      parallel_for(t.numel(), 1 << 16, [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
+    } else {
+      TensorIter it;
+      it.name("fill_").output(t, true).input(scalar_tensor(value, t.dtype()), false).promotion(Promotion::None)
+          .out_dtype(t.dtype());
+      it.build();
+      unary_kernel<T, T>(it, [](T x) { return x; });
+    }
+  });
+  t.bump_version();
+}
+
+Tensor to_dtype(const Tensor& t, ScalarType dtype) {
+  Tensor out = t.is_contiguous() ? empty(t.sizes(), dtype, t.device()) : empty_like_layout(t);
+  if (out.dtype() != dtype) out = empty_strided(out.sizes(), out.strides(), dtype, t.device());
+  copy_(out, t);
+  return out;
+}
+
+Tensor contiguous_copy(const Tensor& t) {
+  Tensor out = empty(t.sizes(), t.dtype(), t.device());
+  copy_(out, t);
+  return out;
+}
+
+Tensor contiguous(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
+
+}  // namespace ember

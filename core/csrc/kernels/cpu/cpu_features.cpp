@@ -1,0 +1,11 @@
+// Run-time CPU feature checks for picking SIMD loop variants.
+#include "iter/loops.h"
+
+namespace ember {
+
+bool cpu_has_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+}
+
+}  // namespace ember

@@ -1,0 +1,16 @@
+// Tensors made from Python data: ember.tensor (nested sequences, numbers, buffers), from_numpy
+// (zero-copy through the buffer protocol) and DLPack exchange.
+#pragma once
+#include <Python.h>
+
+#include <vector>
+
+#include "tensor/tensor_impl.h"
+
+namespace ember::py {
+
+void add_creation_functions(std::vector<PyMethodDef>& functions);
+// Zero-copy view of any object exporting a strided buffer (NumPy arrays, memoryviews, array.array).
+Tensor tensor_from_buffer(PyObject* obj);
+
+}  // namespace ember::py

@@ -1,0 +1,158 @@
+// Python operators on tensors (+, -, *, /, //, %, **, unary, bitwise, comparisons, truth value),
+// wired straight into the type's number slots so `a + b` skips method lookup and argument parsing.
+#include <Python.h>
+
+#include "generated/ops.h"
+#include "python/arg_parser.h"
+#include "python/binding_util.h"
+#include "python/py_errors.h"
+#include "python/tensor_methods.h"
+
+namespace ember::py {
+
+namespace {
+
+// Operand conversion: tensors as they are, numbers wrapped; anything else -> NotImplemented.
+bool operand(PyObject* o, Tensor& out) {
+  if (is_tensor(o)) {
+    out = unwrap(o);
+    return true;
+  }
+  if (PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) ||
+      (is_number(o) && !PyObject_HasAttrString(o, "__array_interface__") && !PyObject_HasAttrString(o, "shape"))) {
+    out = wrapped_scalar(to_scalar(o));
+    return true;
+  }
+  return false;
+}
+
+template <class F>
+PyObject* binary(PyObject* a, PyObject* b, F f) {
+  EMBER_PY_BEGIN
+  Tensor x, y;
+  if (!operand(a, x) || !operand(b, y)) Py_RETURN_NOTIMPLEMENTED;
+  return wrap(f(x, y));
+  EMBER_PY_END(nullptr)
+}
+
+template <class F>
+PyObject* inplace(PyObject* a, PyObject* b, F f) {
+  EMBER_PY_BEGIN
+  Tensor y;
+  if (!is_tensor(a) || !operand(b, y)) Py_RETURN_NOTIMPLEMENTED;
+  return wrap(f(unwrap(a), y));
+  EMBER_PY_END(nullptr)
+}
+
+template <class F>
+PyObject* unary(PyObject* a, F f) {
+  EMBER_PY_BEGIN
+  return wrap(f(unwrap(a)));
+  EMBER_PY_END(nullptr)
+}
+
+PyObject* nb_add(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::add(x, y, 1); }); }
+PyObject* nb_sub(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::sub(x, y, 1); }); }
+PyObject* nb_mul(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::mul(x, y); }); }
+PyObject* nb_div(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::div(x, y, std::nullopt); }); }
+PyObject* nb_floordiv(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::floor_divide(x, y); }); }
+PyObject* nb_mod(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::remainder(x, y); }); }
+PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
+  if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::pow(x, y); });
+}
+PyObject* nb_and(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_and(x, y); }); }
+PyObject* nb_or(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_or(x, y); }); }
+PyObject* nb_xor(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_xor(x, y); }); }
+PyObject* nb_lshift(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_left_shift(x, y); }); }
+PyObject* nb_rshift(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_right_shift(x, y); }); }
+
+PyObject* nb_iadd(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::add_(x, y, 1); }); }
+PyObject* nb_isub(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::sub_(x, y, 1); }); }
+PyObject* nb_imul(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::mul_(x, y); }); }
+PyObject* nb_idiv(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::div_(x, y, std::nullopt); }); }
+PyObject* nb_ifloordiv(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::floor_divide_(x, y); }); }
+PyObject* nb_imod(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::remainder_(x, y); }); }
+PyObject* nb_ipow(PyObject* a, PyObject* b, PyObject*) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::pow_(x, y); }); }
+PyObject* nb_iand(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_and_(x, y); }); }
+PyObject* nb_ior(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_or_(x, y); }); }
+PyObject* nb_ixor(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_xor_(x, y); }); }
+PyObject* nb_ilshift(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_left_shift_(x, y); }); }
+PyObject* nb_irshift(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_right_shift_(x, y); }); }
+
+PyObject* nb_neg(PyObject* a) { return unary(a, [](const Tensor& x) { return ops::neg(x); }); }
+PyObject* nb_pos(PyObject* a) { return Py_NewRef(a); }
+PyObject* nb_abs(PyObject* a) { return unary(a, [](const Tensor& x) { return ops::abs(x); }); }
+PyObject* nb_invert(PyObject* a) { return unary(a, [](const Tensor& x) { return ops::bitwise_not(x); }); }
+
+const Tensor& one_element(PyObject* a, const char* what) {
+  const Tensor& t = unwrap(a);
+  EMBER_CHECK(t.numel() == 1, Runtime, what, " of Tensor with ", t.numel(),
+              t.numel() ? " values is ambiguous" : " values is ambiguous (it is empty)");
+  return t;
+}
+
+int nb_bool(PyObject* a) {
+  EMBER_PY_BEGIN
+  one_element(a, "Boolean value");
+  return to_scalar(a).to_bool() ? 1 : 0;
+  EMBER_PY_END(-1)
+}
+PyObject* nb_float(PyObject* a) {
+  EMBER_PY_BEGIN
+  EMBER_CHECK(unwrap(a).numel() == 1, Type, "only a tensor with one element can be converted to a Python float");
+  EMBER_CHECK(!is_complex(unwrap(a).dtype()), Type, "can't convert a complex tensor to float");
+  return PyFloat_FromDouble(to_scalar(a).to_double());
+  EMBER_PY_END(nullptr)
+}
+PyObject* nb_int(PyObject* a) {
+  EMBER_PY_BEGIN
+  EMBER_CHECK(unwrap(a).numel() == 1, Type, "only a tensor with one element can be converted to a Python int");
+  Scalar s = to_scalar(a);
+  if (s.is_float()) return PyLong_FromDouble(s.to_double());
+  return PyLong_FromLongLong(s.to_int());
+  EMBER_PY_END(nullptr)
+}
+PyObject* nb_index(PyObject* a) {
+  EMBER_PY_BEGIN
+  const Tensor& t = unwrap(a);
+  EMBER_CHECK(t.numel() == 1 && is_integral(t.dtype(), true), Type,
+              "only integer tensors of a single element can be converted to an index");
+  return PyLong_FromLongLong(to_scalar(a).to_int());
+  EMBER_PY_END(nullptr)
+}
+
+PyObject* richcompare(PyObject* a, PyObject* b, int op) {
+  return binary(a, b, [op](const Tensor& x, const Tensor& y) {
+    switch (op) {
+      case Py_LT: return ops::lt(x, y);
+      case Py_LE: return ops::le(x, y);
+      case Py_GT: return ops::gt(x, y);
+      case Py_GE: return ops::ge(x, y);
+      case Py_EQ: return ops::eq(x, y);
+      default: return ops::ne(x, y);
+    }
+  });
+}
+
+}  // namespace
+
+void add_operator_slots(std::vector<PyType_Slot>& s) {
+  s.insert(s.end(), {
+      {Py_nb_add, (void*)nb_add}, {Py_nb_subtract, (void*)nb_sub}, {Py_nb_multiply, (void*)nb_mul},
+      {Py_nb_true_divide, (void*)nb_div}, {Py_nb_floor_divide, (void*)nb_floordiv},
+      {Py_nb_remainder, (void*)nb_mod}, {Py_nb_power, (void*)nb_pow}, {Py_nb_and, (void*)nb_and},
+      {Py_nb_or, (void*)nb_or}, {Py_nb_xor, (void*)nb_xor}, {Py_nb_lshift, (void*)nb_lshift},
+      {Py_nb_rshift, (void*)nb_rshift}, {Py_nb_inplace_add, (void*)nb_iadd},
+      {Py_nb_inplace_subtract, (void*)nb_isub}, {Py_nb_inplace_multiply, (void*)nb_imul},
+      {Py_nb_inplace_true_divide, (void*)nb_idiv}, {Py_nb_inplace_floor_divide, (void*)nb_ifloordiv},
+      {Py_nb_inplace_remainder, (void*)nb_imod}, {Py_nb_inplace_power, (void*)nb_ipow},
+      {Py_nb_inplace_and, (void*)nb_iand}, {Py_nb_inplace_or, (void*)nb_ior}, {Py_nb_inplace_xor, (void*)nb_ixor},
+      {Py_nb_inplace_lshift, (void*)nb_ilshift}, {Py_nb_inplace_rshift, (void*)nb_irshift},
+      {Py_nb_negative, (void*)nb_neg}, {Py_nb_positive, (void*)nb_pos}, {Py_nb_absolute, (void*)nb_abs},
+      {Py_nb_invert, (void*)nb_invert}, {Py_nb_bool, (void*)nb_bool}, {Py_nb_float, (void*)nb_float},
+      {Py_nb_int, (void*)nb_int}, {Py_nb_index, (void*)nb_index}, {Py_tp_richcompare, (void*)richcompare},
+  });
+}
+
+}  // namespace ember::py

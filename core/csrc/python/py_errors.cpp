@@ -1,0 +1,33 @@
+// C++ to Python exception translation.
+#include "python/py_errors.h"
+
+#include <new>
+
+namespace ember::py {
+
+PyObject* ZeroDivisionRuntimeError = nullptr;
+
+void set_python_error() {
+  try {
+    throw;
+  } catch (const PythonError&) {
+    // already set
+  } catch (const Error& e) {
+    PyObject* type = PyExc_RuntimeError;
+    switch (e.kind) {
+      case ErrorKind::Value: type = PyExc_ValueError; break;
+      case ErrorKind::Type: type = PyExc_TypeError; break;
+      case ErrorKind::Index: type = PyExc_IndexError; break;
+      case ErrorKind::NotImplemented: type = PyExc_NotImplementedError; break;
+      case ErrorKind::ZeroDivision: type = ZeroDivisionRuntimeError ? ZeroDivisionRuntimeError : PyExc_ZeroDivisionError; break;
+      default: break;
+    }
+    PyErr_SetString(type, e.what());
+  } catch (const std::bad_alloc&) {
+    PyErr_SetString(PyExc_MemoryError, "ember: out of memory");
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+}
+
+}  // namespace ember::py

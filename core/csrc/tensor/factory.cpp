@@ -1,0 +1,110 @@
+// Tensor construction (see factory.h).
+#include "tensor/factory.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ember {
+
+Tensor empty(const DimVec& sizes, ScalarType dtype, Device device) {
+  auto impl = make_intrusive<TensorImpl>();
+  int64_t n = shape_numel(sizes);
+  impl->storage = new_storage(n * itemsize(dtype), device);
+  impl->sizes = sizes;
+  impl->strides = contiguous_strides(sizes);
+  impl->numel = n;
+  impl->dtype = dtype;
+  impl->contiguous = true;
+  return Tensor(std::move(impl));
+}
+
+Tensor empty_strided(const DimVec& sizes, const DimVec& strides, ScalarType dtype, Device device) {
+  EMBER_CHECK(sizes.size() == strides.size(), Runtime, "mismatch in length of strides and shape");
+  int64_t n = shape_numel(sizes);
+  int64_t extent = n ? 1 : 0;
+  for (int64_t i = 0; i < sizes.size(); i++) {
+    EMBER_CHECK(strides[i] >= 0, Runtime, "empty_strided: negative strides are not supported");
+    if (n) extent += (sizes[i] - 1) * strides[i];
+  }
+  auto impl = make_intrusive<TensorImpl>();
+  impl->storage = new_storage(extent * itemsize(dtype), device);
+  impl->sizes = sizes;
+  impl->strides = strides;
+  impl->dtype = dtype;
+  impl->refresh();
+  return Tensor(std::move(impl));
+}
+
+Tensor empty_like_layout(const Tensor& t) {
+  if (t.is_contiguous()) return empty(t.sizes(), t.dtype(), t.device());
+  // Keep the dim order of t (by decreasing stride) but make it dense.
+  int64_t nd = t.dim();
+  DimVec perm(nd);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) { return t.strides()[a] > t.strides()[b]; });
+  DimVec strides(nd);
+  int64_t s = 1;
+  for (int64_t i = nd - 1; i >= 0; i--) {
+    strides[perm[i]] = s;
+    s *= std::max<int64_t>(t.sizes()[perm[i]], 1);
+  }
+  return empty_strided(t.sizes(), strides, t.dtype(), t.device());
+}
+
+Tensor make_view(const Tensor& base, const DimVec& sizes, const DimVec& strides, int64_t offset, ScalarType dtype) {
+  auto impl = make_intrusive<TensorImpl>();
+  impl->storage = base.storage();
+  impl->sizes = sizes;
+  impl->strides = strides;
+  impl->offset = offset;
+  impl->dtype = dtype;
+  impl->refresh();
+  return Tensor(std::move(impl));
+}
+
+Tensor make_view(const Tensor& base, const DimVec& sizes, const DimVec& strides, int64_t offset) {
+  return make_view(base, sizes, strides, offset, base.dtype());
+}
+
+void fill_(const Tensor& t, const Scalar& value);  // defined with the copy kernels
+
+Tensor scalar_tensor(const Scalar& s, ScalarType dtype, Device device) {
+  Tensor t = empty({}, dtype, device);
+  if (device.is_cpu()) {
+    visit_dtype(dtype, [&](auto v) { *t.data_as<decltype(v)>() = s.to<decltype(v)>(); });
+  }
+  return t;
+}
+
+Tensor wrapped_scalar(const Scalar& s) {
+  Tensor t = scalar_tensor(s, s.natural_dtype());
+  t.impl()->wrapped_number = true;
+  return t;
+}
+
+void resize_out(const Tensor& out, const DimVec& sizes) {
+  if (out.sizes() == sizes) return;
+  TensorImpl* impl = out.impl();
+  int64_t n = shape_numel(sizes);
+  int64_t need = (impl->offset + n) * itemsize(impl->dtype);
+  if (need > impl->storage->nbytes) {
+    EMBER_CHECK(impl->storage->resizable, Runtime,
+                "Trying to resize storage that is not resizable: the out= tensor of shape ", out.sizes(),
+                " does not own its memory and cannot grow to shape ", sizes);
+    // Grow the shared storage itself, so every view of it sees the new memory (as PyTorch does).
+    StorageImpl& st = *impl->storage;
+    if (st.device.is_cpu()) {
+      Block b = cpu_alloc(size_t(need));
+      if (st.nbytes) std::copy_n(static_cast<char*>(st.data), st.nbytes, static_cast<char*>(b.ptr));
+      if (st.deleter) st.deleter(st.ctx, st.data, st.capacity);
+      st.data = b.ptr;
+      st.capacity = b.capacity;
+    }
+    st.nbytes = need;
+  }
+  impl->sizes = sizes;
+  impl->strides = contiguous_strides(sizes);
+  impl->refresh();
+}
+
+}  // namespace ember

@@ -1,0 +1,29 @@
+"""ember: tensors and math over a C++ core, with PyTorch's names and semantics."""
+from . import _C
+from ._C import (  # noqa: F401
+    TensorBase, dtype, device, get_default_dtype, set_default_dtype, promote_types, result_type,
+    can_cast, get_num_threads, set_num_threads,
+    bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64, complex128,
+)
+from ._size import Size
+from ._tensor import Tensor
+from . import _ops_python as _ops_python
+from ._ops_python import *  # noqa: F401,F403
+
+__version__ = "0.1.0"
+
+# PyTorch's dtype aliases.
+half, float, double = float16, float32, float64
+short, int, long = int16, int32, int64
+cfloat, cdouble = complex64, complex128
+
+
+def _export_ops():
+    g = globals()
+    for name in dir(_C):
+        if not name.startswith("_") and callable(getattr(_C, name)) and name not in g:
+            g[name] = getattr(_C, name)
+
+
+_export_ops()
+del _export_ops

@@ -1,0 +1,40 @@
+"""ember.Tensor: the Python class over the C++ TensorBase, adding what reads best in Python."""
+from . import _C
+from ._size import Size
+
+
+class Tensor(_C.TensorBase):
+    __array_priority__ = 1000  # NumPy defers to our operators
+
+    def __repr__(self, *, tensor_contents=None):
+        from ._tensor_str import tensor_repr
+        return tensor_repr(self)
+
+    def __len__(self):
+        if self.dim() == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __hash__(self):
+        return id(self)
+
+    def __format__(self, spec):
+        if self.dim() == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+
+_C._set_tensor_class(Tensor)
+_C._set_size_class(Size)
+
+
+class ZeroDivisionRuntimeError(ZeroDivisionError, RuntimeError):
+    """Integer division by zero: catchable as ZeroDivisionError or (as in PyTorch) RuntimeError."""
+
+
+_C._set_zero_division_error(ZeroDivisionRuntimeError)

@@ -1,0 +1,5 @@
+"""PyTorch-style printing of tensors: tensor([...], dtype=...)."""
+
+
+def tensor_repr(t):
+    return f"tensor({t.tolist()})"

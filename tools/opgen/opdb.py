@@ -1,0 +1,128 @@
+"""Loads the op database (core/ops/*.yaml) into Op records: the one place its format is read."""
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import re
+
+import yaml
+
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+          "float32", "float64", "complex64", "complex128"]
+_INTS = ["uint8", "int8", "int16", "int32", "int64"]
+_FLOATS = ["float16", "bfloat16", "float32", "float64"]
+_COMPLEX = ["complex64", "complex128"]
+DTYPE_GROUPS = {
+    "all": DTYPES,
+    "numeric": _INTS + _FLOATS + _COMPLEX,
+    "integral": ["bool"] + _INTS,
+    "ints": _INTS,
+    "floating": _FLOATS,
+    "float_complex": _FLOATS + _COMPLEX,
+    "real": ["bool"] + _INTS + _FLOATS,
+    "real_numeric": _INTS + _FLOATS,
+    "complex": _COMPLEX,
+}
+PROMOTIONS = {"default", "int_to_float", "bool_out", "complex_to_real", "none"}
+VARIANTS = {"function", "method", "inplace", "out"}
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+OPS_DIR = ROOT / "core" / "ops"
+
+
+@dataclasses.dataclass
+class Arg:
+    type: str          # schema type, e.g. "Tensor", "Scalar?", "int[]"
+    name: str
+    default: str | None
+    kwonly: bool
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.type in ("Tensor", "TensorLike")
+
+
+@dataclasses.dataclass
+class Op:
+    name: str
+    family: str
+    schema: str
+    args: list[Arg]
+    returns: str
+    variants: list[str]
+    dtypes: list[str]
+    promotion: str
+    pointwise: str | None
+    impl: bool
+    doc: str
+    entry: dict
+
+    @property
+    def tensor_args(self) -> list[Arg]:
+        return [a for a in self.args if a.is_tensor]
+
+
+def parse_schema(schema: str) -> tuple[str, list[Arg], str]:
+    m = re.fullmatch(r"\s*(\w+)\((.*)\)\s*->\s*(.+?)\s*", schema)
+    if not m:
+        raise ValueError(f"bad schema: {schema!r}")
+    name, body, ret = m.groups()
+    args, kwonly, depth, cur = [], False, 0, ""
+    parts = []
+    for ch in body:
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        depth += ch == "["
+        depth -= ch == "]"
+        cur += ch
+    parts.append(cur)
+    for p in (p.strip() for p in parts):
+        if not p:
+            continue
+        if p == "*":
+            kwonly = True
+            continue
+        decl, _, default = p.partition("=")
+        typ, _, aname = decl.strip().rpartition(" ")
+        args.append(Arg(typ.strip(), aname.strip(), default.strip() or None, kwonly))
+    return name, args, ret
+
+
+def _dtypes(spec) -> list[str]:
+    if spec is None:
+        return list(DTYPES)
+    if isinstance(spec, str):
+        spec = [spec]
+    out: list[str] = []
+    for s in spec:
+        out += DTYPE_GROUPS.get(s, [s])
+    unknown = [d for d in out if d not in DTYPES]
+    if unknown:
+        raise ValueError(f"unknown dtypes {unknown}")
+    return [d for d in DTYPES if d in out]
+
+
+def load(ops_dir: pathlib.Path = OPS_DIR) -> list[Op]:
+    ops: list[Op] = []
+    seen: set[str] = set()
+    for path in sorted(ops_dir.glob("*.yaml")):
+        for e in yaml.safe_load(path.read_text()) or []:
+            name, args, ret = parse_schema(e["schema"])
+            if name != e["name"]:
+                raise ValueError(f"{path.name}: schema name {name} != entry name {e['name']}")
+            if name in seen:
+                raise ValueError(f"op {name} declared twice")
+            seen.add(name)
+            kernel = e.get("kernel", {})
+            variants = e.get("variants", ["function", "method"])
+            if set(variants) - VARIANTS:
+                raise ValueError(f"{name}: unknown variants {set(variants) - VARIANTS}")
+            promotion = e.get("promotion", "default")
+            if promotion not in PROMOTIONS:
+                raise ValueError(f"{name}: unknown promotion {promotion}")
+            ops.append(Op(name=name, family=path.stem, schema=e["schema"], args=args, returns=ret,
+                          variants=variants, dtypes=_dtypes(e.get("dtypes")), promotion=promotion,
+                          pointwise=kernel.get("pointwise"), impl="impl" in kernel,
+                          doc=e.get("doc", ""), entry=e))
+    return ops
