@@ -51,10 +51,14 @@ def decls(op: Op) -> str:
     return "\n".join(out)
 
 
-def gen_header(ops: list[Op]) -> str:
-    body = "\n".join(decls(op) for op in ops)
+def gen_op_header(op: Op) -> str:
     return (HEADER + "#pragma once\n#include <optional>\n#include <string>\n#include <vector>\n\n"
-            '#include "tensor/factory.h"\n\nnamespace ember::ops {\n\n' + body + "\n\n}  // namespace ember::ops\n")
+            '#include "tensor/factory.h"\n\nnamespace ember::ops {\n\n' + decls(op) + "\n\n}  // namespace ember::ops\n")
+
+
+def gen_header(ops: list[Op]) -> str:
+    body = "\n".join(f'#include "generated/ops/{op.name}.h"' for op in ops)
+    return HEADER + "#pragma once\n" + body + "\n"
 
 
 def _captures(op: Op) -> list[Arg]:
@@ -107,7 +111,7 @@ def gen_pointwise(op: Op) -> str:
                    f"  {build}.output(out){inputs}.build();\n"
                    f"{check}  {op.name}_kernel(it{cap_names});\n  return it.finish();\n}}")
     return (HEADER + f"// {op.name}: {op.schema}\n"
-            '#include "generated/ops.h"\n#include "iter/loops.h"\n#include "kernels/convert.h"\n'
+            f'#include "generated/ops/{op.name}.h"\n#include "iter/loops.h"\n#include "kernels/convert.h"\n'
             '#include "kernels/divisor_check.h"\n#include "kernels/functors.h"\n\nnamespace ember::ops {\n\nnamespace {\n' + kernel +
             "\n}  // namespace\n\n" + "\n\n".join(fns) + "\n\n}  // namespace ember::ops\n")
 
@@ -177,7 +181,8 @@ def gen_bindings(family: str, ops: list[Op]) -> str:
                            f"  ParsedArgs r;\n  p.parse(args, nargs, kwnames, r);\n  {ret}\n"
                            f"  EMBER_PY_END(nullptr)\n}}")
             m_defs.append(f'  v.push_back({{"{mname}", FASTCALL(m_{mname}), nullptr}});')
-    return (HEADER + '#include "generated/ops.h"\n#include "python/arg_parser.h"\n#include "python/binding_util.h"\n'
+    incs = "".join(f'#include "generated/ops/{op.name}.h"\n' for op in ops)
+    return (HEADER + incs + '#include "python/arg_parser.h"\n#include "python/binding_util.h"\n'
             '#include "python/py_errors.h"\n\nnamespace ember::py {\n\nnamespace {\n' +
             "\n\n".join(fns + methods) + "\n}  // namespace\n\n"
             f"void add_{family}_functions(std::vector<PyMethodDef>& v) {{\n" + "\n".join(fn_defs) + "\n}\n\n"
@@ -210,6 +215,7 @@ def generate(ops: list[Op]) -> dict[str, str]:
         files[f"generated/bind_{fam}.cpp"] = gen_bindings(fam, [o for o in ops if o.family == fam])
     files["generated/bind_all.cpp"] = gen_bind_all(families)
     for op in ops:
+        files[f"generated/ops/{op.name}.h"] = gen_op_header(op)
         if op.pointwise is not None:
             files[f"generated/kernels/{op.name}.cpp"] = gen_pointwise(op)
     return files
@@ -222,8 +228,8 @@ def write(files: dict[str, str], out_dir: pathlib.Path) -> None:
         p.parent.mkdir(parents=True, exist_ok=True)
         if not p.exists() or p.read_text() != text:
             p.write_text(text)
-    kdir = out_dir / "generated" / "kernels"
-    if kdir.exists():
-        for p in kdir.glob("*.cpp"):
-            if f"generated/kernels/{p.name}" not in files:
+    for sub, ext in (("kernels", "*.cpp"), ("ops", "*.h")):
+        d = out_dir / "generated" / sub
+        for p in d.glob(ext) if d.exists() else []:
+            if f"generated/{sub}/{p.name}" not in files:
                 p.unlink()

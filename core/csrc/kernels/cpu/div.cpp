@@ -1,5 +1,10 @@
 // div with its rounding modes, and float_power: ops composed of other ops' kernels.
-#include "generated/ops.h"
+#include "generated/ops/div.h"
+#include "generated/ops/true_divide.h"
+#include "generated/ops/floor_divide.h"
+#include "generated/ops/_div_trunc.h"
+#include "generated/ops/float_power.h"
+#include "generated/ops/pow.h"
 #include "kernels/copy.h"
 
 namespace ember::ops {

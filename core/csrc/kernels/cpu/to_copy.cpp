@@ -1,0 +1,23 @@
+// _to_copy: the op behind Tensor.to when a copy is needed.
+#include "generated/ops/_to_copy.h"
+#include "kernels/copy.h"
+
+namespace ember::ops {
+
+Tensor _to_copy(const Tensor& input, ScalarType dtype, std::optional<Device> device) {
+  ScalarType dt = dtype == ScalarType::Undefined ? input.dtype() : dtype;
+  Device dev = device ? *device : input.device();
+  if (dev.type == DeviceType::CPU) dev.index = -1;
+  EMBER_CHECK(dev.is_cpu() || dev.is_meta(), Runtime, "device ", dev.str(), " is not available in this build of ember");
+  Tensor out = input.is_contiguous() ? empty(input.sizes(), dt, dev) : empty_like_layout(input);
+  if (out.dtype() != dt || out.device() != dev) out = empty_strided(out.sizes(), out.strides(), dt, dev);
+  if (input.is_meta() || dev.is_meta()) {
+    EMBER_CHECK(!(input.is_meta() && !dev.is_meta()), NotImplemented,
+                "Cannot copy out of meta tensor; no data! (a meta tensor has shapes and dtypes only)");
+    return out;
+  }
+  copy_(out, input);
+  return out;
+}
+
+}  // namespace ember::ops
