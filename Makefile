@@ -1,9 +1,11 @@
 # The two commands of the README: `make demo` runs the main job, `make test` runs every test.
 # Both set up .venv and (re)build the packages first; rebuilds are incremental.
 PY ?= python3
-VENV := .venv
+# VENV/STAMP/BUILD_DIR can be overridden so parallel work trees or helpers build apart.
+VENV ?= .venv
+BUILD_DIR ?=
 VPY := $(VENV)/bin/python
-STAMP := .stamps
+STAMP ?= .stamps
 CORE_SRC := $(shell find core/csrc core/ops core/ember tools/opgen -type f 2>/dev/null) core/CMakeLists.txt core/pyproject.toml
 DOMAIN_SRC := $(shell find vision audio text csprng -name '*.py' -o -name pyproject.toml 2>/dev/null)
 
@@ -26,7 +28,7 @@ $(STAMP)/venv:
 	@mkdir -p $(STAMP) && touch $@
 
 $(STAMP)/core: $(STAMP)/venv $(CORE_SRC)
-	$(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps -e core
+	$(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps $(if $(BUILD_DIR),--config-settings=build-dir=$(BUILD_DIR)) -e core
 	@touch $@
 
 $(STAMP)/domains: $(STAMP)/core $(DOMAIN_SRC)
