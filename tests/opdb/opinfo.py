@@ -73,6 +73,11 @@ def to_numpy(t):
 
 
 def random_array(dtype: str, shape, rng: np.random.Generator, domain, int_domain, nonzero=False):
+    """Always an ndarray (also for shape ()), drawn from the domain for its kind."""
+    return np.asarray(_random(dtype, shape, rng, domain, int_domain, nonzero))
+
+
+def _random(dtype, shape, rng, domain, int_domain, nonzero):
     if dtype == "bool":
         return rng.random(shape) < 0.5
     if dtype in INTS:

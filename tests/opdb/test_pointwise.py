@@ -14,7 +14,7 @@ POINTWISE = [op for op in ALL_OPS.values()
              if (op.pointwise is not None or op.entry.get("elementwise")) and not op.name.startswith("_")]
 
 
-def tested_dtypes(op):
+def dtypes_under_test(op):
     ds = list(op.dtypes)
     if op.promotion == "int_to_float":
         ds = ["bool", *INTS] + [d for d in ds if d not in INTS and d != "bool"]
@@ -46,8 +46,9 @@ def make_inputs(op, info, dtype, shapes, rng):
 
 def reference(op, info, tensors, dtype, kwargs):
     wide = [to_numpy(t) for t in tensors]
-    if dtype in FLOATS:
-        wide = [w.astype(np.float64) for w in wide]
+    rd = result_dtype(op, dtype)
+    if dtype in FLOATS or (dtype in ("bool", *INTS) and rd in FLOATS):
+        wide = [w.astype(np.float64) for w in wide]  # NumPy would compute bool/int8 math in float16
     elif dtype in INTS:
         wide = [w.astype(np.int64) for w in wide]
     with np.errstate(all="ignore"):
@@ -62,7 +63,7 @@ def ids(params):
     return [f"{op.name}-{d}" for op, d in params]
 
 
-VALUE_PARAMS = [(op, d) for op in POINTWISE for d in tested_dtypes(op)]
+VALUE_PARAMS = [(op, d) for op in POINTWISE for d in dtypes_under_test(op)]
 
 
 @pytest.fixture
@@ -118,9 +119,9 @@ def test_variants_agree(op, dtype, rng):
 
 def first_dtype(op):
     for d in ("float32", "int64", "bool", "complex64"):
-        if d in tested_dtypes(op):
+        if d in dtypes_under_test(op):
             return d
-    return tested_dtypes(op)[0]
+    return dtypes_under_test(op)[0]
 
 
 @pytest.mark.parametrize("op", POINTWISE, ids=[o.name for o in POINTWISE])
@@ -160,7 +161,7 @@ def test_zero_size_and_meta(op, rng):
 
 @pytest.mark.parametrize("op", POINTWISE, ids=[o.name for o in POINTWISE])
 def test_undeclared_dtype_raises(op, rng):
-    undeclared = [d for d in ("bool", *INTS, *FLOATS, *COMPLEX) if d not in tested_dtypes(op)]
+    undeclared = [d for d in ("bool", *INTS, *FLOATS, *COMPLEX) if d not in dtypes_under_test(op)]
     if not undeclared:
         pytest.skip(f"{op.name} supports every dtype")
     info = info_for(op)

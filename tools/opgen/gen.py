@@ -13,6 +13,7 @@ CPP_DTYPE = {"bool": ("Bool", "bool"), "uint8": ("UInt8", "uint8_t"), "int8": ("
              "float32": ("Float32", "float"), "float64": ("Float64", "double"),
              "complex64": ("Complex64", "complex64"), "complex128": ("Complex128", "complex128")}
 PARAM = {"Tensor": "const Tensor&", "TensorLike": "const Tensor&", "Tensor?": "const Tensor&",
+         "TensorLike?": "const Tensor&",
          "Tensor[]": "const std::vector<Tensor>&", "Scalar": "const Scalar&",
          "Scalar?": "const std::optional<Scalar>&", "int": "int64_t", "int?": "std::optional<int64_t>",
          "int[]": "const DimVec&", "int[]?": "const std::optional<DimVec>&", "float": "double",
@@ -20,6 +21,7 @@ PARAM = {"Tensor": "const Tensor&", "TensorLike": "const Tensor&", "Tensor?": "c
          "str": "const std::string&", "str?": "const std::optional<std::string>&",
          "ScalarType?": "ScalarType", "ScalarType": "ScalarType", "Device?": "std::optional<Device>"}
 READ = {"Tensor": "tensor", "TensorLike": "tensor_like", "Tensor?": "tensor", "Tensor[]": "tensor_list",
+        "TensorLike?": "tensor_like",
         "Scalar": "scalar", "Scalar?": "scalar_opt", "int": "int64", "int?": "int64_opt", "int[]": "intlist",
         "int[]?": "intlist_opt", "float": "dbl", "float?": "dbl_opt", "bool": "boolean", "bool?": "boolean_opt",
         "str": "str", "str?": "str_opt", "ScalarType?": "dtype", "ScalarType": "dtype", "Device?": "device"}
@@ -85,13 +87,17 @@ def gen_pointwise(op: Op) -> str:
     lam_conv = " ".join(f"const C {x} = convert<C>({x}_);" for x in letters)
     cap_inits = " ".join(_capture_init(a) for a in caps)
     cases = []
+    simd_f32 = op.entry.get("simd_f32")
     for d in op.dtypes:
         st, ct = CPP_DTYPE[d]
+        this_loop = loop
+        if simd_f32 and d == "float32" and n == 1 and out_t == "T":
+            this_loop = f"unary_kernel_vec_f32<{simd_f32}>"
         cases.append(
             f"    case ScalarType::{st}: {{\n"
             f"      using T = {ct}; using C = opmath_t<T>; using O = {out_t};\n"
             f"      {cap_inits}\n"
-            f"      {loop}(it, [=]({lam_params}) -> O {{ {lam_conv} return convert<O>({op.pointwise}); }});\n"
+            f"      {this_loop}(it, [=]({lam_params}) -> O {{ {lam_conv} return convert<O>({op.pointwise}); }});\n"
             f"      break;\n    }}")
     kernel = (f"void {op.name}_kernel({kparams}) {{\n  switch (it.compute_dtype()) {{\n" + "\n".join(cases) +
               f"\n    default:\n      EMBER_FAIL(Type, \"\\\"{op.name}\\\" is not implemented for dtype \", "
@@ -110,7 +116,8 @@ def gen_pointwise(op: Op) -> str:
         fns.append(f"Tensor {op.name}_out(const Tensor& out, {params(op.args)}) {{\n  TensorIter it;\n"
                    f"  {build}.output(out){inputs}.build();\n"
                    f"{check}  {op.name}_kernel(it{cap_names});\n  return it.finish();\n}}")
-    return (HEADER + f"// {op.name}: {op.schema}\n"
+    extra_inc = "".join(f'#include "{h}"\n' for h in op.entry.get("includes", []))
+    return (HEADER + f"// {op.name}: {op.schema}\n" + extra_inc +
             f'#include "generated/ops/{op.name}.h"\n#include "iter/loops.h"\n#include "kernels/convert.h"\n'
             '#include "kernels/divisor_check.h"\n#include "kernels/functors.h"\n\nnamespace ember::ops {\n\nnamespace {\n' + kernel +
             "\n}  // namespace\n\n" + "\n\n".join(fns) + "\n\n}  // namespace ember::ops\n")

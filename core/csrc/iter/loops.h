@@ -2,6 +2,9 @@
 // Contiguous and scalar-broadcast runs get tight typed loops, built twice (AVX2+FMA and baseline)
 // and picked at run time; anything else takes the strided loop.
 #pragma once
+#include <immintrin.h>
+
+#include <algorithm>
 #include <cstdint>
 
 #include "iter/tensor_iter.h"
@@ -10,7 +13,9 @@ namespace ember {
 
 bool cpu_has_avx2();
 
+#ifndef EMBER_AVX2
 #define EMBER_AVX2 __attribute__((target("avx2,fma")))
+#endif
 
 namespace loops {
 
@@ -40,6 +45,70 @@ EMBER_AVX2 void binary_contig_avx2(O* __restrict o, const A* __restrict a, const
 
 }  // namespace loops
 
+// Runs of at least this many output bytes bypass the cache on store (streaming stores): results
+// this large would evict everything anyway, and skipping the read-for-ownership saves a third of
+// the memory traffic of an out-of-cache elementwise op.
+constexpr int64_t kStreamingBytes = int64_t(1) << 20;
+
+namespace loops {
+
+// Copies n bytes from an L1-resident buffer to dst (32-byte aligned) with non-temporal stores.
+EMBER_AVX2 inline void stream_copy(char* dst, const char* src, int64_t n) {
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
+  for (; i < n; i++) dst[i] = src[i];
+}
+
+// Calls chunk(dst, begin, count) to produce elements [begin, begin+count) of out into dst[0..count).
+// Large outputs are produced chunk by chunk into an L1 buffer and streamed out, so any vectorized
+// loop gets streaming stores; small ones are written in place.
+template <class O, class ChunkFn>
+EMBER_AVX2 void with_streaming(O* out, int64_t n, const ChunkFn& chunk) {
+  const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
+  if (n * int64_t(sizeof(O)) < kStreamingBytes || addr % sizeof(O) != 0) {
+    chunk(out, 0, n);
+    return;
+  }
+  constexpr int64_t kChunk = 2048 / int64_t(sizeof(O));
+  int64_t head = addr % 32 ? std::min<int64_t>(n, int64_t(32 - addr % 32) / int64_t(sizeof(O))) : 0;
+  if (head) chunk(out, 0, head);
+  alignas(64) O buf[kChunk];
+  for (int64_t b = head; b < n; b += kChunk) {
+    int64_t m = std::min(kChunk, n - b);
+    chunk(buf, b, m);
+    stream_copy(reinterpret_cast<char*>(out + b), reinterpret_cast<const char*>(buf), m * int64_t(sizeof(O)));
+  }
+  _mm_sfence();
+}
+
+// Strided runs gather 8 lanes, so every element goes through the same vector code as contiguous ones.
+template <class V>
+EMBER_AVX2 void vec_f32_strided(char* o, const char* a, int64_t so, int64_t sa, int64_t n) {
+  alignas(32) float t[8];
+  for (int64_t i = 0; i < n; i += 8) {
+    int64_t m = std::min<int64_t>(8, n - i);
+    for (int64_t k = 0; k < m; k++) t[k] = *reinterpret_cast<const float*>(a + (i + k) * sa);
+    for (int64_t k = m; k < 8; k++) t[k] = 0.0f;
+    _mm256_store_ps(t, V::apply(_mm256_load_ps(t)));
+    for (int64_t k = 0; k < m; k++) *reinterpret_cast<float*>(o + (i + k) * so) = t[k];
+  }
+}
+
+template <class V>
+EMBER_AVX2 void vec_f32_contig(float* __restrict o, const float* __restrict a, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(o + i, V::apply(_mm256_loadu_ps(a + i)));
+  if (i < n) {  // the tail goes through the same vector code, so results never depend on position
+    alignas(32) float t[8] = {};
+    for (int64_t k = i; k < n; k++) t[k - i] = a[k];
+    _mm256_store_ps(t, V::apply(_mm256_load_ps(t)));
+    for (int64_t k = i; k < n; k++) o[k] = t[k - i];
+  }
+}
+
+}  // namespace loops
+
 // out = f(a), elementwise. O and A are the output and input element types.
 template <class O, class A, class F>
 void unary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
@@ -47,7 +116,12 @@ void unary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
   it.for_each(
       [&](char** p, const int64_t* s, int64_t n) {
         if (s[0] == int64_t(sizeof(O)) && s[1] == int64_t(sizeof(A))) {
-          if (avx2) loops::unary_contig_avx2(reinterpret_cast<O*>(p[0]), reinterpret_cast<const A*>(p[1]), n, f);
+          if (avx2) {
+            const A* a = reinterpret_cast<const A*>(p[1]);
+            loops::with_streaming(reinterpret_cast<O*>(p[0]), n, [&](O* d, int64_t b, int64_t m) {
+              loops::unary_contig_avx2(d, a + b, m, f);
+            });
+          }
           else loops::unary_contig(reinterpret_cast<O*>(p[0]), reinterpret_cast<const A*>(p[1]), n, f);
           return;
         }
@@ -56,6 +130,25 @@ void unary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
           *reinterpret_cast<O*>(o) = f(*reinterpret_cast<const A*>(a));
       },
       grain);
+}
+
+// out = f(a) for float32, with an 8-lane AVX2 version V::apply on contiguous runs.
+template <class V, class F>
+void unary_kernel_vec_f32(const TensorIter& it, const F& f, int64_t grain = 32768) {
+  if (!cpu_has_avx2()) return unary_kernel<float, float>(it, f, grain);
+  it.for_each(
+      [&](char** p, const int64_t* s, int64_t n) {
+        if (s[0] == 4 && s[1] == 4) {
+          const float* a = reinterpret_cast<const float*>(p[1]);
+          loops::with_streaming(reinterpret_cast<float*>(p[0]), n, [&](float* d, int64_t b, int64_t m) {
+            loops::vec_f32_contig<V>(d, a + b, m);
+          });
+          return;
+        }
+        loops::vec_f32_strided<V>(p[0], p[1], s[0], s[1], n);
+      },
+      grain);
+  (void)f;
 }
 
 // out = f(a, b), elementwise.
@@ -70,7 +163,12 @@ void binary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
         if (s[0] == int64_t(sizeof(O))) {
           const bool ca = s[1] == int64_t(sizeof(A)), cb = s[2] == int64_t(sizeof(B));
           if (ca && cb) {
-            avx2 ? loops::binary_contig_avx2<0>(o, a, b, n, f) : loops::binary_contig<0>(o, a, b, n, f);
+            if (avx2)
+              loops::with_streaming(o, n, [&](O* d, int64_t s0, int64_t m) {
+                loops::binary_contig_avx2<0>(d, a + s0, b + s0, m, f);
+              });
+            else
+              loops::binary_contig<0>(o, a, b, n, f);
             return;
           }
           if (s[1] == 0 && cb) {

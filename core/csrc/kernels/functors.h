@@ -167,3 +167,4 @@ inline T fmax(T a, T b) {
 }
 
 }  // namespace ember::fn
+#include "kernels/functors_math.h"  // rounding, sign, exp/log variants, classification, special functions

@@ -145,9 +145,7 @@ void ArgParser::parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames
     if (all_int) {
       PyObject* tup = PyTuple_New(nargs);
       for (Py_ssize_t k = 0; k < nargs; k++) PyTuple_SET_ITEM(tup, k, Py_NewRef(args[k]));
-      // Kept alive for this call by a thread-local slot (one varargs list per call at a time).
-      static thread_local PyObject* keep = nullptr;
-      Py_XSETREF(keep, tup);
+      Py_XSETREF(out.owned, tup);
       out.vals[0] = tup;
       args += nargs;
       nargs = 0;

@@ -51,6 +51,10 @@ class ParsedArgs {
   static constexpr int kMax = 24;
   PyObject* vals[kMax];  // borrowed; nullptr or Py_None = None
   const ArgParser* parser = nullptr;
+  PyObject* owned = nullptr;  // the tuple built for varargs int lists; lives as long as the parse
+  ParsedArgs() = default;
+  ParsedArgs(const ParsedArgs&) = delete;
+  ~ParsedArgs() { Py_XDECREF(owned); }
 
   bool has(int i) const { return vals[i] && vals[i] != Py_None; }
   Tensor tensor(int i) const;           // None -> undefined tensor

@@ -125,6 +125,8 @@ PyObject* fn_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
   static ArgParser p("tensor(object data, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False, bool pin_memory=False)");
   ParsedArgs r;
   p.parse(args, nargs, kwnames, r);
+  EMBER_CHECK(!r.boolean(3), NotImplemented,
+              "requires_grad=True needs autograd, which this build of ember does not have yet");
   auto dev = r.device(2);
   Tensor t = from_data(r.object(0), r.dtype(1), true);
   if (dev && !dev->is_cpu()) {
@@ -253,13 +255,14 @@ Tensor tensor_from_buffer(PyObject* obj) {
   return Tensor(std::move(impl));
 }
 
-void add_creation_functions(std::vector<PyMethodDef>& v) {
+void add_data_creation_functions(std::vector<PyMethodDef>& v) {
   v.push_back({"tensor", FASTCALL(fn_tensor), nullptr});
   v.push_back({"as_tensor", FASTCALL(fn_as_tensor), nullptr});
   v.push_back({"asarray", FASTCALL(fn_as_tensor), nullptr});
   v.push_back({"from_numpy", fn_from_numpy, METH_O, nullptr});
   v.push_back({"frombuffer", fn_frombuffer, METH_O, nullptr});
   add_dlpack_functions(v);
+  add_tolist_functions(v);
 }
 
 }  // namespace ember::py

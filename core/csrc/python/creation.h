@@ -9,7 +9,8 @@
 
 namespace ember::py {
 
-void add_creation_functions(std::vector<PyMethodDef>& functions);
+void add_data_creation_functions(std::vector<PyMethodDef>& functions);
+void add_tolist_functions(std::vector<PyMethodDef>& functions);  // python/tolist.cpp
 // Zero-copy view of any object exporting a strided buffer (NumPy arrays, memoryviews, array.array).
 Tensor tensor_from_buffer(PyObject* obj);
 

@@ -11,11 +11,13 @@ namespace {
 
 struct Export {
   DLManagedTensor managed;
+  DLManagedTensorVersioned versioned;
   Tensor tensor;  // keeps the storage alive
   DimVec shape, strides;
 };
 
 void export_deleter(DLManagedTensor* m) { delete static_cast<Export*>(m->manager_ctx); }
+void export_deleter_versioned(DLManagedTensorVersioned* m) { delete static_cast<Export*>(m->manager_ctx); }
 
 DLDataType to_dl(ScalarType t) {
   uint8_t bits = uint8_t(itemsize(t) * 8);
@@ -65,21 +67,36 @@ void capsule_destructor(PyObject* cap) {
   }
 }
 
+void capsule_destructor_versioned(PyObject* cap) {
+  if (PyCapsule_IsValid(cap, "dltensor_versioned")) {
+    auto* m = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, "dltensor_versioned"));
+    if (m && m->deleter) m->deleter(m);
+  }
+}
+
 void managed_release(void* ctx, void*, size_t) {
   auto* m = static_cast<DLManagedTensor*>(ctx);
   if (m->deleter) m->deleter(m);
 }
 
-PyObject* fn_to_dlpack(PyObject*, PyObject* arg) {
+void managed_release_versioned(void* ctx, void*, size_t) {
+  auto* m = static_cast<DLManagedTensorVersioned*>(ctx);
+  if (m->deleter) m->deleter(m);
+}
+
+// _to_dlpack(t, versioned=False, copied=False): a capsule viewing t's memory.
+PyObject* fn_to_dlpack(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   EMBER_PY_BEGIN
-  EMBER_CHECK(is_tensor(arg), Type, "_to_dlpack expects a Tensor");
-  const Tensor& t = unwrap(arg);
+  static ArgParser p("_to_dlpack(Tensor t, bool versioned=False, bool copied=False)");
+  ParsedArgs r;
+  p.parse(args, nargs, kwnames, r);
+  const Tensor t = r.tensor(0);
   EMBER_CHECK(!t.is_meta(), Runtime, "a meta tensor has no data to export through DLPack");
   auto* e = new Export();
   e->tensor = t;
   e->shape = t.sizes();
   e->strides = t.strides();
-  DLTensor& d = e->managed.dl_tensor;
+  DLTensor d;
   d.data = t.storage()->data;
   d.byte_offset = uint64_t(t.offset() * t.itemsize());
   d.device = {t.device().type == DeviceType::CUDA ? 2 : 1, t.device().index < 0 ? 0 : t.device().index};
@@ -87,19 +104,44 @@ PyObject* fn_to_dlpack(PyObject*, PyObject* arg) {
   d.dtype = to_dl(t.dtype());
   d.shape = e->shape.data();
   d.strides = e->strides.data();
-  e->managed.manager_ctx = e;
-  e->managed.deleter = &export_deleter;
-  PyObject* cap = PyCapsule_New(&e->managed, "dltensor", &capsule_destructor);
+  PyObject* cap;
+  if (r.boolean(1)) {
+    e->versioned.version = {1, 0};
+    e->versioned.manager_ctx = e;
+    e->versioned.deleter = &export_deleter_versioned;
+    e->versioned.flags = r.boolean(2) ? kDLIsCopied : 0;
+    e->versioned.dl_tensor = d;
+    cap = PyCapsule_New(&e->versioned, "dltensor_versioned", &capsule_destructor_versioned);
+  } else {
+    e->managed.dl_tensor = d;
+    e->managed.manager_ctx = e;
+    e->managed.deleter = &export_deleter;
+    cap = PyCapsule_New(&e->managed, "dltensor", &capsule_destructor);
+  }
   if (!cap) delete e;
   return cap;
   EMBER_PY_END(nullptr)
 }
 
 Tensor from_capsule(PyObject* cap) {
-  EMBER_CHECK(PyCapsule_IsValid(cap, "dltensor"), Runtime,
-              "from_dlpack: expected an unused 'dltensor' capsule (a DLPack capsule can be consumed only once)");
-  auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, "dltensor"));
-  const DLTensor& d = m->dl_tensor;
+  const bool versioned = PyCapsule_IsValid(cap, "dltensor_versioned");
+  EMBER_CHECK(versioned || PyCapsule_IsValid(cap, "dltensor"), Runtime,
+              "from_dlpack: expected an unused 'dltensor' or 'dltensor_versioned' capsule (a DLPack capsule can be "
+              "consumed only once)");
+  DLManagedTensor* m = nullptr;
+  DLManagedTensorVersioned* mv = nullptr;
+  if (versioned) {
+    mv = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, "dltensor_versioned"));
+    EMBER_CHECK(mv->version.major == 1, Runtime, "from_dlpack: DLPack version ", mv->version.major, ".",
+                mv->version.minor, " is not supported (this build reads 1.x)");
+    // Ember tensors are always writable: importing read-only memory would let writes through.
+    EMBER_CHECK(!(mv->flags & kDLReadOnly), Runtime,
+                "from_dlpack: the producer marked this tensor read-only; ember tensors are writable, so pass a "
+                "copy (e.g. np.array(x)) instead");
+  } else {
+    m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, "dltensor"));
+  }
+  const DLTensor& d = versioned ? mv->dl_tensor : m->dl_tensor;
   EMBER_CHECK(d.device.device_type == 1, Runtime, "from_dlpack: only CPU tensors can be imported here (device type ",
               d.device.device_type, ")");
   ScalarType dt = from_dl(d.dtype);
@@ -121,9 +163,10 @@ Tensor from_capsule(PyObject* cap) {
   for (int i = 0; i < d.ndim; i++)
     if (sizes[i] > 0) extent += (sizes[i] - 1) * strides[i];
   EMBER_CHECK(d.byte_offset % itemsize(dt) == 0, Runtime, "from_dlpack: byte_offset is not a multiple of the item size");
-  PyCapsule_SetName(cap, "used_dltensor");
-  Storage st = foreign_storage(d.data, empty ? 0 : int64_t(d.byte_offset) + extent * itemsize(dt), Device{},
-                               &managed_release, m);
+  PyCapsule_SetName(cap, versioned ? "used_dltensor_versioned" : "used_dltensor");
+  int64_t nbytes = empty ? 0 : int64_t(d.byte_offset) + extent * itemsize(dt);
+  Storage st = versioned ? foreign_storage(d.data, nbytes, Device{}, &managed_release_versioned, mv)
+                         : foreign_storage(d.data, nbytes, Device{}, &managed_release, m);
   auto impl = make_intrusive<TensorImpl>();
   impl->storage = st;
   impl->sizes = sizes;
@@ -158,7 +201,7 @@ Tensor from_dlpack_object(PyObject* obj) {
 }
 
 void add_dlpack_functions(std::vector<PyMethodDef>& v) {
-  v.push_back({"_to_dlpack", fn_to_dlpack, METH_O, nullptr});
+  v.push_back({"_to_dlpack", FASTCALL(fn_to_dlpack), nullptr});
   v.push_back({"from_dlpack", fn_from_dlpack, METH_O, nullptr});
 }
 

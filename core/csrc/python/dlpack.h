@@ -1,4 +1,5 @@
-// DLPack exchange (the unversioned v0.8 ABI, which NumPy and every framework read).
+// DLPack exchange: the unversioned v0.8 ABI (capsule "dltensor", which every framework reads) and the
+// versioned 1.0 ABI ("dltensor_versioned", with flags: NumPy only writes through arrays imported this way).
 #pragma once
 #include <Python.h>
 
@@ -32,6 +33,18 @@ struct DLManagedTensor {
   void* manager_ctx;
   void (*deleter)(DLManagedTensor* self);
 };
+struct DLPackVersion {
+  uint32_t major;
+  uint32_t minor;
+};
+struct DLManagedTensorVersioned {
+  DLPackVersion version;
+  void* manager_ctx;
+  void (*deleter)(DLManagedTensorVersioned* self);
+  uint64_t flags;  // kDLReadOnly | kDLIsCopied
+  DLTensor dl_tensor;
+};
+constexpr uint64_t kDLReadOnly = 1, kDLIsCopied = 2;
 
 // Calls obj.__dlpack__() and wraps the result without copying.
 Tensor from_dlpack_object(PyObject* obj);

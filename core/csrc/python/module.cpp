@@ -56,7 +56,7 @@ PYBIND11_MODULE(_C, m) {
 
   static std::vector<PyMethodDef> functions;
   add_generated_functions(functions);
-  add_creation_functions(functions);
+  add_data_creation_functions(functions);
   functions.push_back({nullptr, nullptr, 0, nullptr});
   if (PyModule_AddFunctions(mod, functions.data()) < 0) throw pyb::error_already_set();
 

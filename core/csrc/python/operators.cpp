@@ -38,8 +38,7 @@ bool operand(PyObject* o, Tensor& out) {
     out = unwrap(o);
     return true;
   }
-  if (PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) ||
-      (is_number(o) && !PyObject_HasAttrString(o, "__array_interface__") && !PyObject_HasAttrString(o, "shape"))) {
+  if (PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) || is_number(o)) {  // NumPy scalars too
     out = wrapped_scalar(to_scalar(o));
     return true;
   }

@@ -2,6 +2,7 @@
 #include "tensor/factory.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 namespace ember {
@@ -9,6 +10,7 @@ namespace ember {
 Tensor empty(const DimVec& sizes, ScalarType dtype, Device device) {
   auto impl = make_intrusive<TensorImpl>();
   int64_t n = shape_numel(sizes);
+  EMBER_CHECK(n <= INT64_MAX / itemsize(dtype), Runtime, "Storage size calculation overflowed with sizes=", sizes);
   impl->storage = new_storage(n * itemsize(dtype), device);
   impl->sizes = sizes;
   impl->strides = contiguous_strides(sizes);
@@ -21,11 +23,15 @@ Tensor empty(const DimVec& sizes, ScalarType dtype, Device device) {
 Tensor empty_strided(const DimVec& sizes, const DimVec& strides, ScalarType dtype, Device device) {
   EMBER_CHECK(sizes.size() == strides.size(), Runtime, "mismatch in length of strides and shape");
   int64_t n = shape_numel(sizes);
-  int64_t extent = n ? 1 : 0;
+  int64_t extent = n ? 1 : 0, span = 0;
   for (int64_t i = 0; i < sizes.size(); i++) {
     EMBER_CHECK(strides[i] >= 0, Runtime, "empty_strided: negative strides are not supported");
-    if (n) extent += (sizes[i] - 1) * strides[i];
+    if (n) EMBER_CHECK(!__builtin_mul_overflow(sizes[i] - 1, strides[i], &span) &&
+                       !__builtin_add_overflow(extent, span, &extent), Runtime,
+                       "Storage size calculation overflowed with sizes=", sizes, " and strides=", strides);
   }
+  EMBER_CHECK(extent <= INT64_MAX / itemsize(dtype), Runtime, "Storage size calculation overflowed with sizes=",
+              sizes, " and strides=", strides);
   auto impl = make_intrusive<TensorImpl>();
   impl->storage = new_storage(extent * itemsize(dtype), device);
   impl->sizes = sizes;

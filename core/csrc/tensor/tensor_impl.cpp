@@ -41,10 +41,14 @@ DimVec contiguous_strides(const DimVec& sizes) {
 
 int64_t shape_numel(const DimVec& sizes) {
   int64_t n = 1;
+  bool zero = false;
   for (int64_t s : sizes) {
     EMBER_CHECK(s >= 0, Runtime, "Trying to create tensor with negative dimension ", s, ": ", sizes);
-    n *= s;
+    zero = zero || s == 0;
   }
+  if (zero) return 0;
+  for (int64_t s : sizes)  // a wrapped product would be a silently wrong (often empty) tensor
+    EMBER_CHECK(!__builtin_mul_overflow(n, s, &n), Runtime, "numel: integer multiplication overflow for sizes ", sizes);
   return n;
 }
 

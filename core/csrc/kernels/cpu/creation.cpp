@@ -1,0 +1,177 @@
+// Creation ops made by filling: empty, zeros, ones, full, empty_strided, scalar_tensor and the
+// *_like family, with their out= forms; plus the argument helpers of kernels/creation_args.h.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "generated/ops/empty.h"
+#include "generated/ops/empty_like.h"
+#include "generated/ops/empty_strided.h"
+#include "generated/ops/full.h"
+#include "generated/ops/full_like.h"
+#include "generated/ops/ones.h"
+#include "generated/ops/ones_like.h"
+#include "generated/ops/scalar_tensor.h"
+#include "generated/ops/zeros.h"
+#include "generated/ops/zeros_like.h"
+#include "kernels/creation_args.h"
+
+namespace ember {
+
+void check_fits(const Scalar& v, ScalarType dtype) {
+  if (!is_integral(dtype, false) || v.is_bool()) return;
+  visit_dtype(dtype, [&](auto z) {
+    using T = decltype(z);
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      bool ok;
+      if (v.is_int()) {
+        int64_t i = v.to_int();
+        ok = i >= int64_t(std::numeric_limits<T>::min()) &&
+             (std::is_same_v<T, int64_t> || i <= int64_t(std::numeric_limits<T>::max()));
+      } else {
+        // Float (or complex, by its real part): must be finite and inside T's range once truncated.
+        double d = v.to_double();
+        ok = std::isfinite(d) && d > double(std::numeric_limits<T>::min()) - 1.0 &&
+             d < double(std::numeric_limits<T>::max()) + 1.0;
+      }
+      EMBER_CHECK(ok, Runtime, "value cannot be converted to type ", dtype_name(dtype), " without overflow");
+    }
+  });
+}
+
+void prepare_out(const char* op, const Tensor& out, const DimVec& sizes, ScalarType dtype,
+                 std::optional<Device> device, bool requires_grad) {
+  check_requires_grad(requires_grad);
+  EMBER_CHECK(dtype == ScalarType::Undefined || dtype == out.dtype(), Runtime, op, "(): dtype ", dtype_name(dtype),
+              " does not match the dtype of the out= tensor (", dtype_name(out.dtype()), ")");
+  if (device) {
+    Device dev = creation_device(device);
+    EMBER_CHECK(dev.type == out.device().type, Runtime, op, "(): device ", dev.str(),
+                " does not match the device of the out= tensor (", out.device().str(), ")");
+  }
+  shape_numel(sizes);  // names a negative dimension before anything is resized
+  resize_out(out, sizes);
+}
+
+namespace ops {
+
+namespace {
+
+Tensor filled(const DimVec& size, const Scalar& value, ScalarType dtype, std::optional<Device> device,
+              bool requires_grad) {
+  check_requires_grad(requires_grad);
+  check_fits(value, dtype);
+  Tensor t = ember::empty(size, dtype, creation_device(device));
+  fill_(t, value);
+  return t;
+}
+
+Tensor filled_out(const char* op, const Tensor& out, const DimVec& size, const Scalar& value, ScalarType dtype,
+                  std::optional<Device> device, bool requires_grad) {
+  prepare_out(op, out, size, dtype, device, requires_grad);
+  check_fits(value, out.dtype());
+  fill_(out, value);
+  return out;
+}
+
+// input's sizes and dim order (dense), with dtype and device overridable: PyTorch's preserve_format.
+Tensor like(const Tensor& input, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
+  check_requires_grad(requires_grad);
+  ScalarType dt = dtype == ScalarType::Undefined ? input.dtype() : dtype;
+  Device dev = creation_device(device, input.device());
+  if (input.is_contiguous()) return ember::empty(input.sizes(), dt, dev);
+  int64_t nd = input.dim();
+  DimVec order(nd);
+  for (int64_t i = 0; i < nd; i++) order[i] = i;
+  // Outermost first: larger strides, ties broken by the original order.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t a, int64_t b) { return input.strides()[a] > input.strides()[b]; });
+  DimVec strides(nd);
+  int64_t s = 1;
+  for (int64_t i = nd - 1; i >= 0; i--) {
+    strides[order[i]] = s;
+    s *= std::max<int64_t>(input.sizes()[order[i]], 1);
+  }
+  return ember::empty_strided(input.sizes(), strides, dt, dev);
+}
+
+}  // namespace
+
+Tensor empty(const DimVec& size, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
+  check_requires_grad(requires_grad);
+  return ember::empty(size, or_default_dtype(dtype), creation_device(device));
+}
+
+Tensor empty_out(const Tensor& out, const DimVec& size, ScalarType dtype, std::optional<Device> device,
+                 bool requires_grad) {
+  prepare_out("empty", out, size, dtype, device, requires_grad);
+  return out;
+}
+
+Tensor zeros(const DimVec& size, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
+  return filled(size, Scalar(int64_t(0)), or_default_dtype(dtype), device, requires_grad);
+}
+
+Tensor zeros_out(const Tensor& out, const DimVec& size, ScalarType dtype, std::optional<Device> device,
+                 bool requires_grad) {
+  return filled_out("zeros", out, size, Scalar(int64_t(0)), dtype, device, requires_grad);
+}
+
+Tensor ones(const DimVec& size, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
+  return filled(size, Scalar(int64_t(1)), or_default_dtype(dtype), device, requires_grad);
+}
+
+Tensor ones_out(const Tensor& out, const DimVec& size, ScalarType dtype, std::optional<Device> device,
+                bool requires_grad) {
+  return filled_out("ones", out, size, Scalar(int64_t(1)), dtype, device, requires_grad);
+}
+
+Tensor full(const DimVec& size, const Scalar& fill_value, ScalarType dtype, std::optional<Device> device,
+            bool requires_grad) {
+  ScalarType dt = dtype == ScalarType::Undefined ? dtype_of_fill(fill_value) : dtype;
+  return filled(size, fill_value, dt, device, requires_grad);
+}
+
+Tensor full_out(const Tensor& out, const DimVec& size, const Scalar& fill_value, ScalarType dtype,
+                std::optional<Device> device, bool requires_grad) {
+  return filled_out("full", out, size, fill_value, dtype, device, requires_grad);
+}
+
+Tensor empty_strided(const DimVec& size, const DimVec& stride, ScalarType dtype, std::optional<Device> device,
+                     bool requires_grad) {
+  check_requires_grad(requires_grad);
+  shape_numel(size);  // negative sizes are named before the stride checks
+  return ember::empty_strided(size, stride, or_default_dtype(dtype), creation_device(device));
+}
+
+Tensor scalar_tensor(const Scalar& s, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
+  ScalarType dt = dtype != ScalarType::Undefined ? dtype : s.is_complex() ? default_complex_dtype() : default_dtype();
+  return filled({}, s, dt, device, requires_grad);
+}
+
+Tensor empty_like(const Tensor& input, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
+  return like(input, dtype, device, requires_grad);
+}
+
+Tensor zeros_like(const Tensor& input, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
+  Tensor t = like(input, dtype, device, requires_grad);
+  fill_(t, Scalar(int64_t(0)));
+  return t;
+}
+
+Tensor ones_like(const Tensor& input, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
+  Tensor t = like(input, dtype, device, requires_grad);
+  fill_(t, Scalar(int64_t(1)));
+  return t;
+}
+
+Tensor full_like(const Tensor& input, const Scalar& fill_value, ScalarType dtype, std::optional<Device> device,
+                 bool requires_grad) {
+  Tensor t = like(input, dtype, device, requires_grad);
+  check_fits(fill_value, t.dtype());
+  fill_(t, fill_value);
+  return t;
+}
+
+}  // namespace ops
+}  // namespace ember

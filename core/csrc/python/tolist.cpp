@@ -1,0 +1,54 @@
+// _C._tolist(t): a tensor's elements as nested Python lists of int/float/bool/complex (a 0-dim
+// tensor gives the bare number). Needs no NumPy; repr and Tensor.tolist are built on it.
+#include "python/creation.h"
+#include "python/arg_parser.h"
+#include "python/binding_util.h"
+#include "python/py_errors.h"
+
+namespace ember::py {
+
+namespace {
+
+template <class T>
+PyObject* to_py(T v) {
+  if constexpr (std::is_same_v<T, bool>) return PyBool_FromLong(v);
+  else if constexpr (is_complex_v<T>) return PyComplex_FromDoubles(double(v.real()), double(v.imag()));
+  else if constexpr (std::is_integral_v<T>) return PyLong_FromLongLong(int64_t(v));
+  else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return PyFloat_FromDouble(float(v));
+  else return PyFloat_FromDouble(double(v));
+}
+
+template <class T>
+PyObject* build(const T* p, const Tensor& t, int64_t d) {
+  if (d == t.dim()) return to_py<T>(*p);
+  const int64_t n = t.sizes()[d], s = t.strides()[d];
+  PyObject* list = PyList_New(n);
+  if (!list) return nullptr;
+  for (int64_t i = 0; i < n; i++) {
+    PyObject* item = build<T>(p + i * s, t, d + 1);
+    if (!item) {
+      Py_DECREF(list);
+      return nullptr;
+    }
+    PyList_SET_ITEM(list, i, item);
+  }
+  return list;
+}
+
+PyObject* fn_tolist(PyObject*, PyObject* arg) {
+  EMBER_PY_BEGIN
+  EMBER_CHECK(is_tensor(arg), Type, "_tolist expects a Tensor, got ", type_name(arg));
+  const Tensor& t = unwrap(arg);
+  EMBER_CHECK(!t.is_meta(), Runtime, "tolist() of a meta tensor: it has no data");
+  return visit_dtype(t.dtype(), [&](auto z) -> PyObject* {
+    using T = decltype(z);
+    return build<T>(t.data_as<T>(), t, 0);
+  });
+  EMBER_PY_END(nullptr)
+}
+
+}  // namespace
+
+void add_tolist_functions(std::vector<PyMethodDef>& v) { v.push_back({"_tolist", fn_tolist, METH_O, nullptr}); }
+
+}  // namespace ember::py
