@@ -12,6 +12,7 @@
 namespace ember {
 
 bool cpu_has_avx2();
+bool cpu_has_avx512();  // AVX-512F
 
 #ifndef EMBER_AVX2
 #define EMBER_AVX2 __attribute__((target("avx2,fma")))
@@ -82,6 +83,20 @@ EMBER_AVX2 void with_streaming(O* out, int64_t n, const ChunkFn& chunk) {
   _mm_sfence();
 }
 
+#ifndef EMBER_AVX512
+#define EMBER_AVX512 __attribute__((target("avx512f")))
+#endif
+
+template <class V16>
+EMBER_AVX512 void vec_f32_contig16(float* __restrict o, const float* __restrict a, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(o + i, V16::apply(_mm512_loadu_ps(a + i)));
+  if (i < n) {
+    __mmask16 m = __mmask16((1u << (n - i)) - 1u);
+    _mm512_mask_storeu_ps(o + i, m, V16::apply(_mm512_maskz_loadu_ps(m, a + i)));
+  }
+}
+
 // Strided runs gather 8 lanes, so every element goes through the same vector code as contiguous ones.
 template <class V>
 EMBER_AVX2 void vec_f32_strided(char* o, const char* a, int64_t so, int64_t sa, int64_t n) {
@@ -91,6 +106,18 @@ EMBER_AVX2 void vec_f32_strided(char* o, const char* a, int64_t so, int64_t sa, 
     for (int64_t k = 0; k < m; k++) t[k] = *reinterpret_cast<const float*>(a + (i + k) * sa);
     for (int64_t k = m; k < 8; k++) t[k] = 0.0f;
     _mm256_store_ps(t, V::apply(_mm256_load_ps(t)));
+    for (int64_t k = 0; k < m; k++) *reinterpret_cast<float*>(o + (i + k) * so) = t[k];
+  }
+}
+
+template <class V16>
+EMBER_AVX512 void vec_f32_strided16(char* o, const char* a, int64_t so, int64_t sa, int64_t n) {
+  alignas(64) float t[16];
+  for (int64_t i = 0; i < n; i += 16) {
+    int64_t m = std::min<int64_t>(16, n - i);
+    for (int64_t k = 0; k < m; k++) t[k] = *reinterpret_cast<const float*>(a + (i + k) * sa);
+    for (int64_t k = m; k < 16; k++) t[k] = 0.0f;
+    _mm512_store_ps(t, V16::apply(_mm512_load_ps(t)));
     for (int64_t k = 0; k < m; k++) *reinterpret_cast<float*>(o + (i + k) * so) = t[k];
   }
 }
@@ -132,20 +159,25 @@ void unary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
       grain);
 }
 
-// out = f(a) for float32, with an 8-lane AVX2 version V::apply on contiguous runs.
-template <class V, class F>
+// out = f(a) for float32, with vector versions V8::apply (AVX2, 8 lanes) and V16::apply (AVX-512,
+// 16 lanes), picked once per machine so strided and contiguous runs give identical results; f (the
+// scalar version) only on machines without AVX2.
+template <class V8, class V16, class F>
 void unary_kernel_vec_f32(const TensorIter& it, const F& f, int64_t grain = 32768) {
   if (!cpu_has_avx2()) return unary_kernel<float, float>(it, f, grain);
+  const bool wide = cpu_has_avx512();
   it.for_each(
       [&](char** p, const int64_t* s, int64_t n) {
         if (s[0] == 4 && s[1] == 4) {
           const float* a = reinterpret_cast<const float*>(p[1]);
           loops::with_streaming(reinterpret_cast<float*>(p[0]), n, [&](float* d, int64_t b, int64_t m) {
-            loops::vec_f32_contig<V>(d, a + b, m);
+            if (wide) loops::vec_f32_contig16<V16>(d, a + b, m);
+            else loops::vec_f32_contig<V8>(d, a + b, m);
           });
           return;
         }
-        loops::vec_f32_strided<V>(p[0], p[1], s[0], s[1], n);
+        if (wide) loops::vec_f32_strided16<V16>(p[0], p[1], s[0], s[1], n);
+        else loops::vec_f32_strided<V8>(p[0], p[1], s[0], s[1], n);
       },
       grain);
   (void)f;

@@ -8,4 +8,9 @@ bool cpu_has_avx2() {
   return has;
 }
 
+bool cpu_has_avx512() {
+  static const bool has = __builtin_cpu_supports("avx512f");
+  return has;
+}
+
 }  // namespace ember
