@@ -2,7 +2,7 @@
 from . import _C
 from ._tensor_views import split  # int or list of sizes: picks split / split_with_sizes
 
-__all__ = ["is_tensor", "numel", "split"]
+__all__ = ["asarray", "is_tensor", "numel", "split"]
 
 
 def is_tensor(obj):
@@ -11,3 +11,31 @@ def is_tensor(obj):
 
 def numel(input):
     return input.numel()
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """obj as a tensor, sharing its memory when it can (a tensor, a NumPy array or another buffer of
+    the right dtype); copy=True always copies, copy=False raises ValueError when a copy is needed."""
+    if copy:
+        return _C.tensor(obj, dtype=dtype, device=device, requires_grad=requires_grad)
+    if requires_grad:
+        raise NotImplementedError("requires_grad=True needs autograd, which this build of ember does not have yet")
+    t = _C.as_tensor(obj, dtype=dtype, device=device)
+    if copy is False and not _shares_memory(obj, t):
+        raise ValueError(f"asarray(): copy=False, but a {type(obj).__name__} of this dtype/device cannot be "
+                         f"shared without a copy")
+    return t
+
+
+def _shares_memory(obj, t):
+    if isinstance(obj, _C.TensorBase):
+        return t is obj
+    if t.numel() == 0 or t.device.type != "cpu":
+        return False
+    if hasattr(obj, "__array_interface__") or hasattr(obj, "__buffer__") or isinstance(obj, memoryview):
+        import numpy as np
+        try:
+            return np.asarray(obj).__array_interface__["data"][0] == t.data_ptr()
+        except (TypeError, ValueError):
+            return False
+    return False

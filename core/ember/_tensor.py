@@ -4,10 +4,11 @@ from ._size import Size
 from ._tensor_convert import ConversionMethods
 from ._tensor_complex import ComplexMethods
 from ._tensor_pointwise import PointwiseMethods
+from ._tensor_protocols import ProtocolMethods
 from ._tensor_views import ViewMethods
 
 
-class Tensor(ConversionMethods, ViewMethods, ComplexMethods, PointwiseMethods, _C.TensorBase):
+class Tensor(ConversionMethods, ViewMethods, ComplexMethods, PointwiseMethods, ProtocolMethods, _C.TensorBase):
     __array_priority__ = 1000  # NumPy defers to our operators
 
     def __repr__(self, *, tensor_contents=None):

@@ -76,7 +76,7 @@ class ConversionMethods:
     # --- dtype and device conversion ---
     def to(self, *args, **kwargs):
         dtype, device, copy = _parse_to_args(self, args, dict(kwargs))
-        dev = _C.device(device) if isinstance(device, str) else device
+        dev = _C.device(device) if isinstance(device, (str, builtins.int)) else device
         same_dtype = dtype is None or dtype == self.dtype
         same_device = dev is None or dev == self.device or (dev.type == "cpu" and self.device.type == "cpu")
         if same_dtype and same_device and not copy:
@@ -85,6 +85,10 @@ class ConversionMethods:
 
     def cpu(self):
         return self.to("cpu")
+
+    def get_device(self):
+        """The CUDA device index, or -1 for a CPU tensor (PyTorch's convention)."""
+        return -1 if self.device.type == "cpu" or self.device.index is None else self.device.index
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """No argument: the type name ('ember.FloatTensor'); else this tensor converted to `dtype`
@@ -171,7 +175,7 @@ class ConversionMethods:
     def __array_interface__(self):
         name = _dtype_name(self.dtype)
         if self.is_meta:
-            raise RuntimeError("a meta tensor has no data to view as a NumPy array")
+            raise TypeError("can't convert a meta tensor to NumPy: it has no data")
         if name not in _NUMPY_TYPESTR:
             raise TypeError(f"Got unsupported ScalarType {name}: NumPy has no {name} dtype "
                             f"(convert first, e.g. t.float().numpy())")

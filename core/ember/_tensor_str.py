@@ -110,19 +110,17 @@ class _Formatter:
             lo, hi = min(mags), max(mags)
             self.int_mode = all(v == math.ceil(v) for v in shown)
             p = PRINT_OPTS.precision
-            if self.int_mode:
-                if hi / lo > 1000.0 or hi > 1.0e8:
-                    self.sci_mode = True
-                    self.max_width = max(len(f"{v:.{p}e}") for v in shown)
-                else:
-                    self.max_width = max(len(f"{v:.0f}") + 1 for v in shown)  # + 1 for the trailing '.'
-            elif hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4:
-                self.sci_mode = True
+            # The notation is chosen first (a forced sci_mode included), then the width for it.
+            if PRINT_OPTS.sci_mode is not None:
+                self.sci_mode = PRINT_OPTS.sci_mode
+            else:
+                self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+            if self.sci_mode:
                 self.max_width = max(len(f"{v:.{p}e}") for v in shown)
+            elif self.int_mode:
+                self.max_width = max(len(f"{v:.0f}") + 1 for v in shown)  # + 1 for the trailing '.'
             else:
                 self.max_width = max(len(f"{v:.{p}f}") for v in shown)
-        if PRINT_OPTS.sci_mode is not None:
-            self.sci_mode = PRINT_OPTS.sci_mode
 
     def width(self):
         return self.max_width

@@ -412,5 +412,5 @@ def test_tensor_from_bad_data_raises():
         ember.tensor(["a", "b"])
     with pytest.raises(TypeError):
         ember.tensor([None])
-    with pytest.raises(ValueError, match="0-dim"):
-        ember.tensor([ember.zeros(2), ember.zeros(2)])
+    with pytest.raises(ValueError, match="expected sequence of length 2"):
+        ember.tensor([ember.zeros(2), ember.zeros(3)])  # tensors with dims are sequences of their rows

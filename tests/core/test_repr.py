@@ -120,8 +120,8 @@ def test_sci_mode_option(restore_printoptions):
     assert repr(ember.tensor([1.5, 2.])) == "tensor([1.5000e+00, 2.0000e+00])"
     assert repr(ember.tensor([0.])) == "tensor([0.])"  # no nonzero finite value: the option does not apply
     ember.set_printoptions(sci_mode=False)
-    # widths were measured for scientific notation; fixed notation pads to them (PyTorch does the same)
-    assert repr(ember.tensor([1e-5, 1e5])) == "tensor([    0.0000, 100000.0000])"
+    # the width is measured in the forced notation (PyTorch 2.x; older versions measured the automatic one)
+    assert repr(ember.tensor([1e-5, 1e5])) == "tensor([     0.0000, 100000.0000])"
     ember.set_printoptions(sci_mode=None)
     assert repr(ember.tensor([1e-5, 1e5])) == "tensor([1.0000e-05, 1.0000e+05])"
 

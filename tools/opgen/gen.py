@@ -106,14 +106,17 @@ def gen_pointwise(op: Op) -> str:
     cap_names = "".join(f", {a.name}" for a in caps)
     build = f'it.name("{op.name}").promotion(Promotion::{PROMO[op.promotion]})'
     check = "  check_int_divisor(it);\n" if op.entry.get("int_divisor_check") else ""
-    fns = [f"Tensor {op.name}({params(op.args)}) {{\n  TensorIter it;\n  {build}{inputs}.build();\n"
+    # `check: fn` names a C++ function called with the op's tensor arguments before anything runs
+    # (declared in a header listed under `includes`), for argument rules that are not about dtypes.
+    pre = f"  {op.entry['check']}({', '.join(a.name for a in tens)});\n" if op.entry.get("check") else ""
+    fns = [f"Tensor {op.name}({params(op.args)}) {{\n{pre}  TensorIter it;\n  {build}{inputs}.build();\n"
            f"{check}  {op.name}_kernel(it{cap_names});\n  return it.finish();\n}}"]
     if "inplace" in op.variants:
-        fns.append(f"Tensor {op.name}_({params(op.args)}) {{\n  TensorIter it;\n"
+        fns.append(f"Tensor {op.name}_({params(op.args)}) {{\n{pre}  TensorIter it;\n"
                    f"  {build}.output({tens[0].name}, true){inputs}.build();\n"
                    f"{check}  {op.name}_kernel(it{cap_names});\n  return it.finish();\n}}")
     if "out" in op.variants:
-        fns.append(f"Tensor {op.name}_out(const Tensor& out, {params(op.args)}) {{\n  TensorIter it;\n"
+        fns.append(f"Tensor {op.name}_out(const Tensor& out, {params(op.args)}) {{\n{pre}  TensorIter it;\n"
                    f"  {build}.output(out){inputs}.build();\n"
                    f"{check}  {op.name}_kernel(it{cap_names});\n  return it.finish();\n}}")
     extra_inc = "".join(f'#include "{h}"\n' for h in op.entry.get("includes", []))

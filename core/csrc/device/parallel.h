@@ -6,6 +6,9 @@ namespace ember {
 
 int get_num_threads();
 void set_num_threads(int n);
+// Noted before every OpenMP team starts: a process forked after that runs single-threaded, since
+// GNU OpenMP's threads do not survive fork() and the child's first parallel region would hang.
+void note_parallel_region();
 
 // Calls f(begin, end) over pieces of [0, n); runs inline when n < grain or one thread is set.
 template <class F>
@@ -25,6 +28,7 @@ void parallel_for(int64_t n, int64_t grain, const F& f) {
     return;
   }
   int64_t pieces = n / grain < nt ? n / grain : nt;
+  note_parallel_region();
 #pragma omp parallel num_threads(int(pieces))
   {
     int64_t t = omp_get_thread_num(), p = omp_get_num_threads();

@@ -31,7 +31,7 @@ inline ScalarType dtype_of_fill(const Scalar& v) {
   return v.is_complex() ? default_complex_dtype() : default_dtype();
 }
 
-// Integer dtypes refuse values they cannot hold rather than wrapping them (PyTorch's rule).
+// Refuses values the dtype cannot hold rather than wrapping them (PyTorch's rule, types/scalar_fits.h).
 void check_fits(const Scalar& v, ScalarType dtype);
 
 // out= forms: a named dtype/device must be out's; out is then resized to `sizes`.

@@ -74,6 +74,29 @@ inline T trunc_divide(T a, T b) {
   }
 }
 
+// Complex power as NumPy computes it: a real integer exponent up to 100 in magnitude is repeated
+// multiplication (so z**2 == z*z exactly, 0**0 == 1 and infinities follow complex multiplication),
+// a negative one the reciprocal of that; anything else is exp(b log a).
+template <class T>
+inline T complex_pow(T a, T b) {
+  using R = typename T::value_type;
+  const R n = b.real();
+  if (b.imag() != R(0) || n != std::trunc(n) || std::fabs(n) > R(100)) return std::pow(a, b);
+  if (n == R(0)) return T(1);
+  int64_t k = int64_t(std::fabs(n));
+  T r, base = a;
+  bool have = false;
+  while (k) {
+    if (k & 1) {
+      r = have ? r * base : base;
+      have = true;
+    }
+    k >>= 1;
+    if (k) base = base * base;
+  }
+  return n < R(0) ? T(1) / r : r;
+}
+
 template <class T>
 inline T pow(T a, T b) {
   if constexpr (is_int_v<T>) {
@@ -93,6 +116,8 @@ inline T pow(T a, T b) {
     }
     result = T(r);
     return result;
+  } else if constexpr (is_complex_v<T>) {
+    return complex_pow(a, b);
   } else {
     return std::pow(a, b);
   }

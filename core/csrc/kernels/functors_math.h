@@ -45,11 +45,24 @@ inline T round_scaled(T a, T scale, bool neg) {
 }
 
 // --- sign ---
-// sgn: sign for real numbers, z/|z| for complex (0 at 0).
+// sgn: sign for real numbers, z/|z| for complex (0 at 0). An infinite z with one infinite part
+// points along that axis (sgn(inf+0j) == 1, as in NumPy; a plain division would give nan+0j).
 template <class T>
 inline T sgn(T a) {
-  if constexpr (is_complex_v<T>) return a == T(0) ? T(0) : a / std::abs(a);
-  else return sign(a);
+  if constexpr (is_complex_v<T>) {
+    using R = typename T::value_type;
+    const R m = std::abs(a), re = a.real(), im = a.imag();
+    if (m == R(0)) return T(0);
+    if (std::isinf(m)) {
+      const R nan = std::numeric_limits<R>::quiet_NaN();
+      if (std::isinf(re) && std::isfinite(im)) return T(std::copysign(R(1), re), R(0));
+      if (std::isinf(im) && std::isfinite(re)) return T(R(0), std::copysign(R(1), im));
+      return T(nan, nan);
+    }
+    return T(re / m, im / m);
+  } else {
+    return sign(a);
+  }
 }
 
 // --- exponentials and logarithms ---

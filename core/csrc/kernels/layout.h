@@ -7,7 +7,8 @@ namespace ember {
 
 // True when the elements fill a block of memory exactly once (any dim order, no gaps, no repeats).
 bool is_non_overlapping_and_dense(const Tensor& t);
-// An uninitialized tensor like t: t's strides when t is non-overlapping and dense, else contiguous.
+// An uninitialized tensor like t (PyTorch's preserve_format): t's strides when t is non-overlapping
+// and dense, else dense strides in t's dim order (dense_strides_like).
 Tensor empty_preserve(const Tensor& t, ScalarType dtype);
 inline Tensor empty_preserve(const Tensor& t) { return empty_preserve(t, t.dtype()); }
 // Whether the memory spans of a and b (same storage, both non-empty) intersect.

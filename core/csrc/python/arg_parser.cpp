@@ -79,6 +79,17 @@ const char* type_label(ArgType t) {
   }
 }
 
+// The UTF-8 name of a keyword argument; a name that has none (a lone surrogate) matches nothing.
+const char* keyword_name(const std::string& fn, PyObject* key) {
+  const char* kw = PyUnicode_AsUTF8(key);
+  if (!kw) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", fn.c_str(), key);
+    throw PythonError();
+  }
+  return kw;
+}
+
 }  // namespace
 
 std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
@@ -122,6 +133,8 @@ ArgParser::ArgParser(const char* signature) {
     a.kwonly = kwonly;
     if (!kwonly) npositional_++;
     args_.push_back(a);
+    if (args_.size() > size_t(ParsedArgs::kMax))  // ParsedArgs has room for kMax values
+      throw std::logic_error(name_ + ": a signature may have at most 24 arguments");
     if (c >= body.size()) break;
   }
 }
@@ -150,7 +163,7 @@ void ArgParser::parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames
       args += nargs;
       nargs = 0;
       for (Py_ssize_t k = 0; k < nkw; k++) {
-        const char* kw = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        const char* kw = keyword_name(name_, PyTuple_GET_ITEM(kwnames, k));
         int j = 1;
         for (; j < n; j++)
           if (args_[j].name == kw) break;
@@ -171,7 +184,7 @@ void ArgParser::parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames
   for (Py_ssize_t k = 0; k < nargs; k++) out.vals[k] = args[k];
   for (Py_ssize_t k = 0; k < nkw; k++) {
     PyObject* key = PyTuple_GET_ITEM(kwnames, k);
-    const char* kw = PyUnicode_AsUTF8(key);
+    const char* kw = keyword_name(name_, key);
     int j = 0;
     for (; j < n; j++)
       if (args_[j].name == kw) break;
@@ -211,7 +224,7 @@ defaults:
       case ArgType::Tensor: ok = is_tensor(v); break;
       case ArgType::TensorLike: ok = is_tensor(v) || is_number(v); break;
       case ArgType::Scalar: ok = is_number(v) || (is_tensor(v) && unwrap(v).numel() == 1); break;
-      case ArgType::Int: ok = PyIndex_Check(v) && !is_tensor(v) && !PyBool_Check(v); break;
+      case ArgType::Int: ok = PyIndex_Check(v) && !PyBool_Check(v) && (!is_tensor(v) || is_index_tensor(v)); break;
       case ArgType::Float: ok = PyFloat_Check(v) || PyLong_Check(v) || PyNumber_Check(v); break;
       case ArgType::Bool: ok = PyBool_Check(v) || PyLong_Check(v); break;
       case ArgType::Str: ok = PyUnicode_Check(v); break;
@@ -239,8 +252,8 @@ Scalar to_scalar(PyObject* o) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (overflow) {
-      // Values up to 2**64-1 wrap as uint64 would (bit pattern kept), as PyTorch does for uint64 literals.
-      EMBER_FAIL(Runtime, "Overflow when unpacking long: the value does not fit in int64");
+      // Refused rather than wrapped (PyTorch wraps 2**63..2**64-1 for some ops and refuses them for others).
+      EMBER_FAIL(Value, "Overflow when unpacking long: the value does not fit in int64");
     }
     return Scalar(int64_t(v));
   }
@@ -284,8 +297,13 @@ Scalar to_scalar(PyObject* o) {
   EMBER_FAIL(Type, "expected a number, got ", type_name(o));
 }
 
+bool is_index_tensor(PyObject* o) {
+  const Tensor& t = unwrap(o);
+  return t.numel() == 1 && is_integral(t.dtype(), false) && !t.is_meta();
+}
+
 int64_t to_int64(PyObject* o, const char* what) {
-  if (is_tensor(o) || PyFloat_Check(o)) {
+  if ((is_tensor(o) && !is_index_tensor(o)) || PyFloat_Check(o)) {
     EMBER_FAIL(Type, what, " must be an int, not ", type_name(o));
   }
   PyObject* i = PyNumber_Index(o);
@@ -296,14 +314,24 @@ int64_t to_int64(PyObject* o, const char* what) {
   int overflow = 0;
   long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
   Py_DECREF(i);
-  EMBER_CHECK(!overflow, Runtime, what, ": value does not fit in int64");
+  EMBER_CHECK(!overflow, Value, what, ": value does not fit in int64");
   return v;
 }
 
 Device to_device(PyObject* o) {
   if (is_device(o)) return reinterpret_cast<DeviceObject*>(o)->device;
-  if (PyUnicode_Check(o)) return Device::parse(PyUnicode_AsUTF8(o));
-  if (PyLong_Check(o)) return Device{DeviceType::CUDA, int8_t(PyLong_AsLong(o))};
+  if (PyUnicode_Check(o)) {
+    const char* s = PyUnicode_AsUTF8(o);
+    if (!s) throw PythonError();
+    return Device::parse(s);
+  }
+  if (PyLong_Check(o)) {  // a bare index names a CUDA device
+    int overflow = 0;
+    long long i = PyLong_AsLongLongAndOverflow(o, &overflow);
+    EMBER_CHECK(!overflow && i >= 0 && i < 128, Runtime, "Device index must be in [0, 127], got ",
+                overflow ? std::string("a value that does not fit in int64") : std::to_string(i));
+    return Device{DeviceType::CUDA, int8_t(i)};
+  }
   EMBER_FAIL(Type, "expected a device (str, int or ember.device), got ", type_name(o));
 }
 
@@ -323,9 +351,11 @@ std::vector<Tensor> ParsedArgs::tensor_list(int i) const {
   for (Py_ssize_t k = 0; k < n; k++) {
     PyObject* x = PySequence_Fast_GET_ITEM(seq, k);
     if (!is_tensor(x)) {
+      // The message first: when seq is a list made here, releasing it frees x too.
+      std::string msg = str_cat(parser->name(), "(): expected a tuple of Tensors for argument '", parser->arg(i).name,
+                                "', but item ", k, " is ", type_name(x));
       Py_DECREF(seq);
-      EMBER_FAIL(Type, parser->name(), "(): expected a tuple of Tensors for argument '", parser->arg(i).name,
-                 "', but item ", k, " is ", type_name(x));
+      throw Error(ErrorKind::Type, msg);
     }
     out.push_back(unwrap(x));
   }
@@ -366,7 +396,11 @@ double ParsedArgs::dbl(int i) const {
 
 bool ParsedArgs::boolean(int i) const { return PyObject_IsTrue(vals[i]) == 1; }
 
-std::string ParsedArgs::str(int i) const { return PyUnicode_AsUTF8(vals[i]); }
+std::string ParsedArgs::str(int i) const {
+  const char* s = PyUnicode_AsUTF8(vals[i]);  // NULL (UnicodeEncodeError set) for lone surrogates
+  if (!s) throw PythonError();
+  return s;
+}
 
 ScalarType ParsedArgs::dtype(int i) const {
   return has(i) ? reinterpret_cast<DTypeObject*>(vals[i])->st : ScalarType::Undefined;

@@ -81,6 +81,8 @@ class ParsedArgs {
 bool is_number(PyObject* o);
 Scalar to_scalar(PyObject* o);  // raises TypeError for non-numbers
 int64_t to_int64(PyObject* o, const char* what);
+// A tensor usable as an int argument: one element of an integer dtype (t.size(0) for zeros(t)).
+bool is_index_tensor(PyObject* o);
 Device to_device(PyObject* o);
 std::string type_name(PyObject* o);
 

@@ -8,35 +8,96 @@
 #include "python/binding_util.h"
 #include "python/dlpack.h"
 #include "python/py_errors.h"
+#include "kernels/convert.h"
 #include "types/promotion.h"
+#include "types/scalar_fits.h"
 
 namespace ember::py {
 
 namespace {
 
+ScalarType dtype_from_format(const char* f, Py_ssize_t itemsize);
+
+// Nesting deeper than this is refused (a self-containing list would otherwise recurse forever).
+constexpr int64_t kMaxDataDims = 128;
+
+// Tensors with dims count as sequences of their elements ([[1, 2], t] is fine); 0-dim ones are numbers.
 bool is_sequence(PyObject* o) {
-  return PySequence_Check(o) && !PyUnicode_Check(o) && !PyBytes_Check(o) && !is_tensor(o);
+  if (is_tensor(o)) return unwrap(o).dim() > 0;
+  return PySequence_Check(o) && !PyUnicode_Check(o) && !PyBytes_Check(o);
 }
 
-// Walks nested data once: records the shape from the first element at each depth and the
-// highest category of number seen (0 bool, 1 int, 2 float, 3 complex).
-void infer(PyObject* o, int64_t depth, DimVec& shape, int& category, ScalarType& tensor_dtype) {
+// len() and [i] of a sequence of the data; a tensor's rows are views made here directly.
+Py_ssize_t seq_size(PyObject* o) {
+  if (is_tensor(o)) return unwrap(o).sizes()[0];
+  Py_ssize_t n = PySequence_Size(o);
+  if (n < 0) throw PythonError();
+  return n;
+}
+
+PyObject* seq_item(PyObject* o, Py_ssize_t i) {
   if (is_tensor(o)) {
     const Tensor& t = unwrap(o);
-    EMBER_CHECK(t.dim() == 0, Value, "only 0-dim tensors can be elements of ember.tensor() data, got shape ", t.sizes());
-    ScalarType d = t.dtype();
-    tensor_dtype = tensor_dtype == ScalarType::Undefined ? d : promote_types(tensor_dtype, d);
-    return;
+    EMBER_CHECK(!t.is_meta(), Runtime, "ember.tensor(): a meta tensor has no data to read");
+    DimVec sizes(t.sizes().begin() + 1, t.sizes().end()), strides(t.strides().begin() + 1, t.strides().end());
+    return wrap(make_view(t, sizes, strides, t.offset() + i * t.strides()[0]));
   }
+  PyObject* item = PySequence_GetItem(o, i);
+  if (!item) throw PythonError();
+  return item;
+}
+
+// The dtype a NumPy scalar carries (np.float32(1) is float32), read through its buffer;
+// Undefined for other objects and for NumPy dtypes ember lacks.
+ScalarType numpy_scalar_dtype(PyObject* o) {
+  // (np.float64 subclasses float, so only the exact Python types are skipped.)
+  if (!PyObject_CheckBuffer(o) || PyLong_CheckExact(o) || PyFloat_CheckExact(o) || PyComplex_CheckExact(o))
+    return ScalarType::Undefined;
+  Py_buffer v;
+  if (PyObject_GetBuffer(o, &v, PyBUF_FORMAT) < 0) {
+    PyErr_Clear();
+    return ScalarType::Undefined;
+  }
+  ScalarType t = ScalarType::Undefined;
+  if (v.ndim == 0) {
+    try {
+      t = dtype_from_format(v.format ? v.format : "B", v.itemsize);
+    } catch (const Error&) {
+      t = ScalarType::Undefined;
+    }
+  }
+  PyBuffer_Release(&v);
+  return t;
+}
+
+// The dtype one number of the data gives: a tensor's or NumPy scalar's own dtype, else int64 for
+// ints, the default float dtype for floats, the default complex dtype for complex, bool for bools.
+ScalarType leaf_dtype(PyObject* o) {
+  if (is_tensor(o)) return unwrap(o).dtype();
+  if (PyBool_Check(o)) return ScalarType::Bool;
+  if (PyLong_Check(o)) return ScalarType::Int64;  // without converting: 2**64 is fine for a float result
+  EMBER_CHECK(is_number(o), Type, "ember.tensor(): could not infer dtype of ", type_name(o),
+              " (data must be numbers, nested sequences of numbers, or arrays)");
+  ScalarType t = numpy_scalar_dtype(o);
+  if (t != ScalarType::Undefined) return t;
+  Scalar s = to_scalar(o);
+  if (s.is_bool()) return ScalarType::Bool;
+  if (s.is_int()) return ScalarType::Int64;
+  return s.is_float() ? default_dtype() : default_complex_dtype();
+}
+
+// Walks nested data once: records the shape from the first element at each depth and promotes
+// the dtypes of all numbers (PyTorch's rule: [np.int32(1), 2] is int64, [np.float16(1), 2] float16).
+void infer(PyObject* o, int64_t depth, DimVec& shape, ScalarType& dtype) {
   if (is_sequence(o)) {
-    Py_ssize_t n = PySequence_Size(o);
-    if (n < 0) throw PythonError();
+    EMBER_CHECK(depth < kMaxDataDims, Value, "ember.tensor(): too many dimensions (data nested deeper than ",
+                kMaxDataDims, " sequences; is a list contained in itself?)");
+    Py_ssize_t n = seq_size(o);
     if (depth == shape.size()) shape.push_back(n);
     for (Py_ssize_t i = 0; i < n; i++) {
-      PyObject* item = PySequence_GetItem(o, i);
-      if (!item) throw PythonError();
+      PyObject* item = seq_item(o, i);
       try {
-        infer(item, depth + 1, shape, category, tensor_dtype);
+        infer(item, depth + 1, shape, dtype);
       } catch (...) {
         Py_DECREF(item);
         throw;
@@ -45,11 +106,31 @@ void infer(PyObject* o, int64_t depth, DimVec& shape, int& category, ScalarType&
     }
     return;
   }
-  EMBER_CHECK(is_number(o), Type, "ember.tensor(): could not infer dtype of ", type_name(o),
-              " (data must be numbers, nested sequences of numbers, or arrays)");
-  Scalar s = to_scalar(o);
-  int c = s.is_bool() ? 0 : s.is_int() ? 1 : s.is_float() ? 2 : 3;
-  category = std::max(category, c);
+  const ScalarType t = leaf_dtype(o);
+  dtype = dtype == ScalarType::Undefined ? t : promote_types(dtype, t);
+}
+
+// One number of the data as T. Integer dtypes refuse values out of their range (300 for uint8,
+// NaN) and real dtypes refuse complex numbers, as PyTorch does; floats may round to inf.
+template <class T>
+T element(PyObject* o) {
+  if constexpr (std::is_floating_point_v<T> || is_complex_v<T> || std::is_same_v<T, Half> ||
+                std::is_same_v<T, BFloat16>) {
+    if (PyLong_Check(o) && !PyBool_Check(o)) {  // any size of int (2**64 becomes 1.8e19)
+      const double d = PyLong_AsDouble(o);
+      if (d == -1.0 && PyErr_Occurred()) throw PythonError();
+      return convert<T>(d);
+    }
+  }
+  const Scalar s = to_scalar(o);
+  if constexpr (!std::is_same_v<T, bool>) {
+    if constexpr (!is_complex_v<T>) {
+      EMBER_CHECK(!s.is_complex(), Type, "ember.tensor(): can't convert complex number ", s.to_complex().real(), "+",
+                  s.to_complex().imag(), "j to ", dtype_name(CType<T>::value));
+    }
+    if constexpr (std::is_integral_v<T>) check_scalar_fits(s, CType<T>::value);
+  }
+  return s.to<T>();
 }
 
 template <class T>
@@ -57,17 +138,16 @@ void fill(PyObject* o, int64_t depth, const DimVec& shape, T*& out) {
   if (depth == shape.size()) {
     EMBER_CHECK(!is_sequence(o), Value, "ember.tensor(): too many nested sequences (expected ", shape.size(),
                 " dims)");
-    *out++ = to_scalar(o).to<T>();
+    *out++ = element<T>(o);
     return;
   }
   EMBER_CHECK(is_sequence(o), Value, "ember.tensor(): expected a sequence of length ", shape[depth], " at dim ",
               depth, " (got ", type_name(o), ")");
-  Py_ssize_t n = PySequence_Size(o);
+  Py_ssize_t n = seq_size(o);
   EMBER_CHECK(n == shape[depth], Value, "expected sequence of length ", shape[depth], " at dim ", depth, " (got ", n,
               ")");
   for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject* item = PySequence_GetItem(o, i);
-    if (!item) throw PythonError();
+    PyObject* item = seq_item(o, i);
     try {
       fill<T>(item, depth + 1, shape, out);
     } catch (...) {
@@ -87,9 +167,10 @@ Tensor from_data(PyObject* data, ScalarType dtype, bool copy) {
     return to_dtype(contiguous(t), dtype == ScalarType::Undefined ? t.dtype() : dtype);
   }
   if (has_buffer(data)) {
-    Tensor t = tensor_from_buffer(data);
+    bool readonly = false;
+    Tensor t = tensor_from_buffer(data, &readonly);
     ScalarType d = dtype == ScalarType::Undefined ? t.dtype() : dtype;
-    if (!copy && d == t.dtype()) return t;
+    if (!copy && d == t.dtype() && !readonly) return t;  // read-only memory is copied, never shared
     Tensor out = empty(t.sizes(), d);
     copy_(out, t);
     return out;
@@ -101,15 +182,9 @@ Tensor from_data(PyObject* data, ScalarType dtype, bool copy) {
                : t;
   }
   DimVec shape;
-  int category = -1;
-  ScalarType tensor_dtype = ScalarType::Undefined;
-  infer(data, 0, shape, category, tensor_dtype);
-  ScalarType inferred = category == 0   ? ScalarType::Bool
-                        : category == 1 ? ScalarType::Int64
-                        : category == 2 ? default_dtype()
-                        : category == 3 ? default_complex_dtype()
-                                        : default_dtype();
-  if (tensor_dtype != ScalarType::Undefined) inferred = category < 0 ? tensor_dtype : promote_types(inferred, tensor_dtype);
+  ScalarType inferred = ScalarType::Undefined;
+  infer(data, 0, shape, inferred);
+  if (inferred == ScalarType::Undefined) inferred = default_dtype();  // no numbers at all: []
   ScalarType d = dtype == ScalarType::Undefined ? inferred : dtype;
   Tensor out = empty(shape, d);
   visit_dtype(d, [&](auto z) {
@@ -154,9 +229,17 @@ PyObject* fn_as_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObj
   EMBER_PY_END(nullptr)
 }
 
+// Whether o is a numpy.ndarray or a subclass (np.memmap, np.matrix), without importing NumPy.
+bool is_ndarray(PyObject* o) {
+  PyObject* mro = Py_TYPE(o)->tp_mro;
+  for (Py_ssize_t i = 0; mro && i < PyTuple_GET_SIZE(mro); i++)
+    if (std::strcmp(reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(mro, i))->tp_name, "numpy.ndarray") == 0) return true;
+  return false;
+}
+
 PyObject* fn_from_numpy(PyObject*, PyObject* arg) {
   EMBER_PY_BEGIN
-  EMBER_CHECK(has_buffer(arg) && std::strstr(Py_TYPE(arg)->tp_name, "ndarray"), Type,
+  EMBER_CHECK(has_buffer(arg) && is_ndarray(arg), Type,
               "expected np.ndarray (got ", type_name(arg), ")");
   return wrap(tensor_from_buffer(arg));
   EMBER_PY_END(nullptr)
@@ -203,7 +286,7 @@ ScalarType dtype_from_format(const char* f, Py_ssize_t itemsize) {
 
 }  // namespace
 
-Tensor tensor_from_buffer(PyObject* obj) {
+Tensor tensor_from_buffer(PyObject* obj, bool* readonly) {
   auto* owner = new BufferOwner();
   if (PyObject_GetBuffer(obj, &owner->view, PyBUF_RECORDS_RO) < 0) {
     delete owner;
@@ -212,6 +295,12 @@ Tensor tensor_from_buffer(PyObject* obj) {
   Py_buffer& v = owner->view;
   ScalarType dt;
   try {
+    // Ember tensors are always writable: sharing read-only memory (np.frombuffer of bytes, a
+    // read-only memmap) would let writes corrupt immutable objects or fault.
+    if (readonly) *readonly = v.readonly;
+    EMBER_CHECK(readonly || !v.readonly, Runtime, "the given ", type_name(obj), " is read-only; ember tensors are "
+                "writable, so they cannot share its memory: pass a writable copy (e.g. np.array(x)), or use "
+                "ember.tensor(x) to copy");
     dt = dtype_from_format(v.format ? v.format : "B", v.itemsize);
     EMBER_CHECK(itemsize(dt) == v.itemsize, Type, "buffer item size ", v.itemsize, " does not match dtype ",
                 dtype_name(dt));

@@ -92,6 +92,7 @@ PyObject* fn_to_dlpack(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObj
   p.parse(args, nargs, kwnames, r);
   const Tensor t = r.tensor(0);
   EMBER_CHECK(!t.is_meta(), Runtime, "a meta tensor has no data to export through DLPack");
+  t.storage()->resizable = false;  // the consumer keeps the address: the memory must never move
   auto* e = new Export();
   e->tensor = t;
   e->shape = t.sizes();
@@ -181,6 +182,8 @@ PyObject* fn_from_dlpack(PyObject*, PyObject* arg) {
   EMBER_PY_BEGIN
   if (is_tensor(arg)) return Py_NewRef(arg);
   if (PyCapsule_CheckExact(arg)) return wrap(from_capsule(arg));
+  EMBER_CHECK(PyObject_HasAttrString(arg, "__dlpack__"), Type, "from_dlpack(): expected a tensor, an object with "
+              "__dlpack__ (e.g. a NumPy array) or a DLPack capsule, got ", type_name(arg));
   return wrap(from_dlpack_object(arg));
   EMBER_PY_END(nullptr)
 }

@@ -52,9 +52,10 @@ PyObject* device_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
   Device d = to_device(type);
   if (index != Py_None) {
     EMBER_CHECK(d.index < 0, Runtime, "type (string) must not include an index because index was passed explicitly: ",
-                PyUnicode_AsUTF8(type));
+                d.str());
     int64_t i = to_int64(index, "device index");
     EMBER_CHECK(i >= 0, Runtime, "Device index must not be negative");
+    EMBER_CHECK(i < 128, Runtime, "Device index must be at most 127, got ", i);
     d.index = int8_t(i);
   }
   return device_object(d);

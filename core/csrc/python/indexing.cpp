@@ -6,6 +6,7 @@
 #include "python/arg_parser.h"
 #include "python/py_errors.h"
 #include "python/tensor_methods.h"
+#include "types/scalar_fits.h"
 
 namespace ember::py {
 
@@ -57,12 +58,9 @@ Tensor apply_index(const Tensor& t, PyObject* index) {
     switch (kinds[i]) {
       case Kind::None:
       case Kind::True:
-        sizes.push_back(1);
+      case Kind::False:  // a new dim of size 0, strided as an unsqueezed one would be
+        sizes.push_back(kinds[i] == Kind::False ? 0 : 1);
         strides.push_back(d < t.dim() ? tst[d] * ts[d] : 1);
-        break;
-      case Kind::False:
-        sizes.push_back(0);
-        strides.push_back(1);
         break;
       case Kind::Ellipsis:
         for (int64_t k = 0; k < t.dim() - consumed; k++, d++) {
@@ -110,9 +108,20 @@ int setitem(PyObject* self, PyObject* index, PyObject* value) {
   EMBER_CHECK(value != nullptr, Type, "Tensor does not support item deletion");
   Tensor dst = apply_index(unwrap(self), index);
   if (is_tensor(value)) {
-    copy_(dst, unwrap(value));
+    // Leading size-1 dims of the value beyond the destination's dims are dropped (t[0] = row[None]).
+    Tensor v = unwrap(value);
+    int64_t lead = 0;
+    while (v.dim() - lead > dst.dim() && v.sizes()[lead] == 1) lead++;
+    if (lead) {
+      DimVec sz(v.sizes().begin() + lead, v.sizes().end()), st(v.strides().begin() + lead, v.strides().end());
+      v = make_view(v, sz, st, v.offset());
+    }
+    copy_(dst, v);
   } else if (is_number(value)) {
-    fill_(dst, to_scalar(value));
+    // The number must fit the dtype (300 into uint8 is refused); floats may round to inf.
+    const Scalar s = to_scalar(value);
+    check_scalar_fits(s, dst.dtype(), false);
+    fill_(dst, s);
   } else {
     EMBER_FAIL(Type, "can't assign a ", type_name(value), " to a tensor (expected a Tensor or a number)");
   }

@@ -1,10 +1,11 @@
 // ember._C: creates the core types, registers the generated op bindings (vectorcall, see
-// arg_parser.h) and binds the non-op utilities with pybind11.
+// arg_parser.h) and the non-op utilities (dtype defaults, threads) through the same parser.
 #include <pybind11/pybind11.h>
 
 #include "device/allocator.h"
 #include "device/parallel.h"
 #include "python/arg_parser.h"
+#include "python/binding_util.h"
 #include "python/creation.h"
 #include "python/objects.h"
 #include "python/py_errors.h"
@@ -17,20 +18,20 @@ using namespace ember::py;
 
 namespace {
 
-ScalarType dtype_arg(pyb::handle h) {
-  EMBER_CHECK(is_dtype(h.ptr()), Type, "expected an ember.dtype, got ", type_name(h.ptr()));
-  return reinterpret_cast<DTypeObject*>(h.ptr())->st;
+ScalarType dtype_arg(PyObject* o) {
+  EMBER_CHECK(is_dtype(o), Type, "expected an ember.dtype, got ", type_name(o));
+  return reinterpret_cast<DTypeObject*>(o)->st;
 }
-pyb::object dtype_obj(ScalarType t) { return pyb::reinterpret_borrow<pyb::object>(dtype_object(t)); }
+PyObject* dtype_obj(ScalarType t) { return Py_NewRef(dtype_object(t)); }
 
-void add_operand(ResultTypeState& st, pyb::handle h) {
-  if (is_tensor(h.ptr())) {
-    const Tensor& t = unwrap(h.ptr());
+void add_operand(ResultTypeState& st, PyObject* o) {
+  if (is_tensor(o)) {
+    const Tensor& t = unwrap(o);
     st.add(t.dtype(), t.dim(), t.is_wrapped_number());
-  } else if (is_number(h.ptr())) {
-    st.add(to_scalar(h.ptr()).natural_dtype(), 0, true);
+  } else if (is_number(o)) {
+    st.add(to_scalar(o).natural_dtype(), 0, true);
   } else {
-    EMBER_FAIL(Type, "result_type(): expected a Tensor or a Number, got ", type_name(h.ptr()));
+    EMBER_FAIL(Type, "result_type(): expected a Tensor or a Number, got ", type_name(o));
   }
 }
 
@@ -47,6 +48,60 @@ void translate(std::exception_ptr p) {
   }
 }
 
+// The module's utility functions go through ArgParser like the ops (not pybind11, whose dispatcher
+// aborts the process on keyword names that are not valid UTF-8).
+#define EMBER_FN(name, sig, ...)                                                                      \
+  PyObject* fn_##name(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {        \
+    EMBER_PY_BEGIN                                                                                    \
+    static ArgParser p(sig);                                                                          \
+    ParsedArgs r;                                                                                     \
+    p.parse(args, nargs, kwnames, r);                                                                 \
+    __VA_ARGS__                                                                                       \
+    EMBER_PY_END(nullptr)                                                                             \
+  }
+
+// Registers a Python class the core instantiates; it must subclass `base` (when given).
+PyObject* set_class(PyObject*& slot, PyObject* cls, PyTypeObject* base, const char* what) {
+  EMBER_CHECK(PyType_Check(cls) && (!base || PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), base)), Type,
+              what, " must be a class", base ? " derived from " : "", base ? base->tp_name : "", ", got ",
+              type_name(cls));
+  Py_XSETREF(slot, Py_NewRef(cls));
+  Py_RETURN_NONE;
+}
+
+PyObject* g_tensor_class = nullptr;
+
+EMBER_FN(_set_tensor_class, "_set_tensor_class(object cls)",
+         PyObject* res = set_class(g_tensor_class, r.object(0), TensorBaseType, "the tensor class");
+         TensorClass = reinterpret_cast<PyTypeObject*>(g_tensor_class);
+         return res;)
+EMBER_FN(_set_size_class, "_set_size_class(object cls)",
+         return set_class(SizeClass, r.object(0), &PyTuple_Type, "the size class");)
+EMBER_FN(_set_zero_division_error, "_set_zero_division_error(object cls)",
+         return set_class(ZeroDivisionRuntimeError, r.object(0), reinterpret_cast<PyTypeObject*>(PyExc_ZeroDivisionError),
+                          "the zero-division error class");)
+EMBER_FN(get_num_threads, "get_num_threads()", return PyLong_FromLong(get_num_threads());)
+EMBER_FN(set_num_threads, "set_num_threads(int num)",
+         int64_t n = r.int64(0);
+         EMBER_CHECK(n > 0 && n <= 65536, Value, "set_num_threads expects a positive integer (at most 65536), got ", n);
+         set_num_threads(int(n));
+         Py_RETURN_NONE;)
+EMBER_FN(get_default_dtype, "get_default_dtype()", return dtype_obj(default_dtype());)
+EMBER_FN(set_default_dtype, "set_default_dtype(object d)", set_default_dtype(dtype_arg(r.object(0))); Py_RETURN_NONE;)
+EMBER_FN(promote_types, "promote_types(object type1, object type2)",
+         return dtype_obj(promote_types(dtype_arg(r.object(0)), dtype_arg(r.object(1))));)
+EMBER_FN(can_cast, "can_cast(object from_, object to)",
+         return PyBool_FromLong(can_cast(dtype_arg(r.object(0)), dtype_arg(r.object(1))));)
+EMBER_FN(result_type, "result_type(object tensor1, object tensor2)",
+         ResultTypeState st;
+         add_operand(st, r.object(0));
+         add_operand(st, r.object(1));
+         return dtype_obj(st.result());)
+EMBER_FN(_cpu_empty_cache, "_cpu_empty_cache()", cpu_empty_cache(); Py_RETURN_NONE;)
+EMBER_FN(_cpu_cached_bytes, "_cpu_cached_bytes()", return PyLong_FromSize_t(cpu_cached_bytes());)
+
+#undef EMBER_FN
+
 }  // namespace
 
 PYBIND11_MODULE(_C, m) {
@@ -57,28 +112,14 @@ PYBIND11_MODULE(_C, m) {
   static std::vector<PyMethodDef> functions;
   add_generated_functions(functions);
   add_data_creation_functions(functions);
+  for (auto [name, f] : std::initializer_list<std::pair<const char*, decltype(&fn_get_num_threads)>>{
+           {"_set_tensor_class", fn__set_tensor_class}, {"_set_size_class", fn__set_size_class},
+           {"_set_zero_division_error", fn__set_zero_division_error}, {"get_num_threads", fn_get_num_threads},
+           {"set_num_threads", fn_set_num_threads}, {"get_default_dtype", fn_get_default_dtype},
+           {"set_default_dtype", fn_set_default_dtype}, {"promote_types", fn_promote_types},
+           {"can_cast", fn_can_cast}, {"result_type", fn_result_type}, {"_cpu_empty_cache", fn__cpu_empty_cache},
+           {"_cpu_cached_bytes", fn__cpu_cached_bytes}})
+    functions.push_back({name, FASTCALL(f), nullptr});
   functions.push_back({nullptr, nullptr, 0, nullptr});
   if (PyModule_AddFunctions(mod, functions.data()) < 0) throw pyb::error_already_set();
-
-  m.def("_set_tensor_class", [](pyb::handle cls) {
-    TensorClass = reinterpret_cast<PyTypeObject*>(cls.inc_ref().ptr());
-  });
-  m.def("_set_size_class", [](pyb::handle cls) { SizeClass = cls.inc_ref().ptr(); });
-  m.def("_set_zero_division_error", [](pyb::handle cls) { ZeroDivisionRuntimeError = cls.inc_ref().ptr(); });
-  m.def("get_num_threads", &get_num_threads);
-  m.def("set_num_threads", &set_num_threads, pyb::arg("num"));
-  m.def("get_default_dtype", [] { return dtype_obj(default_dtype()); });
-  m.def("set_default_dtype", [](pyb::handle d) { set_default_dtype(dtype_arg(d)); }, pyb::arg("d"));
-  m.def("promote_types", [](pyb::handle a, pyb::handle b) { return dtype_obj(promote_types(dtype_arg(a), dtype_arg(b))); },
-        pyb::arg("type1"), pyb::arg("type2"));
-  m.def("can_cast", [](pyb::handle a, pyb::handle b) { return can_cast(dtype_arg(a), dtype_arg(b)); },
-        pyb::arg("from_"), pyb::arg("to"));
-  m.def("result_type", [](pyb::handle a, pyb::handle b) {
-        ResultTypeState st;
-        add_operand(st, a);
-        add_operand(st, b);
-        return dtype_obj(st.result());
-      }, pyb::arg("tensor1"), pyb::arg("tensor2"));
-  m.def("_cpu_empty_cache", &cpu_empty_cache);
-  m.def("_cpu_cached_bytes", &cpu_cached_bytes);
 }

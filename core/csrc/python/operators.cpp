@@ -25,6 +25,7 @@
 #include "generated/ops/ge.h"
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
+#include "python/creation.h"
 #include "python/py_errors.h"
 #include "python/tensor_methods.h"
 
@@ -100,7 +101,12 @@ PyObject* nb_ilshift(PyObject* a, PyObject* b) { return inplace(a, b, [](const T
 PyObject* nb_irshift(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_right_shift_(x, y); }); }
 
 PyObject* nb_neg(PyObject* a) { return unary(a, [](const Tensor& x) { return ops::neg(x); }); }
-PyObject* nb_pos(PyObject* a) { return Py_NewRef(a); }
+PyObject* nb_pos(PyObject* a) {
+  EMBER_PY_BEGIN
+  EMBER_CHECK(unwrap(a).dtype() != ScalarType::Bool, Runtime, "The `+` operator, on a bool tensor is not supported.");
+  return Py_NewRef(a);
+  EMBER_PY_END(nullptr)
+}
 PyObject* nb_abs(PyObject* a) { return unary(a, [](const Tensor& x) { return ops::abs(x); }); }
 PyObject* nb_invert(PyObject* a) { return unary(a, [](const Tensor& x) { return ops::bitwise_not(x); }); }
 
@@ -117,18 +123,24 @@ int nb_bool(PyObject* a) {
   return to_scalar(a).to_bool() ? 1 : 0;
   EMBER_PY_END(-1)
 }
+// float(t) / int(t): one element; a complex one only when its imaginary part is zero.
+Scalar one_number(PyObject* a, const char* kind) {
+  EMBER_CHECK(unwrap(a).numel() == 1, Value, "only one element tensors can be converted to Python scalars (got ",
+              unwrap(a).numel(), " elements for ", kind, "())");
+  Scalar s = to_scalar(a);
+  EMBER_CHECK(!s.is_complex() || s.to_complex().imag() == 0, Runtime, "value cannot be converted to type ", kind,
+              " without overflow (a complex number with a nonzero imaginary part)");
+  return s;
+}
 PyObject* nb_float(PyObject* a) {
   EMBER_PY_BEGIN
-  EMBER_CHECK(unwrap(a).numel() == 1, Type, "only a tensor with one element can be converted to a Python float");
-  EMBER_CHECK(!is_complex(unwrap(a).dtype()), Type, "can't convert a complex tensor to float");
-  return PyFloat_FromDouble(to_scalar(a).to_double());
+  return PyFloat_FromDouble(one_number(a, "float").to_double());
   EMBER_PY_END(nullptr)
 }
 PyObject* nb_int(PyObject* a) {
   EMBER_PY_BEGIN
-  EMBER_CHECK(unwrap(a).numel() == 1, Type, "only a tensor with one element can be converted to a Python int");
-  Scalar s = to_scalar(a);
-  if (s.is_float()) return PyLong_FromDouble(s.to_double());
+  Scalar s = one_number(a, "int");
+  if (s.is_float() || s.is_complex()) return PyLong_FromDouble(s.to_double());
   return PyLong_FromLongLong(s.to_int());
   EMBER_PY_END(nullptr)
 }
@@ -141,7 +153,34 @@ PyObject* nb_index(PyObject* a) {
   EMBER_PY_END(nullptr)
 }
 
+// A NumPy array (any strided buffer) compared with a tensor is read as a tensor: NumPy's reflected
+// comparison would give up and Python would fall back to identity (t == array -> False).
+// Arithmetic with arrays is left to NumPy, whose result comes back through Tensor.__array_wrap__.
+bool array_operand(PyObject* o, Tensor& out) {
+  if (is_tensor(o) || !PyObject_CheckBuffer(o) || PyBytes_Check(o) || PyByteArray_Check(o) || is_number(o))
+    return false;
+  bool readonly = false;  // only read here
+  out = tensor_from_buffer(o, &readonly);
+  return true;
+}
+
 PyObject* richcompare(PyObject* a, PyObject* b, int op) {
+  Tensor arr;
+  bool converted = false;
+  try {
+    converted = array_operand(b, arr);
+  } catch (const Error&) {
+    converted = false;  // a dtype ember lacks: leave it to NumPy / Python
+  } catch (const PythonError&) {
+    PyErr_Clear();
+    converted = false;
+  }
+  if (converted) {
+    PyObject* holder = wrap(arr);
+    PyObject* r = richcompare(a, holder, op);
+    Py_DECREF(holder);
+    return r;
+  }
   return binary(a, b, [op](const Tensor& x, const Tensor& y) {
     switch (op) {
       case Py_LT: return ops::lt(x, y);

@@ -2,6 +2,7 @@
 #include "python/py_errors.h"
 
 #include <new>
+#include <stdexcept>
 
 namespace ember::py {
 
@@ -25,6 +26,8 @@ void set_python_error() {
     PyErr_SetString(type, e.what());
   } catch (const std::bad_alloc&) {
     PyErr_SetString(PyExc_MemoryError, "ember: out of memory");
+  } catch (const std::length_error&) {  // a container asked for more elements than it can hold
+    PyErr_SetString(PyExc_MemoryError, "ember: out of memory (a requested size is too large)");
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   }

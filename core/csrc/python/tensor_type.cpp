@@ -32,9 +32,11 @@ void tensor_dealloc(PyObject* self) {
   PyTypeObject* tp = Py_TYPE(self);
   PyObject_GC_UnTrack(self);
   auto* o = reinterpret_cast<TensorObject*>(self);
+  // Unlinked first: weakref callbacks and __dict__ contents run Python code, which must not find
+  // (and resurrect) this dying object through wrap().
+  if (o->tensor.defined() && o->tensor.impl()->pyobj == self) o->tensor.impl()->pyobj = nullptr;
   if (o->weaklist) PyObject_ClearWeakRefs(self);
   Py_CLEAR(o->dict);
-  if (o->tensor.defined() && o->tensor.impl()->pyobj == self) o->tensor.impl()->pyobj = nullptr;
   o->tensor.~Tensor();
   tp->tp_free(self);
   Py_DECREF(tp);
@@ -51,8 +53,13 @@ PyObject* size_tuple(const DimVec& v) {
   if (!t) return nullptr;
   for (int64_t i = 0; i < v.size(); i++) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(v[i]));
   if (!SizeClass) return t;
-  PyObject* s = PyObject_CallOneArg(SizeClass, t);
+  // tuple's own constructor for the subclass: these are ints already, so Size.__new__'s checks
+  // (and the cost of a Python call on every .shape) are skipped.
+  PyObject* args = PyTuple_Pack(1, t);
   Py_DECREF(t);
+  if (!args) return nullptr;
+  PyObject* s = PyTuple_Type.tp_new(reinterpret_cast<PyTypeObject*>(SizeClass), args, nullptr);
+  Py_DECREF(args);
   return s;
 }
 
@@ -113,6 +120,9 @@ PyObject* m_is_contiguous(PyObject* self, PyObject*) { return PyBool_FromLong(T(
 PyObject* m_data_ptr(PyObject* self, PyObject*) {
   const Tensor& t = T(self);
   if (t.is_meta() || !t.storage()->data) return PyLong_FromLong(0);
+  // The address is now held outside ember (a NumPy array over it, ctypes): the storage must
+  // never move, so an out= resize that would reallocate it raises instead of leaving it dangling.
+  t.storage()->resizable = false;
   return PyLong_FromVoidPtr(t.data());
 }
 PyObject* m_is_floating_point(PyObject* self, PyObject*) { return PyBool_FromLong(is_floating(T(self).dtype())); }

@@ -21,17 +21,19 @@ PyObject* to_py(T v) {
 template <class T>
 PyObject* build(const T* p, const Tensor& t, int64_t d) {
   if (d == t.dim()) return to_py<T>(*p);
+  // One C frame per dim: a tensor of a million dims raises RecursionError instead of overflowing the stack.
+  if (Py_EnterRecursiveCall(" in tolist()")) return nullptr;
   const int64_t n = t.sizes()[d], s = t.strides()[d];
   PyObject* list = PyList_New(n);
-  if (!list) return nullptr;
-  for (int64_t i = 0; i < n; i++) {
+  for (int64_t i = 0; list && i < n; i++) {
     PyObject* item = build<T>(p + i * s, t, d + 1);
     if (!item) {
-      Py_DECREF(list);
-      return nullptr;
+      Py_CLEAR(list);
+      break;
     }
     PyList_SET_ITEM(list, i, item);
   }
+  Py_LeaveRecursiveCall();
   return list;
 }
 

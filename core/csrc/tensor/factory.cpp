@@ -41,20 +41,42 @@ Tensor empty_strided(const DimVec& sizes, const DimVec& strides, ScalarType dtyp
   return Tensor(std::move(impl));
 }
 
+DimVec dense_strides_like(const DimVec& sizes, const DimVec& strides) {
+  const int64_t nd = sizes.size();
+  // perm[0] is the innermost dim. Insertion sort from the contiguous order, where a comparison
+  // involving a broadcast dim (stride 0) is undecided and leaves that dim where it is.
+  DimVec perm(nd);
+  for (int64_t i = 0; i < nd; i++) perm[i] = nd - 1 - i;
+  auto should_swap = [&](int64_t d0, int64_t d1) {
+    const int64_t s0 = strides[d0], s1 = strides[d1];
+    if (s0 == 0 || s1 == 0) return 0;
+    if (s0 != s1) return s0 < s1 ? -1 : 1;
+    return sizes[d0] > sizes[d1] ? 1 : 0;  // equal strides: the smaller size goes inside
+  };
+  for (int64_t i = 1; i < nd; i++) {
+    int64_t d1 = i;
+    for (int64_t d0 = i - 1; d0 >= 0; d0--) {
+      const int c = should_swap(perm[d0], perm[d1]);
+      if (c > 0) {
+        std::swap(perm[d0], perm[d1]);
+        d1 = d0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  DimVec out(nd);
+  int64_t s = 1;
+  for (int64_t i = 0; i < nd; i++) {
+    out[perm[i]] = s;
+    s *= std::max<int64_t>(sizes[perm[i]], 1);
+  }
+  return out;
+}
+
 Tensor empty_like_layout(const Tensor& t) {
   if (t.is_contiguous()) return empty(t.sizes(), t.dtype(), t.device());
-  // Keep the dim order of t (by decreasing stride) but make it dense.
-  int64_t nd = t.dim();
-  DimVec perm(nd);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) { return t.strides()[a] > t.strides()[b]; });
-  DimVec strides(nd);
-  int64_t s = 1;
-  for (int64_t i = nd - 1; i >= 0; i--) {
-    strides[perm[i]] = s;
-    s *= std::max<int64_t>(t.sizes()[perm[i]], 1);
-  }
-  return empty_strided(t.sizes(), strides, t.dtype(), t.device());
+  return empty_strided(t.sizes(), dense_strides_like(t.sizes(), t.strides()), t.dtype(), t.device());
 }
 
 Tensor make_view(const Tensor& base, const DimVec& sizes, const DimVec& strides, int64_t offset, ScalarType dtype) {
@@ -91,12 +113,14 @@ Tensor wrapped_scalar(const Scalar& s) {
 void resize_out(const Tensor& out, const DimVec& sizes) {
   if (out.sizes() == sizes) return;
   TensorImpl* impl = out.impl();
-  int64_t n = shape_numel(sizes);
-  int64_t need = (impl->offset + n) * itemsize(impl->dtype);
+  int64_t n = shape_numel(sizes), need = 0;
+  EMBER_CHECK(!__builtin_add_overflow(impl->offset, n, &need) && !__builtin_mul_overflow(need, itemsize(impl->dtype), &need),
+              Runtime, "Storage size calculation overflowed resizing the out= tensor to shape ", sizes);
   if (need > impl->storage->nbytes) {
     EMBER_CHECK(impl->storage->resizable, Runtime,
                 "Trying to resize storage that is not resizable: the out= tensor of shape ", out.sizes(),
-                " does not own its memory and cannot grow to shape ", sizes);
+                " cannot grow to shape ", sizes, " because its memory is not ember's to move (it comes from "
+                "or was shared with NumPy, DLPack or a buffer)");
     // Grow the shared storage itself, so every view of it sees the new memory (as PyTorch does).
     StorageImpl& st = *impl->storage;
     if (st.device.is_cpu()) {

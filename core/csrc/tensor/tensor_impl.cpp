@@ -4,8 +4,8 @@
 namespace ember {
 
 void TensorImpl::refresh() {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
+  // Checked: a view whose sizes multiply past int64 (e.g. a huge expand) must not wrap to a small numel.
+  const int64_t n = shape_numel(sizes);
   numel = n;
   bool c = true;
   int64_t expected = 1;

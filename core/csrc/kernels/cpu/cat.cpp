@@ -24,7 +24,7 @@ bool skipped(const Tensor& t) { return t.dim() == 1 && t.sizes()[0] == 0; }
 
 // cat into `out` when it is defined (an out= tensor), else into a new tensor.
 Tensor cat_into(const Tensor& out, const std::vector<Tensor>& tensors, int64_t dim, const char* name) {
-  EMBER_CHECK(!tensors.empty(), Runtime, name, "(): expected a non-empty list of Tensors");
+  EMBER_CHECK(!tensors.empty(), Value, name, "(): expected a non-empty list of Tensors");
   ResultTypeState rt;
   const Tensor* ref = nullptr;
   for (size_t i = 0; i < tensors.size(); i++) {
@@ -54,7 +54,8 @@ Tensor cat_into(const Tensor& out, const std::vector<Tensor>& tensors, int64_t d
                     "dimension ", d, ". Expected size ", sizes[k], " but got size ", t.sizes()[k], " for tensor number ",
                     i, " in the list.");
       }
-      total += t.sizes()[d];
+      EMBER_CHECK(!__builtin_add_overflow(total, t.sizes()[d], &total), Runtime, name,
+                  "(): the total size along dimension ", d, " overflows int64");
     }
     sizes[d] = total;
   }
@@ -64,12 +65,19 @@ Tensor cat_into(const Tensor& out, const std::vector<Tensor>& tensors, int64_t d
                 " but got ", out.device().str());
     EMBER_CHECK(can_cast(dtype, out.dtype()), Runtime, name, "(): input types can't be cast to the desired output type ",
                 dtype_name(out.dtype()));
+    // An input must not be the out tensor itself: resizing it would change the input too.
+    for (size_t i = 0; i < tensors.size(); i++) {
+      EMBER_CHECK(!tensors[i].is_same(out) && !spans_overlap(out, tensors[i]), Runtime, name,
+                  "(): unsupported operation: the input tensors cannot refer to any of the output memory locations. "
+                  "Found overlap in input tensor ", i);
+    }
+    resize_out(out, sizes);
+    check_no_internal_overlap(out, name);
+    // Checked again once resized: growing out (in place in its storage) can make it reach an input.
     for (size_t i = 0; i < tensors.size(); i++) {
       EMBER_CHECK(!spans_overlap(out, tensors[i]), Runtime, name, "(): unsupported operation: the input tensors cannot "
                   "refer to any of the output memory locations. Found overlap in input tensor ", i);
     }
-    resize_out(out, sizes);
-    check_no_internal_overlap(out, name);
     result = out;
   } else {
     result = empty(sizes, dtype, device);

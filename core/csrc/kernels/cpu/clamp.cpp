@@ -11,23 +11,21 @@
 #include "kernels/convert.h"
 #include "kernels/functors.h"
 #include "kernels/scalar_value.h"
+#include "types/scalar_fits.h"
 
 namespace ember::ops {
 
 namespace {
 
-// A Python-number bound must fit the integer dtype it is used in (PyTorch refuses -1 for uint8).
-template <class T>
-void check_bound_fits(const Tensor& bound) {
-  if (!bound.defined() || !bound.is_wrapped_number() || !std::is_integral_v<T> || std::is_same_v<T, bool>) return;
+// A Python-number bound must fit the dtype it is used in (types/scalar_fits.h). Unlike PyTorch,
+// which wraps -1 to 255 for uint8 (clamping everything to 255), a negative bound for an unsigned
+// dtype is refused.
+void check_bound_fits(const Tensor& bound, ScalarType dtype) {
+  if (!bound.defined() || !bound.is_wrapped_number()) return;
   const Scalar s = scalar_value(bound);
-  if (!s.is_int()) return;
-  const int64_t v = s.to_int();
-  const bool fits = std::is_signed_v<T> ? (v >= int64_t(std::numeric_limits<T>::min()) &&
-                                           v <= int64_t(std::numeric_limits<T>::max()))
-                                        : (v >= 0 && uint64_t(v) <= uint64_t(std::numeric_limits<T>::max()));
-  EMBER_CHECK(fits, Runtime, "clamp(): value ", v, " cannot be converted to type ", dtype_name(CType<T>::value),
-              " without overflow");
+  EMBER_CHECK(scalar_fits(s, dtype, true, true), Runtime, "clamp(): value ",
+              s.is_int() ? std::to_string(s.to_int()) : std::to_string(s.to_double()), " cannot be converted to type ",
+              dtype_name(dtype), " without overflow");
 }
 
 Tensor run_clamp(const Tensor& out, bool inplace, const Tensor& input, const Tensor& lo, const Tensor& hi) {
@@ -49,8 +47,8 @@ Tensor run_clamp(const Tensor& out, bool inplace, const Tensor& input, const Ten
       EMBER_FAIL(Type, "\"clamp\" is not implemented for dtype ", dtype_name(dt));
     } else {
       using C = opmath_t<T>;
-      check_bound_fits<T>(lo);
-      check_bound_fits<T>(hi);
+      check_bound_fits(lo, dt);
+      check_bound_fits(hi, dt);
       // NaN-propagating max/min: a NaN anywhere wins, and min > max ends at max.
       if (lo.defined() && hi.defined()) {
         ternary_kernel<T, T, T, T>(it, [](T a, T l, T h) {

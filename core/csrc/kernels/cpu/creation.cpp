@@ -15,29 +15,12 @@
 #include "generated/ops/zeros.h"
 #include "generated/ops/zeros_like.h"
 #include "kernels/creation_args.h"
+#include "kernels/layout.h"
+#include "types/scalar_fits.h"
 
 namespace ember {
 
-void check_fits(const Scalar& v, ScalarType dtype) {
-  if (!is_integral(dtype, false) || v.is_bool()) return;
-  visit_dtype(dtype, [&](auto z) {
-    using T = decltype(z);
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      bool ok;
-      if (v.is_int()) {
-        int64_t i = v.to_int();
-        ok = i >= int64_t(std::numeric_limits<T>::min()) &&
-             (std::is_same_v<T, int64_t> || i <= int64_t(std::numeric_limits<T>::max()));
-      } else {
-        // Float (or complex, by its real part): must be finite and inside T's range once truncated.
-        double d = v.to_double();
-        ok = std::isfinite(d) && d > double(std::numeric_limits<T>::min()) - 1.0 &&
-             d < double(std::numeric_limits<T>::max()) + 1.0;
-      }
-      EMBER_CHECK(ok, Runtime, "value cannot be converted to type ", dtype_name(dtype), " without overflow");
-    }
-  });
-}
+void check_fits(const Scalar& v, ScalarType dtype) { check_scalar_fits(v, dtype); }
 
 void prepare_out(const char* op, const Tensor& out, const DimVec& sizes, ScalarType dtype,
                  std::optional<Device> device, bool requires_grad) {
@@ -51,6 +34,8 @@ void prepare_out(const char* op, const Tensor& out, const DimVec& sizes, ScalarT
   }
   shape_numel(sizes);  // names a negative dimension before anything is resized
   resize_out(out, sizes);
+  // Filling an expanded out= would write one element many times (arange would leave its last value).
+  check_no_internal_overlap(out, op);
 }
 
 namespace ops {
@@ -80,18 +65,8 @@ Tensor like(const Tensor& input, ScalarType dtype, std::optional<Device> device,
   ScalarType dt = dtype == ScalarType::Undefined ? input.dtype() : dtype;
   Device dev = creation_device(device, input.device());
   if (input.is_contiguous()) return ember::empty(input.sizes(), dt, dev);
-  int64_t nd = input.dim();
-  DimVec order(nd);
-  for (int64_t i = 0; i < nd; i++) order[i] = i;
-  // Outermost first: larger strides, ties broken by the original order.
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int64_t a, int64_t b) { return input.strides()[a] > input.strides()[b]; });
-  DimVec strides(nd);
-  int64_t s = 1;
-  for (int64_t i = nd - 1; i >= 0; i--) {
-    strides[order[i]] = s;
-    s *= std::max<int64_t>(input.sizes()[order[i]], 1);
-  }
+  const DimVec strides = is_non_overlapping_and_dense(input) ? input.strides()
+                                                               : dense_strides_like(input.sizes(), input.strides());
   return ember::empty_strided(input.sizes(), strides, dt, dev);
 }
 

@@ -48,7 +48,7 @@ Range arange_range(const std::optional<Scalar>& start_in, const std::optional<Sc
   EMBER_CHECK(!start.is_complex() && !end.is_complex() && !step.is_complex(), Type,
               "arange(): start, end and step must be real numbers, not complex");
   double ds = start.to_double(), de = end.to_double(), dstep = step.to_double();
-  EMBER_CHECK(dstep != 0, Runtime, "step must be nonzero");
+  EMBER_CHECK(dstep > 0 || dstep < 0, Runtime, "step must be nonzero");  // (NaN too)
   EMBER_CHECK(std::isfinite(ds) && std::isfinite(de), Runtime, "unsupported range: ", ds, " -> ", de);
   EMBER_CHECK((dstep > 0 && de >= ds) || (dstep < 0 && de <= ds), Runtime,
               "upper bound and larger bound inconsistent with step sign");
@@ -56,14 +56,15 @@ Range arange_range(const std::optional<Scalar>& start_in, const std::optional<Sc
   auto integral = [](const Scalar& s) { return s.is_int() || s.is_bool(); };
   if (integral(start) && integral(end) && integral(step)) {
     // Exact in int64 (double would round past 2**53): ceil((end - start) / step).
-    int64_t a = start.to_int(), b = end.to_int(), st = step.to_int();
-    int64_t sgn = st > 0 ? 1 : -1;
+    // In 128 bits: end - start can exceed int64 (arange(-2**63, 2**63 - 1, 2**62) has 4 elements).
+    const __int128 a = start.to_int(), b = end.to_int(), st = step.to_int();
+    const __int128 sgn = st > 0 ? 1 : -1;
     size_d = double((b - a + st - sgn) / st);
   } else {
     size_d = std::ceil((de - ds) / dstep);
   }
-  EMBER_CHECK(size_d >= 0 && size_d <= double(std::numeric_limits<int64_t>::max()), Runtime,
-              "invalid size, possible overflow?");
+  // 2**63 itself is the first double past int64 (and NaN fails both comparisons).
+  EMBER_CHECK(size_d >= 0 && size_d < 9223372036854775808.0, Runtime, "invalid size, possible overflow?");
   return {start, end, step, int64_t(size_d)};
 }
 
@@ -80,7 +81,9 @@ void arange_fill(const Tensor& t, const Range& r) {
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
       // Integers accumulate in int64 (a float step truncates first, as the dtype cast does).
       const int64_t s = r.start.to<int64_t>(), st = r.step.to<int64_t>();
-      fill_indexed<T>(t, [=](int64_t i) { return T(s + st * i); });
+      // Unsigned (wrapping) arithmetic: start + step * i may pass through values beyond int64 on
+      // its way to an in-range result (a range spanning more than 2**63).
+      fill_indexed<T>(t, [=](int64_t i) { return T(int64_t(uint64_t(s) + uint64_t(st) * uint64_t(i))); });
     } else if constexpr (!is_complex_v<T> && !std::is_same_v<T, bool>) {
       const double s = r.start.to_double(), st = r.step.to_double();
       fill_indexed<T>(t, [=](int64_t i) { return convert<T>(s + st * double(i)); });

@@ -52,6 +52,13 @@ Tensor float_power(const Tensor& input, const Tensor& exponent) {
   return pow(to_dtype(input, dt), to_dtype(exponent, dt));
 }
 
+Tensor float_power_(const Tensor& input, const Tensor& exponent) {
+  ScalarType dt = float_power_dtype(input, exponent);
+  EMBER_CHECK(input.dtype() == dt, Runtime, "the base given to float_power_ has dtype ", dtype_name(input.dtype()),
+              " but the operation's result requires dtype ", dtype_name(dt));
+  return pow_(input, to_dtype(exponent, dt));
+}
+
 Tensor float_power_out(const Tensor& out, const Tensor& input, const Tensor& exponent) {
   ScalarType dt = float_power_dtype(input, exponent);
   EMBER_CHECK(out.dtype() == dt, Runtime, "the output given to float_power has dtype ", dtype_name(out.dtype()),

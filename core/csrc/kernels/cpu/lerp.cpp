@@ -1,6 +1,6 @@
 // lerp(input, end, weight) = input + weight * (end - input), weight a Python number or a tensor.
 // input, end and a tensor weight must share one floating or complex dtype (no promotion), as in
-// PyTorch; a number weight is applied in the compute precision, not rounded to the tensors' dtype.
+// PyTorch; a number weight (or a 0-dim tensor of another dtype) is applied in the compute precision.
 #include "generated/ops/lerp.h"
 #include "iter/loops.h"
 #include "kernels/convert.h"
@@ -14,7 +14,9 @@ namespace {
 Tensor run_lerp(const Tensor& out, bool inplace, const Tensor& input, const Tensor& end, const Tensor& weight) {
   EMBER_CHECK(input.dtype() == end.dtype(), Runtime, "lerp(): expected dtype ", dtype_name(input.dtype()),
               " for `end` but got dtype ", dtype_name(end.dtype()));
-  const bool scalar_weight = weight.is_wrapped_number();
+  // A 0-dim weight of another dtype acts as a number, as in PyTorch (lerp(f32, f32, f64 0-dim) is f32).
+  const bool scalar_weight = weight.is_wrapped_number() ||
+                             (weight.dim() == 0 && weight.dtype() != input.dtype() && weight.device().is_cpu());
   EMBER_CHECK(scalar_weight || input.dtype() == weight.dtype(), Runtime, "lerp(): expected dtype ",
               dtype_name(input.dtype()), " for `weight` but got dtype ", dtype_name(weight.dtype()));
   const ScalarType dt = input.dtype();

@@ -77,6 +77,7 @@ Tensor roll(const Tensor& input, const DimVec& shifts, const DimVec& dims) {
   EMBER_CHECK(shifts.size() == dims.size(), Runtime, "shifts and dimensions must align. shifts: ", shifts.size(),
               ", dims:", dims.size());
   const int64_t nd = input.dim();
+  EMBER_CHECK(nd > 0, Index, "Dimension specified as ", dims[0], " but tensor has no dimensions");
   // Total shift per dim (a dim named twice is rolled twice), reduced into [0, size).
   DimVec shift(nd > 0 ? nd : 1, 0);
   for (int64_t i = 0; i < dims.size(); i++) shift[wrap_dim(dims[i], nd)] += shifts[i];
@@ -122,7 +123,8 @@ Tensor repeat(const Tensor& input, const DimVec& repeats) {
   for (int64_t i = 0; i < n; i++) {
     const int64_t d = i - (n - nd);
     const int64_t s = d >= 0 ? input.sizes()[d] : 1;
-    sizes[i] = repeats[i] * s;
+    EMBER_CHECK(!__builtin_mul_overflow(repeats[i], s, &sizes[i]), Runtime, "repeat(): the size of dim ", i,
+                " (", s, " repeated ", repeats[i], " times) overflows int64");
     pair_sizes[2 * i] = repeats[i];
     pair_sizes[2 * i + 1] = s;
     src_strides[2 * i] = 0;

@@ -83,7 +83,8 @@ Tensor tri_out(const Tensor& out, const Tensor& input, int64_t k, bool lower, co
     return tri_inplace(out, k, lower, name);
   resize_out(out, input.sizes());
   check_no_internal_overlap(out, name);
-  if (aliased) {
+  // Asked again after the resize: a grown out can reach into the input's memory.
+  if (spans_overlap(out, input)) {
     copy_(out, tri(input, k, lower, name));
   } else {
     tri_kernel(out, input, lower, k);

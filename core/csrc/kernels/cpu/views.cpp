@@ -17,15 +17,20 @@ namespace ember {
 
 DimVec infer_size(const DimVec& shape, int64_t numel) {
   int64_t inferred = -1, known = 1;
+  bool overflow = false, zero = false;
   for (int64_t i = 0; i < shape.size(); i++) {
     if (shape[i] == -1) {
       EMBER_CHECK(inferred < 0, Runtime, "only one dimension can be inferred");
       inferred = i;
     } else {
       EMBER_CHECK(shape[i] >= 0, Runtime, "invalid shape dimension ", shape[i]);
-      known *= shape[i];
+      zero = zero || shape[i] == 0;
+      overflow = overflow || __builtin_mul_overflow(known, shape[i], &known);
     }
   }
+  if (zero) known = 0;  // a product that wrapped before reaching a 0 size is still 0
+  // A product past int64 must not wrap around to the input's numel.
+  EMBER_CHECK(zero || !overflow, Runtime, "shape '", shape, "' is invalid for input of size ", numel);
   const bool fits = known == numel || (inferred >= 0 && known > 0 && numel % known == 0);
   EMBER_CHECK(fits, Runtime, "shape '", shape, "' is invalid for input of size ", numel);
   DimVec out = shape;
@@ -143,14 +148,21 @@ Tensor as_strided(const Tensor& input, const DimVec& size, const DimVec& stride,
   const int64_t n = shape_numel(size);
   const int64_t offset = storage_offset ? *storage_offset : input.offset();
   EMBER_CHECK(offset >= 0, Runtime, "Tensor: invalid storage offset ", offset);
-  int64_t extent = 0;  // elements the view reaches past its offset
+  // Bytes the view needs: (offset + 1 + sum((size - 1) * stride)) * itemsize, each step checked so
+  // a huge stride or offset cannot wrap around to a small number that passes the bounds check.
+  int64_t need = 0;
+  bool overflow = false;
   if (n > 0) {
-    extent = 1;
-    for (int64_t i = 0; i < size.size(); i++) extent += (size[i] - 1) * stride[i];
+    int64_t extent = 1, reach = 0;
+    for (int64_t i = 0; i < size.size(); i++)
+      overflow = overflow || __builtin_mul_overflow(size[i] - 1, stride[i], &reach) ||
+                 __builtin_add_overflow(extent, reach, &extent);
+    overflow = overflow || __builtin_add_overflow(offset, extent, &need) ||
+               __builtin_mul_overflow(need, input.itemsize(), &need);
   }
-  const int64_t need = (offset + extent) * input.itemsize();
-  EMBER_CHECK(n == 0 || need <= input.storage()->nbytes, Runtime, "setStorage: sizes ", size, ", strides ", stride,
-              ", storage offset ", offset, ", and itemsize ", input.itemsize(), " requiring a storage size of ", need,
+  EMBER_CHECK(n == 0 || (!overflow && need <= input.storage()->nbytes), Runtime, "setStorage: sizes ", size,
+              ", strides ", stride, ", storage offset ", offset, ", and itemsize ", input.itemsize(),
+              " requiring a storage size of ", overflow ? std::string("more than 2**63 - 1") : std::to_string(need),
               " are out of bounds for storage of size ", input.storage()->nbytes);
   return make_view(input, size, stride, offset);
 }

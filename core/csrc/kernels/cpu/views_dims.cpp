@@ -1,5 +1,7 @@
 // Views that rearrange, add or drop dims: permute, transpose (and its aliases), t, movedim,
 // expand, squeeze, unsqueeze, diagonal.
+#include <vector>
+
 #include "generated/ops/diagonal.h"
 #include "generated/ops/expand.h"
 #include "generated/ops/expand_as.h"
@@ -24,10 +26,14 @@ DimVec wrap_all(const DimVec& dims, int64_t ndim) {
   return out;
 }
 
+// dims are already wrapped into [0, max(ndim, 1)); linear, as a tensor may have very many dims.
 bool has_repeats(const DimVec& dims) {
-  for (int64_t i = 0; i < dims.size(); i++)
-    for (int64_t j = 0; j < i; j++)
-      if (dims[i] == dims[j]) return true;
+  std::vector<bool> seen(dims.size() + 1, false);
+  for (int64_t d : dims) {
+    if (d >= int64_t(seen.size())) seen.resize(d + 1, false);
+    if (seen[d]) return true;
+    seen[d] = true;
+  }
   return false;
 }
 

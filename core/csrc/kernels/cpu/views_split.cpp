@@ -72,7 +72,7 @@ std::vector<Tensor> split(const Tensor& input, int64_t split_size, int64_t dim) 
   const int64_t n = input.sizes()[d];
   EMBER_CHECK(split_size > 0 || n == 0, Runtime, "split_size can only be 0 if dimension size is 0, but got dimension size of ", n);
   // Pieces of split_size; an empty dim still gives one (empty) piece.
-  const int64_t pieces = split_size == 0 ? 1 : std::max<int64_t>((n + split_size - 1) / split_size, 1);
+  const int64_t pieces = split_size == 0 ? 1 : std::max<int64_t>(n / split_size + (n % split_size != 0), 1);
   std::vector<Tensor> out;
   out.reserve(pieces);
   for (int64_t i = 0; i < pieces; i++) {
@@ -90,6 +90,9 @@ std::vector<Tensor> split_with_sizes(const Tensor& input, const DimVec& split_si
   for (int64_t s : split_sizes) {
     EMBER_CHECK(s >= 0, Runtime, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=",
                 split_sizes);
+    // Stop at the first size that runs past the dim: a sum that wrapped around could match n.
+    EMBER_CHECK(s <= n - total, Runtime, "split_with_sizes expects split_sizes to sum exactly to ", n,
+                " (input tensor's size at dimension ", d, "), but got split_sizes=", split_sizes);
     total += s;
   }
   EMBER_CHECK(total == n, Runtime, "split_with_sizes expects split_sizes to sum exactly to ", n,
@@ -109,7 +112,7 @@ std::vector<Tensor> chunk(const Tensor& input, int64_t chunks, int64_t dim) {
   EMBER_CHECK(chunks > 0, Runtime, "chunk expects `chunks` to be greater than 0, got: ", chunks);
   const int64_t d = wrap_dim(dim, input.dim());
   const int64_t n = input.sizes()[d];
-  const int64_t size = (n + chunks - 1) / chunks;
+  const int64_t size = n / chunks + (n % chunks != 0);  // ceil(n / chunks) without overflow
   // An empty dim splits into `chunks` empty pieces; otherwise pieces of ceil(n / chunks).
   if (n == 0) return split_with_sizes(input, DimVec(chunks, 0), d);
   return split(input, size, d);

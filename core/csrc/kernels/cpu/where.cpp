@@ -4,6 +4,8 @@
 // per element size, not per dtype.
 #include "generated/ops/where.h"
 #include "iter/loops.h"
+#include "kernels/scalar_value.h"
+#include "types/scalar_fits.h"
 
 namespace ember::ops {
 
@@ -27,6 +29,9 @@ Tensor run_where(const Tensor& out, const Tensor& condition, const Tensor& input
   it.name("where");
   if (out.defined()) it.output(out);
   it.input(condition, /*promote=*/false).input(input).input(other).build();
+  // A Python number must fit the result dtype (where(c, uint8_tensor, 300) is refused, not wrapped).
+  for (const Tensor* x : {&input, &other})
+    if (x->is_wrapped_number()) check_scalar_fits(scalar_value(*x), it.compute_dtype(), false);
   switch (itemsize(it.compute_dtype())) {
     case 1: select<uint8_t>(it); break;
     case 2: select<uint16_t>(it); break;
