@@ -213,8 +213,8 @@ def test_split_and_chunk_with_huge_counts():
         chunks = ember.chunk(t, n)  # ceil(5 / n) = 1 per chunk
         assert [c.tolist() for c in chunks] == [[x] for x in a.tolist()]
     assert [c.tolist() for c in ember.chunk(t, 2)] == [x.tolist() for x in np.array_split(a, [3])]
-    with pytest.raises(MemoryError, match="too large"):
-        ember.chunk(ember.empty(0, 3), BIG)  # 2**62 empty chunks
+    with pytest.raises(MemoryError):
+        ember.chunk(ember.empty(0, 3), BIG)  # 2**62 empty chunks: 8 * 2**62 bytes of sizes wrapped to 0
 
 
 def test_cat_total_size_that_overflows():
@@ -245,6 +245,17 @@ def test_arange_spanning_more_than_int64():
             ember.arange(bad, 10.0)
     with pytest.raises(RuntimeError, match="step must be nonzero"):
         ember.arange(0, 10, float("nan"))
+
+
+def test_spaced_integer_fills_refuse_non_finite_bounds():
+    for start, end in [(float("nan"), 1), (0, float("inf")), (-float("inf"), 0)]:
+        for f in (ember.linspace, ember.logspace):
+            with pytest.raises(RuntimeError, match="must be finite"):
+                f(start, end, 3, dtype=ember.int64)  # was garbage such as -2**63
+    with pytest.raises(RuntimeError, match="without overflow"):
+        ember.linspace(0, 1e30, 3, dtype=ember.int8)
+    np.testing.assert_array_equal(ember.linspace(0, 10, 6, dtype=ember.int64).numpy(),
+                                  np.linspace(0, 10, 6).astype(np.int64))
 
 
 # ---- as_strided stays inside its storage ----

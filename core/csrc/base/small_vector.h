@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <new>
 #include <ostream>
 #include <type_traits>
 
@@ -17,7 +18,9 @@ class SmallVec {
   T inline_[N];
 
   void grow(int64_t want) {
-    int64_t cap = cap_ * 2 > want ? cap_ * 2 : want;
+    // sizeof(T) * cap must not wrap around (DimVec(2**62) would get a tiny block and overrun it).
+    if (want < 0 || uint64_t(want) > uint64_t(PTRDIFF_MAX) / sizeof(T)) throw std::bad_alloc();
+    int64_t cap = cap_ * 2 > want && uint64_t(cap_) * 2 <= uint64_t(PTRDIFF_MAX) / sizeof(T) ? cap_ * 2 : want;
     T* p = static_cast<T*>(std::malloc(sizeof(T) * cap));
     if (!p) throw std::bad_alloc();
     std::memcpy(p, data_, sizeof(T) * size_);

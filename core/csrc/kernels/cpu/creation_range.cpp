@@ -94,12 +94,26 @@ void arange_fill(const Tensor& t, const Range& r) {
 
 // ---- linspace / logspace ----
 
+struct Identity {
+  template <class T, class C>
+  T operator()(T, C x) const { return convert<T>(x); }
+};
+
 // Fills `steps` points from start to end; the first half counts up from start and the second half
 // down from end, so both ends are exact. Floats step in their compute type, integers in double.
 // `g` maps each point to the stored value (identity for linspace, base**x for logspace).
 template <class G>
 void spaced_fill(const char* op, const Tensor& t, const Scalar& start, const Scalar& end, int64_t steps, const G& g) {
   check_dtype(op, t.dtype(), true);
+  if (is_integral(t.dtype(), false)) {
+    // Casting NaN, inf or an out-of-range bound to an integer is undefined (garbage values).
+    const bool lin = std::is_same_v<G, Identity>;
+    for (const Scalar* s : {&start, &end}) {
+      EMBER_CHECK(std::isfinite(s->to_double()), Runtime, op, "(): start and end must be finite to fill a ",
+                  dtype_name(t.dtype()), " tensor, got ", s->to_double());
+      if (lin) check_fits(*s, t.dtype());
+    }
+  }
   if (t.is_meta() || steps == 0) return;
   visit_dtype(t.dtype(), [&](auto z) {
     using T = decltype(z);
@@ -122,10 +136,6 @@ void spaced_fill(const char* op, const Tensor& t, const Scalar& start, const Sca
   t.bump_version();
 }
 
-struct Identity {
-  template <class T, class C>
-  T operator()(T, C x) const { return convert<T>(x); }
-};
 
 struct PowOfBase {
   double base;
