@@ -128,3 +128,10 @@ def test_large_parallel_results_match_numpy():
     got = (e.from_numpy(x) * e.from_numpy(y) + 1).numpy()
     np.testing.assert_allclose(got, x * y + 1, rtol=1e-6)
     np.testing.assert_allclose(e.exp(e.from_numpy(x)).numpy(), np.exp(x.astype(np.float64)), rtol=2.4e-7)
+
+
+def test_out_that_is_also_an_input_and_needs_resizing():
+    a = e.tensor([0.0, 1.0, 2.0])
+    r = e.add(a, e.ones(2, 3), out=a)
+    assert r is a and tuple(a.shape) == (2, 3)
+    np.testing.assert_array_equal(a.numpy(), [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]])

@@ -131,6 +131,10 @@ void TensorIter::prepare_output() {
       EMBER_CHECK(!inplace_, Runtime, name_, "(): output with shape ", out.sizes(),
                   " doesn't match the broadcast shape ", broadcast_shape_,
                   " (an in-place op cannot resize its destination)");
+      // An input that is the out= tensor itself must keep its old layout while out is resized:
+      // read it through a view of the storage (the overlap check then routes through a temporary).
+      for (int k = 1; k < ntensors_; k++)
+        if (tensors_[k].is_same(out)) tensors_[k] = make_view(out, out.sizes(), out.strides(), out.offset());
       resize_out(out, broadcast_shape_);
     }
     EMBER_CHECK(can_cast(out_dtype_, out.dtype()), Runtime, name_, "(): result type ", dtype_name(out_dtype_),
