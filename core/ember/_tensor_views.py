@@ -2,8 +2,6 @@
 the overloads picked in Python: view (a shape or a dtype) and split (an int size or a list of sizes)."""
 from . import _C
 
-_DTYPE = _C.dtype
-_base_view = _C.TensorBase.view
 
 
 class ViewMethods:
@@ -35,17 +33,6 @@ class ViewMethods:
             raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. "
                                f"Got {self.dim()}-D tensor.")
         return self.transpose(-2, -1).conj()
-
-    def view(self, *args, **kwargs):
-        """A view with a new shape (view(2, 3), view((2, 3)), view(-1)), or given a dtype the same
-        memory read as that dtype (view(ember.int32)): with a different element size the last dim
-        (which must have stride 1) scales by the ratio of the sizes."""
-        if kwargs:
-            if not args and list(kwargs) == ["dtype"]:
-                return _C._view_dtype(self, kwargs["dtype"])
-        elif len(args) == 1 and type(args[0]) is _DTYPE:
-            return _C._view_dtype(self, args[0])
-        return _base_view(self, *args, **kwargs)
 
     def split(self, split_size, dim=0):
         """Views of `split_size` elements along dim, or of each size in a list of sizes."""

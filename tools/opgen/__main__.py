@@ -25,7 +25,7 @@ def main() -> int:
               f"promotion {op.promotion}\n== declarations\n{gen.decls(op)}")
         if op.pointwise is not None:
             print("== kernel\n" + files[f"generated/kernels/{op.name}.cpp"])
-        print("== bindings\n" + gen.gen_bindings(op.family, [op]))
+        print("== bindings\n" + gen.gen_bindings(op.family, [op], ops))
         return 0
     if a.out is None:
         ap.error("--out or --show is required")

@@ -158,8 +158,20 @@ def _sig(name: str, args: list[Arg], extra: str = "") -> str:
     return f"{name}({', '.join(parts)})"
 
 
-def gen_bindings(family: str, ops: list[Op]) -> str:
+def _overload_dispatch(op: Op, overloads: list[Op]) -> str:
+    """Code at the top of a method binding that hands arguments fitting another op's schema to it."""
+    out = []
+    for i, ov in enumerate(overloads):
+        sig = _sig(op.name, ov.args[1:])
+        call = _call(ov, f"ops::{ov.name}", "unwrap(self)", 0)
+        out.append(f"  static ArgParser ov{i}(\"{sig}\");\n  if (ov{i}.accepts(args, nargs, kwnames)) {{\n"
+                   f"    ParsedArgs r;\n    ov{i}.parse(args, nargs, kwnames, r);\n    {_wrap_ret(ov, call)}\n  }}\n")
+    return "".join(out)
+
+
+def gen_bindings(family: str, ops: list[Op], all_ops: list[Op] | None = None) -> str:
     fns, methods, fn_defs, m_defs = [], [], [], []
+    every = all_ops or ops
     for op in ops:
         if "function" in op.variants:
             has_out = "out" in op.variants
@@ -186,12 +198,16 @@ def gen_bindings(family: str, ops: list[Op]) -> str:
             sig = _sig(mname, op.args[1:])
             call = _call(op, f"ops::{mname}", "unwrap(self)", 0)
             ret = "return wrap(" + call + ");" if kind == "inplace" else _wrap_ret(op, call)
+            overloads = [o for o in every if o.entry.get("method_overload_of") == mname]
+            pre = _overload_dispatch(op, overloads) if kind == "method" else ""
             methods.append(f"PyObject* m_{mname}(PyObject* self, PyObject* const* args, Py_ssize_t nargs, "
-                           f"PyObject* kwnames) {{\n  EMBER_PY_BEGIN\n  static ArgParser p(\"{sig}\");\n"
+                           f"PyObject* kwnames) {{\n  EMBER_PY_BEGIN\n{pre}  static ArgParser p(\"{sig}\");\n"
                            f"  ParsedArgs r;\n  p.parse(args, nargs, kwnames, r);\n  {ret}\n"
                            f"  EMBER_PY_END(nullptr)\n}}")
             m_defs.append(f'  v.push_back({{"{mname}", FASTCALL(m_{mname}), nullptr}});')
-    incs = "".join(f'#include "generated/ops/{op.name}.h"\n' for op in ops)
+    used = ops + [o for o in every if o.entry.get("method_overload_of") and o not in ops and
+                  any(o.entry["method_overload_of"] == m.name for m in ops)]
+    incs = "".join(f'#include "generated/ops/{op.name}.h"\n' for op in used)
     return (HEADER + incs + '#include "python/arg_parser.h"\n#include "python/binding_util.h"\n'
             '#include "python/py_errors.h"\n\nnamespace ember::py {\n\nnamespace {\n' +
             "\n\n".join(fns + methods) + "\n}  // namespace\n\n"
@@ -222,7 +238,7 @@ def generate(ops: list[Op]) -> dict[str, str]:
     files = {"generated/ops.h": gen_header(ops), "generated/opdb.json": gen_summary(ops)}
     families = sorted({op.family for op in ops})
     for fam in families:
-        files[f"generated/bind_{fam}.cpp"] = gen_bindings(fam, [o for o in ops if o.family == fam])
+        files[f"generated/bind_{fam}.cpp"] = gen_bindings(fam, [o for o in ops if o.family == fam], ops)
     files["generated/bind_all.cpp"] = gen_bind_all(families)
     for op in ops:
         files[f"generated/ops/{op.name}.h"] = gen_op_header(op)

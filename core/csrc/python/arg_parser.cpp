@@ -238,6 +238,45 @@ defaults:
   }
 }
 
+bool ArgParser::accepts(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) const {
+  const int n = int(args_.size());
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (nargs > npositional_ || nargs + nkw > n) return false;
+  auto fits = [](const ArgSpec& a, PyObject* v) {
+    if (v == Py_None) return a.optional;
+    switch (a.type) {
+      case ArgType::DType: return is_dtype(v);
+      case ArgType::Tensor: return is_tensor(v);
+      case ArgType::Int: return bool(PyLong_Check(v));
+      default: return true;  // overloads are told apart by the types above
+    }
+  };
+  for (Py_ssize_t k = 0; k < nargs; k++)
+    if (!fits(args_[k], args[k])) return false;
+  int given = int(nargs);
+  for (Py_ssize_t k = 0; k < nkw; k++) {
+    const char* kw = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+    if (!kw) {
+      PyErr_Clear();
+      return false;
+    }
+    int j = 0;
+    while (j < n && args_[j].name != kw) j++;
+    if (j == n || j < nargs || !fits(args_[j], args[nargs + k])) return false;
+    given++;
+  }
+  for (int i = 0; i < n; i++)
+    if (args_[i].required && i >= nargs) {
+      bool named = false;
+      for (Py_ssize_t k = 0; k < nkw && !named; k++) {
+        const char* kw = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        named = kw && args_[i].name == kw;
+      }
+      if (!named) return false;
+    }
+  return given > 0 || n == 0;
+}
+
 bool is_number(PyObject* o) {
   if (PyFloat_Check(o) || PyLong_Check(o) || PyComplex_Check(o)) return true;
   if (is_tensor(o)) return false;

@@ -36,6 +36,9 @@ class ArgParser {
   explicit ArgParser(const char* signature);
   // `self` is set for methods: the signature then omits it.
   void parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const;
+  // Whether these arguments fit this signature (counts, names, types), without raising: how a
+  // binding with overloads picks one before parsing.
+  bool accepts(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) const;
   const std::string& name() const { return name_; }
   const ArgSpec& arg(int i) const { return args_[i]; }
 
