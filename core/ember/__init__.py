@@ -10,6 +10,8 @@ from ._tensor import Tensor
 from ._tensor_str import set_printoptions
 from ._dtype_info import finfo, iinfo, is_floating_point, is_complex, is_nonzero  # noqa: F401
 from . import _ops_python as _ops_python
+from . import return_types  # noqa: F401
+from . import ops, utils  # noqa: F401
 from ._ops_python import *  # noqa: F401,F403
 
 __version__ = "0.1.0"

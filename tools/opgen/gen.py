@@ -40,8 +40,20 @@ def names(args: list[Arg]) -> str:
     return ", ".join(a.name for a in args)
 
 
+def ret_type(op: Op) -> str:
+    if op.returns == "tuple":
+        return "std::tuple<" + ", ".join("Tensor" for _ in op.ret_fields) + ">"
+    return RET[op.returns]
+
+
+def out_params(op: Op) -> str:
+    """The leading out parameters of name_out: `out`, or one per named field of a tuple return."""
+    outs = op.ret_fields or ["out"]
+    return ", ".join(f"const Tensor& {o}" for o in outs)
+
+
 def decls(op: Op) -> str:
-    ret = RET[op.returns]
+    ret = ret_type(op)
     out = []
     if {"function", "method"} & set(op.variants):
         out.append(f"{ret} {op.name}({params(op.args)});")
@@ -49,12 +61,13 @@ def decls(op: Op) -> str:
         out.append(f"Tensor {op.name}_({params(op.args)});")
     if "out" in op.variants:
         sep = ", " if op.args else ""
-        out.append(f"Tensor {op.name}_out(const Tensor& out{sep}{params(op.args)});")
+        out_ret = ret if op.returns == "tuple" else "Tensor"
+        out.append(f"{out_ret} {op.name}_out({out_params(op)}{sep}{params(op.args)});")
     return "\n".join(out)
 
 
 def gen_op_header(op: Op) -> str:
-    return (HEADER + "#pragma once\n#include <optional>\n#include <string>\n#include <vector>\n\n"
+    return (HEADER + "#pragma once\n#include <optional>\n#include <string>\n#include <tuple>\n#include <vector>\n\n"
             '#include "tensor/factory.h"\n\nnamespace ember::ops {\n\n' + decls(op) + "\n\n}  // namespace ember::ops\n")
 
 
@@ -126,17 +139,17 @@ def gen_pointwise(op: Op) -> str:
             "\n}  // namespace\n\n" + "\n\n".join(fns) + "\n\n}  // namespace ember::ops\n")
 
 
-def _call(op: Op, fname: str, first: str | None, offset: int) -> str:
+def _call(op: Op, fname: str, first: str | None, offset: int = 0) -> str:
     """C++ call of fname with parsed args; `first` replaces the first arg (self for methods)."""
-    parts = []
-    if first is not None:
-        parts.append(first)
+    parts = [] if first is None else [first]
     for i, a in enumerate(op.args[1 if first is not None else 0:]):
         parts.append(f"r.{READ[a.type]}({i + offset})")
     return f"{fname}({', '.join(parts)})"
 
 
 def _wrap_ret(op: Op, expr: str) -> str:
+    if op.returns == "tuple":
+        return f'{{ static PyTypeObject* rt = return_type("{op.public_name}"); return wrap_struct(rt, {expr}); }}'
     return {"Tensor": f"return wrap({expr});",
             "Tensor[]": f"return wrap_list({expr}, true);",
             "bool": f"return PyBool_FromLong({expr});",
@@ -158,62 +171,95 @@ def _sig(name: str, args: list[Arg], extra: str = "") -> str:
     return f"{name}({', '.join(parts)})"
 
 
-def _overload_dispatch(op: Op, overloads: list[Op]) -> str:
-    """Code at the top of a method binding that hands arguments fitting another op's schema to it."""
-    out = []
+def _parse_and_call(op: Op, kind: str, parser: str) -> str:
+    """Body that parses with `parser` and calls op's C++ variant `kind` (function, method, inplace)."""
+    body = f"    ParsedArgs r;\n    {parser}.parse(args, nargs, kwnames, r);\n"
+    if kind == "function":
+        if "out" in op.variants:
+            k = len(op.args)
+            if op.returns == "tuple":
+                n = len(op.ret_fields)
+                outs = ", ".join(f"o[{i}]" for i in range(n))
+                call = _call(op, f"ops::{op.name}_out", None).replace("(", f"({outs}{', ' if op.args else ''}", 1)
+                body += (f"    if (r.has({k})) {{\n      auto o = out_tensors(r.object({k}), {n}, \"{op.public_name}\");\n"
+                         f"      {_wrap_ret(op, call)}\n    }}\n")
+            else:
+                call = _call(op, f"ops::{op.name}_out", None).replace("(", f"(r.tensor({k}){', ' if op.args else ''}", 1)
+                body += f"    if (r.has({k})) return wrap({call});\n"
+        return body + "    " + _wrap_ret(op, _call(op, f"ops::{op.name}", None)) + "\n"
+    if kind == "inplace":
+        return body + f"    return wrap({_call(op, f'ops::{op.name}_', 'unwrap(self)')});\n"
+    return body + "    " + _wrap_ret(op, _call(op, f"ops::{op.name}", "unwrap(self)")) + "\n"
+
+
+def _signature(op: Op, kind: str, name: str) -> str:
+    if kind == "function":
+        out = ("object out=None" if op.returns == "tuple" else "Tensor? out=None") if "out" in op.variants else ""
+        return _sig(name, op.args, out)
+    if not op.args or op.args[0].type not in ("Tensor", "TensorLike"):
+        raise ValueError(f"{op.name}: a method needs a Tensor first argument")
+    return _sig(name, op.args[1:])
+
+
+def _binding(op: Op, kind: str, overloads: list[Op]) -> tuple[str, str]:
+    """One binding (C function name, code) for the public name of op, trying `overloads` first:
+    each overload whose signature accepts the arguments is parsed and called instead."""
+    pub = op.name + ("_" if kind == "inplace" else "")
+    cname = ("fn_" if kind == "function" else "m_") + pub
+    self_param = "PyObject*" if kind == "function" else "PyObject* self"
+    code = ""
     for i, ov in enumerate(overloads):
-        sig = _sig(op.name, ov.args[1:])
-        call = _call(ov, f"ops::{ov.name}", "unwrap(self)", 0)
-        out.append(f"  static ArgParser ov{i}(\"{sig}\");\n  if (ov{i}.accepts(args, nargs, kwnames)) {{\n"
-                   f"    ParsedArgs r;\n    ov{i}.parse(args, nargs, kwnames, r);\n    {_wrap_ret(ov, call)}\n  }}\n")
-    return "".join(out)
+        code += (f"  static ArgParser ov{i}(\"{_signature(ov, kind, pub)}\");\n"
+                 f"  if (ov{i}.accepts(args, nargs, kwnames)) {{\n{_parse_and_call(ov, kind, f'ov{i}')}  }}\n")
+    code += f"  static ArgParser p(\"{_signature(op, kind, pub)}\");\n  {{\n{_parse_and_call(op, kind, 'p')}  }}\n"
+    return cname, (f"PyObject* {cname}({self_param}, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {{\n"
+                   f"  EMBER_PY_BEGIN\n{code}  EMBER_PY_END(nullptr)\n}}")
+
+
+def _overloads(every: list[Op], name: str, kind: str) -> list[Op]:
+    """Ops bound as overloads of `name` for this kind (`overload_of` for all kinds; the older
+    `method_overload_of` for methods only), in database order."""
+    return [o for o in every if (o.overload_of == name and kind in o.variants) or
+            (kind == "method" and o.entry.get("method_overload_of") == name)]
 
 
 def gen_bindings(family: str, ops: list[Op], all_ops: list[Op] | None = None) -> str:
-    fns, methods, fn_defs, m_defs = [], [], [], []
     every = all_ops or ops
+    codes, fn_defs, m_defs = [], [], []
+    used = set()
     for op in ops:
-        if "function" in op.variants:
-            has_out = "out" in op.variants
-            sig = _sig(op.name, op.args, "Tensor? out=None" if has_out else "")
-            body = f"  static ArgParser p(\"{sig}\");\n  ParsedArgs r;\n  p.parse(args, nargs, kwnames, r);\n"
-            if has_out:
-                k = len(op.args)
-                call = _call(op, f"ops::{op.name}_out", f"r.tensor({k})", 0).replace(
-                    f"r.tensor({k}), ", f"r.tensor({k}), ", 1)
-                # out first, then the op's own args starting at parsed index 0
-                call = f"ops::{op.name}_out(r.tensor({k}){', ' if op.args else ''}" + ", ".join(
-                    f"r.{READ[a.type]}({i})" for i, a in enumerate(op.args)) + ")"
-                body += f"  if (r.has({k})) return wrap({call});\n"
-            body += "  " + _wrap_ret(op, _call(op, f"ops::{op.name}", None, 0)) + "\n"
-            fns.append(f"PyObject* fn_{op.name}(PyObject*, PyObject* const* args, Py_ssize_t nargs, "
-                       f"PyObject* kwnames) {{\n  EMBER_PY_BEGIN\n{body}  EMBER_PY_END(nullptr)\n}}")
-            fn_defs.append(f'  v.push_back({{"{op.name}", FASTCALL(fn_{op.name}), nullptr}});')
-        for kind in ("method", "inplace"):
+        if op.overload_of:
+            continue
+        for kind in ("function", "method", "inplace"):
             if kind not in op.variants:
                 continue
-            if not op.args or op.args[0].type not in ("Tensor", "TensorLike"):
-                raise ValueError(f"{op.name}: a method needs a Tensor first argument")
-            mname = op.name + ("_" if kind == "inplace" else "")
-            sig = _sig(mname, op.args[1:])
-            call = _call(op, f"ops::{mname}", "unwrap(self)", 0)
-            ret = "return wrap(" + call + ");" if kind == "inplace" else _wrap_ret(op, call)
-            overloads = [o for o in every if o.entry.get("method_overload_of") == mname]
-            pre = _overload_dispatch(op, overloads) if kind == "method" else ""
-            methods.append(f"PyObject* m_{mname}(PyObject* self, PyObject* const* args, Py_ssize_t nargs, "
-                           f"PyObject* kwnames) {{\n  EMBER_PY_BEGIN\n{pre}  static ArgParser p(\"{sig}\");\n"
-                           f"  ParsedArgs r;\n  p.parse(args, nargs, kwnames, r);\n  {ret}\n"
-                           f"  EMBER_PY_END(nullptr)\n}}")
-            m_defs.append(f'  v.push_back({{"{mname}", FASTCALL(m_{mname}), nullptr}});')
-    used = ops + [o for o in every if o.entry.get("method_overload_of") and o not in ops and
-                  any(o.entry["method_overload_of"] == m.name for m in ops)]
-    incs = "".join(f'#include "generated/ops/{op.name}.h"\n' for op in used)
+            ovs = _overloads(every, op.name, kind)
+            cname, code = _binding(op, kind, ovs)
+            codes.append(code)
+            used.update(o.name for o in [op] + ovs)
+            pub = op.name + ("_" if kind == "inplace" else "")
+            (fn_defs if kind == "function" else m_defs).append(f'  v.push_back({{"{pub}", FASTCALL({cname}), nullptr}});')
+    incs = "".join(f'#include "generated/ops/{o.name}.h"\n' for o in every if o.name in used)
     return (HEADER + incs + '#include "python/arg_parser.h"\n#include "python/binding_util.h"\n'
-            '#include "python/py_errors.h"\n\nnamespace ember::py {\n\nnamespace {\n' +
-            "\n\n".join(fns + methods) + "\n}  // namespace\n\n"
+            '#include "python/py_errors.h"\n#include "python/return_types.h"\n\nnamespace ember::py {\n\nnamespace {\n' +
+            "\n\n".join(codes) + "\n}  // namespace\n\n"
             f"void add_{family}_functions(std::vector<PyMethodDef>& v) {{\n" + "\n".join(fn_defs) + "\n}\n\n"
             f"void add_{family}_methods(std::vector<PyMethodDef>& v) {{\n" + "\n".join(m_defs) + "\n}\n\n"
             "}  // namespace ember::py\n")
+
+
+def gen_return_types(ops: list[Op]) -> str:
+    """Registers ember.return_types.<name> (a struct sequence per public op name with a tuple return)."""
+    seen: dict[str, list[str]] = {}
+    for op in ops:
+        if op.returns == "tuple":
+            prev = seen.setdefault(op.public_name, op.ret_fields)
+            if prev != op.ret_fields:
+                raise ValueError(f"{op.name}: tuple fields {op.ret_fields} differ from {prev} of {op.public_name}")
+    lines = "\n".join(f'  register_return_type("{n}", {{{", ".join(chr(34) + f + chr(34) for f in fs)}}});'
+                       for n, fs in seen.items())
+    return (HEADER + '#include "python/return_types.h"\n\nnamespace ember::py {\n\n'
+            "void add_generated_return_types() {\n" + lines + "\n}\n\n}  // namespace ember::py\n")
 
 
 def gen_bind_all(families: list[str]) -> str:
@@ -230,7 +276,9 @@ def gen_bind_all(families: list[str]) -> str:
 def gen_summary(ops: list[Op]) -> str:
     return json.dumps({op.name: {"family": op.family, "schema": op.schema, "variants": op.variants,
                                  "dtypes": op.dtypes, "promotion": op.promotion,
-                                 "pointwise": op.pointwise is not None} for op in ops}, indent=1)
+                                 "pointwise": op.pointwise is not None,
+                                 "overload_of": op.overload_of, "returns": op.returns,
+                                 "ret_fields": op.ret_fields} for op in ops}, indent=1)
 
 
 def generate(ops: list[Op]) -> dict[str, str]:
@@ -240,6 +288,7 @@ def generate(ops: list[Op]) -> dict[str, str]:
     for fam in families:
         files[f"generated/bind_{fam}.cpp"] = gen_bindings(fam, [o for o in ops if o.family == fam], ops)
     files["generated/bind_all.cpp"] = gen_bind_all(families)
+    files["generated/return_types.cpp"] = gen_return_types(ops)
     for op in ops:
         files[f"generated/ops/{op.name}.h"] = gen_op_header(op)
         if op.pointwise is not None:

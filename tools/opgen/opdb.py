@@ -55,6 +55,16 @@ class Op:
     impl: bool
     doc: str
     entry: dict
+    ret_fields: list[str] = dataclasses.field(default_factory=list)  # names of a "(Tensor a, Tensor b)" return
+
+    @property
+    def overload_of(self) -> str | None:
+        """The public name this op is bound under as an overload (`overload_of: max`), if any."""
+        return self.entry.get("overload_of")
+
+    @property
+    def public_name(self) -> str:
+        return self.overload_of or self.name
 
     @property
     def tensor_args(self) -> list[Arg]:
@@ -89,6 +99,19 @@ def parse_schema(schema: str) -> tuple[str, list[Arg], str]:
     return name, args, ret
 
 
+def parse_returns(ret: str) -> tuple[str, list[str]]:
+    """"Tensor" -> ("Tensor", []); "(Tensor values, Tensor indices)" -> ("tuple", ["values", "indices"])."""
+    if not ret.startswith("("):
+        return ret, []
+    fields = []
+    for part in ret.strip("()").split(","):
+        typ, _, name = part.strip().partition(" ")
+        if typ != "Tensor" or not name.isidentifier():
+            raise ValueError(f"tuple returns must be named Tensors, got {part.strip()!r}")
+        fields.append(name)
+    return "tuple", fields
+
+
 def _dtypes(spec) -> list[str]:
     if spec is None:
         return list(DTYPES)
@@ -121,8 +144,14 @@ def load(ops_dir: pathlib.Path = OPS_DIR) -> list[Op]:
             promotion = e.get("promotion", "default")
             if promotion not in PROMOTIONS:
                 raise ValueError(f"{name}: unknown promotion {promotion}")
+            ret, ret_fields = parse_returns(ret)
             ops.append(Op(name=name, family=path.stem, schema=e["schema"], args=args, returns=ret,
+                          ret_fields=ret_fields,
                           variants=variants, dtypes=_dtypes(e.get("dtypes")), promotion=promotion,
                           pointwise=kernel.get("pointwise"), impl="impl" in kernel,
                           doc=e.get("doc", ""), entry=e))
+    by_name = {o.name: o for o in ops}
+    for o in ops:
+        if o.overload_of and o.overload_of not in by_name:
+            raise ValueError(f"{o.name}: overload_of names an unknown op {o.overload_of}")
     return ops

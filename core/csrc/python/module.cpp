@@ -9,6 +9,7 @@
 #include "python/creation.h"
 #include "python/objects.h"
 #include "python/py_errors.h"
+#include "python/return_types.h"
 #include "python/tensor_methods.h"
 #include "types/promotion.h"
 
@@ -109,9 +110,12 @@ PYBIND11_MODULE(_C, m) {
   PyObject* mod = m.ptr();
   if (!init_dtype_type(mod) || !init_device_type(mod) || !init_tensor_type(mod)) throw pyb::error_already_set();
 
+  add_generated_return_types();
+  if (PyModule_AddObjectRef(mod, "_return_types", return_types_dict()) < 0) throw pyb::error_already_set();
   static std::vector<PyMethodDef> functions;
   add_generated_functions(functions);
   add_data_creation_functions(functions);
+  add_op_table_functions(functions);
   for (auto [name, f] : std::initializer_list<std::pair<const char*, decltype(&fn_get_num_threads)>>{
            {"_set_tensor_class", fn__set_tensor_class}, {"_set_size_class", fn__set_size_class},
            {"_set_zero_division_error", fn__set_zero_division_error}, {"get_num_threads", fn_get_num_threads},

@@ -1,0 +1,14 @@
+// The one header a C++ extension includes (#include <ember/extension.h>): tensors, factories, copies,
+// dtype dispatch, parallel loops, errors, every core op (ember::ops::add, ...), and the op table with
+// EMBER_LIBRARY registration.
+#pragma once
+#include "base/error.h"
+#include "device/parallel.h"
+#include "dispatch/library.h"
+#include "dispatch/op_table.h"
+#include "generated/ops.h"
+#include "kernels/copy.h"
+#include "tensor/factory.h"
+#include "tensor/tensor_impl.h"
+#include "types/dtype.h"
+#include "types/scalar.h"
