@@ -6,7 +6,7 @@ VENV ?= .venv
 BUILD_DIR ?=
 VPY := $(VENV)/bin/python
 STAMP ?= .stamps
-CORE_SRC := $(shell find core/csrc core/ops core/ember tools/opgen -type f 2>/dev/null) core/CMakeLists.txt core/pyproject.toml
+CORE_SRC := $(shell find core/csrc core/cmake core/ops core/ember tools/opgen -type f 2>/dev/null) core/CMakeLists.txt core/pyproject.toml
 DOMAIN_SRC := $(shell find vision audio text csprng -name '*.py' -o -name pyproject.toml 2>/dev/null)
 
 .PHONY: demo test bench setup clean
@@ -23,11 +23,16 @@ setup: $(STAMP)/domains
 
 $(STAMP)/venv:
 	$(PY) -m venv --system-site-packages $(VENV)
-	$(VPY) -m pip install --quiet --disable-pip-version-check "numpy>=1.24" "scipy>=1.10" "pytest>=7" "pyyaml>=6" \
+	$(VPY) -m pip install --quiet --disable-pip-version-check "numpy>=1.24" "scipy>=1.10" "scipy-openblas32>=0.3.27" "pytest>=7" "pyyaml>=6" \
 	    "scikit-build-core>=0.10" "pybind11>=2.12" "ninja" "cmake>=3.21"
 	@mkdir -p $(STAMP) && touch $@
 
-$(STAMP)/core: $(STAMP)/venv $(CORE_SRC)
+# OpenBLAS (the scipy-openblas32 wheel) is needed at build time too; this also brings older venvs up to date.
+$(STAMP)/openblas: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "scipy-openblas32>=0.3.27"
+	@touch $@
+
+$(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(CORE_SRC)
 	$(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps $(if $(BUILD_DIR),--config-settings=build-dir=$(BUILD_DIR)) -e core
 	@touch $@
 

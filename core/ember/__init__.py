@@ -1,4 +1,5 @@
 """ember: tensors and math over a C++ core, with PyTorch's names and semantics."""
+from . import _openblas  # noqa: F401  (loads OpenBLAS, which _C links to, first)
 from . import _C
 from ._C import (  # noqa: F401
     TensorBase, dtype, device, get_default_dtype, set_default_dtype, promote_types, result_type,
@@ -12,7 +13,14 @@ from ._dtype_info import finfo, iinfo, is_floating_point, is_complex, is_nonzero
 from . import _ops_python as _ops_python
 from . import return_types  # noqa: F401
 from . import ops, utils  # noqa: F401
+from . import random  # noqa: F401
+from .random import (  # noqa: F401
+    Generator, default_generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state)
 from ._ops_python import *  # noqa: F401,F403
+from ._products import einsum, tensordot  # noqa: F401
+from ._ops_sort import unique, unique_consecutive  # noqa: F401
+from . import serialization  # noqa: F401
+from .serialization import save, load  # noqa: F401
 
 __version__ = "0.1.0"
 

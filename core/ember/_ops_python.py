@@ -1,8 +1,9 @@
 """Ops written in Python on top of the C++ ones (keep this small: compose, don't compute)."""
 from . import _C
+from ._tensor_indexing import nonzero  # as_tuple= picks nonzero / _nonzero_tuple
 from ._tensor_views import split  # int or list of sizes: picks split / split_with_sizes
 
-__all__ = ["asarray", "is_tensor", "numel", "split"]
+__all__ = ["asarray", "is_tensor", "nonzero", "numel", "split"]
 
 
 def is_tensor(obj):

@@ -3,12 +3,15 @@ from . import _C
 from ._size import Size
 from ._tensor_convert import ConversionMethods
 from ._tensor_complex import ComplexMethods
+from ._ops_sort import SortMethods
+from ._tensor_indexing import IndexingMethods
 from ._tensor_pointwise import PointwiseMethods
 from ._tensor_protocols import ProtocolMethods
 from ._tensor_views import ViewMethods
 
 
-class Tensor(ConversionMethods, ViewMethods, ComplexMethods, PointwiseMethods, ProtocolMethods, _C.TensorBase):
+class Tensor(ConversionMethods, ViewMethods, ComplexMethods, PointwiseMethods, ProtocolMethods, IndexingMethods,
+             SortMethods, _C.TensorBase):
     __array_priority__ = 1000  # NumPy defers to our operators
 
     def __repr__(self, *, tensor_contents=None):

@@ -101,3 +101,18 @@ def test_cmake_package_builds_an_extension(tmp_path):
     ember.ops.load_library(build / "libtwice_ops.so")
     x = np.array([[1.5, -2.0], [0.0, 4.0]])
     np.testing.assert_allclose(ember.ops.cmake_ext.twice(ember.tensor(x)).numpy(), 2 * x)
+
+
+def test_generator_implemented_in_an_extension(scaled):
+    g = scaled.splitmix_generator(1234)
+    assert isinstance(g, ember.Generator) and g.initial_seed() == 1234
+    a = ember.rand(1000, generator=g)
+    b = ember.rand(1000, generator=scaled.splitmix_generator(1234))
+    np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert 0.0 <= a.numpy().min() and a.numpy().max() < 1.0 and abs(a.numpy().mean() - 0.5) < 0.05
+    c = ember.rand(1000, generator=scaled.splitmix_generator(99))
+    assert not np.array_equal(a.numpy(), c.numpy())
+    state = g.get_state()
+    x = ember.randn(50, generator=g)
+    g.set_state(state)
+    np.testing.assert_array_equal(ember.randn(50, generator=g).numpy(), x.numpy())

@@ -412,3 +412,13 @@ def test_forked_child_runs_single_threaded_instead_of_hanging():
     r = subprocess.run([sys.executable, "-c", FORK], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "child exit 0" in r.stdout
+
+
+def test_float64_values_keep_double_precision_as_python_numbers():
+    # item(), float() and a 0-dim tensor used as a Scalar argument read float64 exactly.
+    t = ember.tensor(3.3, dtype=ember.float64)
+    assert t.item() == 3.3 and float(t) == 3.3
+    assert ember.tensor([0.1], dtype=ember.float64).item() == 0.1
+    got = ember.full((2,), t, dtype=ember.float64).numpy()
+    np.testing.assert_array_equal(got, np.full(2, 3.3))
+    assert ember.tensor(0.1, dtype=ember.float32).item() == float(np.float32(0.1))

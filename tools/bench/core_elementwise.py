@@ -8,12 +8,8 @@ import numpy as np
 
 import ember
 
-from .runner import Case, best_of, per_call
+from .runner import Case, best_of, impls, per_call, torch
 
-try:
-    import torch  # only ever in a side-by-side virtual environment
-except ImportError:
-    torch = None
 
 BIG = 64 * 1024 * 1024
 
@@ -90,27 +86,21 @@ def _import_time(module):
     return measure
 
 
-def _impls(factory):
-    libs = {"ember": factory("ember"), "numpy": factory("numpy")}
-    if torch is not None:
-        libs["torch"] = factory("torch")
-    return libs
-
 
 def cases() -> list[Case]:
     imports = {"ember": _import_time("ember"), "numpy": _import_time("numpy")}
     if torch is not None:
         imports["torch"] = _import_time("torch")
     return [
-        Case("a + b, 1-element float32", "us/call", False, _impls(_add_small),
+        Case("a + b, 1-element float32", "us/call", False, impls(_add_small),
              "<= 0.7 us", lambda e, p: e <= 0.7),
-        Case("a + b, 64M float32, new result", "GB/s", True, _impls(_add_big_new),
+        Case("a + b, 64M float32, new result", "GB/s", True, impls(_add_big_new),
              ">= 2x NumPy", lambda e, p: e >= 2 * p["numpy"]),
-        Case("add(a, b, out=), 64M float32", "GB/s", True, _impls(_add_big_out),
+        Case("add(a, b, out=), 64M float32", "GB/s", True, impls(_add_big_out),
              ">= 29 GB/s (PyTorch's)", lambda e, p: e >= p.get("torch", 29.0)),
-        Case("exp(a, out=), 64M float32", "ns/elem", False, _impls(_exp_big_out),
+        Case("exp(a, out=), 64M float32", "ns/elem", False, impls(_exp_big_out),
              "<= 0.4 ns", lambda e, p: e <= 0.4),
-        Case("(4096,1) + (1,4096) float32", "ms", False, _impls(_broadcast),
+        Case("(4096,1) + (1,4096) float32", "ms", False, impls(_broadcast),
              "<= NumPy", lambda e, p: e <= p["numpy"]),
         Case("import time", "s", False, imports, "< 0.25 s", lambda e, p: e < 0.25),
     ]

@@ -7,6 +7,11 @@ import statistics
 import time
 from typing import Callable
 
+try:
+    import torch  # only ever in a side-by-side virtual environment
+except ImportError:
+    torch = None
+
 
 @dataclasses.dataclass
 class Case:
@@ -17,6 +22,14 @@ class Case:
     target: str = ""                  # the goal, as the issue states it
     # a check of ember's median against the goal: fn(ember, peers) -> bool
     meets: Callable[[float, dict], bool] | None = None
+
+
+def impls(factory: Callable[[str], Callable[[], float]]) -> dict[str, Callable[[], float]]:
+    """factory(lib) for ember, NumPy and (when importable) PyTorch: a case's measurements by library."""
+    libs = {"ember": factory("ember"), "numpy": factory("numpy")}
+    if torch is not None:
+        libs["torch"] = factory("torch")
+    return libs
 
 
 def median_of(fn: Callable[[], float], runs: int) -> float:

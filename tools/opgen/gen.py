@@ -19,12 +19,14 @@ PARAM = {"Tensor": "const Tensor&", "TensorLike": "const Tensor&", "Tensor?": "c
          "int[]": "const DimVec&", "int[]?": "const std::optional<DimVec>&", "float": "double",
          "float?": "std::optional<double>", "bool": "bool", "bool?": "std::optional<bool>",
          "str": "const std::string&", "str?": "const std::optional<std::string>&",
-         "ScalarType?": "ScalarType", "ScalarType": "ScalarType", "Device?": "std::optional<Device>"}
+         "ScalarType?": "ScalarType", "ScalarType": "ScalarType", "Device?": "std::optional<Device>",
+         "Generator?": "GeneratorImpl*"}  # null: the default generator of the device
 READ = {"Tensor": "tensor", "TensorLike": "tensor_like", "Tensor?": "tensor", "Tensor[]": "tensor_list",
         "TensorLike?": "tensor_like",
         "Scalar": "scalar", "Scalar?": "scalar_opt", "int": "int64", "int?": "int64_opt", "int[]": "intlist",
         "int[]?": "intlist_opt", "float": "dbl", "float?": "dbl_opt", "bool": "boolean", "bool?": "boolean_opt",
-        "str": "str", "str?": "str_opt", "ScalarType?": "dtype", "ScalarType": "dtype", "Device?": "device"}
+        "str": "str", "str?": "str_opt", "ScalarType?": "dtype", "ScalarType": "dtype", "Device?": "device",
+        "Generator?": "generator"}
 RET = {"Tensor": "Tensor", "Tensor[]": "std::vector<Tensor>", "bool": "bool", "int": "int64_t",
        "Scalar": "Scalar"}
 PROMO = {"default": "Default", "int_to_float": "IntToFloat", "bool_out": "BoolOut",
@@ -68,7 +70,9 @@ def decls(op: Op) -> str:
 
 def gen_op_header(op: Op) -> str:
     return (HEADER + "#pragma once\n#include <optional>\n#include <string>\n#include <tuple>\n#include <vector>\n\n"
-            '#include "tensor/factory.h"\n\nnamespace ember::ops {\n\n' + decls(op) + "\n\n}  // namespace ember::ops\n")
+            '#include "tensor/factory.h"\n' +
+            ('#include "device/generator.h"\n' if any(a.type == "Generator?" for a in op.args) else "") +
+            '\nnamespace ember::ops {\n\n' + decls(op) + "\n\n}  // namespace ember::ops\n")
 
 
 def gen_header(ops: list[Op]) -> str:

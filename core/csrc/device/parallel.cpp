@@ -16,6 +16,11 @@ int g_threads = 0;
 std::atomic<bool> g_team_started{false};  // an OpenMP team has run in this process
 bool g_forked_after_team = false;         // this process is a fork() child of one that ran a team
 
+// Constant-initialized (no static-init order issue): observers register from other files' initializers.
+constexpr int kMaxObservers = 4;
+void (*g_observers[kMaxObservers])(int) = {};
+std::atomic<int> g_num_observers{0};
+
 void child_after_fork() {
   if (!g_team_started.load(std::memory_order_relaxed)) return;
   g_forked_after_team = true;
@@ -43,6 +48,14 @@ void set_num_threads(int n) {
               "ember had started its worker threads, and OpenMP cannot start them again in a forked child; it "
               "runs single-threaded. Start worker processes with the 'spawn' or 'forkserver' method to use threads.");
   g_threads = n;
+  for (int i = 0, k = g_num_observers.load(); i < k; i++) g_observers[i](n);
+}
+
+void add_num_threads_observer(void (*f)(int)) {
+  const int i = g_num_observers.load();
+  EMBER_CHECK(i < kMaxObservers, Runtime, "add_num_threads_observer: too many observers");
+  g_observers[i] = f;
+  g_num_observers.store(i + 1);
 }
 
 }  // namespace ember

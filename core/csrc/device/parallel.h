@@ -6,6 +6,9 @@ namespace ember {
 
 int get_num_threads();
 void set_num_threads(int n);
+// Registers f to be called with the new count whenever set_num_threads runs, so a library with its
+// own thread pool (OpenBLAS) follows ember's setting; device/ itself depends on no such library.
+void add_num_threads_observer(void (*f)(int));
 // Noted before every OpenMP team starts: a process forked after that runs single-threaded, since
 // GNU OpenMP's threads do not survive fork() and the child's first parallel region would hang.
 void note_parallel_region();

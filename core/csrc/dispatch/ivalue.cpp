@@ -13,7 +13,7 @@ IValue IValue::from_scalar(const Scalar& s) {
 }
 
 const char* IValue::tag_name() const {
-  static const char* names[] = {"None", "Tensor", "int", "float", "bool", "complex", "str", "int list", "Tensor list"};
+  static const char* names[] = {"None", "Tensor", "int", "float", "bool", "complex", "str", "int list", "Tensor list", "Generator"};
   return names[int(tag_)];
 }
 
@@ -70,6 +70,11 @@ const DimVec& IValue::to_int_list() const {
 const std::vector<Tensor>& IValue::to_tensor_list() const {
   if (tag_ != Tag::TensorList) wrong("Tensor list");
   return tensors_;
+}
+
+const Generator& IValue::to_generator() const {
+  if (tag_ != Tag::Generator && tag_ != Tag::None) wrong("Generator");
+  return generator_;
 }
 
 }  // namespace ember

@@ -1,4 +1,5 @@
-// IValue: one boxed argument or result of an op-table call (a tensor, number, string or list), and
+// IValue: one boxed argument or result of an op-table call (a tensor, number, string, list or
+// generator), and
 // Stack, the vector of them that boxed kernels take their arguments from and leave results in.
 #pragma once
 #include <string>
@@ -6,6 +7,7 @@
 
 #include "base/error.h"
 #include "base/small_vector.h"
+#include "device/generator.h"
 #include "tensor/tensor_impl.h"
 #include "types/scalar.h"
 
@@ -13,7 +15,7 @@ namespace ember {
 
 class IValue {
  public:
-  enum class Tag : int8_t { None, Tensor, Int, Double, Bool, Complex, Str, IntList, TensorList };
+  enum class Tag : int8_t { None, Tensor, Int, Double, Bool, Complex, Str, IntList, TensorList, Generator };
 
   IValue() = default;
   IValue(Tensor t) : tag_(t.defined() ? Tag::Tensor : Tag::None), tensor_(std::move(t)) {}
@@ -26,6 +28,7 @@ class IValue {
   IValue(const char* s) : IValue(std::string(s)) {}
   IValue(DimVec l) : tag_(Tag::IntList), list_(std::move(l)) {}
   IValue(std::vector<Tensor> l) : tag_(Tag::TensorList), tensors_(std::move(l)) {}
+  IValue(Generator g) : tag_(g ? Tag::Generator : Tag::None), generator_(std::move(g)) {}
   static IValue from_scalar(const Scalar& s);
 
   Tag tag() const { return tag_; }
@@ -44,6 +47,7 @@ class IValue {
   const std::string& to_str() const;
   const DimVec& to_int_list() const;
   const std::vector<Tensor>& to_tensor_list() const;
+  const Generator& to_generator() const;  // None gives a null generator (the default one)
 
  private:
   [[noreturn]] void wrong(const char* expected) const;
@@ -55,6 +59,7 @@ class IValue {
   std::string str_;
   DimVec list_;
   std::vector<Tensor> tensors_;
+  Generator generator_;
 };
 
 using Stack = std::vector<IValue>;

@@ -9,7 +9,9 @@
 //
 // Typed kernels are boxed here: their C++ parameter types must match the schema's argument types
 // (Tensor/Tensor? -> const Tensor&, int -> int64_t, float -> double, bool, str -> std::string,
-// int[] -> DimVec or std::vector<int64_t>, Tensor[] -> std::vector<Tensor>, Scalar, "?" -> std::optional).
+// int[] -> DimVec or std::vector<int64_t>, Tensor[] -> std::vector<Tensor>, Scalar, "?" -> std::optional,
+// Generator? -> Generator or GeneratorImpl* (null: the default generator)). Results: Tensor,
+// std::tuple of Tensors, std::vector<Tensor>, int64_t, double, bool, Generator (a new ember.Generator).
 #pragma once
 #include <optional>
 #include <string>
@@ -74,6 +76,17 @@ struct Unbox<std::vector<Tensor>> {
   static constexpr const char* type = "Tensor[]";
   static std::vector<Tensor> get(const IValue& v) { return v.to_tensor_list(); }
 };
+template <>
+struct Unbox<Generator> {
+  static constexpr const char* type = "Generator";
+  static Generator get(const IValue& v) { return v.to_generator(); }
+};
+// The core's own kernels take GeneratorImpl* (null: the device's default generator).
+template <>
+struct Unbox<GeneratorImpl*> {
+  static constexpr const char* type = "Generator";
+  static GeneratorImpl* get(const IValue& v) { return v.to_generator().get(); }
+};
 template <class T>
 struct Unbox<std::optional<T>> {
   static constexpr const char* type = Unbox<T>::type;
@@ -90,6 +103,7 @@ inline void push_result(Stack& s, std::vector<Tensor> l) { s.emplace_back(std::m
 inline void push_result(Stack& s, int64_t v) { s.emplace_back(v); }
 inline void push_result(Stack& s, double v) { s.emplace_back(v); }
 inline void push_result(Stack& s, bool v) { s.emplace_back(v); }
+inline void push_result(Stack& s, Generator g) { s.emplace_back(std::move(g)); }
 template <class... Ts>
 void push_result(Stack& s, std::tuple<Ts...> t) {
   std::apply([&](auto&... x) { (push_result(s, std::move(x)), ...); }, t);

@@ -10,8 +10,8 @@ namespace ember {
 namespace {
 
 const char* const kArgTypes[] = {"Tensor", "Tensor?", "Tensor[]", "int", "int?", "int[]", "float", "float?",
-                                 "bool", "bool?", "str", "str?", "Scalar", "Scalar?"};
-const char* const kReturnTypes[] = {"Tensor", "Tensor[]", "int", "float", "bool"};
+                                 "bool", "bool?", "str", "str?", "Scalar", "Scalar?", "Generator?"};
+const char* const kReturnTypes[] = {"Tensor", "Tensor[]", "int", "float", "bool", "Generator"};
 
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");

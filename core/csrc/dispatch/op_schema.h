@@ -18,7 +18,7 @@ struct OpSchema {
   std::string ns, name;            // "myext", "scale"
   std::string text;                // the signature as registered, without the namespace
   std::vector<SchemaArg> args;
-  std::vector<std::string> returns;  // types: "Tensor", "Tensor[]", "int", "float", "bool"
+  std::vector<std::string> returns;  // types: "Tensor", "Tensor[]", "int", "float", "bool", "Generator"
   std::string qualified() const { return ns + "::" + name; }
   // The Python argument signature: "scale(Tensor x, float alpha=1.0)".
   std::string python_signature() const;

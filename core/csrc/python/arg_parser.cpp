@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "kernels/copy.h"
+#include "python/generator_object.h"
 #include "python/py_errors.h"
 
 namespace ember::py {
@@ -30,6 +31,7 @@ ArgType parse_type(std::string t, bool& optional) {
   if (t == "ScalarType") return ArgType::DType;
   if (t == "Device") return ArgType::Device;
   if (t == "object") return ArgType::Object;
+  if (t == "Generator") return ArgType::Generator;
   throw std::logic_error("unknown schema type " + t);
 }
 
@@ -75,6 +77,7 @@ const char* type_label(ArgType t) {
     case ArgType::Str: return "str";
     case ArgType::DType: return "ember.dtype";
     case ArgType::Device: return "ember.device";
+    case ArgType::Generator: return "ember.Generator";
     default: return "object";
   }
 }
@@ -232,6 +235,7 @@ defaults:
       case ArgType::Device: ok = is_device(v) || PyUnicode_Check(v) || PyLong_Check(v); break;
       case ArgType::IntList: ok = PySequence_Check(v) || PyLong_Check(v); break;
       case ArgType::TensorList: ok = PySequence_Check(v) && !is_tensor(v); break;
+      case ArgType::Generator: ok = is_generator(v); break;
       default: break;
     }
     if (!ok) type_error(i, v);
@@ -248,6 +252,9 @@ bool ArgParser::accepts(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnam
       case ArgType::DType: return is_dtype(v);
       case ArgType::Tensor: return is_tensor(v);
       case ArgType::Int: return bool(PyLong_Check(v));
+      case ArgType::Generator: return is_generator(v);
+      case ArgType::Str: return bool(PyUnicode_Check(v));           // norm(p='fro') vs norm(p=2)
+      case ArgType::Scalar: return is_number(v) || is_tensor(v);
       default: return true;  // overloads are told apart by the types above
     }
   };
@@ -308,7 +315,8 @@ Scalar to_scalar(PyObject* o) {
       if constexpr (std::is_same_v<T, bool>) return Scalar(v);
       else if constexpr (is_complex_v<T>) return Scalar(complex128(v));
       else if constexpr (std::is_integral_v<T>) return Scalar(int64_t(v));
-      else return Scalar(double(float(v)));
+      else if constexpr (std::is_same_v<T, double>) return Scalar(v);
+      else return Scalar(double(float(v)));  // float, and half/bfloat16 through float
     });
   }
   PyNumberMethods* nb = Py_TYPE(o)->tp_as_number;
@@ -449,5 +457,7 @@ std::optional<Device> ParsedArgs::device(int i) const {
   if (!has(i)) return std::nullopt;
   return to_device(vals[i]);
 }
+
+GeneratorImpl* ParsedArgs::generator(int i) const { return has(i) ? generator_impl(vals[i]) : nullptr; }
 
 }  // namespace ember::py

@@ -2,7 +2,7 @@
 // One parser per signature string, e.g.
 //   "add(Tensor input, TensorLike other, *, Scalar alpha=1, Tensor? out=None)"
 // Types: Tensor, TensorLike (a tensor or a Python number), Tensor?, Tensor[], Scalar, Scalar?,
-// int, int?, int[], int[]?, float, float?, bool, bool?, str, str?, ScalarType?, Device?, object.
+// int, int?, int[], int[]?, float, float?, bool, bool?, str, str?, ScalarType?, Device?, Generator?, object.
 // An int[] that is the first argument also takes varargs: t.view(2, 3) as t.view((2, 3)).
 #pragma once
 #include <Python.h>
@@ -14,10 +14,14 @@
 #include "python/objects.h"
 #include "types/scalar.h"
 
+namespace ember {
+class GeneratorImpl;
+}
+
 namespace ember::py {
 
 enum class ArgType : int8_t {
-  Tensor, TensorLike, TensorList, Scalar, Int, IntList, Float, Bool, Str, DType, Device, Object
+  Tensor, TensorLike, TensorList, Scalar, Int, IntList, Float, Bool, Str, DType, Device, Object, Generator
 };
 
 struct ArgSpec {
@@ -77,6 +81,7 @@ class ParsedArgs {
   std::optional<std::string> str_opt(int i) const { return has(i) ? std::optional<std::string>(str(i)) : std::nullopt; }
   ScalarType dtype(int i) const;  // None -> Undefined
   std::optional<Device> device(int i) const;
+  GeneratorImpl* generator(int i) const;  // None -> nullptr (the default generator)
   PyObject* object(int i) const { return vals[i]; }
 };
 

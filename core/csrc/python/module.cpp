@@ -7,8 +7,10 @@
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
 #include "python/creation.h"
+#include "python/generator_object.h"
 #include "python/objects.h"
 #include "python/py_errors.h"
+#include "python/storage.h"
 #include "python/return_types.h"
 #include "python/tensor_methods.h"
 #include "types/promotion.h"
@@ -109,6 +111,7 @@ PYBIND11_MODULE(_C, m) {
   pyb::register_exception_translator(&translate);
   PyObject* mod = m.ptr();
   if (!init_dtype_type(mod) || !init_device_type(mod) || !init_tensor_type(mod)) throw pyb::error_already_set();
+  if (!init_generator_type(mod)) throw pyb::error_already_set();
 
   add_generated_return_types();
   if (PyModule_AddObjectRef(mod, "_return_types", return_types_dict()) < 0) throw pyb::error_already_set();
@@ -116,6 +119,7 @@ PYBIND11_MODULE(_C, m) {
   add_generated_functions(functions);
   add_data_creation_functions(functions);
   add_op_table_functions(functions);
+  add_storage_functions(functions);
   for (auto [name, f] : std::initializer_list<std::pair<const char*, decltype(&fn_get_num_threads)>>{
            {"_set_tensor_class", fn__set_tensor_class}, {"_set_size_class", fn__set_size_class},
            {"_set_zero_division_error", fn__set_zero_division_error}, {"get_num_threads", fn_get_num_threads},

@@ -6,6 +6,7 @@
 #include "dispatch/op_table.h"
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
+#include "python/generator_object.h"
 #include "python/objects.h"
 #include "python/py_errors.h"
 
@@ -31,6 +32,7 @@ IValue box_arg(const ParsedArgs& r, int i, const SchemaArg& a) {
   if (t == "float") return IValue(r.dbl(i));
   if (t == "bool") return IValue(r.boolean(i));
   if (t == "str") return IValue(r.str(i));
+  if (t == "Generator") return IValue(Generator(r.generator(i)));
   return IValue::from_scalar(r.scalar(i));  // Scalar
 }
 
@@ -42,6 +44,7 @@ PyObject* unbox_result(const IValue& v) {
     case IValue::Tag::Int: return PyLong_FromLongLong(v.to_int());
     case IValue::Tag::Bool: return PyBool_FromLong(v.to_bool());
     case IValue::Tag::Double: return PyFloat_FromDouble(v.to_double());
+    case IValue::Tag::Generator: return wrap_generator(v.to_generator());
     default: EMBER_FAIL(Type, "op result of kind ", v.tag_name(), " has no Python conversion");
   }
 }

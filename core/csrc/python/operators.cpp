@@ -23,6 +23,7 @@
 #include "generated/ops/le.h"
 #include "generated/ops/gt.h"
 #include "generated/ops/ge.h"
+#include "generated/ops/matmul.h"
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
 #include "python/creation.h"
@@ -99,6 +100,14 @@ PyObject* nb_ior(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tenso
 PyObject* nb_ixor(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_xor_(x, y); }); }
 PyObject* nb_ilshift(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_left_shift_(x, y); }); }
 PyObject* nb_irshift(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_right_shift_(x, y); }); }
+
+// a @ b: tensors only (a Python number gives NotImplemented, so Python raises TypeError).
+PyObject* nb_matmul(PyObject* a, PyObject* b) {
+  EMBER_PY_BEGIN
+  if (!is_tensor(a) || !is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+  return wrap(ops::matmul(unwrap(a), unwrap(b)));
+  EMBER_PY_END(nullptr)
+}
 
 PyObject* nb_neg(PyObject* a) { return unary(a, [](const Tensor& x) { return ops::neg(x); }); }
 PyObject* nb_pos(PyObject* a) {
@@ -201,7 +210,7 @@ void add_operator_slots(std::vector<PyType_Slot>& s) {
       {Py_nb_true_divide, (void*)nb_div}, {Py_nb_floor_divide, (void*)nb_floordiv},
       {Py_nb_remainder, (void*)nb_mod}, {Py_nb_power, (void*)nb_pow}, {Py_nb_and, (void*)nb_and},
       {Py_nb_or, (void*)nb_or}, {Py_nb_xor, (void*)nb_xor}, {Py_nb_lshift, (void*)nb_lshift},
-      {Py_nb_rshift, (void*)nb_rshift}, {Py_nb_inplace_add, (void*)nb_iadd},
+      {Py_nb_rshift, (void*)nb_rshift}, {Py_nb_matrix_multiply, (void*)nb_matmul}, {Py_nb_inplace_add, (void*)nb_iadd},
       {Py_nb_inplace_subtract, (void*)nb_isub}, {Py_nb_inplace_multiply, (void*)nb_imul},
       {Py_nb_inplace_true_divide, (void*)nb_idiv}, {Py_nb_inplace_floor_divide, (void*)nb_ifloordiv},
       {Py_nb_inplace_remainder, (void*)nb_imod}, {Py_nb_inplace_power, (void*)nb_ipow},

@@ -1,7 +1,10 @@
 // A tiny out-of-tree extension for tests/core/test_cpp_extension.py, built against the installed
 // ember headers: scaled_add(x, y, alpha) = x + alpha * y for float32/float64, with a CPU kernel,
-// a Meta kernel (shape and dtype only), and a backward formula.
+// a Meta kernel (shape and dtype only), and a backward formula; and a generator implemented here
+// (a keyed SplitMix64 stream) handed to Python through the op table, as embercsprng does.
 #include <ember/extension.h>
+
+#include <cstring>
 
 using ember::Tensor;
 
@@ -45,6 +48,39 @@ int64_t size_product(const Tensor& x, std::vector<int64_t> dims) {
   return p;
 }
 
+uint64_t splitmix64(uint64_t z) {
+  z += 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// Not a good generator: just enough to show that another library can implement the interface.
+class SplitMixGenerator : public ember::GeneratorImpl {
+ public:
+  explicit SplitMixGenerator(uint64_t key) : GeneratorImpl(ember::Device()), key_(key), seed_(key) {}
+  void fill_blocks(uint64_t first, int64_t n, uint32_t (*out)[4]) const override {
+    for (int64_t i = 0; i < n; i++) {
+      uint64_t a = splitmix64(key_ ^ splitmix64(2 * (first + i))), b = splitmix64(key_ ^ splitmix64(2 * (first + i) + 1));
+      out[i][0] = uint32_t(a), out[i][1] = uint32_t(a >> 32), out[i][2] = uint32_t(b), out[i][3] = uint32_t(b >> 32);
+    }
+  }
+  const char* name() const override { return "splitmix64-test"; }
+  uint64_t initial_seed() const override { return seed_; }
+
+ protected:
+  void reseed(uint64_t seed) override { key_ = seed_ = seed; }
+  size_t key_state_size() const override { return 8; }
+  void key_state(uint8_t* out) const override { std::memcpy(out, &key_, 8); }
+  void set_key_state(const uint8_t* data) override { std::memcpy(&key_, data, 8); }
+  ember::Generator clone_impl() const override { return ember::Generator(new SplitMixGenerator(key_)); }
+
+ private:
+  uint64_t key_, seed_;
+};
+
+ember::Generator splitmix_generator(int64_t key) { return ember::Generator(new SplitMixGenerator(uint64_t(key))); }
+
 }  // namespace
 
 EMBER_LIBRARY(scaled, m) {
@@ -58,4 +94,5 @@ EMBER_LIBRARY(scaled, m) {
     return std::vector<Tensor>{g, gy, Tensor()};
   });
   m.def("size_product(Tensor x, int[] dims) -> int", size_product);
+  m.def("splitmix_generator(int key) -> Generator", splitmix_generator);
 }

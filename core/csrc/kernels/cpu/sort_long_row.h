@@ -1,0 +1,82 @@
+// One long row with a 32-bit key (float32, int32): a fused MSD radix sort. Two reads of the input
+// bucket the packed items by their top 11 key bits; each bucket, now cache-sized, is finished by LSD
+// passes and written straight to the outputs. Threads split the input and the buckets in fixed pieces.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "kernels/cpu/sort_rows.h"
+
+namespace ember::sorting {
+
+constexpr int64_t kLongRow = int64_t(1) << 15;  // rows at least this long take this path
+
+template <class T>
+void sort_long_row(const T* x, int64_t n, int64_t stride, bool descending, T* vout, int64_t vstride, int64_t* iout,
+                   int64_t istride, int threads) {
+  using K = SortKey<T>;
+  using U = typename K::U;
+  static_assert(K::bytes == 4, "the fused path packs 32-bit keys");
+  constexpr int kTop = 11, kLow = 32 - kTop;
+  constexpr int64_t nb = int64_t(1) << kTop;
+  const int64_t parts = threads > 1 && n >= 2 * kLongRow ? threads : 1;
+  const int64_t chunk = (n + parts - 1) / parts;
+  std::vector<int64_t> cnt(size_t(parts) * nb, 0), start(nb + 1, 0);
+  std::vector<char> ok(parts, 1);
+  auto key = [&](int64_t i, bool& exact) {
+    const U k = K::key(x[i * stride], exact);
+    return descending ? U(~k) : k;
+  };
+  parallel_for(parts, 1, [&](int64_t tb, int64_t te) {
+    for (int64_t t = tb; t < te; t++) {
+      int64_t* c = &cnt[size_t(t) * nb];
+      bool exact = true;
+      for (int64_t i = t * chunk, e = std::min(n, i + chunk); i < e; i++) c[key(i, exact) >> kLow]++;
+      ok[t] = exact;
+    }
+  });
+  bool exact = true;
+  for (char c : ok) exact &= c != 0;
+  int64_t s = 0;
+  for (int64_t b = 0; b < nb; b++) {
+    start[b] = s;
+    for (int64_t t = 0; t < parts; t++) {
+      const int64_t v = cnt[size_t(t) * nb + b];
+      cnt[size_t(t) * nb + b] = s;
+      s += v;
+    }
+  }
+  start[nb] = n;
+  std::unique_ptr<uint64_t[]> buf(new uint64_t[2 * n]);
+  uint64_t* items = buf.get();
+  parallel_for(parts, 1, [&](int64_t tb, int64_t te) {
+    for (int64_t t = tb; t < te; t++) {
+      int64_t* c = &cnt[size_t(t) * nb];
+      bool unused = true;
+      for (int64_t i = t * chunk, e = std::min(n, i + chunk); i < e; i++) {
+        const U k = key(i, unused);
+        items[c[k >> kLow]++] = pack(k, uint64_t(i));
+      }
+    }
+  });
+  // Piece t finishes the buckets that start in [t chunk, (t + 1) chunk): about equal item counts.
+  std::vector<int64_t> first(parts + 1, nb);
+  for (int64_t t = 0, b = 0; t < parts; t++) {
+    while (b < nb && start[b] < t * chunk) b++;
+    first[t] = b;
+  }
+  parallel_for(parts, 1, [&](int64_t tb, int64_t te) {
+    for (int64_t t = tb; t < te; t++) {
+      for (int64_t b = first[t]; b < first[t + 1]; b++) {
+        const int64_t lo = start[b], m = start[b + 1] - lo;
+        if (m == 0) continue;
+        const uint64_t* r = sort_low_bits(items + lo, items + n + lo, m, kLow);
+        for (int64_t j = 0; j < m; j++) iout[(lo + j) * istride] = item_index(r[j]);
+        if (vout)
+          for (int64_t j = 0; j < m; j++) vout[(lo + j) * vstride] = item_value(r[j], x, stride, descending, exact);
+      }
+    }
+  });
+}
+
+}  // namespace ember::sorting
