@@ -37,3 +37,31 @@ print("from_numpy sees NumPy's write:", t.tolist())
 view = np.from_dlpack(t)
 view[2] = -1.0
 print("np.from_dlpack(t) writes through:", t.tolist(), "  t.numpy() is", t.numpy())
+
+print("\n== reductions, sorting and indexing")
+x = e.tensor([[3., 1., 2.], [0., 5., 4.]])
+show("x", x)
+show("x.sum(dim=1), x.mean(), x.std(dim=0)", (x.sum(dim=1), x.mean(), x.std(dim=0)))
+show("x.max(dim=1) is a named tuple", x.max(dim=1))
+show("x.sort(descending=True).values", x.sort(descending=True).values)
+show("x[[0, 1], [2, 0]] and x[x > 2]", (x[[0, 1], [2, 0]], x[x > 2]))
+show("unique of [3, 1, 3, 2] with counts", e.unique(e.tensor([3, 1, 3, 2]), return_counts=True))
+
+print("\n== matrix products (OpenBLAS) and einsum")
+show("x @ x.T", x @ x.T)
+show("einsum('ij,kj->ik', x, x) agrees", e.einsum("ij,kj->ik", x, x))
+
+print("\n== random numbers: a seeded generator gives the same draws on any thread count")
+g = e.Generator().manual_seed(0)
+show("rand(3, generator=g)", e.rand(3, generator=g))
+show("randint(0, 10, (5,)) after manual_seed(1)", (e.manual_seed(1), e.randint(0, 10, (5,)))[1])
+
+print("\n== save and load keep views sharing storage")
+import io  # noqa: E402
+buf = io.BytesIO()
+base = e.arange(6.)
+e.save({"base": base, "view": base[2:4]}, buf)
+buf.seek(0)
+loaded = e.load(buf)
+loaded["view"][0] = 100.
+show("writing the loaded view shows in the loaded base", loaded["base"])
