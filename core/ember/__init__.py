@@ -21,6 +21,9 @@ from ._products import einsum, tensordot  # noqa: F401
 from ._ops_sort import unique, unique_consecutive  # noqa: F401
 from . import serialization  # noqa: F401
 from .serialization import save, load  # noqa: F401
+from . import autograd  # noqa: F401
+from .autograd.grad_mode import (  # noqa: F401
+    no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled, is_inference_mode_enabled)
 
 __version__ = "0.1.0"
 

@@ -19,12 +19,12 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     the right dtype); copy=True always copies, copy=False raises ValueError when a copy is needed."""
     if copy:
         return _C.tensor(obj, dtype=dtype, device=device, requires_grad=requires_grad)
-    if requires_grad:
-        raise NotImplementedError("requires_grad=True needs autograd, which this build of ember does not have yet")
     t = _C.as_tensor(obj, dtype=dtype, device=device)
     if copy is False and not _shares_memory(obj, t):
         raise ValueError(f"asarray(): copy=False, but a {type(obj).__name__} of this dtype/device cannot be "
                          f"shared without a copy")
+    if requires_grad:  # a new leaf over the same memory
+        t = t.detach().requires_grad_(True)
     return t
 
 

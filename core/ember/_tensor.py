@@ -1,6 +1,7 @@
 """ember.Tensor: the Python class over the C++ TensorBase, adding what reads best in Python."""
 from . import _C
 from ._size import Size
+from ._tensor_autograd import AutogradMethods
 from ._tensor_convert import ConversionMethods
 from ._tensor_complex import ComplexMethods
 from ._ops_sort import SortMethods
@@ -10,7 +11,7 @@ from ._tensor_protocols import ProtocolMethods
 from ._tensor_views import ViewMethods
 
 
-class Tensor(ConversionMethods, ViewMethods, ComplexMethods, PointwiseMethods, ProtocolMethods, IndexingMethods,
+class Tensor(AutogradMethods, ConversionMethods, ViewMethods, ComplexMethods, PointwiseMethods, ProtocolMethods, IndexingMethods,
              SortMethods, _C.TensorBase):
     __array_priority__ = 1000  # NumPy defers to our operators
 

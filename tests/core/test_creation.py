@@ -370,9 +370,14 @@ def test_bad_argument_types():
     lambda: ember.zeros_like(ember.zeros(2), requires_grad=True),
     lambda: ember.tensor([1.0], requires_grad=True),
 ])
-def test_requires_grad_true_is_refused_until_autograd(make):
-    with pytest.raises(NotImplementedError, match="requires_grad=True needs autograd"):
-        make()
+def test_requires_grad_true_makes_a_leaf(make):
+    t = make()
+    assert t.requires_grad and t.is_leaf and t.grad_fn is None
+
+
+def test_requires_grad_true_needs_a_float_dtype():
+    with pytest.raises(RuntimeError, match="floating point and complex"):
+        ember.zeros(2, dtype=ember.int64, requires_grad=True)
 
 
 def test_requires_grad_false_is_accepted():

@@ -249,8 +249,9 @@ def test_new_factories_inherit_dtype_and_device():
         x.new_zeros(2, bogus=1)
     with pytest.raises(TypeError, match="multiple values"):
         x.new_zeros(2, size=(3,))
-    with pytest.raises(NotImplementedError, match="autograd"):
-        x.new_zeros(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="floating point and complex dtype can require gradients"):
+        x.new_zeros(2, requires_grad=True)  # x is int16
+    assert x.new_zeros(2, dtype=ember.float32, requires_grad=True).requires_grad
 
 
 def test_to_does_not_mistake_bool_for_a_device():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import pathlib
 
+from . import autograd
 from .opdb import Arg, Op
 
 CPP_DTYPE = {"bool": ("Bool", "bool"), "uint8": ("UInt8", "uint8_t"), "int8": ("Int8", "int8_t"),
@@ -72,7 +73,9 @@ def gen_op_header(op: Op) -> str:
     return (HEADER + "#pragma once\n#include <optional>\n#include <string>\n#include <tuple>\n#include <vector>\n\n"
             '#include "tensor/factory.h"\n' +
             ('#include "device/generator.h"\n' if any(a.type == "Generator?" for a in op.args) else "") +
-            '\nnamespace ember::ops {\n\n' + decls(op) + "\n\n}  // namespace ember::ops\n")
+            '\nnamespace ember::ops {\n\n' + decls(op) + "\n\n}  // namespace ember::ops\n"
+            "\n// The same, recorded by autograd (tools/opgen/autograd.py).\nnamespace ember::ad {\n\n" + decls(op) +
+            "\n\n}  // namespace ember::ad\n")
 
 
 def gen_header(ops: list[Op]) -> str:
@@ -184,16 +187,16 @@ def _parse_and_call(op: Op, kind: str, parser: str) -> str:
             if op.returns == "tuple":
                 n = len(op.ret_fields)
                 outs = ", ".join(f"o[{i}]" for i in range(n))
-                call = _call(op, f"ops::{op.name}_out", None).replace("(", f"({outs}{', ' if op.args else ''}", 1)
+                call = _call(op, f"ad::{op.name}_out", None).replace("(", f"({outs}{', ' if op.args else ''}", 1)
                 body += (f"    if (r.has({k})) {{\n      auto o = out_tensors(r.object({k}), {n}, \"{op.public_name}\");\n"
                          f"      {_wrap_ret(op, call)}\n    }}\n")
             else:
-                call = _call(op, f"ops::{op.name}_out", None).replace("(", f"(r.tensor({k}){', ' if op.args else ''}", 1)
+                call = _call(op, f"ad::{op.name}_out", None).replace("(", f"(r.tensor({k}){', ' if op.args else ''}", 1)
                 body += f"    if (r.has({k})) return wrap({call});\n"
-        return body + "    " + _wrap_ret(op, _call(op, f"ops::{op.name}", None)) + "\n"
+        return body + "    " + _wrap_ret(op, _call(op, f"ad::{op.name}", None)) + "\n"
     if kind == "inplace":
-        return body + f"    return wrap({_call(op, f'ops::{op.name}_', 'unwrap(self)')});\n"
-    return body + "    " + _wrap_ret(op, _call(op, f"ops::{op.name}", "unwrap(self)")) + "\n"
+        return body + f"    return wrap({_call(op, f'ad::{op.name}_', 'unwrap(self)')});\n"
+    return body + "    " + _wrap_ret(op, _call(op, f"ad::{op.name}", "unwrap(self)")) + "\n"
 
 
 def _signature(op: Op, kind: str, name: str) -> str:
@@ -282,7 +285,8 @@ def gen_summary(ops: list[Op]) -> str:
                                  "dtypes": op.dtypes, "promotion": op.promotion,
                                  "pointwise": op.pointwise is not None,
                                  "overload_of": op.overload_of, "returns": op.returns,
-                                 "ret_fields": op.ret_fields} for op in ops}, indent=1)
+                                 "ret_fields": op.ret_fields,
+                                 "backward": sorted(autograd.formulas(op))} for op in ops}, indent=1)
 
 
 def generate(ops: list[Op]) -> dict[str, str]:
@@ -293,6 +297,9 @@ def generate(ops: list[Op]) -> dict[str, str]:
         files[f"generated/bind_{fam}.cpp"] = gen_bindings(fam, [o for o in ops if o.family == fam], ops)
     files["generated/bind_all.cpp"] = gen_bind_all(families)
     files["generated/return_types.cpp"] = gen_return_types(ops)
+    for fam in families:
+        files[f"generated/autograd/{fam}.cpp"] = autograd.gen_family(
+            fam, [o for o in ops if o.family == fam], lambda a: PARAM[a.type], ret_type, params, names, out_params)
     for op in ops:
         files[f"generated/ops/{op.name}.h"] = gen_op_header(op)
         if op.pointwise is not None:
@@ -307,7 +314,7 @@ def write(files: dict[str, str], out_dir: pathlib.Path) -> None:
         p.parent.mkdir(parents=True, exist_ok=True)
         if not p.exists() or p.read_text() != text:
             p.write_text(text)
-    for sub, ext in (("kernels", "*.cpp"), ("ops", "*.h")):
+    for sub, ext in (("kernels", "*.cpp"), ("ops", "*.h"), ("autograd", "*.cpp")):
         d = out_dir / "generated" / sub
         for p in d.glob(ext) if d.exists() else []:
             if f"generated/{sub}/{p.name}" not in files:

@@ -1,5 +1,6 @@
 // ember.tensor / as_tensor / from_numpy (see creation.h).
 #include "python/creation.h"
+#include "autograd/meta.h"
 
 #include <cstring>
 
@@ -200,8 +201,6 @@ PyObject* fn_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
   static ArgParser p("tensor(object data, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False, bool pin_memory=False)");
   ParsedArgs r;
   p.parse(args, nargs, kwnames, r);
-  EMBER_CHECK(!r.boolean(3), NotImplemented,
-              "requires_grad=True needs autograd, which this build of ember does not have yet");
   auto dev = r.device(2);
   Tensor t = from_data(r.object(0), r.dtype(1), true);
   if (dev && !dev->is_cpu()) {
@@ -209,6 +208,7 @@ PyObject* fn_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
     copy_(m, t);
     t = m;
   }
+  if (r.boolean(3)) autograd::set_requires_grad(t, true);
   return wrap(t);
   EMBER_PY_END(nullptr)
 }

@@ -3,6 +3,8 @@
 // which reads into a new tensor and writes with index_put semantics (see indexing_parse.cpp).
 #include <Python.h>
 
+#include "autograd/formulas.h"
+#include "autograd/indexing.h"
 #include "kernels/copy.h"
 #include "kernels/cpu/index_advanced.h"
 #include "python/arg_parser.h"
@@ -15,19 +17,31 @@ namespace ember::py {
 
 namespace {
 
+// The basic-index view of t, made known to autograd: recorded as an as_strided view when t
+// requires grad, and marked as a view of t's base otherwise (so a later write through it that
+// requires grad reaches the base).
+Tensor recorded_view(const Tensor& t, const Tensor& view) {
+  if (!autograd::GradMode::is_enabled() || view.is_same(t)) return view;
+  if (autograd::requires_grad(t)) return ad::as_strided(t, view.sizes(), view.strides(), view.offset());
+  autograd::mark_view(view, t);
+  return view;
+}
+
 PyObject* getitem(PyObject* self, PyObject* index) {
   EMBER_PY_BEGIN
   const Tensor& t = unwrap(self);
+  const bool grad_mode = autograd::GradMode::is_enabled();
   // t[mask] with a mask of t's whole shape: one pass that copies the selected elements.
-  if (is_tensor(index)) {
+  if (is_tensor(index) && !(grad_mode && autograd::requires_grad(t))) {
     const Tensor& m = unwrap(index);
     if (m.dtype() == ScalarType::Bool && m.dim() > 0 && m.sizes() == t.sizes() && !m.is_meta() && !t.is_meta() &&
         m.device() == t.device())
       return wrap(masked_compact(t, m));
   }
   ParsedIndex p = parse_index(t, index);
-  if (!p.advanced) return wrap(p.view);
-  return wrap(advanced_index(p.view, p.indices, &p.labels));
+  Tensor view = recorded_view(t, p.view);
+  if (!p.advanced) return wrap(view);
+  return wrap(ad::advanced_index(view, p.indices, &p.labels));
   EMBER_PY_END(nullptr)
 }
 
@@ -37,6 +51,7 @@ Tensor drop_leading_ones(Tensor v, int64_t ndim) {
   while (v.dim() - lead > ndim && v.sizes()[lead] == 1) lead++;
   if (!lead) return v;
   DimVec sz(v.sizes().begin() + lead, v.sizes().end()), st(v.strides().begin() + lead, v.strides().end());
+  if (autograd::requires_grad(v)) return ad::reshape(v, sz);
   return make_view(v, sz, st, v.offset());
 }
 
@@ -56,11 +71,15 @@ int setitem(PyObject* self, PyObject* index, PyObject* value) {
     EMBER_FAIL(Type, "can't assign a ", type_name(value), " to a tensor (expected a Tensor or a number)");
   }
   ParsedIndex p = parse_index(t, index);
+  Tensor view = recorded_view(t, p.view);
   if (!p.advanced) {
-    copy_(p.view, drop_leading_ones(v, p.view.dim()));
+    if (autograd::GradMode::is_enabled() && (autograd::requires_grad(view) || autograd::requires_grad(v)))
+      ad::copy_(view, drop_leading_ones(v, view.dim()), false);
+    else
+      copy_(view, drop_leading_ones(v, view.dim()));
     return 0;
   }
-  advanced_index_put_(p.view, p.indices, v, false, &p.labels);
+  ad::advanced_index_put_(view, p.indices, v, false, &p.labels);
   return 0;
   EMBER_PY_END(-1)
 }

@@ -5,6 +5,7 @@
 #include "device/allocator.h"
 #include "device/parallel.h"
 #include "python/arg_parser.h"
+#include "python/autograd_python.h"
 #include "python/binding_util.h"
 #include "python/creation.h"
 #include "python/generator_object.h"
@@ -111,7 +112,7 @@ PYBIND11_MODULE(_C, m) {
   pyb::register_exception_translator(&translate);
   PyObject* mod = m.ptr();
   if (!init_dtype_type(mod) || !init_device_type(mod) || !init_tensor_type(mod)) throw pyb::error_already_set();
-  if (!init_generator_type(mod)) throw pyb::error_already_set();
+  if (!init_generator_type(mod) || !init_node_type(mod)) throw pyb::error_already_set();
 
   add_generated_return_types();
   if (PyModule_AddObjectRef(mod, "_return_types", return_types_dict()) < 0) throw pyb::error_already_set();
@@ -120,6 +121,7 @@ PYBIND11_MODULE(_C, m) {
   add_data_creation_functions(functions);
   add_op_table_functions(functions);
   add_storage_functions(functions);
+  add_autograd_functions(functions);
   for (auto [name, f] : std::initializer_list<std::pair<const char*, decltype(&fn_get_num_threads)>>{
            {"_set_tensor_class", fn__set_tensor_class}, {"_set_size_class", fn__set_size_class},
            {"_set_zero_division_error", fn__set_zero_division_error}, {"get_num_threads", fn_get_num_threads},

@@ -72,52 +72,52 @@ PyObject* unary(PyObject* a, F f) {
   EMBER_PY_END(nullptr)
 }
 
-PyObject* nb_add(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::add(x, y, 1); }); }
-PyObject* nb_sub(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::sub(x, y, 1); }); }
-PyObject* nb_mul(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::mul(x, y); }); }
-PyObject* nb_div(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::div(x, y, std::nullopt); }); }
-PyObject* nb_floordiv(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::floor_divide(x, y); }); }
-PyObject* nb_mod(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::remainder(x, y); }); }
+PyObject* nb_add(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::add(x, y, 1); }); }
+PyObject* nb_sub(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::sub(x, y, 1); }); }
+PyObject* nb_mul(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::mul(x, y); }); }
+PyObject* nb_div(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::div(x, y, std::nullopt); }); }
+PyObject* nb_floordiv(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::floor_divide(x, y); }); }
+PyObject* nb_mod(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::remainder(x, y); }); }
 PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
   if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::pow(x, y); });
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::pow(x, y); });
 }
-PyObject* nb_and(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_and(x, y); }); }
-PyObject* nb_or(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_or(x, y); }); }
-PyObject* nb_xor(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_xor(x, y); }); }
-PyObject* nb_lshift(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_left_shift(x, y); }); }
-PyObject* nb_rshift(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_right_shift(x, y); }); }
+PyObject* nb_and(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_and(x, y); }); }
+PyObject* nb_or(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_or(x, y); }); }
+PyObject* nb_xor(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_xor(x, y); }); }
+PyObject* nb_lshift(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_left_shift(x, y); }); }
+PyObject* nb_rshift(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_right_shift(x, y); }); }
 
-PyObject* nb_iadd(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::add_(x, y, 1); }); }
-PyObject* nb_isub(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::sub_(x, y, 1); }); }
-PyObject* nb_imul(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::mul_(x, y); }); }
-PyObject* nb_idiv(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::div_(x, y, std::nullopt); }); }
-PyObject* nb_ifloordiv(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::floor_divide_(x, y); }); }
-PyObject* nb_imod(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::remainder_(x, y); }); }
-PyObject* nb_ipow(PyObject* a, PyObject* b, PyObject*) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::pow_(x, y); }); }
-PyObject* nb_iand(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_and_(x, y); }); }
-PyObject* nb_ior(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_or_(x, y); }); }
-PyObject* nb_ixor(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_xor_(x, y); }); }
-PyObject* nb_ilshift(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_left_shift_(x, y); }); }
-PyObject* nb_irshift(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ops::bitwise_right_shift_(x, y); }); }
+PyObject* nb_iadd(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::add_(x, y, 1); }); }
+PyObject* nb_isub(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::sub_(x, y, 1); }); }
+PyObject* nb_imul(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::mul_(x, y); }); }
+PyObject* nb_idiv(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::div_(x, y, std::nullopt); }); }
+PyObject* nb_ifloordiv(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::floor_divide_(x, y); }); }
+PyObject* nb_imod(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::remainder_(x, y); }); }
+PyObject* nb_ipow(PyObject* a, PyObject* b, PyObject*) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::pow_(x, y); }); }
+PyObject* nb_iand(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_and_(x, y); }); }
+PyObject* nb_ior(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_or_(x, y); }); }
+PyObject* nb_ixor(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_xor_(x, y); }); }
+PyObject* nb_ilshift(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_left_shift_(x, y); }); }
+PyObject* nb_irshift(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_right_shift_(x, y); }); }
 
 // a @ b: tensors only (a Python number gives NotImplemented, so Python raises TypeError).
 PyObject* nb_matmul(PyObject* a, PyObject* b) {
   EMBER_PY_BEGIN
   if (!is_tensor(a) || !is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
-  return wrap(ops::matmul(unwrap(a), unwrap(b)));
+  return wrap(ad::matmul(unwrap(a), unwrap(b)));
   EMBER_PY_END(nullptr)
 }
 
-PyObject* nb_neg(PyObject* a) { return unary(a, [](const Tensor& x) { return ops::neg(x); }); }
+PyObject* nb_neg(PyObject* a) { return unary(a, [](const Tensor& x) { return ad::neg(x); }); }
 PyObject* nb_pos(PyObject* a) {
   EMBER_PY_BEGIN
   EMBER_CHECK(unwrap(a).dtype() != ScalarType::Bool, Runtime, "The `+` operator, on a bool tensor is not supported.");
   return Py_NewRef(a);
   EMBER_PY_END(nullptr)
 }
-PyObject* nb_abs(PyObject* a) { return unary(a, [](const Tensor& x) { return ops::abs(x); }); }
-PyObject* nb_invert(PyObject* a) { return unary(a, [](const Tensor& x) { return ops::bitwise_not(x); }); }
+PyObject* nb_abs(PyObject* a) { return unary(a, [](const Tensor& x) { return ad::abs(x); }); }
+PyObject* nb_invert(PyObject* a) { return unary(a, [](const Tensor& x) { return ad::bitwise_not(x); }); }
 
 const Tensor& one_element(PyObject* a, const char* what) {
   const Tensor& t = unwrap(a);
@@ -192,12 +192,12 @@ PyObject* richcompare(PyObject* a, PyObject* b, int op) {
   }
   return binary(a, b, [op](const Tensor& x, const Tensor& y) {
     switch (op) {
-      case Py_LT: return ops::lt(x, y);
-      case Py_LE: return ops::le(x, y);
-      case Py_GT: return ops::gt(x, y);
-      case Py_GE: return ops::ge(x, y);
-      case Py_EQ: return ops::eq(x, y);
-      default: return ops::ne(x, y);
+      case Py_LT: return ad::lt(x, y);
+      case Py_LE: return ad::le(x, y);
+      case Py_GT: return ad::gt(x, y);
+      case Py_GE: return ad::ge(x, y);
+      case Py_EQ: return ad::eq(x, y);
+      default: return ad::ne(x, y);
     }
   });
 }

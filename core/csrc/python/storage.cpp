@@ -74,7 +74,7 @@ EMBER_FN(_storage_view,
          ScalarType dt = r.dtype(1);
          EMBER_CHECK(dt != ScalarType::Undefined, Type, "_storage_view: dtype must be an ember.dtype, not None");
          Tensor base = make_view(t, {}, {}, 0, dt);  // only carries the storage and dtype to as_strided
-         return wrap(ops::as_strided(base, r.intlist(2), r.intlist(3), r.int64(4)));)
+         return wrap(ad::as_strided(base, r.intlist(2), r.intlist(3), r.int64(4)));)
 
 #undef EMBER_FN
 

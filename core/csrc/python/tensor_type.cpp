@@ -8,6 +8,7 @@
 #include "python/py_errors.h"
 #include "python/tensor_methods.h"
 #include "python/binding_util.h"
+#include "python/autograd_python.h"
 
 namespace ember::py {
 
@@ -76,13 +77,12 @@ PyObject* get_itemsize(PyObject* self, void*) { return PyLong_FromLongLong(T(sel
 PyObject* get_nbytes(PyObject* self, void*) { return PyLong_FromLongLong(T(self).itemsize() * T(self).numel()); }
 PyObject* get_version(PyObject* self, void*) { return PyLong_FromUnsignedLong(T(self).storage()->version.load()); }
 
-PyGetSetDef tensor_getset[] = {
+std::vector<PyGetSetDef> tensor_getset = {
     {"shape", get_shape, nullptr, nullptr, nullptr},   {"dtype", get_dtype, nullptr, nullptr, nullptr},
     {"device", get_device, nullptr, nullptr, nullptr}, {"ndim", get_ndim, nullptr, nullptr, nullptr},
     {"is_meta", get_is_meta, nullptr, nullptr, nullptr}, {"is_cpu", get_is_cpu, nullptr, nullptr, nullptr},
     {"is_cuda", get_is_cuda, nullptr, nullptr, nullptr}, {"itemsize", get_itemsize, nullptr, nullptr, nullptr},
-    {"nbytes", get_nbytes, nullptr, nullptr, nullptr}, {"_version", get_version, nullptr, nullptr, nullptr},
-    {nullptr}};
+    {"nbytes", get_nbytes, nullptr, nullptr, nullptr}, {"_version", get_version, nullptr, nullptr, nullptr}};
 
 PyMemberDef tensor_members[] = {
     {"__dictoffset__", T_PYSSIZET, offsetof(TensorObject, dict), READONLY, nullptr},
@@ -197,13 +197,16 @@ bool init_tensor_type(PyObject* m) {
   static std::vector<PyMethodDef> methods;
   methods = core_methods();
   add_generated_methods(methods);
+  add_autograd_methods(methods);
   methods.push_back({nullptr, nullptr, 0, nullptr});
+  add_autograd_getset(tensor_getset);
+  tensor_getset.push_back({nullptr, nullptr, nullptr, nullptr, nullptr});
   std::vector<PyType_Slot> slots = {
       {Py_tp_dealloc, (void*)tensor_dealloc},
       {Py_tp_traverse, (void*)tensor_traverse},
       {Py_tp_clear, (void*)tensor_clear},
       {Py_tp_new, (void*)tensor_new},
-      {Py_tp_getset, tensor_getset},
+      {Py_tp_getset, tensor_getset.data()},
       {Py_tp_members, tensor_members},
       {Py_tp_methods, methods.data()},
   };

@@ -3,6 +3,11 @@
 
 namespace ember {
 
+bool& tls_inference_mode() {
+  static thread_local bool on = false;
+  return on;
+}
+
 void TensorImpl::refresh() {
   // Checked: a view whose sizes multiply past int64 (e.g. a huge expand) must not wrap to a small numel.
   const int64_t n = shape_numel(sizes);

@@ -2,12 +2,22 @@
 // the one-pointer handle everything passes around.
 #pragma once
 #include <cstdint>
+#include <memory>
 
 #include "base/small_vector.h"
 #include "tensor/storage.h"
 #include "types/dtype.h"
 
 namespace ember {
+
+// What autograd keeps on a tensor (requires_grad, grad, grad_fn, view base). Declared here as an
+// interface so this layer does not depend on autograd/, which defines it (autograd/meta.h).
+struct AutogradMetaInterface {
+  virtual ~AutogradMetaInterface() = default;
+};
+
+// Whether this thread is in inference mode: tensors made there are marked (set by autograd).
+bool& tls_inference_mode();
 
 struct TensorImpl : RefCounted {
   Storage storage;
@@ -18,6 +28,8 @@ struct TensorImpl : RefCounted {
   bool contiguous = true;
   bool wrapped_number = false;  // a Python number turned into a 0-dim tensor for an op
   void* pyobj = nullptr;        // the Python object that owns this impl, if any (borrowed)
+  bool inference = tls_inference_mode();  // made under inference_mode: may never join autograd
+  std::unique_ptr<AutogradMetaInterface> autograd;  // null for tensors autograd has never seen
 
   // Recomputes numel and contiguity after sizes/strides change.
   void refresh();

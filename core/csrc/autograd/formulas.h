@@ -1,0 +1,109 @@
+// What the generated differentiable layer (generated/autograd/*.cpp) and the backward formulas of
+// core/ops/*.yaml see: the autograd names, arithmetic operators on tensors that record (so formulas
+// read as math and stay differentiable), and helpers for the longer formulas (formulas.cpp).
+#pragma once
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "autograd/grad_mode.h"
+#include "autograd/meta.h"
+#include "autograd/saved_variable.h"
+#include "base/error.h"
+#include "generated/ops.h"
+#include "tensor/factory.h"
+
+namespace ember::ad {
+
+using autograd::check_inplace;
+using autograd::gradient_edge;
+using autograd::GradMode;
+using autograd::mark_view;
+using autograd::Node;
+using autograd::NotImplementedBackward;
+using autograd::rebase_history;
+using autograd::requires_grad;
+using autograd::SavedVariable;
+using autograd::set_history;
+using autograd::set_requires_grad;
+using autograd::variable_list;
+
+inline bool any_requires_grad(const std::vector<Tensor>& ts) {
+  for (const Tensor& t : ts)
+    if (requires_grad(t)) return true;
+  return false;
+}
+inline bool differentiable_dtype(const Tensor& t) { return is_floating(t.dtype()) || is_complex(t.dtype()); }
+// In anomaly mode, keeps the Python stack of the op being recorded on its node.
+void record_anomaly(Node& node);
+
+// Arithmetic on tensors, recorded.
+inline Tensor num(double v) { return wrapped_scalar(Scalar(v)); }
+inline Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b, Scalar(int64_t(1))); }
+inline Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b, Scalar(int64_t(1))); }
+inline Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
+inline Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b, std::nullopt); }
+inline Tensor operator-(const Tensor& a) { return neg(a); }
+inline Tensor operator+(const Tensor& a, double b) { return a + num(b); }
+inline Tensor operator-(const Tensor& a, double b) { return a - num(b); }
+inline Tensor operator*(const Tensor& a, double b) { return a * num(b); }
+inline Tensor operator/(const Tensor& a, double b) { return a / num(b); }
+inline Tensor operator+(double a, const Tensor& b) { return num(a) + b; }
+inline Tensor operator-(double a, const Tensor& b) { return num(a) - b; }
+inline Tensor operator*(double a, const Tensor& b) { return num(a) * b; }
+inline Tensor operator/(double a, const Tensor& b) { return num(a) / b; }
+inline Tensor operator*(const Tensor& a, const Scalar& b) { return mul(a, wrapped_scalar(b)); }
+inline Tensor operator*(const Scalar& a, const Tensor& b) { return mul(wrapped_scalar(a), b); }
+
+// A Scalar argument's complex conjugate (gradients of complex ops take conj of the multiplier).
+Scalar conj_scalar(const Scalar& s);
+// Zeros shaped and typed like t, or given sizes/dtype.
+Tensor zeros_of(const Tensor& t);
+Tensor zeros_sized(const DimVec& sizes, const Tensor& like);
+// Gradient of a reduction over `dim` (None: all) without keepdim: grad put back to `sizes`.
+Tensor expand_reduced(const Tensor& grad, const DimVec& sizes, const std::optional<DimVec>& dim, bool keepdim);
+Tensor sum_backward(const Tensor& grad, const DimVec& sizes, const std::optional<DimVec>& dim, bool keepdim);
+Tensor mean_backward(const Tensor& grad, const DimVec& sizes, const std::optional<DimVec>& dim, bool keepdim);
+// d|x| style: the gradient of a real function of a complex input; for real inputs the usual sign.
+Tensor sgn_of(const Tensor& t);
+// grad * d(result)/d(input) for results that pick an input element (max, min, median...):
+// grad spread evenly over the elements equal to result.
+Tensor evenly_distribute(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<DimVec>& dim,
+                         bool keepdim);
+// Gradient through an index along dim (max_dim, sort, topk...): zeros with grad scattered at indices.
+Tensor index_grad(const Tensor& grad, const DimVec& sizes, int64_t dim, const Tensor& indices, bool keepdim);
+Tensor var_backward(const Tensor& grad, const Tensor& input, const std::optional<DimVec>& dim,
+                    const std::optional<Scalar>& correction, const std::optional<bool>& unbiased, bool keepdim);
+Tensor std_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<DimVec>& dim,
+                    const std::optional<Scalar>& correction, const std::optional<bool>& unbiased, bool keepdim);
+Tensor prod_backward(const Tensor& grad, const Tensor& input, const Tensor& result, std::optional<int64_t> dim,
+                     bool keepdim);
+Tensor logsumexp_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const DimVec& dim, bool keepdim);
+Tensor norm_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<Scalar>& p,
+                     const std::optional<DimVec>& dim, bool keepdim);
+// matmul's gradients for each operand, for every broadcasting batch rule.
+Tensor matmul_grad_input(const Tensor& grad, const Tensor& input, const Tensor& other);
+Tensor matmul_grad_other(const Tensor& grad, const Tensor& input, const Tensor& other);
+// The views' gradients.
+Tensor permute_back(const Tensor& grad, const DimVec& dims);
+Tensor select_backward(const Tensor& grad, const DimVec& sizes, int64_t dim, int64_t index);
+Tensor narrow_backward(const Tensor& grad, const DimVec& sizes, int64_t dim, int64_t start);
+variable_list cat_backward(const Tensor& grad, const std::vector<DimVec>& sizes, int64_t dim);
+Tensor cast_like(const Tensor& t, ScalarType dtype);
+// conj for complex tensors, the tensor itself otherwise (no copy).
+Tensor cj(const Tensor& t);
+Tensor times_i(const Tensor& t);  // t * 1j
+DimVec negated(const DimVec& v);
+std::optional<Scalar> fro_p(const std::string& p);  // norm(p='fro') is the 2-norm
+Tensor pow_backward_input(const Tensor& grad, const Tensor& input, const Tensor& exponent);
+Tensor pow_backward_exponent(const Tensor& grad, const Tensor& input, const Tensor& exponent, const Tensor& result);
+Tensor logit_backward(const Tensor& grad, const Tensor& input, std::optional<double> eps);
+Tensor clamp_mask(const Tensor& input, const Tensor& lo, const Tensor& hi);  // lo <= input <= hi (undefined: no bound)
+Tensor clamp_bound_grad(const Tensor& grad, const Tensor& input, const Tensor& bound, bool is_min);
+// The gradient of any view op: `op` replayed on a meta tensor of the input's sizes gives the view's
+// geometry, and grad is scattered into it.
+Tensor view_backward(const Tensor& grad, const DimVec& sizes, const std::function<Tensor(const Tensor&)>& op);
+Tensor as_strided_backward(const Tensor& grad, const DimVec& sizes, const DimVec& strides, int64_t offset,
+                           const DimVec& size, const DimVec& stride, std::optional<int64_t> storage_offset);
+
+}  // namespace ember::ad

@@ -1,0 +1,58 @@
+// SavedVariable: save, version check and restore of the saved output's history.
+#include "autograd/saved_variable.h"
+
+#include "autograd/meta.h"
+#include "base/error.h"
+#include "types/dtype.h"
+
+namespace ember::autograd {
+
+SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
+  if (!t.defined()) return;
+  EMBER_CHECK(!t.impl()->inference, Runtime,
+              "Inference tensors cannot be saved for backward. To work around you can make a clone to get a normal "
+              "tensor and use it in autograd.");
+  saved_ = true;
+  version_ = current_version(t);
+  requires_grad_ = requires_grad(t);
+  was_output_ = is_output && requires_grad_ && !is_leaf(t);
+  if (was_output_) {
+    output_nr_ = meta(t)->output_nr;
+    data_ = alias(t);
+  } else {
+    data_ = t;
+  }
+}
+
+void SavedVariable::reset() {
+  if (!saved_) return;
+  data_ = Tensor();
+  released_ = true;
+}
+
+Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
+  if (!saved_) return Tensor();
+  EMBER_CHECK(!released_, Runtime,
+              "Trying to backward through the graph a second time (or directly access saved tensors after they "
+              "have already been freed). Saved intermediate values of the graph are freed when you call "
+              ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+              "graph a second time or if you need to access saved tensors after calling backward.");
+  uint32_t now = current_version(data_);
+  if (now != version_) {
+    std::string who = owner ? owner->name() : std::string("its backward");
+    EMBER_FAIL(Runtime, "one of the variables needed for gradient computation has been modified by an inplace "
+               "operation: [", dtype_name(data_.dtype()), " ", data_.sizes(), "]",
+               was_output_ ? ", which is output " + std::to_string(output_nr_) + " of " + who : ", saved by " + who,
+               ", is at version ", now, "; expected version ", version_,
+               " instead. Hint: enable anomaly detection to find the operation that failed to compute its "
+               "gradient, with ember.autograd.set_detect_anomaly(True).");
+  }
+  if (!was_output_) return data_;
+  Tensor t = alias(data_);
+  AutogradMeta& m = materialize_meta(t);
+  m.grad_fn = owner;
+  m.output_nr = output_nr_;
+  return t;
+}
+
+}  // namespace ember::autograd

@@ -1,0 +1,162 @@
+"""Function transforms built on reverse mode: vjp, jvp (by the double-vjp trick), jacobian,
+hessian, hvp, vhp. Inputs and outputs are a tensor or a tuple of tensors."""
+from .. import _C
+from .grad_mode import enable_grad
+
+__all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
+
+
+def _tuple(x, what):
+    single = isinstance(x, _C.TensorBase)
+    t = (x,) if single else tuple(x)
+    for e in t:
+        if not isinstance(e, _C.TensorBase):
+            raise TypeError(f"The {what} given to the function must be either a Tensor or a tuple of Tensors but "
+                            f"the value at index {t.index(e)} has type {type(e).__name__}.")
+    return t, single
+
+
+def _prepare(inputs, create_graph):
+    # Fresh leaves over the same values, so the caller's tensors and graph are left alone.
+    return tuple(x.detach().requires_grad_(True) if not create_graph or not x.requires_grad else x.view_as(x)
+                 for x in inputs)
+
+
+def _grad(outputs, inputs, grad_outputs, create_graph, retain_graph=None, strict=False):
+    from . import grad
+    outs = [o for o in outputs if o.requires_grad]
+    gos = [g for o, g in zip(outputs, grad_outputs) if o.requires_grad]
+    if not outs:
+        res = (None,) * len(inputs)
+    else:
+        res = grad(outs, inputs, gos, create_graph=create_graph,
+                   retain_graph=True if retain_graph is None else retain_graph, allow_unused=True)
+    if strict and any(r is None for r in res):
+        raise RuntimeError("The output of the user-provided function is independent of an input. This is not "
+                           "allowed in strict mode.")
+    return tuple(_C.zeros_like(i) if r is None else r for r, i in zip(res, inputs))
+
+
+def _fill(result, create_graph):
+    return tuple(r if create_graph else r.detach() for r in result)
+
+
+def vjp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), v^T J): the vector-Jacobian product at inputs."""
+    ins, single_in = _tuple(inputs, "inputs")
+    with enable_grad():
+        ins = _prepare(ins, create_graph)
+        outs, single_out = _tuple(func(*ins), "outputs of the user-provided function")
+        if v is None:
+            if len(outs) != 1 or outs[0].numel() != 1:
+                raise RuntimeError("The vector v can only be None if the user-provided function returns a single "
+                                   "Tensor with a single element.")
+            vs = (_C.ones_like(outs[0]),)
+        else:
+            vs, _ = _tuple(v, "v")
+        for o, g in zip(outs, vs):
+            if o.shape != g.shape:
+                raise RuntimeError(f"Mismatch in shape: v has shape {tuple(g.shape)} and the output of the function "
+                                   f"has shape {tuple(o.shape)}")
+        res = _grad(outs, ins, vs, create_graph, strict=strict)
+    outs = _fill(outs, create_graph)
+    res = _fill(res, create_graph)
+    return (outs[0] if single_out else outs), (res[0] if single_in else res)
+
+
+def jvp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), J v): the Jacobian-vector product, as the vjp of a vjp in a dummy vector."""
+    ins, single_in = _tuple(inputs, "inputs")
+    with enable_grad():
+        ins = _prepare(ins, True)
+        outs, single_out = _tuple(func(*ins), "outputs of the user-provided function")
+        if v is None:
+            if len(ins) != 1 or ins[0].numel() != 1:
+                raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
+                                   "single Tensor with a single element.")
+            vs = (_C.ones_like(ins[0]),)
+        else:
+            vs, _ = _tuple(v, "v")
+        for x, g in zip(ins, vs):
+            if x.shape != g.shape:
+                raise RuntimeError(f"Mismatch in shape: v has shape {tuple(g.shape)} and the input has shape "
+                                   f"{tuple(x.shape)}")
+        dummies = tuple(_C.zeros_like(o).requires_grad_(True) for o in outs)
+        g = _grad(outs, ins, dummies, create_graph=True)
+        res = _grad(g, dummies, vs, create_graph)
+    return (_fill(outs, create_graph)[0] if single_out else _fill(outs, create_graph)), \
+        (_fill(res, create_graph)[0] if single_out else _fill(res, create_graph))
+
+
+def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
+    """The Jacobian of func at inputs: for output i and input j a tensor of shape
+    out_i.shape + in_j.shape. vectorize=True computes all rows in one batched call of autograd.grad."""
+    from . import grad
+    if strategy not in ("reverse-mode", "forward-mode"):
+        raise ValueError('Expected strategy to be either "forward-mode" or "reverse-mode".')
+    ins, single_in = _tuple(inputs, "inputs")
+    with enable_grad():
+        ins = _prepare(ins, create_graph)
+        outs, single_out = _tuple(func(*ins), "outputs of the user-provided function")
+        table = []
+        for o in outs:
+            n = o.numel()
+            if vectorize and o.requires_grad and n:
+                eye = _C.eye(n, dtype=o.dtype).reshape([n] + list(o.shape))
+                rows = grad([o], ins, [eye], retain_graph=True, create_graph=create_graph, allow_unused=True,
+                            is_grads_batched=True)
+                rows = tuple(_C.zeros([n] + list(x.shape), dtype=x.dtype) if r is None else r
+                             for r, x in zip(rows, ins))
+            else:
+                per_row = []
+                flat = o.reshape(-1)
+                for k in range(n):
+                    per_row.append(_grad([flat[k]], ins, [_C.ones_like(flat[k])], create_graph))
+                rows = tuple(_C.stack([r[j] for r in per_row]) if per_row else
+                             _C.zeros([0] + list(x.shape), dtype=x.dtype) for j, x in enumerate(ins))
+            if strict and any(not o.requires_grad for o in outs):
+                raise RuntimeError("Output of the user-provided function is independent of the inputs.")
+            table.append(tuple((r if create_graph else r.detach()).reshape(list(o.shape) + list(x.shape))
+                               for r, x in zip(rows, ins)))
+    if single_out and single_in:
+        return table[0][0]
+    if single_out:
+        return table[0]
+    if single_in:
+        return tuple(row[0] for row in table)
+    return tuple(table)
+
+
+def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
+    """The Hessian of a scalar function: the Jacobian of its gradient."""
+    ins, single_in = _tuple(inputs, "inputs")
+
+    def gradient(*xs):
+        out = func(*xs)
+        if not isinstance(out, _C.TensorBase) or out.numel() != 1:
+            raise RuntimeError("The function given to hessian should return a single Tensor with a single element")
+        return _grad([out.reshape(())], xs, [_C.ones_like(out.reshape(()))], True)
+
+    res = jacobian(gradient, ins, create_graph=create_graph, strict=strict, vectorize=vectorize)
+    if single_in:
+        return res[0][0]
+    return res
+
+
+def vhp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), v^T H)."""
+    ins, single_in = _tuple(inputs, "inputs")
+    vs, _ = _tuple(v, "v") if v is not None else ((_C.ones_like(ins[0]),), True)
+    with enable_grad():
+        ins = _prepare(ins, True)
+        out = func(*ins)
+        g = _grad([out], ins, [_C.ones_like(out)], True)
+        res = _grad(g, ins, vs, create_graph)
+    out = out if create_graph else out.detach()
+    res = _fill(res, create_graph)
+    return out, (res[0] if single_in else res)
+
+
+def hvp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), H v); equal to vhp since the Hessian is symmetric."""
+    return vhp(func, inputs, v, create_graph, strict)
