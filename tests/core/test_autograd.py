@@ -387,3 +387,109 @@ def test_gradcheck_catches_a_wrong_gradient():
 
 def test_gradgradcheck_on_composite():
     assert gradgradcheck(lambda a, b: (a * b.sin()).sum() * a, (leaf([0.5, 1.5]), leaf([0.2, -0.4])))
+
+
+# ---- bad input ----------------------------------------------------------------------------------
+
+def test_grad_setter_checks_dtype_and_shape():
+    x = leaf([1.0, 2.0])
+    with pytest.raises(RuntimeError, match="different type"):
+        x.grad = ember.zeros(2, dtype=ember.float32)
+    with pytest.raises(RuntimeError, match="different size"):
+        x.grad = ember.zeros(3, dtype=ember.float64)
+    with pytest.raises(TypeError, match="Tensor or None"):
+        x.grad = [0.0, 0.0]
+
+
+def test_hook_and_retain_grad_errors():
+    t = ember.ones(2)
+    with pytest.raises(RuntimeError, match="doesn't require gradient"):
+        t.register_hook(lambda g: g)
+    with pytest.raises(RuntimeError, match="requires_grad=False"):
+        t.retain_grad()
+    x = leaf([1.0, 2.0])
+    x.register_hook(lambda g: g[:1])
+    with pytest.raises(RuntimeError, match="hook returned a gradient of shape"):
+        (x * 2).sum().backward()
+    y = leaf([1.0])
+    y.register_hook(lambda g: "not a tensor")
+    with pytest.raises(TypeError, match="must return a Tensor or None"):
+        (y * 2).sum().backward()
+
+
+def test_requires_grad_false_on_non_leaf_is_refused():
+    y = leaf([1.0]) * 2
+    with pytest.raises(RuntimeError, match="only change requires_grad flags of leaf variables"):
+        y.requires_grad_(False)
+
+
+def test_out_argument_refuses_autograd():
+    x = leaf([1.0, 2.0])
+    with pytest.raises(RuntimeError, match=r"add\(\): functions with out=... arguments don't support automatic"):
+        ember.add(x, x, out=ember.empty(2, dtype=ember.float64))
+    with ember.no_grad():
+        ember.add(x, x, out=ember.empty(2, dtype=ember.float64))  # fine without recording
+
+
+def test_op_without_formula_raises_at_backward():
+    x = leaf([1.0, 2.0])
+    y = ember.einsum("i,i->", x, x)
+    assert y.requires_grad
+    with pytest.raises(NotImplementedError, match="derivative for 'einsum'"):
+        y.backward()
+
+
+def test_backward_argument_errors():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    with pytest.raises(RuntimeError, match="cannot be empty"):
+        y.sum().backward(inputs=[])
+    with pytest.raises(RuntimeError, match="Mismatch in shape"):
+        y.backward(ember.ones(3, dtype=ember.float64))
+    with pytest.raises(RuntimeError, match="does not require grad"):
+        autograd.grad(y.sum(), ember.ones(2))
+
+
+def test_jacobian_strategy_checks():
+    x = ember.tensor([1.0, 2.0], dtype=ember.float64)
+    with pytest.raises(ValueError, match="only works when `vectorize=True`"):
+        functional.jacobian(lambda t: t * 2, x, strategy="forward-mode")
+    with pytest.raises(ValueError, match="Expected strategy"):
+        functional.jacobian(lambda t: t * 2, x, strategy="sideways")
+    J = functional.jacobian(lambda t: t * 2, x, vectorize=True, strategy="forward-mode")
+    np.testing.assert_allclose(J.numpy(), 2 * np.eye(2))
+    with pytest.raises(RuntimeError, match="v can only be None"):
+        functional.vjp(lambda t: t * 2, x)
+
+
+def test_node_hooks():
+    x = leaf([1.0, 2.0])
+    y = x * 3
+    seen = []
+    y.grad_fn.register_prehook(lambda gout: seen.append("pre") or (gout[0] * 10,))
+    y.grad_fn.register_hook(lambda gin, gout: seen.append("post"))
+    y.sum().backward()
+    assert seen == ["pre", "post"]
+    np.testing.assert_allclose(x.grad.numpy(), [30.0, 30.0])
+    z = leaf([1.0]) * 2
+    z.grad_fn.register_prehook(lambda gout: (1, 2))
+    with pytest.raises(TypeError, match="must return Tensors or None"):
+        z.sum().backward()
+
+
+def test_custom_function_set_materialize_grads():
+    class TwoOut(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            assert g2 is None  # the second output was not used
+            return g1 * 2
+
+    x = leaf([1.0])
+    a, _ = TwoOut.apply(x)
+    a.sum().backward()
+    assert x.grad.item() == 2.0

@@ -58,12 +58,6 @@ Tensor validate(const Node& node, size_t i, Tensor g) {
   return g;
 }
 
-Tensor zeros_for(const InputMeta& m) {
-  Tensor z = empty(m.sizes, m.dtype, m.device);
-  fill_(z, Scalar(int64_t(0)));
-  return z;
-}
-
 bool has_nan(const Tensor& t) {
   if (!(is_floating(t.dtype()) || is_complex(t.dtype())) || t.is_meta()) return false;
   return ops::any(ops::isnan(t), std::nullopt, false).data_as<bool>()[0];
@@ -175,9 +169,9 @@ variable_list run_backward(const std::vector<Edge>& roots, const variable_list& 
         variable_list r = h.second(in);
         if (!r.empty()) in = std::move(r);
       }
-      if (!n->is_accumulate_grad())
+      if (n->materialize_grads && !n->is_accumulate_grad())
         for (uint32_t i = 0; i < in.size(); i++)
-          if (!in[i].defined() && i < n->num_inputs()) in[i] = zeros_for(n->input_meta[i]);
+          if (!in[i].defined() && i < n->num_inputs()) in[i] = ops::zeros(n->input_meta[i].sizes, n->input_meta[i].dtype, n->input_meta[i].device, false);
       variable_list keep_in = n->post_hooks.empty() ? variable_list() : in;
       try {
         out = n->apply(std::move(in));
@@ -205,10 +199,7 @@ variable_list run_backward(const std::vector<Edge>& roots, const variable_list& 
         }
       }
     }
-    if (!opt.keep_graph && run) {
-      n->release_variables();
-      n->released = true;
-    }
+    if (!opt.keep_graph && run) n->release_variables();
     for (size_t i = 0; i < n->next_edges.size(); i++) {
       const Edge& e = n->next_edges[i];
       if (!e.valid()) continue;

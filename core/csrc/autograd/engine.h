@@ -18,7 +18,7 @@ struct BackwardOptions {
 // (undefined where no gradient reached it).
 variable_list run_backward(const std::vector<Edge>& roots, const variable_list& grads, const BackwardOptions& opt);
 
-// Hooks the Python layer installs to keep anomaly-mode stacks and to check results (set once).
+// Set by the Python layer: the stack kept on nodes in anomaly mode, and how to warn.
 struct AnomalyHooks {
   std::string (*current_stack)() = nullptr;  // the Python stack of the op being recorded
   void (*warn)(const std::string&) = nullptr;

@@ -34,9 +34,7 @@ std::optional<Scalar> fro_p(const std::string& p) {
 }
 
 Tensor zeros_sized(const DimVec& sizes, const Tensor& like) {
-  Tensor z = empty(sizes, like.dtype(), like.device());
-  fill_(z, Scalar(int64_t(0)));
-  return z;
+  return ops::zeros(sizes, like.dtype(), like.device(), false);
 }
 Tensor zeros_of(const Tensor& t) { return zeros_sized(t.sizes(), t); }
 
@@ -53,8 +51,19 @@ DimVec wrapped_dims(const std::optional<DimVec>& dim, int64_t ndim) {
   return out;
 }
 
-Tensor conj_if_complex(const Tensor& t) { return cj(t); }
 Tensor mH(const Tensor& t) { return cj(transpose(t, -2, -1)); }
+
+double correction_of(const std::optional<Scalar>& correction, const std::optional<bool>& unbiased) {
+  if (correction) return correction->to_double();
+  return unbiased.value_or(true) ? 1.0 : 0.0;
+}
+
+int64_t count_of(const DimVec& sizes, const std::optional<DimVec>& dim) {
+  int64_t n = 1;
+  if (!sizes.empty())
+    for (int64_t d : wrapped_dims(dim, sizes.size())) n *= sizes[d];
+  return n;
+}
 
 }  // namespace
 
@@ -65,15 +74,8 @@ Tensor expand_reduced(const Tensor& grad, const DimVec& sizes, const std::option
   return expand(g, sizes);
 }
 
-Tensor sum_backward(const Tensor& grad, const DimVec& sizes, const std::optional<DimVec>& dim, bool keepdim) {
-  return expand_reduced(grad, sizes, dim, keepdim);
-}
-
 Tensor mean_backward(const Tensor& grad, const DimVec& sizes, const std::optional<DimVec>& dim, bool keepdim) {
-  int64_t n = 1;
-  if (!sizes.empty())
-    for (int64_t d : wrapped_dims(dim, sizes.size())) n *= sizes[d];
-  return expand_reduced(grad, sizes, dim, keepdim) / double(n);
+  return expand_reduced(grad, sizes, dim, keepdim) / double(count_of(sizes, dim));
 }
 
 Tensor sgn_of(const Tensor& t) { return is_complex(t.dtype()) ? sgn(t) : sign(t); }
@@ -96,19 +98,6 @@ Tensor index_grad(const Tensor& grad, const DimVec& sizes, int64_t dim, const Te
   if (sizes.empty()) return g;  // a 0-dim input: its one element
   return scatter(zeros_sized(sizes, grad), wrap_dim(dim, sizes.size()), idx, g, std::nullopt);
 }
-
-namespace {
-double correction_of(const std::optional<Scalar>& correction, const std::optional<bool>& unbiased) {
-  if (correction) return correction->to_double();
-  return unbiased.value_or(true) ? 1.0 : 0.0;
-}
-int64_t count_of(const DimVec& sizes, const std::optional<DimVec>& dim) {
-  int64_t n = 1;
-  if (!sizes.empty())
-    for (int64_t d : wrapped_dims(dim, sizes.size())) n *= sizes[d];
-  return n;
-}
-}  // namespace
 
 Tensor var_backward(const Tensor& grad, const Tensor& input, const std::optional<DimVec>& dim,
                     const std::optional<Scalar>& correction, const std::optional<bool>& unbiased, bool keepdim) {
@@ -137,7 +126,7 @@ Tensor prod_backward(const Tensor& grad, const Tensor& input, const Tensor& resu
   Tensor left = cat({ones, narrow(cumprod(x, d, ScalarType::Undefined), d, 0, n - 1)}, d);
   Tensor xr = flip(x, {d});
   Tensor right = flip(cat({ones, narrow(cumprod(xr, d, ScalarType::Undefined), d, 0, n - 1)}, d), {d});
-  Tensor others = conj_if_complex(left * right);
+  Tensor others = cj(left * right);
   Tensor g = dim ? expand_reduced(grad, input.sizes(), DimVec{d}, keepdim) : grad;
   Tensor r = g * others;
   return dim ? r : reshape(r, input.sizes());
@@ -160,19 +149,19 @@ Tensor norm_backward(const Tensor& grad, const Tensor& input, const Tensor& resu
   // |x|^(p-2) x / r^(p-1)
   Tensor ax = abs(input);
   Tensor t = input * pow(ax, num(p - 2.0)) / pow(r, num(p - 1.0));
-  return where(eq(r, num(0.0)), zeros_of(g), g * conj_if_complex(t));
+  return where(eq(r, num(0.0)), zeros_of(g), g * cj(t));
 }
 
 Tensor matmul_grad_input(const Tensor& grad, const Tensor& input, const Tensor& other) {
-  if (input.dim() == 1 && other.dim() == 1) return grad * conj_if_complex(other);
-  if (other.dim() == 1) return unsqueeze(grad, -1) * conj_if_complex(other);
-  if (input.dim() == 1) return squeeze(matmul(conj_if_complex(other), unsqueeze(grad, -1)), DimVec{-1});
+  if (input.dim() == 1 && other.dim() == 1) return grad * cj(other);
+  if (other.dim() == 1) return unsqueeze(grad, -1) * cj(other);
+  if (input.dim() == 1) return squeeze(matmul(cj(other), unsqueeze(grad, -1)), DimVec{-1});
   return matmul(grad, mH(other));
 }
 
 Tensor matmul_grad_other(const Tensor& grad, const Tensor& input, const Tensor& other) {
-  if (input.dim() == 1 && other.dim() == 1) return grad * conj_if_complex(input);
-  if (input.dim() == 1) return unsqueeze(conj_if_complex(input), -1) * unsqueeze(grad, -2);
+  if (input.dim() == 1 && other.dim() == 1) return grad * cj(input);
+  if (input.dim() == 1) return unsqueeze(cj(input), -1) * unsqueeze(grad, -2);
   if (other.dim() == 1) return squeeze(matmul(mH(input), unsqueeze(grad, -1)), DimVec{-1});
   return matmul(mH(input), grad);
 }
@@ -181,21 +170,6 @@ Tensor permute_back(const Tensor& grad, const DimVec& dims) {
   DimVec inv(dims.size());
   for (size_t i = 0; i < dims.size(); i++) inv[wrap_dim(dims[i], dims.size())] = int64_t(i);
   return permute(grad, inv);
-}
-
-Tensor select_backward(const Tensor& grad, const DimVec& sizes, int64_t dim, int64_t index) {
-  int64_t d = wrap_dim(dim, sizes.size());
-  int64_t i = index < 0 ? index + sizes[d] : index;
-  Tensor idx = wrapped_scalar(Scalar(i));
-  Tensor idx1 = reshape(_to_copy(idx, ScalarType::Int64, std::nullopt), {1});
-  return index_add(zeros_sized(sizes, grad), d, idx1, unsqueeze(grad, d), Scalar(int64_t(1)));
-}
-
-Tensor narrow_backward(const Tensor& grad, const DimVec& sizes, int64_t dim, int64_t start) {
-  int64_t d = wrap_dim(dim, sizes.size());
-  int64_t s = start < 0 ? start + sizes[d] : start;
-  Tensor idx = arange(Scalar(s), Scalar(s + grad.size(d)), Scalar(int64_t(1)), ScalarType::Int64, std::nullopt, false);
-  return index_add(zeros_sized(sizes, grad), d, idx, grad, Scalar(int64_t(1)));
 }
 
 variable_list cat_backward(const Tensor& grad, const std::vector<DimVec>& sizes, int64_t dim) {
@@ -213,12 +187,6 @@ variable_list cat_backward(const Tensor& grad, const std::vector<DimVec>& sizes,
     pos += s[d];
   }
   return out;
-}
-
-Tensor cast_like(const Tensor& t, ScalarType dtype) {
-  Tensor x = t;
-  if (is_complex(x.dtype()) && !is_complex(dtype)) x = real(x);
-  return x.dtype() == dtype ? x : _to_copy(x, dtype, std::nullopt);
 }
 
 Tensor pow_backward_input(const Tensor& grad, const Tensor& input, const Tensor& exponent) {

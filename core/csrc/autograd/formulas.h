@@ -2,6 +2,7 @@
 // core/ops/*.yaml see: the autograd names, arithmetic operators on tensors that record (so formulas
 // read as math and stay differentiable), and helpers for the longer formulas (formulas.cpp).
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -33,6 +34,16 @@ inline bool any_requires_grad(const std::vector<Tensor>& ts) {
     if (requires_grad(t)) return true;
   return false;
 }
+inline bool any_needs_input_grad(const Node& n, size_t first, size_t count) {
+  for (size_t i = first; i < first + count; i++)
+    if (n.needs_input_grad(i)) return true;
+  return false;
+}
+inline variable_list unpack_all(const std::vector<SavedVariable>& saved, const std::shared_ptr<Node>& owner) {
+  variable_list out;
+  for (const SavedVariable& s : saved) out.push_back(s.unpack(owner));
+  return out;
+}
 inline bool differentiable_dtype(const Tensor& t) { return is_floating(t.dtype()) || is_complex(t.dtype()); }
 // In anomaly mode, keeps the Python stack of the op being recorded on its node.
 void record_anomaly(Node& node);
@@ -62,7 +73,6 @@ Tensor zeros_of(const Tensor& t);
 Tensor zeros_sized(const DimVec& sizes, const Tensor& like);
 // Gradient of a reduction over `dim` (None: all) without keepdim: grad put back to `sizes`.
 Tensor expand_reduced(const Tensor& grad, const DimVec& sizes, const std::optional<DimVec>& dim, bool keepdim);
-Tensor sum_backward(const Tensor& grad, const DimVec& sizes, const std::optional<DimVec>& dim, bool keepdim);
 Tensor mean_backward(const Tensor& grad, const DimVec& sizes, const std::optional<DimVec>& dim, bool keepdim);
 // d|x| style: the gradient of a real function of a complex input; for real inputs the usual sign.
 Tensor sgn_of(const Tensor& t);
@@ -86,10 +96,7 @@ Tensor matmul_grad_input(const Tensor& grad, const Tensor& input, const Tensor& 
 Tensor matmul_grad_other(const Tensor& grad, const Tensor& input, const Tensor& other);
 // The views' gradients.
 Tensor permute_back(const Tensor& grad, const DimVec& dims);
-Tensor select_backward(const Tensor& grad, const DimVec& sizes, int64_t dim, int64_t index);
-Tensor narrow_backward(const Tensor& grad, const DimVec& sizes, int64_t dim, int64_t start);
 variable_list cat_backward(const Tensor& grad, const std::vector<DimVec>& sizes, int64_t dim);
-Tensor cast_like(const Tensor& t, ScalarType dtype);
 // conj for complex tensors, the tensor itself otherwise (no copy).
 Tensor cj(const Tensor& t);
 Tensor times_i(const Tensor& t);  // t * 1j

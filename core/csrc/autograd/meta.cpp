@@ -134,12 +134,6 @@ void check_inplace(const Tensor& t, bool records) {
               "a leaf Variable that requires grad is being used in an in-place operation.");
 }
 
-void check_not_inference(const Tensor& t, const char* op) {
-  EMBER_CHECK(!t.impl()->inference, Runtime, op,
-              ": Inference tensors cannot be saved for backward. To work around you can make a clone to get a "
-              "normal tensor and use it in autograd.");
-}
-
 void set_requires_grad(const Tensor& t, bool on) {
   if (!on) {
     AutogradMeta* m = meta(t);

@@ -50,8 +50,6 @@ void mark_view(const Tensor& view, const Tensor& input);
 void rebase_history(const Tensor& t, const std::shared_ptr<Node>& fn);
 // Raises when an in-place op on t would break the graph (a leaf that requires grad, or a view of one).
 void check_inplace(const Tensor& t, bool records);
-// Raises when t was made in inference mode and would now be recorded.
-void check_not_inference(const Tensor& t, const char* op);
 
 void set_requires_grad(const Tensor& t, bool on);
 Tensor alias(const Tensor& t);  // a new handle on t's data with no autograd state (detach)

@@ -14,8 +14,7 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
               "tensor and use it in autograd.");
   saved_ = true;
   version_ = current_version(t);
-  requires_grad_ = requires_grad(t);
-  was_output_ = is_output && requires_grad_ && !is_leaf(t);
+  was_output_ = is_output && requires_grad(t) && !is_leaf(t);
   if (was_output_) {
     output_nr_ = meta(t)->output_nr;
     data_ = alias(t);

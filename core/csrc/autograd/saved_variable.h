@@ -15,13 +15,12 @@ class SavedVariable {
   SavedVariable(const Tensor& t, bool is_output);
   Tensor unpack(const std::shared_ptr<Node>& owner) const;
   void reset();
-  bool defined() const { return saved_; }
 
  private:
   Tensor data_;
   uint32_t version_ = 0;
   uint32_t output_nr_ = 0;
-  bool saved_ = false, was_output_ = false, requires_grad_ = false, released_ = false, is_leaf_ = false;
+  bool saved_ = false, was_output_ = false, released_ = false;
 };
 
 }  // namespace ember::autograd

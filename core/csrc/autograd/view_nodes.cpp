@@ -47,8 +47,7 @@ Tensor view_grad_to_base(const Tensor& grad, const Geometry& base, const Geometr
   int64_t span = 1;
   for (const Tensor* p : {&pb, &pv})
     for (int64_t i = 0; i < p->numel(); i++) span = std::max(span, p->data_as<int64_t>()[i] + 1);
-  Tensor flat = empty({span}, grad.dtype(), grad.device());
-  fill_(flat, Scalar(int64_t(0)));
+  Tensor flat = ops::zeros({span}, grad.dtype(), grad.device(), false);
   flat = ad::index_add(flat, 0, ad::reshape(pv, {-1}), ad::reshape(grad, {-1}), Scalar(int64_t(1)));
   return ad::take(flat, pb);
 }

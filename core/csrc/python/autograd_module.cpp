@@ -97,11 +97,6 @@ PyObject* fn_set_inference_mode(PyObject*, PyObject* on) {
   InferenceMode::set_enabled(PyObject_IsTrue(on));
   Py_RETURN_NONE;
 }
-PyObject* fn_mark_inference(PyObject*, PyObject* t) {
-  if (!is_tensor(t)) Py_RETURN_NONE;
-  unwrap(t).impl()->inference = true;
-  Py_RETURN_NONE;
-}
 PyObject* fn_is_anomaly_enabled(PyObject*, PyObject*) { return PyBool_FromLong(AnomalyMode::is_enabled()); }
 PyObject* fn_is_anomaly_check_nan_enabled(PyObject*, PyObject*) { return PyBool_FromLong(AnomalyMode::check_nan()); }
 
@@ -143,60 +138,21 @@ PyObject* fn_set_anomaly_enabled(PyObject*, PyObject* args) {
 
 // A custom autograd.Function in the graph: backward calls back into Python.
 struct PyFunctionNode final : Node {
-  PyObject* backward = nullptr;  // callable(*grads) -> grads per input; strong reference
-  PyObject* release = nullptr;   // callable() freeing the ctx's saved tensors
+  std::shared_ptr<PyObject> backward;  // callable(*grads) -> a tuple, one gradient per tensor input
+  std::shared_ptr<PyObject> release;   // callable() freeing the ctx's saved tensors
   std::string fn_name;
-  bool materialize = true;
-  ~PyFunctionNode() override {
-    PyGILState_STATE s = PyGILState_Ensure();
-    Py_XDECREF(backward);
-    Py_XDECREF(release);
-    PyGILState_Release(s);
-  }
   std::string name() const override { return fn_name; }
   void release_variables() override {
-    PyGILState_STATE s = PyGILState_Ensure();
-    PyObject* r = PyObject_CallNoArgs(release);
-    if (!r) PyErr_Clear();
-    Py_XDECREF(r);
-    PyGILState_Release(s);
+    GilGuard gil;
+    PyRef r{PyObject_CallNoArgs(release.get())};
+    if (!r.p) PyErr_Clear();
   }
   variable_list apply(variable_list&& grads) override {
-    PyGILState_STATE s = PyGILState_Ensure();
-    PyObject* args = PyTuple_New(grads.size());
-    for (size_t i = 0; i < grads.size(); i++) PyTuple_SET_ITEM(args, i, wrap(grads[i]));
-    PyObject* r = PyObject_Call(backward, args, nullptr);
-    Py_DECREF(args);
-    if (!r) {
-      PyGILState_Release(s);
-      throw PythonError();
-    }
-    variable_list out;
-    try {
-      if (!PyTuple_Check(r)) {
-        out.push_back(r == Py_None ? Tensor() : is_tensor(r) ? unwrap(r) : Tensor());
-        EMBER_CHECK(r == Py_None || is_tensor(r), Type, fn_name, ": backward must return Tensors or None, got ",
-                    Py_TYPE(r)->tp_name);
-      } else {
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(r); i++) {
-          PyObject* x = PyTuple_GET_ITEM(r, i);
-          EMBER_CHECK(x == Py_None || is_tensor(x), Type, fn_name, ": backward must return Tensors or None, got ",
-                      Py_TYPE(x)->tp_name);
-          out.push_back(x == Py_None ? Tensor() : unwrap(x));
-        }
-      }
-    } catch (...) {
-      Py_DECREF(r);
-      PyGILState_Release(s);
-      throw;
-    }
-    Py_DECREF(r);
-    PyGILState_Release(s);
-    // Trailing Nones past the tensor inputs are allowed, as in PyTorch.
-    while (out.size() > next_edges.size() && !out.back().defined()) out.pop_back();
-    EMBER_CHECK(out.size() == next_edges.size(), Runtime, "function ", fn_name,
-                " returned an incorrect number of gradients (expected ", next_edges.size(), ", got ", out.size(), ")");
-    return out;
+    GilGuard gil;
+    PyRef args{wrap_list(grads, true)};
+    PyRef r{PyObject_Call(backward.get(), args.p, nullptr)};
+    if (!r.p) throw PythonError();
+    return grads_from_python(r.p, next_edges.size(), (fn_name + ".backward").c_str());
   }
 };
 
@@ -226,10 +182,10 @@ PyObject* fn_record_function(PyObject*, PyObject* args) {
   std::shared_ptr<PyFunctionNode> node;
   if (records) {
     node = std::make_shared<PyFunctionNode>();
-    node->backward = Py_NewRef(backward);
-    node->release = Py_NewRef(release);
+    node->backward = hold_callable(backward);
+    node->release = hold_callable(release);
     node->fn_name = name;
-    node->materialize = materialize;
+    node->materialize_grads = materialize;
     for (const Tensor& t : inputs) node->next_edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
     ad::record_anomaly(*node);
   }
@@ -267,7 +223,6 @@ void add_autograd_functions(std::vector<PyMethodDef>& v) {
   v.push_back({"_set_grad_enabled", fn_set_grad_enabled, METH_O, nullptr});
   v.push_back({"is_inference_mode_enabled", fn_is_inference_mode_enabled, METH_NOARGS, nullptr});
   v.push_back({"_set_inference_mode", fn_set_inference_mode, METH_O, nullptr});
-  v.push_back({"_mark_inference", fn_mark_inference, METH_O, nullptr});
   v.push_back({"is_anomaly_enabled", fn_is_anomaly_enabled, METH_NOARGS, nullptr});
   v.push_back({"is_anomaly_check_nan_enabled", fn_is_anomaly_check_nan_enabled, METH_NOARGS, nullptr});
   v.push_back({"_set_anomaly_enabled", fn_set_anomaly_enabled, METH_VARARGS, nullptr});

@@ -49,53 +49,47 @@ PyObject* get_next_functions(PyObject* self, void*) {
 }
 
 
-PyObject* tuple_of(const variable_list& v) {
-  PyObject* t = PyTuple_New(v.size());
-  for (size_t i = 0; i < v.size(); i++) PyTuple_SET_ITEM(t, i, wrap(v[i]));
-  return t;
-}
+}  // namespace
 
-variable_list list_from(PyObject* r, size_t n, const char* what) {
+variable_list grads_from_python(PyObject* r, size_t n, const char* what) {
   PyObject* seq = PySequence_Fast(r, what);
   if (!seq) throw PythonError();
   variable_list out;
   Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
   for (Py_ssize_t i = 0; i < len; i++) {
     PyObject* x = PySequence_Fast_GET_ITEM(seq, i);
-    out.push_back(x == Py_None ? Tensor() : is_tensor(x) ? unwrap(x) : Tensor());
+    if (x != Py_None && !is_tensor(x)) {
+      Py_DECREF(seq);
+      EMBER_FAIL(Type, what, " must return Tensors or None, got ", Py_TYPE(x)->tp_name);
+    }
+    out.push_back(x == Py_None ? Tensor() : unwrap(x));
   }
   Py_DECREF(seq);
-  EMBER_CHECK(out.size() == n, Runtime, what, ": hook returned ", out.size(), " gradients, expected ", n);
+  EMBER_CHECK(out.size() == n, Runtime, what, " returned ", out.size(), " gradients, expected ", n);
   return out;
 }
 
-std::shared_ptr<PyObject> hold(PyObject* fn) {
-  Py_INCREF(fn);
-  return std::shared_ptr<PyObject>(fn, [](PyObject* o) {
-    PyGILState_STATE s = PyGILState_Ensure();
-    Py_DECREF(o);
-    PyGILState_Release(s);
-  });
+namespace {
+
+// Calls hook(*make_args()) under the GIL; its result replaces the n gradients (None keeps them).
+template <class MakeArgs>
+variable_list call_node_hook(PyObject* hook, MakeArgs make_args, size_t n, const char* what) {
+  GilGuard gil;
+  PyRef args{make_args()};
+  PyRef r{args.p ? PyObject_CallObject(hook, args.p) : nullptr};
+  if (!r.p) throw PythonError();
+  return r.p == Py_None ? variable_list() : grads_from_python(r.p, n, what);
 }
 
 // register_hook(fn(grad_inputs, grad_outputs)) -> id
 PyObject* node_register_hook(PyObject* self, PyObject* fn) {
   EMBER_PY_BEGIN
   EMBER_CHECK(PyCallable_Check(fn), Type, "hook must be callable");
-  auto h = hold(fn);
+  auto h = hold_callable(fn);
   int id = autograd::next_hook_id();
-  N(self)->post_hooks.push_back({id, [h](const variable_list& gin, const variable_list& gout) -> variable_list {
-    PyGILState_STATE s = PyGILState_Ensure();
-    PyObject* r = PyObject_CallFunction(h.get(), "NN", tuple_of(gin), tuple_of(gout));
-    if (!r) {
-      PyGILState_Release(s);
-      throw PythonError();
-    }
-    variable_list out;
-    if (r != Py_None) out = list_from(r, gin.size(), "node hook");
-    Py_DECREF(r);
-    PyGILState_Release(s);
-    return out;
+  N(self)->post_hooks.push_back({id, [h](const variable_list& gin, const variable_list& gout) {
+    return call_node_hook(h.get(), [&] { return Py_BuildValue("(NN)", wrap_list(gin, true), wrap_list(gout, true)); }, gin.size(),
+                          "a node hook");
   }});
   return PyLong_FromLong(id);
   EMBER_PY_END(nullptr)
@@ -105,20 +99,11 @@ PyObject* node_register_hook(PyObject* self, PyObject* fn) {
 PyObject* node_register_prehook(PyObject* self, PyObject* fn) {
   EMBER_PY_BEGIN
   EMBER_CHECK(PyCallable_Check(fn), Type, "hook must be callable");
-  auto h = hold(fn);
+  auto h = hold_callable(fn);
   int id = autograd::next_hook_id();
-  N(self)->pre_hooks.push_back({id, [h](const variable_list& gout) -> variable_list {
-    PyGILState_STATE s = PyGILState_Ensure();
-    PyObject* r = PyObject_CallFunction(h.get(), "N", tuple_of(gout));
-    if (!r) {
-      PyGILState_Release(s);
-      throw PythonError();
-    }
-    variable_list out;
-    if (r != Py_None) out = list_from(r, gout.size(), "node pre-hook");
-    Py_DECREF(r);
-    PyGILState_Release(s);
-    return out;
+  N(self)->pre_hooks.push_back({id, [h](const variable_list& gout) {
+    return call_node_hook(h.get(), [&] { return Py_BuildValue("(N)", wrap_list(gout, true)); }, gout.size(),
+                          "a node pre-hook");
   }});
   return PyLong_FromLong(id);
   EMBER_PY_END(nullptr)

@@ -162,21 +162,13 @@ PyObject* m_register_post_accumulate_grad_hook(PyObject* self, PyObject* fn) {
   EMBER_CHECK(requires_grad(t) && is_leaf(t), Runtime,
               "post accumulate grad hooks cannot be registered on non-leaf tensors");
   EMBER_CHECK(PyCallable_Check(fn), Type, "hook must be callable");
-  Py_INCREF(fn);
-  auto holder = std::shared_ptr<PyObject>(fn, [](PyObject* o) {
-    PyGILState_STATE s = PyGILState_Ensure();
-    Py_DECREF(o);
-    PyGILState_Release(s);
-  });
+  auto holder = hold_callable(fn);
   int id = next_hook_id();
   materialize_meta(t).post_accumulate_hooks.push_back({id, [holder](const Tensor& v) {
-    PyGILState_STATE s = PyGILState_Ensure();
-    PyObject* arg = wrap(v);
-    PyObject* r = PyObject_CallOneArg(holder.get(), arg);
-    Py_DECREF(arg);
-    PyGILState_Release(s);
-    if (!r) throw PythonError();
-    Py_DECREF(r);
+    GilGuard gil;
+    PyRef arg{wrap(v)};
+    PyRef r{PyObject_CallOneArg(holder.get(), arg.p)};
+    if (!r.p) throw PythonError();
   }});
   return PyLong_FromLong(id);
   EMBER_PY_END(nullptr)
@@ -184,35 +176,26 @@ PyObject* m_register_post_accumulate_grad_hook(PyObject* self, PyObject* fn) {
 
 }  // namespace
 
-GradHook tensor_hook(PyObject* fn) {
+std::shared_ptr<PyObject> hold_callable(PyObject* fn) {
   Py_INCREF(fn);
-  auto holder = std::shared_ptr<PyObject>(fn, [](PyObject* o) {
-    PyGILState_STATE s = PyGILState_Ensure();
+  return std::shared_ptr<PyObject>(fn, [](PyObject* o) {
+    GilGuard gil;
     Py_DECREF(o);
-    PyGILState_Release(s);
   });
+}
+
+GradHook tensor_hook(PyObject* fn) {
+  auto holder = hold_callable(fn);
   return [holder](const Tensor& g) -> Tensor {
-    PyGILState_STATE s = PyGILState_Ensure();
-    PyObject* arg = wrap(g);
-    PyObject* r = PyObject_CallOneArg(holder.get(), arg);
-    Py_DECREF(arg);
-    if (!r) {
-      PyGILState_Release(s);
-      throw PythonError();
-    }
-    Tensor out;
-    if (r != Py_None) {
-      if (!is_tensor(r)) {
-        Py_DECREF(r);
-        PyGILState_Release(s);
-        EMBER_FAIL(Type, "a tensor hook must return a Tensor or None");
-      }
-      out = unwrap(r);
-      EMBER_CHECK(out.sizes() == g.sizes(), Runtime, "hook returned a gradient of shape ", out.sizes(),
-                  " for a tensor of shape ", g.sizes());
-    }
-    Py_DECREF(r);
-    PyGILState_Release(s);
+    GilGuard gil;
+    PyRef arg{wrap(g)};
+    PyRef r{PyObject_CallOneArg(holder.get(), arg.p)};
+    if (!r.p) throw PythonError();
+    if (r.p == Py_None) return Tensor();
+    EMBER_CHECK(is_tensor(r.p), Type, "a tensor hook must return a Tensor or None, got ", Py_TYPE(r.p)->tp_name);
+    Tensor out = unwrap(r.p);
+    EMBER_CHECK(out.sizes() == g.sizes(), Runtime, "hook returned a gradient of shape ", out.sizes(),
+                " for a tensor of shape ", g.sizes());
     return out;
   };
 }

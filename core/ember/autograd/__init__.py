@@ -52,7 +52,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """The gradients of outputs with respect to inputs, returned (not accumulated into .grad)."""
     outs = _tensors(outputs, "outputs")
-    single = isinstance(inputs, _C.TensorBase)
     ins = _tensors(inputs, "inputs")
     if allow_unused is None:
         allow_unused = materialize_grads

@@ -70,30 +70,25 @@ class Function(metaclass=_Meta):
         tensor_args = [a if isinstance(a, _C.TensorBase) else None for a in args]
         ctx.needs_input_grad = tuple(a is not None and a.requires_grad for a in tensor_args)
         with no_grad():
-            if cls.setup_context is not None and cls.setup_context is not Function.setup_context:
+            if cls.setup_context is not None:
                 out = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, out)
             else:
                 out = cls.forward(ctx, *args, **kwargs)
         single = not isinstance(out, tuple)
         outs = (out,) if single else out
-        materialize = getattr(ctx, "_materialize", True)
         tensor_outs = [o if isinstance(o, _C.TensorBase) else None for o in outs]
         n_in = len(args)
-        outputs_meta = [(o.shape, o.dtype) if o is not None else None for o in tensor_outs]
 
-        def backward(*grads):
-            if materialize:
-                from .. import zeros
-                grads = tuple(zeros(m[0], dtype=m[1]) if g is None and m is not None else g
-                              for g, m in zip(grads, outputs_meta))
+        def backward(*grads):  # the engine passes zeros for unused outputs unless materialize is off
             res = cls.backward(ctx, *grads)
             res = res if isinstance(res, tuple) else (res,)
+            while len(res) > n_in and res[-1] is None:  # extra Nones are allowed, as in PyTorch
+                res = res[:-1]
             if len(res) != n_in:
                 raise RuntimeError(f"function {cls.__name__}Backward returned an incorrect number of gradients "
                                    f"(expected {n_in}, got {len(res)})")
-            # only the tensor inputs have edges
-            return tuple(g for g, a in zip(res, tensor_args) if a is not None) if None in tensor_args else res
+            return tuple(g for g, a in zip(res, tensor_args) if a is not None)  # only tensor inputs have edges
 
         def release():
             ctx._released = True
@@ -102,7 +97,7 @@ class Function(metaclass=_Meta):
         recorded = _C._record_function(cls.__name__ + "Backward", backward, release,
                                        [a for a in tensor_args if a is not None], [o for o in tensor_outs if o is not None],
                                        list(getattr(ctx, "_dirty", ())), list(getattr(ctx, "_non_differentiable", ())),
-                                       materialize)
+                                       getattr(ctx, "_materialize", True))
         it = iter(recorded)
         final = tuple(next(it) if o is not None else raw for o, raw in zip(tensor_outs, outs))
         return final[0] if single else final

@@ -37,6 +37,23 @@ def _grad(outputs, inputs, grad_outputs, create_graph, retain_graph=None, strict
     return tuple(_C.zeros_like(i) if r is None else r for r, i in zip(res, inputs))
 
 
+def _vectors(v, like, what):
+    """v as a tuple matching the tensors `like`; None stands for 1 when `like` is one one-element tensor."""
+    if v is None:
+        if len(like) != 1 or like[0].numel() != 1:
+            raise RuntimeError(f"The vector v can only be None if the {what} is a single Tensor with a single "
+                               "element.")
+        return (_C.ones_like(like[0]),)
+    vs, _ = _tuple(v, "v")
+    if len(vs) != len(like):
+        raise RuntimeError(f"v has {len(vs)} Tensors but the {what} has {len(like)}")
+    for x, g in zip(like, vs):
+        if x.shape != g.shape:
+            raise RuntimeError(f"Mismatch in shape: v has shape {tuple(g.shape)} and the {what} has shape "
+                               f"{tuple(x.shape)}")
+    return vs
+
+
 def _fill(result, create_graph):
     return tuple(r if create_graph else r.detach() for r in result)
 
@@ -47,17 +64,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     with enable_grad():
         ins = _prepare(ins, create_graph)
         outs, single_out = _tuple(func(*ins), "outputs of the user-provided function")
-        if v is None:
-            if len(outs) != 1 or outs[0].numel() != 1:
-                raise RuntimeError("The vector v can only be None if the user-provided function returns a single "
-                                   "Tensor with a single element.")
-            vs = (_C.ones_like(outs[0]),)
-        else:
-            vs, _ = _tuple(v, "v")
-        for o, g in zip(outs, vs):
-            if o.shape != g.shape:
-                raise RuntimeError(f"Mismatch in shape: v has shape {tuple(g.shape)} and the output of the function "
-                                   f"has shape {tuple(o.shape)}")
+        vs = _vectors(v, outs, "output of the user-provided function")
         res = _grad(outs, ins, vs, create_graph, strict=strict)
     outs = _fill(outs, create_graph)
     res = _fill(res, create_graph)
@@ -70,17 +77,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     with enable_grad():
         ins = _prepare(ins, True)
         outs, single_out = _tuple(func(*ins), "outputs of the user-provided function")
-        if v is None:
-            if len(ins) != 1 or ins[0].numel() != 1:
-                raise RuntimeError("The vector v can only be None if the input to the user-provided function is a "
-                                   "single Tensor with a single element.")
-            vs = (_C.ones_like(ins[0]),)
-        else:
-            vs, _ = _tuple(v, "v")
-        for x, g in zip(ins, vs):
-            if x.shape != g.shape:
-                raise RuntimeError(f"Mismatch in shape: v has shape {tuple(g.shape)} and the input has shape "
-                                   f"{tuple(x.shape)}")
+        vs = _vectors(v, ins, "input to the user-provided function")
         dummies = tuple(_C.zeros_like(o).requires_grad_(True) for o in outs)
         g = _grad(outs, ins, dummies, create_graph=True)
         res = _grad(g, dummies, vs, create_graph)
@@ -90,14 +87,20 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
     """The Jacobian of func at inputs: for output i and input j a tensor of shape
-    out_i.shape + in_j.shape. vectorize=True computes all rows in one batched call of autograd.grad."""
+    out_i.shape + in_j.shape. vectorize=True asks autograd.grad for all rows at once
+    (is_grads_batched). strategy="forward-mode" gives the same Jacobian, computed in reverse mode
+    (ember has no forward-mode AD yet); as in PyTorch it needs vectorize=True."""
     from . import grad
     if strategy not in ("reverse-mode", "forward-mode"):
         raise ValueError('Expected strategy to be either "forward-mode" or "reverse-mode".')
+    if strategy == "forward-mode" and not vectorize:
+        raise ValueError('jacobian: `strategy="forward-mode"` only works when `vectorize=True`.')
     ins, single_in = _tuple(inputs, "inputs")
     with enable_grad():
         ins = _prepare(ins, create_graph)
         outs, single_out = _tuple(func(*ins), "outputs of the user-provided function")
+        if strict and any(not o.requires_grad for o in outs):
+            raise RuntimeError("Output of the user-provided function is independent of the inputs.")
         table = []
         for o in outs:
             n = o.numel()
@@ -114,8 +117,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                     per_row.append(_grad([flat[k]], ins, [_C.ones_like(flat[k])], create_graph))
                 rows = tuple(_C.stack([r[j] for r in per_row]) if per_row else
                              _C.zeros([0] + list(x.shape), dtype=x.dtype) for j, x in enumerate(ins))
-            if strict and any(not o.requires_grad for o in outs):
-                raise RuntimeError("Output of the user-provided function is independent of the inputs.")
             table.append(tuple((r if create_graph else r.detach()).reshape(list(o.shape) + list(x.shape))
                                for r, x in zip(rows, ins)))
     if single_out and single_in:
@@ -146,7 +147,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T H)."""
     ins, single_in = _tuple(inputs, "inputs")
-    vs, _ = _tuple(v, "v") if v is not None else ((_C.ones_like(ins[0]),), True)
+    vs = _vectors(v, ins, "input to the user-provided function")
     with enable_grad():
         ins = _prepare(ins, True)
         out = func(*ins)

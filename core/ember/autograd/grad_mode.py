@@ -25,26 +25,26 @@ class _DecoratorContextManager:
         return self.__class__()
 
 
-class no_grad(_DecoratorContextManager):
+class _GradModeSwitch(_DecoratorContextManager):
+    """Sets grad mode to the class's `mode` inside, and restores the previous one after."""
+    mode = True
+
+    def __enter__(self):
+        self.prev = _C.is_grad_enabled()
+        _C._set_grad_enabled(self.mode)
+
+    def __exit__(self, *exc):
+        _C._set_grad_enabled(self.prev)
+
+
+class no_grad(_GradModeSwitch):
     """Disables recording: ops inside produce tensors without grad_fn."""
-
-    def __enter__(self):
-        self.prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(False)
-
-    def __exit__(self, *exc):
-        _C._set_grad_enabled(self.prev)
+    mode = False
 
 
-class enable_grad(_DecoratorContextManager):
+class enable_grad(_GradModeSwitch):
     """Enables recording inside a no_grad region."""
-
-    def __enter__(self):
-        self.prev = _C.is_grad_enabled()
-        _C._set_grad_enabled(True)
-
-    def __exit__(self, *exc):
-        _C._set_grad_enabled(self.prev)
+    mode = True
 
 
 class set_grad_enabled(_DecoratorContextManager):
