@@ -493,3 +493,34 @@ def test_custom_function_set_materialize_grads():
     a, _ = TwoOut.apply(x)
     a.sum().backward()
     assert x.grad.item() == 2.0
+
+
+def test_samplers_have_zero_gradient():
+    p = ember.tensor([0.2, 0.7], dtype=ember.float64, requires_grad=True)
+    (ember.bernoulli(p) * 3).sum().backward()
+    np.testing.assert_array_equal(p.grad.numpy(), [0.0, 0.0])
+    rate = ember.tensor([1.5, 4.0], dtype=ember.float64, requires_grad=True)
+    ember.poisson(rate).sum().backward()
+    np.testing.assert_array_equal(rate.grad.numpy(), [0.0, 0.0])
+    w = leaf([1.0, 2.0])
+    y = w * 1.0
+    y.uniform_()  # overwritten: no gradient reaches w through it
+    (y * 5).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [0.0, 0.0])
+
+
+def test_missing_derivative_raises_also_for_autograd_grad():
+    x = leaf([0.5, 1.5])
+    (g,) = autograd.grad(ember.lgamma(x).sum(), x, create_graph=True)
+    with pytest.raises(NotImplementedError, match="derivative for 'digamma'"):
+        autograd.grad(g.sum(), x)  # a pruned run must still reach the node that cannot differentiate
+
+
+def test_cumprod_and_prod_gradients_with_zeros():
+    for values in ([2.0, 0.0, 3.0, -1.5], [0.0, 2.0, 0.0, 0.5], [1.5, -0.5, 2.0]):
+        assert gradcheck(lambda t: t.cumprod(0), (leaf(values),))
+        assert gradgradcheck(lambda t: t.cumprod(0), (leaf(values),))
+        assert gradgradcheck(lambda t: t.prod(), (leaf(values),))
+    x = leaf([2.0, 0.0, 3.0])
+    x.prod().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [0.0, 6.0, 0.0])  # the product of the others

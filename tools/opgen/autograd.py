@@ -115,12 +115,17 @@ def _any_requires(op: Op) -> str:
 
 
 def _new_node(op: Op) -> str:
-    """C++ that makes the node and its edges (one per tensor argument, per element for a list)."""
-    lines = [f"  auto node = std::make_shared<{node_name(op)}>();"]
+    """C++ that makes the node and its edges (one per tensor argument, per element for a list). An
+    op without formulas gets a node that raises when backward reaches it, with the same edges, so
+    that it is on the path of every input it depends on."""
+    make = (f"std::make_shared<{node_name(op)}>()" if formulas(op) else
+            f"std::make_shared<NotImplementedBackward>(\"{op.name}\")")
+    lines = [f"  auto node = {make};"]
     for a in tensor_args(op):
         if a.type == "Tensor[]":
-            lines += [f"  for (const Tensor& t : {a.name}) node->next_edges.push_back(gradient_edge(t));",
-                      f"  node->{a.name}_count = {a.name}.size();"]
+            lines.append(f"  for (const Tensor& t : {a.name}) node->next_edges.push_back(gradient_edge(t));")
+            if formulas(op):
+                lines.append(f"  node->{a.name}_count = {a.name}.size();")
         else:
             lines.append(f"  node->next_edges.push_back(gradient_edge({a.name}));")
     return "\n".join(lines + ["  record_anomaly(*node);"]) + "\n"
@@ -193,11 +198,7 @@ def _function_body(op: Op, call: str) -> str:
         return f"  return {call};\n"
     if not tensor_args(op):
         return f"  {ret} result = {call};\n{_mark_views(op)}  return result;\n"
-    if formulas(op):
-        node, save = _new_node(op), _save_inputs(op, False)
-        after = _save_outputs(op, "result")
-    else:  # no formula: outputs that should require grad raise when backward reaches them
-        node, save, after = f"  auto node = std::make_shared<NotImplementedBackward>(\"{op.name}\");\n", "", ""
+    node, save, after = _new_node(op), _save_inputs(op, False), _save_outputs(op, "result")
     views = _mark_views(op).replace("\n  ", "\n    ")
     return (f"  if (!GradMode::is_enabled() || !({_any_requires(op)})) {{\n"
             f"    {ret} result = {call};\n{'  ' + views if views else ''}    return result;\n  }}\n" + node + save +
@@ -210,11 +211,8 @@ def _inplace_body(op: Op, call: str) -> str:
     self_ = op.args[0].name
     head = (f"  const bool records = GradMode::is_enabled() && ({_any_requires(op)});\n"
             f"  check_inplace({self_}, records);\n  if (!records) return {call};\n")
-    if formulas(op):
-        return (head + _new_node(op) + _save_inputs(op, True) + f"  {call};\n  rebase_history({self_}, node);\n" +
-                _save_outputs(op, self_) + f"  return {self_};\n")
-    return (head + f"  {call};\n  rebase_history({self_}, std::make_shared<NotImplementedBackward>(\"{op.name}\"));\n"
-            f"  return {self_};\n")
+    return (head + _new_node(op) + _save_inputs(op, True) + f"  {call};\n  rebase_history({self_}, node);\n" +
+            _save_outputs(op, self_) + f"  return {self_};\n")
 
 
 def _out_body(op: Op) -> str:

@@ -80,6 +80,14 @@ Tensor mean_backward(const Tensor& grad, const DimVec& sizes, const std::optiona
 
 Tensor sgn_of(const Tensor& t) { return is_complex(t.dtype()) ? sgn(t) : sign(t); }
 
+Tensor sgn_backward(const Tensor& grad, const Tensor& input, const Tensor& result) {
+  if (!is_complex(input.dtype())) return zeros_of(grad);
+  // s = z/|z| has ds/dz = 1/(2|z|) and ds/dconj(z) = -s^2/(2|z|): (g - conj(g) s^2) / (2|z|); 0 at 0.
+  Tensor a = abs(input);
+  Tensor r = (grad - conj(grad) * result * result) / (a * 2.0);
+  return where(eq(a, num(0.0)), zeros_of(r), r);
+}
+
 Tensor evenly_distribute(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<DimVec>& dim,
                          bool keepdim) {
   Tensor r = expand_reduced(result, input.sizes(), dim, keepdim);
@@ -132,6 +140,23 @@ Tensor prod_backward(const Tensor& grad, const Tensor& input, const Tensor& resu
   return dim ? r : reshape(r, input.sizes());
 }
 
+Tensor cumprod_backward(const Tensor& grad, const Tensor& input, int64_t dim, const Tensor& result) {
+  if (input.dim() == 0) return grad;
+  const int64_t d = wrap_dim(dim, input.dim()), n = input.size(d);
+  if (n == 0) return zeros_of(input);
+  const bool has_zero = ops::any(ops::eq(input, wrapped_scalar(Scalar(0.0))), std::nullopt, false).data_as<bool>()[0];
+  if (!has_zero)  // d result_k / d x_i = result_k / x_i for k >= i: a reversed cumulative sum
+    return flip(cumsum(flip(grad * cj(result), {d}), d, ScalarType::Undefined), {d}) / cj(input);
+  // With zeros, no division: grad_i = L_i * S_i, L_i the product of the x before i and
+  // S_i = g_i + x_{i+1} S_{i+1} (conjugated for complex inputs).
+  variable_list S(n);
+  S[n - 1] = narrow(grad, d, n - 1, 1);
+  for (int64_t i = n - 2; i >= 0; i--) S[i] = narrow(grad, d, i, 1) + cj(narrow(input, d, i + 1, 1)) * S[i + 1];
+  Tensor ones = ones_like(narrow(input, d, 0, 1), ScalarType::Undefined, std::nullopt, false);
+  Tensor before = cat({ones, narrow(cumprod(input, d, ScalarType::Undefined), d, 0, n - 1)}, d);
+  return cj(before) * cat(S, d);
+}
+
 Tensor logsumexp_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const DimVec& dim, bool keepdim) {
   std::optional<DimVec> d = dim.empty() ? std::nullopt : std::optional<DimVec>(dim);
   return expand_reduced(grad, input.sizes(), d, keepdim) * exp(input - expand_reduced(result, input.sizes(), d, keepdim));
@@ -149,7 +174,7 @@ Tensor norm_backward(const Tensor& grad, const Tensor& input, const Tensor& resu
   // |x|^(p-2) x / r^(p-1)
   Tensor ax = abs(input);
   Tensor t = input * pow(ax, num(p - 2.0)) / pow(r, num(p - 1.0));
-  return where(eq(r, num(0.0)), zeros_of(g), g * cj(t));
+  return where(eq(r, num(0.0)), zeros_of(g), g * t);
 }
 
 Tensor matmul_grad_input(const Tensor& grad, const Tensor& input, const Tensor& other) {
@@ -208,7 +233,9 @@ Tensor logit_backward(const Tensor& grad, const Tensor& input, std::optional<dou
   Tensor g = grad / (input * (1.0 - input));
   Tensor outside = eps ? logical_or(lt(input, num(*eps)), gt(input, num(1.0 - *eps)))
                        : logical_or(lt(input, num(0.0)), gt(input, num(1.0)));
-  return where(outside, eps ? zeros_of(g) : g * num(NAN), g);
+  // The NaN outside [0, 1] is a constant: a product with g would put NaN into g's own gradient.
+  Tensor fill = eps ? zeros_of(g) : full_like(g, Scalar(NAN), ScalarType::Undefined, std::nullopt, false);
+  return where(outside, fill, g);
 }
 
 Tensor clamp_mask(const Tensor& input, const Tensor& lo, const Tensor& hi) {

@@ -76,6 +76,7 @@ Tensor expand_reduced(const Tensor& grad, const DimVec& sizes, const std::option
 Tensor mean_backward(const Tensor& grad, const DimVec& sizes, const std::optional<DimVec>& dim, bool keepdim);
 // d|x| style: the gradient of a real function of a complex input; for real inputs the usual sign.
 Tensor sgn_of(const Tensor& t);
+Tensor sgn_backward(const Tensor& grad, const Tensor& input, const Tensor& result);
 // grad * d(result)/d(input) for results that pick an input element (max, min, median...):
 // grad spread evenly over the elements equal to result.
 Tensor evenly_distribute(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<DimVec>& dim,
@@ -88,6 +89,7 @@ Tensor std_backward(const Tensor& grad, const Tensor& input, const Tensor& resul
                     const std::optional<Scalar>& correction, const std::optional<bool>& unbiased, bool keepdim);
 Tensor prod_backward(const Tensor& grad, const Tensor& input, const Tensor& result, std::optional<int64_t> dim,
                      bool keepdim);
+Tensor cumprod_backward(const Tensor& grad, const Tensor& input, int64_t dim, const Tensor& result);
 Tensor logsumexp_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const DimVec& dim, bool keepdim);
 Tensor norm_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<Scalar>& p,
                      const std::optional<DimVec>& dim, bool keepdim);
