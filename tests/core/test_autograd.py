@@ -524,3 +524,11 @@ def test_cumprod_and_prod_gradients_with_zeros():
     x = leaf([2.0, 0.0, 3.0])
     x.prod().backward()
     np.testing.assert_allclose(x.grad.numpy(), [0.0, 6.0, 0.0])  # the product of the others
+
+
+def test_gradcheck_on_a_non_contiguous_input():
+    x = ember.tensor(np.arange(6.0).reshape(2, 3) / 7).t().detach().requires_grad_()
+    assert not x.is_contiguous()
+    assert gradcheck(lambda t: (t * t.exp()).sum(0), (x,))
+    with pytest.raises(NotImplementedError, match="check_batched_grad"):
+        gradcheck(lambda t: t * 2, (x,), check_batched_grad=True)

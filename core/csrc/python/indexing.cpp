@@ -50,9 +50,7 @@ Tensor drop_leading_ones(Tensor v, int64_t ndim) {
   int64_t lead = 0;
   while (v.dim() - lead > ndim && v.sizes()[lead] == 1) lead++;
   if (!lead) return v;
-  DimVec sz(v.sizes().begin() + lead, v.sizes().end()), st(v.strides().begin() + lead, v.strides().end());
-  if (autograd::requires_grad(v)) return ad::reshape(v, sz);
-  return make_view(v, sz, st, v.offset());
+  return ad::reshape(v, DimVec(v.sizes().begin() + lead, v.sizes().end()));
 }
 
 int setitem(PyObject* self, PyObject* index, PyObject* value) {

@@ -30,14 +30,18 @@ def _fail(msg, raise_exception):
 
 
 def _numpy(t):
-    return t.detach().resolve_conj().numpy() if hasattr(t, "resolve_conj") else t.detach().numpy()
+    return t.detach().numpy()
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, nondet_tol=0.0,
               check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
               check_backward_ad=True, fast_mode=False, masked=None):
-    """True when every analytic Jacobian entry of func at inputs matches finite differences."""
+    """True when every analytic Jacobian entry of func at inputs matches finite differences (the full
+    Jacobian: fast_mode is accepted and computes the same). nondet_tol, check_undefined_grad and
+    masked are accepted for PyTorch compatibility and have no effect; check_batched_grad is refused."""
     from . import grad as autograd_grad
+    if check_batched_grad:
+        raise NotImplementedError("gradcheck: check_batched_grad=True is not supported by ember yet")
     inputs = _as_tuple(inputs)
     diff = [i for i, x in enumerate(inputs) if isinstance(x, _C.TensorBase) and x.requires_grad]
     if not diff:
@@ -78,20 +82,18 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     # numerical: perturb each input element (real and imaginary parts) both ways
     for n, i in enumerate(diff):
         x = inputs[i]
-        xd = x.detach()  # shares x's memory: writes here are seen by func
-        flat = xd.reshape(-1)
-        if not flat._storage_ptr() == xd._storage_ptr() or not xd.is_contiguous():
-            raise ValueError(f"gradcheck: input {i} must be contiguous")
+        xd = x.detach()  # shares x's memory (whatever its layout): writes here are seen by func
         directions = (1.0, 1j) if x.is_complex() else (1.0,)
         for j in range(x.numel()):
+            at = tuple(int(k) for k in np.unravel_index(j, tuple(x.shape)))
             for d in directions:
                 with no_grad():
-                    orig = flat[j].item()
-                    flat[j] = orig + eps * d
+                    orig = xd[at].item()
+                    xd[at] = orig + eps * d
                     plus = [_numpy(o).copy() for o in _outputs(func, inputs)]
-                    flat[j] = orig - eps * d
+                    xd[at] = orig - eps * d
                     minus = [_numpy(o).copy() for o in _outputs(func, inputs)]
-                    flat[j] = orig
+                    xd[at] = orig
                 for k, o in enumerate(outs):
                     dO = ((plus[k] - minus[k]) / (2 * eps)).reshape(-1)
                     parts = (1.0, 1j) if o.is_complex() else (1.0,)
@@ -114,7 +116,11 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                   check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False,
                   masked=False):
     """gradcheck of the gradient: func's vector-Jacobian product (with create_graph) is checked as a
-    function of the inputs and of the grad_outputs."""
+    function of the inputs and of the grad_outputs. check_fwd_over_rev needs forward-mode AD, which
+    ember does not have yet, and is refused."""
+    if check_fwd_over_rev or check_batched_grad:
+        raise NotImplementedError("gradgradcheck: check_fwd_over_rev and check_batched_grad are not supported by "
+                                  "ember yet")
     from . import grad as autograd_grad
     inputs = _as_tuple(inputs)
     outs = _outputs(func, inputs)
