@@ -9,6 +9,7 @@ a tuple return), and ARG_sizes, ARG_dtype, ARG_numel, ARG_dim, ARG_strides, ARG_
 tensor argument's metadata alone. A tensor argument without a formula gets an error at backward."""
 from __future__ import annotations
 
+import json
 import re
 
 from .cpp import PARAM, names, ret_type, signatures
@@ -38,6 +39,22 @@ def tensor_args(op: Op) -> list[Arg]:
 
 def formulas(op: Op) -> dict[str, str]:
     return op.entry.get("backward") or {}
+
+
+def check_declared(ops: list[Op]) -> None:
+    """Every op that takes a tensor and can give a floating-point or complex result says how it
+    differentiates: `backward:` formulas, `differentiable: false` (its outputs never require grad),
+    or `not_differentiable: why` (its outputs have a node that raises with that reason)."""
+    float_dtypes = {"float16", "bfloat16", "float32", "float64", "complex64", "complex128"}
+    for op in ops:
+        said = [k for k in ("backward", "differentiable", "not_differentiable") if k in op.entry]
+        if len(said) > 1:
+            raise ValueError(f"{op.name}: give one of backward, differentiable, not_differentiable; got {said}")
+        if "differentiable" in op.entry and op.entry["differentiable"] is not False:
+            raise ValueError(f"{op.name}: differentiable: takes only false (formulas go under backward:)")
+        if not said and tensor_args(op) and float_dtypes & set(op.dtypes) and not op.name.endswith("_"):
+            raise ValueError(f"{op.name}: no backward formulas; add them, or say `differentiable: false` or "
+                             "`not_differentiable: why`")
 
 
 def _is_list(op: Op, name: str) -> bool:
@@ -118,8 +135,9 @@ def _new_node(op: Op) -> str:
     """C++ that makes the node and its edges (one per tensor argument, per element for a list). An
     op without formulas gets a node that raises when backward reaches it, with the same edges, so
     that it is on the path of every input it depends on."""
+    why = op.entry.get("not_differentiable")
     make = (f"std::make_shared<{node_name(op)}>()" if formulas(op) else
-            f"std::make_shared<NotImplementedBackward>(\"{op.name}\")")
+            f"std::make_shared<NotImplementedBackward>(\"{op.name}\", {json.dumps(why or '')})")
     lines = [f"  auto node = {make};"]
     for a in tensor_args(op):
         if a.type == "Tensor[]":
@@ -196,7 +214,7 @@ def _function_body(op: Op, call: str) -> str:
                 f"  if (requires_grad) set_requires_grad(result, true);\n  return result;\n")
     if ret not in ("Tensor", "std::vector<Tensor>") and op.returns != "tuple":  # bool, int, Scalar
         return f"  return {call};\n"
-    if not tensor_args(op):
+    if not tensor_args(op) or op.entry.get("differentiable") is False:  # outputs never require grad
         return f"  {ret} result = {call};\n{_mark_views(op)}  return result;\n"
     node, save, after = _new_node(op), _save_inputs(op, False), _save_outputs(op, "result")
     views = _mark_views(op).replace("\n  ", "\n    ")

@@ -247,6 +247,7 @@ def gen_summary(ops: list[Op]) -> str:
 
 def generate(ops: list[Op]) -> dict[str, str]:
     """Every generated file, by path relative to the output dir."""
+    autograd.check_declared(ops)
     files = {"generated/ops.h": gen_header(ops), "generated/opdb.json": gen_summary(ops)}
     families = sorted({op.family for op in ops})
     for fam in families:

@@ -88,6 +88,21 @@ Tensor sgn_backward(const Tensor& grad, const Tensor& input, const Tensor& resul
   return where(eq(a, num(0.0)), zeros_of(r), r);
 }
 
+Tensor copysign_backward(const Tensor& grad, const Tensor& input, const Tensor& result) {
+  // copysign(x, y) is x or -x: the factor result / x, taken as 0 at x = 0 (PyTorch's choice).
+  Tensor zero = eq(input, num(0.0));
+  return grad * where(zero, zeros_of(result), result / where(zero, ones_like(input, ScalarType::Undefined, std::nullopt, false), input));
+}
+
+Tensor angle_backward(const Tensor& grad, const Tensor& input) {
+  if (!is_complex(input.dtype())) return zeros_of(input);
+  // angle = atan2(b, a): d/da = -b/|z|^2, d/db = a/|z|^2, i.e. grad * i z / |z|^2; 0 at 0.
+  Tensor a2 = real(input * conj(input));
+  Tensor zero = eq(a2, num(0.0));
+  Tensor safe = where(zero, ones_like(a2, ScalarType::Undefined, std::nullopt, false), a2);
+  return where(zero, zeros_of(input), times_i(grad * input / safe));
+}
+
 Tensor evenly_distribute(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<DimVec>& dim,
                          bool keepdim) {
   Tensor r = expand_reduced(result, input.sizes(), dim, keepdim);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "autograd/grad_mode.h"
+#include "autograd/indexing.h"
 #include "autograd/meta.h"
 #include "autograd/saved_variable.h"
 #include "base/error.h"
@@ -77,6 +78,8 @@ Tensor mean_backward(const Tensor& grad, const DimVec& sizes, const std::optiona
 // d|x| style: the gradient of a real function of a complex input; for real inputs the usual sign.
 Tensor sgn_of(const Tensor& t);
 Tensor sgn_backward(const Tensor& grad, const Tensor& input, const Tensor& result);
+Tensor copysign_backward(const Tensor& grad, const Tensor& input, const Tensor& result);
+Tensor angle_backward(const Tensor& grad, const Tensor& input);
 // grad * d(result)/d(input) for results that pick an input element (max, min, median...):
 // grad spread evenly over the elements equal to result.
 Tensor evenly_distribute(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<DimVec>& dim,
@@ -114,5 +117,51 @@ Tensor clamp_bound_grad(const Tensor& grad, const Tensor& input, const Tensor& b
 Tensor view_backward(const Tensor& grad, const DimVec& sizes, const std::function<Tensor(const Tensor&)>& op);
 Tensor as_strided_backward(const Tensor& grad, const DimVec& sizes, const DimVec& strides, int64_t offset,
                            const DimVec& size, const DimVec& stride, std::optional<int64_t> storage_offset);
+
+// An optional single dim as the optional dim list the reduction helpers take.
+inline std::optional<DimVec> dims_of(std::optional<int64_t> dim) {
+  if (!dim) return std::nullopt;
+  return DimVec{*dim};
+}
+
+// formulas_index.cpp
+Tensor pad_to(const Tensor& t, const DimVec& sizes);  // zeros appended along each dim up to sizes
+Tensor take_along_dim_backward(const Tensor& grad, const DimVec& input_sizes, const Tensor& indices,
+                               std::optional<int64_t> dim);
+Tensor scatter_backward_input(const Tensor& grad, int64_t dim, const Tensor& index,
+                              const std::optional<std::string>& reduce);
+Tensor scatter_backward_src(const Tensor& grad, int64_t dim, const Tensor& index, const DimVec& src_sizes,
+                            const std::optional<std::string>& reduce);
+variable_list scatter_reduce_backward(const Tensor& grad, const Tensor& input, int64_t dim, const Tensor& index,
+                                      const Tensor& src, const std::string& reduce, bool include_self,
+                                      const Tensor& result);
+Tensor masked_select_backward(const Tensor& grad, const DimVec& input_sizes, const Tensor& mask);
+Tensor masked_scatter_backward_source(const Tensor& grad, const Tensor& mask, const DimVec& source_sizes);
+
+// formulas_products.cpp
+Tensor tensordot_backward_a(const Tensor& grad, const Tensor& a, const Tensor& b, const DimVec& dims_a,
+                            const DimVec& dims_b);
+Tensor tensordot_backward_b(const Tensor& grad, const Tensor& a, const Tensor& b, const DimVec& dims_a,
+                            const DimVec& dims_b);
+Tensor inner_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool for_self);
+Tensor kron_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool for_self);
+variable_list einsum_backward(const Tensor& grad, const std::string& equation, const std::vector<Tensor>& tensors);
+
+// formulas_shape.cpp; kind is hstack, vstack, dstack or column_stack. diff's part: 0 prepend,
+// 1 input, 2 append.
+variable_list stack_family_backward(const Tensor& grad, const std::vector<DimVec>& sizes, const std::string& kind);
+Tensor repeat_backward(const Tensor& grad, const DimVec& repeats, const DimVec& input_sizes);
+Tensor tile_backward(const Tensor& grad, const DimVec& dims, const DimVec& input_sizes);
+Tensor diff_backward(const Tensor& grad, int64_t n, int64_t dim, const DimVec& input_sizes, const Tensor& prepend,
+                     const Tensor& append, int part);
+
+// formulas_reduce.cpp
+Tensor nanmean_backward(const Tensor& grad, const Tensor& input, const std::optional<DimVec>& dim, bool keepdim);
+Tensor logcumsumexp_backward(const Tensor& grad, const Tensor& input, const Tensor& result, int64_t dim);
+Tensor msort_backward(const Tensor& grad, const Tensor& input);
+Tensor quantile_backward(const Tensor& grad, const Tensor& input, const Tensor& q, std::optional<int64_t> dim,
+                         const std::string& interpolation, bool ignore_nan);
+Tensor quantile_backward_q(const Tensor& grad, const Tensor& input, const Tensor& q, std::optional<int64_t> dim,
+                           const std::string& interpolation, bool ignore_nan);
 
 }  // namespace ember::ad

@@ -31,7 +31,8 @@ void Node::run_tensor_hooks(variable_list& grads) {
 }
 
 variable_list NotImplementedBackward::apply(variable_list&&) {
-  EMBER_FAIL(NotImplemented, "the derivative for '", op_, "' is not implemented");
+  EMBER_CHECK(!why_.empty(), NotImplemented, "the derivative for '", op_, "' is not implemented");
+  EMBER_FAIL(Runtime, "'", op_, "' is not differentiable: ", why_);
 }
 
 }  // namespace ember::autograd

@@ -77,12 +77,13 @@ int next_hook_id();
 
 // A node for an op that has no derivative formula: raises when backward reaches it.
 struct NotImplementedBackward final : Node {
-  explicit NotImplementedBackward(std::string op) : op_(std::move(op)) {}
+  // why: empty for a derivative not written yet; else why the op has none (`not_differentiable:`).
+  explicit NotImplementedBackward(std::string op, std::string why = {}) : op_(std::move(op)), why_(std::move(why)) {}
   variable_list apply(variable_list&&) override;
   std::string name() const override { return "NotImplemented"; }
 
  private:
-  std::string op_;
+  std::string op_, why_;
 };
 
 }  // namespace ember::autograd

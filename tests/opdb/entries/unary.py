@@ -25,6 +25,13 @@ def _logit(a, eps=None):
     return np.log(a / (1 - a))
 
 
+def _polygamma_samples(dtype, rng):
+    """Orders 0 to 4, the low ones on both sides of the poles (high orders near a pole overflow 16-bit floats)."""
+    out = [Sample((n, np.asarray(random_array(dtype, (3, 4), rng, (-2.9, 6.0) if n < 2 else (0.5, 6.0), (1, 10)))))
+           for n in range(5)]
+    return out + [Sample((1, np.asarray(random_array(dtype, shape, rng, (0.1, 40.0), (1, 10))))) for shape in [(), (0, 3)]]
+
+
 def _square(a):
     return np.square(a.astype(np.int64)) if a.dtype == np.bool_ else np.square(a)
 
@@ -85,6 +92,8 @@ register(
     OpInfo("erfinv", ref=special.erfinv, domain=(-0.99, 0.99)),
     OpInfo("lgamma", ref=special.gammaln, domain=(-2.9, 5.0), int_domain=(1, 10)),
     OpInfo("digamma", ref=special.digamma, domain=(-2.9, 5.0), int_domain=(1, 10)),
+    OpInfo("polygamma", ref=lambda n, a: special.polygamma(n, a), sample_inputs=_polygamma_samples,
+           tol={"float32": (1e-5, 1e-6)}),
     OpInfo("floor", ref=np.floor),
     OpInfo("ceil", ref=np.ceil),
     OpInfo("trunc", ref=np.trunc),
