@@ -205,6 +205,40 @@ def _mark_views(op: Op) -> str:
     return f"  if (GradMode::is_enabled()) mark_view(result, {src});\n"
 
 
+def _forward_branch(op: Op, ret: str, inplace: bool) -> str:
+    """C++ that, when an input carries a forward-AD tangent, runs the op through
+    forward::propagate (which computes the outputs' tangents) instead of the plain path."""
+    targs = tensor_args(op)
+    pack = []
+    for a in targs:
+        pack.append(f"    for (const Tensor& x : {a.name}) fw_in.push_back(x);" if a.type == "Tensor[]"
+                    else f"    fw_in.push_back({a.name});")
+    unpack = ["        size_t fw_o = 0;"]
+    for a in targs:
+        if a.type == "Tensor[]":
+            unpack.append(f"        std::vector<Tensor> {a.name}_fw(fw_p.begin() + fw_o, fw_p.begin() + fw_o + {a.name}.size());")
+            unpack.append(f"        fw_o += {a.name}.size();")
+        else:
+            unpack.append(f"        const Tensor& {a.name}_fw = fw_p[fw_o++];")
+    call_args = ", ".join(f"{a.name}_fw" if a.type in TENSOR_TYPES else a.name for a in op.args)
+    fn = f"{op.name}_" if inplace and not op.name.endswith("_") else op.name
+    call = f"{fn}({call_args})"
+    if ret == "Tensor":
+        to_list, back = f"return variable_list{{{call}}};", "fw_out[0]"
+    elif ret == "std::vector<Tensor>":
+        to_list, back = f"return {call};", "fw_out"
+    else:
+        n = len(op.ret_fields)
+        to_list = f"auto r = {call};\n        return variable_list{{{', '.join(f'std::get<{i}>(r)' for i in range(n))}}};"
+        back = f"std::make_tuple({', '.join(f'fw_out[{i}]' for i in range(n))})"
+    return ("  if (forward::active()) {\n    variable_list fw_in;\n" + "\n".join(pack) + "\n"
+            "    if (forward::any_tangent(fw_in)) {\n"
+            "      auto fw_op = [&](const variable_list& fw_p) -> variable_list {\n" + "\n".join(unpack) +
+            f"\n        {to_list}\n      }};\n"
+            f"      variable_list fw_out = forward::propagate(fw_in, fw_op, {'true' if inplace else 'false'});\n"
+            f"      return {back};\n    }}\n  }}\n")
+
+
 def _function_body(op: Op, call: str) -> str:
     ret = ret_type(op)
     rg = next((a for a in op.args if a.name == "requires_grad" and a.type == "bool"), None)
@@ -218,7 +252,7 @@ def _function_body(op: Op, call: str) -> str:
         return f"  {ret} result = {call};\n{_mark_views(op)}  return result;\n"
     node, save, after = _new_node(op), _save_inputs(op, False), _save_outputs(op, "result")
     views = _mark_views(op).replace("\n  ", "\n    ")
-    return (f"  if (!GradMode::is_enabled() || !({_any_requires(op)})) {{\n"
+    return (_forward_branch(op, ret, False) + f"  if (!GradMode::is_enabled() || !({_any_requires(op)})) {{\n"
             f"    {ret} result = {call};\n{'  ' + views if views else ''}    return result;\n  }}\n" + node + save +
             f"  {ret} result = {call};\n{_mark_views(op)}{_history(op)}{after}  return result;\n")
 
@@ -227,7 +261,7 @@ def _inplace_body(op: Op, call: str) -> str:
     """An op that writes its first argument: refuse leaves that require grad, record, and make the
     node the argument's new history (through its base when it is a view)."""
     self_ = op.args[0].name
-    head = (f"  const bool records = GradMode::is_enabled() && ({_any_requires(op)});\n"
+    head = (_forward_branch(op, "Tensor", True) + f"  const bool records = GradMode::is_enabled() && ({_any_requires(op)});\n"
             f"  check_inplace({self_}, records);\n  if (!records) return {call};\n")
     return (head + _new_node(op) + _save_inputs(op, True) + f"  {call};\n  rebase_history({self_}, node);\n" +
             _save_outputs(op, self_) + f"  return {self_};\n")
@@ -237,7 +271,10 @@ def _out_body(op: Op) -> str:
     outs = op.ret_fields or ["out"]
     out_req = " || ".join(f"autograd::requires_grad({o})" for o in outs)
     sep = ", " if op.args else ""
-    return (f"  EMBER_CHECK(!GradMode::is_enabled() || !({_any_requires(op)} || {out_req}), Runtime, \"{op.public_name}(): "
+    fw = ", ".join(f"{a.name}" for a in tensor_args(op) if a.type != "Tensor[]")
+    fw_check = (f"  EMBER_CHECK(!forward::any_tangent({{{fw}}}), Runtime, \"{op.public_name}(): out=... is not supported "
+                "for inputs with forward-mode AD tangents\");\n") if fw else ""
+    return (fw_check + f"  EMBER_CHECK(!GradMode::is_enabled() || !({_any_requires(op)} || {out_req}), Runtime, \"{op.public_name}(): "
             "functions with out=... arguments don't support automatic differentiation, but one of the arguments "
             "requires grad.\");\n"
             f"  return ops::{op.name}_out({', '.join(outs)}{sep}{names(op.args)});\n")

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "autograd/forward_ad.h"
 #include "autograd/grad_mode.h"
 #include "autograd/indexing.h"
 #include "autograd/meta.h"
@@ -29,6 +30,7 @@ using autograd::SavedVariable;
 using autograd::set_history;
 using autograd::set_requires_grad;
 using autograd::variable_list;
+namespace forward = autograd::forward;
 
 inline bool any_requires_grad(const std::vector<Tensor>& ts) {
   for (const Tensor& t : ts)

@@ -43,6 +43,10 @@ struct IndexPutBackward final : Node {
 }  // namespace
 
 Tensor advanced_index(const Tensor& self, const std::vector<Tensor>& indices, const DimVec* labels) {
+  if (forward::any_tangent({self})) {
+    auto op = [&](const variable_list& p) { return variable_list{ad::advanced_index(p[0], indices, labels)}; };
+    return forward::propagate({self}, op, false)[0];
+  }
   if (!GradMode::is_enabled() || !requires_grad(self)) return ::ember::advanced_index(self, indices, labels);
   auto node = std::make_shared<IndexBackward>();
   node->next_edges.push_back(gradient_edge(self));
@@ -56,6 +60,14 @@ Tensor advanced_index(const Tensor& self, const std::vector<Tensor>& indices, co
 
 void advanced_index_put_(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate,
                 const DimVec* labels) {
+  if (forward::any_tangent({self, values})) {
+    auto op = [&](const variable_list& p) {
+      ad::advanced_index_put_(p[0], indices, p[1], accumulate, labels);
+      return variable_list{p[0]};
+    };
+    forward::propagate({self, values}, op, true);
+    return;
+  }
   const bool records = GradMode::is_enabled() && (requires_grad(self) || requires_grad(values));
   check_inplace(self, records);
   if (!records) return ::ember::advanced_index_put_(self, indices, values, accumulate, labels);

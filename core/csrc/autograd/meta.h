@@ -7,6 +7,12 @@
 
 namespace ember::autograd {
 
+// A tangent, valid while the forward AD level it was set at is live.
+struct ForwardGrad {
+  Tensor tangent;
+  uint64_t level = 0;
+};
+
 struct AutogradMeta final : AutogradMetaInterface {
   ~AutogradMeta() override;
   bool requires_grad = false;  // leaves only; non-leaves require grad through grad_fn
@@ -23,6 +29,8 @@ struct AutogradMeta final : AutogradMetaInterface {
   Tensor base;
   uint32_t attr_version = 0;
   TensorImpl* owner = nullptr;
+  // Forward-mode AD: the tangent (forward_ad.h), shared with the aliases a saved output unpacks to.
+  std::shared_ptr<ForwardGrad> fw;
 };
 
 inline AutogradMeta* meta(const Tensor& t) {

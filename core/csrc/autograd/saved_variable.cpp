@@ -1,6 +1,7 @@
 // SavedVariable: save, version check and restore of the saved output's history.
 #include "autograd/saved_variable.h"
 
+#include "autograd/forward_ad.h"
 #include "autograd/meta.h"
 #include "base/error.h"
 #include "types/dtype.h"
@@ -18,6 +19,12 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
   if (was_output_) {
     output_nr_ = meta(t)->output_nr;
     data_ = alias(t);
+    // Under forward AD the output's tangent is set after the op records it: share its slot.
+    if (forward::live_level.load(std::memory_order_relaxed)) {
+      AutogradMeta& m = materialize_meta(t);
+      if (!m.fw) m.fw = std::make_shared<ForwardGrad>();
+      fw_ = m.fw;
+    }
   } else {
     data_ = t;
   }
@@ -26,6 +33,7 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
 void SavedVariable::reset() {
   if (!saved_) return;
   data_ = Tensor();
+  fw_.reset();
   released_ = true;
 }
 
@@ -51,6 +59,7 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
   AutogradMeta& m = materialize_meta(t);
   m.grad_fn = owner;
   m.output_nr = output_nr_;
+  m.fw = fw_;
   return t;
 }
 

@@ -7,6 +7,8 @@
 
 namespace ember::autograd {
 
+struct ForwardGrad;
+
 class SavedVariable {
  public:
   SavedVariable() = default;
@@ -18,6 +20,7 @@ class SavedVariable {
 
  private:
   Tensor data_;
+  std::shared_ptr<ForwardGrad> fw_;  // a saved output's tangent slot (set after it is saved)
   uint32_t version_ = 0;
   uint32_t output_nr_ = 0;
   bool saved_ = false, was_output_ = false, released_ = false;

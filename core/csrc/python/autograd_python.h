@@ -32,5 +32,6 @@ std::shared_ptr<PyObject> hold_callable(PyObject* fn);
 void add_autograd_getset(std::vector<PyGetSetDef>& v);
 void add_autograd_methods(std::vector<PyMethodDef>& v);
 void add_autograd_functions(std::vector<PyMethodDef>& v);
+void add_forward_ad_functions(std::vector<PyMethodDef>& v);
 
 }  // namespace ember::py

@@ -21,8 +21,10 @@ namespace {
 // requires grad, and marked as a view of t's base otherwise (so a later write through it that
 // requires grad reaches the base).
 Tensor recorded_view(const Tensor& t, const Tensor& view) {
-  if (!autograd::GradMode::is_enabled() || view.is_same(t)) return view;
-  if (autograd::requires_grad(t)) return ad::as_strided(t, view.sizes(), view.strides(), view.offset());
+  if (view.is_same(t)) return view;
+  if (autograd::forward::any_tangent({t}) || (autograd::GradMode::is_enabled() && autograd::requires_grad(t)))
+    return ad::as_strided(t, view.sizes(), view.strides(), view.offset());
+  if (!autograd::GradMode::is_enabled()) return view;
   autograd::mark_view(view, t);
   return view;
 }
@@ -32,7 +34,7 @@ PyObject* getitem(PyObject* self, PyObject* index) {
   const Tensor& t = unwrap(self);
   const bool grad_mode = autograd::GradMode::is_enabled();
   // t[mask] with a mask of t's whole shape: one pass that copies the selected elements.
-  if (is_tensor(index) && !(grad_mode && autograd::requires_grad(t))) {
+  if (is_tensor(index) && !(grad_mode && autograd::requires_grad(t)) && !autograd::forward::any_tangent({t})) {
     const Tensor& m = unwrap(index);
     if (m.dtype() == ScalarType::Bool && m.dim() > 0 && m.sizes() == t.sizes() && !m.is_meta() && !t.is_meta() &&
         m.device() == t.device())
@@ -71,7 +73,8 @@ int setitem(PyObject* self, PyObject* index, PyObject* value) {
   ParsedIndex p = parse_index(t, index);
   Tensor view = recorded_view(t, p.view);
   if (!p.advanced) {
-    if (autograd::GradMode::is_enabled() && (autograd::requires_grad(view) || autograd::requires_grad(v)))
+    if ((autograd::GradMode::is_enabled() && (autograd::requires_grad(view) || autograd::requires_grad(v))) ||
+        autograd::forward::any_tangent({view, v}))
       ad::copy_(view, drop_leading_ones(v, view.dim()), false);
     else
       copy_(view, drop_leading_ones(v, view.dim()));

@@ -62,6 +62,11 @@ class Function(metaclass=_Meta):
         raise NotImplementedError("You must implement either the backward or vjp method for your custom "
                                   "autograd.Function to use it with backward mode AD.")
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it with "
+                                  "forward mode AD.")
+
     setup_context = None
 
     @classmethod
@@ -69,12 +74,19 @@ class Function(metaclass=_Meta):
         ctx = cls._backward_cls()
         tensor_args = [a if isinstance(a, _C.TensorBase) else None for a in args]
         ctx.needs_input_grad = tuple(a is not None and a.requires_grad for a in tensor_args)
-        with no_grad():
-            if cls.setup_context is not None:
-                out = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, out)
-            else:
-                out = cls.forward(ctx, *args, **kwargs)
+        tangents = _tangents(tensor_args)
+        if tangents is not None and cls.jvp is Function.jvp:
+            Function.jvp(ctx)  # raises: forward mode needs the Function's own jvp
+        _C._suspend_forward_ad(True)  # forward sees primals; its outputs' tangents come from jvp
+        try:
+            with no_grad():
+                if cls.setup_context is not None:
+                    out = cls.forward(*args, **kwargs)
+                    cls.setup_context(ctx, args, out)
+                else:
+                    out = cls.forward(ctx, *args, **kwargs)
+        finally:
+            _C._suspend_forward_ad(False)
         single = not isinstance(out, tuple)
         outs = (out,) if single else out
         tensor_outs = [o if isinstance(o, _C.TensorBase) else None for o in outs]
@@ -100,7 +112,33 @@ class Function(metaclass=_Meta):
                                        getattr(ctx, "_materialize", True))
         it = iter(recorded)
         final = tuple(next(it) if o is not None else raw for o, raw in zip(tensor_outs, outs))
+        if tangents is not None:
+            _set_output_tangents(cls, ctx, tangents, final)
         return final[0] if single else final
+
+
+def _tangents(tensor_args):
+    """The inputs' forward-AD tangents (zeros for a tensor without one, None for non-tensors), or
+    None when no input carries one."""
+    if _C._current_dual_level() < 0:
+        return None
+    tangents = [None if a is None else _C._unpack_dual(a, 0)[1] for a in tensor_args]
+    if all(t is None for t in tangents):
+        return None
+    return [t if t is not None or a is None else _C.zeros_like(a) for t, a in zip(tangents, tensor_args)]
+
+
+def _set_output_tangents(cls, ctx, tangents, outputs):
+    res = cls.jvp(ctx, *tangents)
+    res = res if isinstance(res, tuple) else (res,)
+    tensor_outs = [o for o in outputs if isinstance(o, _C.TensorBase)]
+    if len(res) != len(outputs) and len(res) != len(tensor_outs):
+        raise RuntimeError(f"function {cls.__name__}.jvp returned an incorrect number of tangents (expected "
+                           f"{len(outputs)}, got {len(res)})")
+    pairs = zip(outputs, res) if len(res) == len(outputs) else zip(tensor_outs, res)
+    for o, t in pairs:
+        if isinstance(o, _C.TensorBase) and t is not None and (o.is_floating_point() or o.is_complex()):
+            _C._set_fw_tangent(o, t)
 
 
 def once_differentiable(fn):

@@ -1,5 +1,6 @@
-"""Function transforms built on reverse mode: vjp, jvp (by the double-vjp trick), jacobian,
-hessian, hvp, vhp. Inputs and outputs are a tensor or a tuple of tensors."""
+"""Function transforms: vjp, jvp (by the double-vjp trick), jacobian and hessian (reverse mode, or
+forward mode with strategy="forward-mode"), hvp, vhp. Inputs and outputs are a tensor or a tuple
+of tensors."""
 from .. import _C
 from .grad_mode import enable_grad
 
@@ -88,14 +89,21 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
     """The Jacobian of func at inputs: for output i and input j a tensor of shape
     out_i.shape + in_j.shape. vectorize=True asks autograd.grad for all rows at once
-    (is_grads_batched). strategy="forward-mode" gives the same Jacobian, computed in reverse mode
-    (ember has no forward-mode AD yet); as in PyTorch it needs vectorize=True."""
+    (is_grads_batched). strategy="forward-mode" builds it a column at a time with forward-mode AD
+    (one pass per input element; the better choice when inputs are fewer than outputs); as in
+    PyTorch it needs vectorize=True."""
     from . import grad
     if strategy not in ("reverse-mode", "forward-mode"):
         raise ValueError('Expected strategy to be either "forward-mode" or "reverse-mode".')
     if strategy == "forward-mode" and not vectorize:
         raise ValueError('jacobian: `strategy="forward-mode"` only works when `vectorize=True`.')
     ins, single_in = _tuple(inputs, "inputs")
+    if strategy == "forward-mode":
+        if strict:
+            raise RuntimeError('jacobian: `strict=True` and `strategy="forward-mode"` are not supported together '
+                               '(as in PyTorch)')
+        table, single_out = _jacobian_forward(func, ins, create_graph)
+        return _shape_table(table, single_in, single_out)
     with enable_grad():
         ins = _prepare(ins, create_graph)
         outs, single_out = _tuple(func(*ins), "outputs of the user-provided function")
@@ -119,6 +127,39 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                              _C.zeros([0] + list(x.shape), dtype=x.dtype) for j, x in enumerate(ins))
             table.append(tuple((r if create_graph else r.detach()).reshape(list(o.shape) + list(x.shape))
                                for r, x in zip(rows, ins)))
+    return _shape_table(table, single_in, single_out)
+
+
+def _jacobian_forward(func, ins, create_graph):
+    """table[i][j] = d out_i / d in_j, one forward-mode pass per input element (a column)."""
+    from . import forward_ad
+    columns = [[] for _ in ins]  # per input, per element: the tangents of every output
+    ins = _prepare(ins, create_graph)  # leaves that require grad, so func may differentiate (hessian)
+    single_out, outs = False, ()
+    for j, x in enumerate(ins):
+        flat_eye = _C.eye(x.numel(), dtype=x.dtype)
+        for k in range(x.numel()):
+            with enable_grad(), forward_ad.dual_level():
+                duals = [forward_ad.make_dual(y, flat_eye[k].reshape(list(y.shape)) if i == j else _C.zeros_like(y))
+                         for i, y in enumerate(ins)]
+                outs, single_out = _tuple(func(*duals), "outputs of the user-provided function")
+                tangents = [forward_ad.unpack_dual(o).tangent for o in outs]
+                columns[j].append([_C.zeros_like(o) if t is None else (t if create_graph else t.detach())
+                                   for o, t in zip(outs, tangents)])
+    if not any(x.numel() for x in ins):
+        outs, single_out = _tuple(func(*ins), "outputs of the user-provided function")
+    table = []
+    for i, o in enumerate(outs):
+        row = []
+        for j, x in enumerate(ins):
+            cols = [c[i] for c in columns[j]]
+            jac = _C.stack(cols, dim=-1) if cols else _C.zeros(list(o.shape) + [0], dtype=o.dtype)
+            row.append(jac.reshape(list(o.shape) + list(x.shape)))
+        table.append(tuple(row))
+    return table, single_out
+
+
+def _shape_table(table, single_in, single_out):
     if single_out and single_in:
         return table[0][0]
     if single_out:
@@ -138,7 +179,10 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
             raise RuntimeError("The function given to hessian should return a single Tensor with a single element")
         return _grad([out.reshape(())], xs, [_C.ones_like(out.reshape(()))], True)
 
-    res = jacobian(gradient, ins, create_graph=create_graph, strict=strict, vectorize=vectorize)
+    if outer_jacobian_strategy == "forward-mode" and not vectorize:
+        raise ValueError('hessian: `outer_jacobian_strategy="forward-mode"` only works when `vectorize=True`.')
+    res = jacobian(gradient, ins, create_graph=create_graph, strict=strict, vectorize=vectorize,
+                   strategy=outer_jacobian_strategy)
     if single_in:
         return res[0][0]
     return res
