@@ -57,6 +57,38 @@ def test_backward_formula(scaled):
     assert galpha is None
 
 
+def test_extension_op_records_autograd(scaled):
+    """The op's registered formula runs in backward: gradients reach the inputs, gradcheck agrees
+    with finite differences, and forward-mode AD gets its tangent from the same formula."""
+    from ember.autograd import forward_ad, gradcheck
+    x = ember.tensor(np.array([1.0, 2.0, 3.0]), requires_grad=True)
+    y = ember.tensor(np.array([0.5, -1.0, 4.0]), requires_grad=True)
+    out = scaled.scaled_add(x, y, 3.0)
+    assert out.requires_grad and out.grad_fn.name() == "scaled_addBackward"
+    (out * ember.tensor(np.array([1.0, 2.0, -1.0]))).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [1.0, 2.0, -1.0])
+    np.testing.assert_allclose(y.grad.numpy(), [3.0, 6.0, -3.0])
+    assert gradcheck(lambda a, b: scaled.scaled_add(a, b, 0.5), (x, y))
+    with forward_ad.dual_level():
+        d = forward_ad.make_dual(x.detach(), ember.tensor(np.array([1.0, 0.0, 2.0])))
+        t = forward_ad.unpack_dual(scaled.scaled_add(y.detach(), d, 2.0)).tangent
+    np.testing.assert_allclose(t.numpy(), [2.0, 0.0, 4.0])
+    with ember.no_grad():
+        assert not scaled.scaled_add(x, y).requires_grad
+
+
+def test_undifferentiable_formula_is_refused_where_it_would_end_the_chain(scaled):
+    x = ember.tensor(np.array([1.0, 4.0]), requires_grad=True)
+    (g,) = ember.autograd.grad(scaled.halved(x).sum(), x)
+    np.testing.assert_allclose(g.numpy(), [0.5, 0.5])
+    v = ember.tensor(np.array([1.0, 2.0]), requires_grad=True)  # a gradient that is itself differentiated
+    with pytest.raises(RuntimeError, match="backward formula of scaled::halved is not differentiable"):
+        ember.autograd.grad(scaled.halved(x), x, v, create_graph=True)
+    from ember.autograd import forward_ad
+    with forward_ad.dual_level(), pytest.raises(RuntimeError, match="not differentiable"):
+        scaled.halved(forward_ad.make_dual(x.detach(), ember.ones_like(x)))
+
+
 def test_non_tensor_results_and_lists(scaled):
     assert scaled.size_product(ember.empty(2, 3, 5), [0, 2]) == 10
     assert "size_product" in dir(scaled)

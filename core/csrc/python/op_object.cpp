@@ -2,6 +2,7 @@
 // arguments by the op's schema, boxes them, dispatches through the table and unboxes the results.
 #include <memory>
 
+#include "autograd/boxed.h"
 #include "dispatch/library.h"
 #include "dispatch/op_table.h"
 #include "python/arg_parser.h"
@@ -65,7 +66,7 @@ PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, Py
   Stack stack;
   stack.reserve(schema.args.size());
   for (size_t i = 0; i < schema.args.size(); i++) stack.push_back(box_arg(r, int(i), schema.args[i]));
-  op->entry->call(stack);
+  autograd::call_boxed(*op->entry, stack);
   return unbox_results(stack);
   EMBER_PY_END(nullptr)
 }

@@ -79,6 +79,8 @@ class SplitMixGenerator : public ember::GeneratorImpl {
   uint64_t key_, seed_;
 };
 
+Tensor halved(const Tensor& x) { return ember::ops::mul(x, ember::wrapped_scalar(ember::Scalar(0.5))); }
+
 ember::Generator splitmix_generator(int64_t key) { return ember::Generator(new SplitMixGenerator(uint64_t(key))); }
 
 }  // namespace
@@ -86,12 +88,19 @@ ember::Generator splitmix_generator(int64_t key) { return ember::Generator(new S
 EMBER_LIBRARY(scaled, m) {
   m.def("scaled_add(Tensor x, Tensor y, float alpha=2.0) -> Tensor", scaled_add_cpu);
   m.impl("scaled_add", ember::DispatchKey::Meta, scaled_add_meta);
-  // d/dx = grad, d/dy = alpha * grad; alpha gets no gradient.
+  // d/dx = grad, d/dy = alpha * grad; alpha gets no gradient. ember::ad ops are recorded, so the
+  // formula is itself differentiable (double backward, forward-mode AD).
   m.backward("scaled_add", [](const ember::BackwardArgs& a) {
     const Tensor& g = a.grad_outputs[0];
     double alpha = a.inputs[2].to_double();
-    Tensor gy = ember::ops::mul(g, ember::wrapped_scalar(ember::Scalar(alpha)));  // a core op
+    Tensor gy = ember::ad::mul(g, ember::wrapped_scalar(ember::Scalar(alpha)));  // a core op, recorded
     return std::vector<Tensor>{g, gy, Tensor()};
+  });
+  // halved(x) = x / 2 with a formula of plain (unrecorded) ops: fine for first derivatives, refused
+  // when the gradient itself must be differentiable.
+  m.def("halved(Tensor x) -> Tensor", halved);
+  m.backward("halved", [](const ember::BackwardArgs& a) {
+    return std::vector<Tensor>{ember::ops::mul(a.grad_outputs[0], ember::wrapped_scalar(ember::Scalar(0.5)))};
   });
   m.def("size_product(Tensor x, int[] dims) -> int", size_product);
   m.def("splitmix_generator(int key) -> Generator", splitmix_generator);
