@@ -24,8 +24,7 @@ template <int P, int W, class E>
 E* lsd_passes(E* a, E* tmp, int64_t n, int shift0) {
   constexpr int64_t B = int64_t(1) << W;
   constexpr uint64_t M = uint64_t(B - 1);
-  std::vector<int64_t> hist(P * B, 0);
-  int64_t* cnt = hist.data();
+  int64_t cnt[P * B] = {};  // on the stack: buckets sort many small runs, an allocation each would show
   for (int64_t i = 0; i < n; i++) {
     const uint64_t k = key_bits(a[i]) >> shift0;
     for (int p = 0; p < P; p++) cnt[p * B + ((k >> (W * p)) & M)]++;
@@ -160,7 +159,7 @@ uint64_t* sort_low_bits(uint64_t* a, uint64_t* tmp, int64_t n, int bits) {
     std::sort(a, a + n);  // items order as (key, index): the sort is stable by construction
     return a;
   }
-  if (bits > 16 && bits <= 22 && n >= 4096) return lsd_passes<2, 11>(a, tmp, n, 32);  // two passes beat three
+  if (bits > 16 && bits <= 21 && n >= 4096) return lsd_passes<3, 7>(a, tmp, n, 32);  // small digits: cache-local scatters
   return lsd_serial(a, tmp, n, 32, (bits + 7) / 8);
 }
 
