@@ -7,7 +7,7 @@ BUILD_DIR ?=
 VPY := $(VENV)/bin/python
 STAMP ?= .stamps
 CORE_SRC := $(shell find core/csrc core/cmake core/ops core/ember tools/opgen -type f 2>/dev/null) core/CMakeLists.txt core/pyproject.toml
-DOMAIN_SRC := $(shell find vision audio text csprng -name '*.py' -o -name pyproject.toml 2>/dev/null)
+DOMAIN_SRC := $(shell find vision audio text csprng -path '*/build' -prune -o \( -name '*.py' -o -name pyproject.toml -o -name '*.cpp' -o -name '*.h' -o -name CMakeLists.txt \) -print 2>/dev/null)
 
 .PHONY: demo test bench setup clean
 demo: $(STAMP)/domains
@@ -23,7 +23,7 @@ setup: $(STAMP)/domains
 
 $(STAMP)/venv:
 	$(PY) -m venv --system-site-packages $(VENV)
-	$(VPY) -m pip install --quiet --disable-pip-version-check "numpy>=1.24" "scipy>=1.10" "scipy-openblas32>=0.3.27" "pytest>=7" "pyyaml>=6" \
+	$(VPY) -m pip install --quiet --disable-pip-version-check "numpy>=1.24" "scipy>=1.10" "scipy-openblas32>=0.3.27" "pytest>=7" "pyyaml>=6" "cryptography>=41" \
 	    "scikit-build-core>=0.10" "pybind11>=2.12" "ninja" "cmake>=3.21"
 	@mkdir -p $(STAMP) && touch $@
 

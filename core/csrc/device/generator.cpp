@@ -60,6 +60,7 @@ uint64_t GeneratorImpl::reserve(uint64_t n_blocks) {
   std::lock_guard<std::mutex> g(mutex_);
   uint64_t first = offset_;
   offset_ += n_blocks;
+  on_reserve(first, n_blocks);
   return first;
 }
 

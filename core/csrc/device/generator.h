@@ -59,6 +59,9 @@ class GeneratorImpl : public RefCounted {
   virtual void key_state(uint8_t* out) const = 0;
   virtual void set_key_state(const uint8_t* data) = 0;
   virtual IntrusivePtr<GeneratorImpl> clone_impl() const = 0;
+  // Called by reserve() (under the generator's lock) with the blocks just claimed, for
+  // implementations that key each reservation afresh (embercsprng's random-device generator).
+  virtual void on_reserve(uint64_t first_block, uint64_t n_blocks) { (void)first_block, (void)n_blocks; }
 
  private:
   mutable std::mutex mutex_;
