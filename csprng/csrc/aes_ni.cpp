@@ -1,9 +1,10 @@
 // The AES-NI and VAES backends. Both keep several blocks in flight (AES rounds have a latency of
-// several cycles and a throughput of one or two per cycle): 8 blocks for AES-NI, 16 (four 512-bit
+// several cycles and a throughput of one or two per cycle): 8 blocks for AES-NI, 32 (eight 512-bit
 // registers of four blocks) for VAES. Compiled for those instruction sets function by function;
 // aes_portable.cpp calls them only when the CPU has them.
 #include <immintrin.h>
 
+#include <cstdint>
 #include <cstring>
 
 #include "aes.h"
@@ -85,11 +86,14 @@ EMBER_AESNI void aesni_decrypt(const Aes128Key& k, const uint8_t* in, uint8_t* o
   }
 }
 
-EMBER_VAES static void encrypt16(const __m512i rk[11], __m512i b[4]) {
-  for (int j = 0; j < 4; j++) b[j] = _mm512_xor_si512(b[j], rk[0]);
+// 8 registers of 4 blocks: enough independent rounds in flight to cover vaesenc's latency.
+constexpr int kZ = 8;
+
+EMBER_VAES static void encrypt_z(const __m512i rk[11], __m512i* b, int m) {
+  for (int j = 0; j < m; j++) b[j] = _mm512_xor_si512(b[j], rk[0]);
   for (int r = 1; r < 10; r++)
-    for (int j = 0; j < 4; j++) b[j] = _mm512_aesenc_epi128(b[j], rk[r]);
-  for (int j = 0; j < 4; j++) b[j] = _mm512_aesenclast_epi128(b[j], rk[10]);
+    for (int j = 0; j < m; j++) b[j] = _mm512_aesenc_epi128(b[j], rk[r]);
+  for (int j = 0; j < m; j++) b[j] = _mm512_aesenclast_epi128(b[j], rk[10]);
 }
 
 EMBER_VAES static void load_keys512(const Aes128Key& k, __m512i rk[11]) {
@@ -104,21 +108,22 @@ EMBER_VAES void vaes_ctr(const Aes128Key& k, const uint8_t counter[16], uint64_t
   uint64_t hi, lo;
   counter_words(counter, first, hi, lo);
   int64_t done = 0;
-  for (; done + 16 <= n; done += 16) {
-    __m512i b[4];
-    for (int j = 0; j < 4; j++) {
-      uint64_t w[8];
-      for (int q = 0; q < 4; q++) {
-        w[2 * q] = lo;
-        w[2 * q + 1] = hi;
-        next(hi, lo);
+  // While the low 64 bits do not wrap, counters are made in registers: (lo + i, hi) per 128-bit lane.
+  if (n >= 4 * kZ && lo <= UINT64_MAX - uint64_t(n)) {
+    __m512i ctr = _mm512_set_epi64(int64_t(hi), int64_t(lo + 3), int64_t(hi), int64_t(lo + 2), int64_t(hi),
+                                   int64_t(lo + 1), int64_t(hi), int64_t(lo));
+    const __m512i four = _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4);
+    for (; done + 4 * kZ <= n; done += 4 * kZ) {
+      __m512i b[kZ];
+      for (int j = 0; j < kZ; j++) {
+        b[j] = _mm512_shuffle_epi8(ctr, bswap);
+        ctr = _mm512_add_epi64(ctr, four);
       }
-      b[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(w), bswap);
+      encrypt_z(rk, b, kZ);
+      for (int j = 0; j < kZ; j++) _mm512_storeu_si512(out + 16 * (done + 4 * j), b[j]);
     }
-    encrypt16(rk, b);
-    for (int j = 0; j < 4; j++) _mm512_storeu_si512(out + 16 * (done + 4 * j), b[j]);
   }
-  if (done < n) {  // the tail, through AES-NI from the counter reached
+  if (done < n) {  // the tail (or a wrapping counter), through AES-NI from the counter reached
     uint8_t c[16];
     counter_add(counter, first + uint64_t(done), c);
     aesni_ctr(k, c, 0, n - done, out + 16 * done);
@@ -129,11 +134,11 @@ EMBER_VAES void vaes_encrypt(const Aes128Key& k, const uint8_t* in, uint8_t* out
   __m512i rk[11];
   load_keys512(k, rk);
   int64_t done = 0;
-  for (; done + 16 <= n; done += 16) {
-    __m512i b[4];
-    for (int j = 0; j < 4; j++) b[j] = _mm512_loadu_si512(in + 16 * (done + 4 * j));
-    encrypt16(rk, b);
-    for (int j = 0; j < 4; j++) _mm512_storeu_si512(out + 16 * (done + 4 * j), b[j]);
+  for (; done + 4 * kZ <= n; done += 4 * kZ) {
+    __m512i b[kZ];
+    for (int j = 0; j < kZ; j++) b[j] = _mm512_loadu_si512(in + 16 * (done + 4 * j));
+    encrypt_z(rk, b, kZ);
+    for (int j = 0; j < kZ; j++) _mm512_storeu_si512(out + 16 * (done + 4 * j), b[j]);
   }
   if (done < n) aesni_encrypt(k, in + 16 * done, out + 16 * done, n - done);
 }

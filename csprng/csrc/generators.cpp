@@ -99,12 +99,14 @@ void RandomDeviceGenerator::fill_blocks(uint64_t first_block, int64_t n, uint32_
   bool found = false;
   {
     std::lock_guard<std::mutex> g(ring_mutex_);
-    for (const Reservation& r : ring_)
+    for (size_t k = 1; k <= ring_.size(); k++) {  // newest first: a rewound offset reuses block numbers
+      const Reservation& r = ring_[(next_ - k) % ring_.size()];
       if (r.n && first_block >= r.first && first_block - r.first < r.n) {
         key = r.key;
         found = true;
         break;
       }
+    }
   }
   if (!found) {  // outside any recent reservation: a one-off key
     uint8_t k[16];

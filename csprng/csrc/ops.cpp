@@ -131,10 +131,12 @@ int64_t best() { return int64_t(best_backend()); }
 
 // _keystream(generator, first_block, n_blocks): the generator's raw blocks as bytes (for tests and
 // benchmarks: they are exactly AES-128-CTR's keystream under the generator's key).
-Tensor keystream(ember::GeneratorImpl* gen, int64_t first, int64_t n) {
+Tensor keystream(ember::GeneratorImpl* gen, int64_t first, int64_t n, const Tensor& into) {
   EMBER_CHECK(gen, Value, "_keystream: give a csprng generator");
   EMBER_CHECK(n >= 0 && first >= 0, Value, "_keystream: first and n must be non-negative");
-  Tensor out = ember::empty({16 * n}, ember::ScalarType::UInt8, ember::Device());
+  Tensor out = into.defined() ? into : ember::empty({16 * n}, ember::ScalarType::UInt8, ember::Device());
+  EMBER_CHECK(out.dtype() == ember::ScalarType::UInt8 && out.is_contiguous() && out.numel() == 16 * n, Value,
+              "_keystream: out must be a contiguous uint8 tensor of 16 * n_blocks elements");
   uint8_t* data = reinterpret_cast<uint8_t*>(out.data());
   constexpr int64_t kChunk = 4096;
   ember::parallel_for((n + kChunk - 1) / kChunk, 1, [&](int64_t cb, int64_t ce) {
@@ -161,5 +163,5 @@ EMBER_LIBRARY(csprng, m) {
         decrypt);
   m.def("_force_backend(int backend) -> int", force);
   m.def("_best_backend() -> int", best);
-  m.def("_keystream(Generator? generator, int first_block, int n_blocks) -> Tensor", keystream);
+  m.def("_keystream(Generator? generator, int first_block, int n_blocks, Tensor? out=None) -> Tensor", keystream);
 }

@@ -82,9 +82,13 @@ def fmt(v) -> str:
 
 
 def print_table(rows: list[dict]) -> bool:
-    libs = ["ember", "numpy", "torch"]
+    """The table; peers beyond NumPy and PyTorch (e.g. OpenSSL for csprng) get columns when a case has them."""
+    peers = ["numpy", "torch"]
+    for row in rows:
+        peers += [lib for lib in row["results"] if lib != "ember" and lib not in peers]
+    libs = ["ember"] + peers
     header = f"{'case':34} {'unit':8} " + " ".join(f"{lib:>9}" for lib in libs) + \
-             f" {'vs numpy':>9} {'vs torch':>9}  {'goal':>4}  target"
+             " " + " ".join(f"{'vs ' + p:>9}" for p in peers) + f"  {'goal':>4}  target"
     print(header)
     print("-" * len(header))
     all_met = True
@@ -92,7 +96,7 @@ def print_table(rows: list[dict]) -> bool:
         case, res = row["case"], row["results"]
         e = res.get("ember")
         ratios = []
-        for peer in ("numpy", "torch"):
+        for peer in peers:
             p = res.get(peer)
             if isinstance(e, float) and isinstance(p, float) and e > 0 and p > 0:
                 ratios.append(f"{(e / p if case.higher_is_better else p / e):.2f}x")
@@ -104,6 +108,6 @@ def print_table(rows: list[dict]) -> bool:
             met = "yes" if ok else "NO"
             all_met = all_met and ok
         print(f"{case.name:34} {case.unit:8} " + " ".join(f"{fmt(res.get(lib)):>9}" for lib in libs) +
-              f" {ratios[0]:>9} {ratios[1]:>9}  {met:>4}  {case.target}")
+              " " + " ".join(f"{r:>9}" for r in ratios) + f"  {met:>4}  {case.target}")
     print("(ratios: how many times better ember is than the peer; medians of the runs)")
     return all_met
