@@ -149,6 +149,16 @@ def test_kolmogorov_smirnov(name, fill, cdf):
     assert stats.kstest(draw(fill, ember.float32), cdf).pvalue > 1e-3, name + " float32"
 
 
+def test_kolmogorov_smirnov_geometric():
+    """A discrete law through the randomized probability integral transform: with V uniform (NumPy's
+    generator), F(X - 1) + V (F(X) - F(X - 1)) is uniform exactly when X follows F."""
+    x = draw(lambda t, g: t.geometric_(0.3, generator=g))
+    v = np.random.default_rng(0).random(x.shape)
+    law = stats.geom(0.3)
+    u = law.cdf(x - 1) + v * (law.cdf(x) - law.cdf(x - 1))
+    assert stats.kstest(u, "uniform").pvalue > 1e-3
+
+
 def chi_square_uniform(values, k):
     counts = np.bincount(values.astype(np.int64), minlength=k)
     return stats.chisquare(counts).pvalue
