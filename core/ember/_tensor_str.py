@@ -193,7 +193,8 @@ def _add_suffixes(text, suffixes, indent):
 
 def tensor_repr(t):
     from ._tensor import Tensor
-    prefix = "tensor(" if type(t) is Tensor or type(t) is _C.TensorBase else f"{type(t).__name__}("
+    plain = type(t) is Tensor or type(t) is _C.TensorBase or getattr(type(t), "_repr_as_tensor", False)
+    prefix = "tensor(" if plain else f"{type(t).__name__}("
     indent = len(prefix)
     suffixes = []
     if t.device.type != "cpu":
@@ -213,4 +214,8 @@ def tensor_repr(t):
         body = _body(t, indent)
     if shows_dtype:
         suffixes.append(f"dtype={t.dtype}")
+    if t.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
+    elif t.requires_grad:
+        suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)

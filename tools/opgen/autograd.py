@@ -222,7 +222,7 @@ def _forward_branch(op: Op, ret: str, inplace: bool) -> str:
             unpack.append(f"        const Tensor& {a.name}_fw = fw_p[fw_o++];")
     call_args = ", ".join(f"{a.name}_fw" if a.type in TENSOR_TYPES else a.name for a in op.args)
     fn = f"{op.name}_" if inplace and not op.name.endswith("_") else op.name
-    call = f"{fn}({call_args})"
+    call = f"::ember::ad::{fn}({call_args})"  # qualified: an argument may share the name (threshold)
     if ret == "Tensor":
         to_list, back = f"return variable_list{{{call}}};", "fw_out[0]"
     elif ret == "std::vector<Tensor>":

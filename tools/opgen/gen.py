@@ -43,9 +43,16 @@ def _captures(op: Op) -> list[Arg]:
     return [a for a in op.args if not a.is_tensor]
 
 
-def _capture_init(a: Arg) -> str:
+def _capture_init(op: Op, a: Arg) -> str:
+    # `captures: {arg: expr}` computes a capture once from the argument (a str option to a bool,
+    # so the element loop does not compare strings).
+    custom = (op.entry.get("captures") or {}).get(a.name)
+    if custom:
+        return f"const auto {a.name} = {custom};"
     if a.type == "Scalar":
         return f"const C {a.name} = {a.name}_in.to<C>();"
+    if a.type == "float":
+        return f"const C {a.name} = C({a.name}_in);"
     return f"const auto {a.name} = {a.name}_in;"
 
 
@@ -61,7 +68,7 @@ def gen_pointwise(op: Op) -> str:
     loop = {1: "unary_kernel<O, T>", 2: "binary_kernel<O, T, T>", 3: "ternary_kernel<O, T, T, T>"}[n]
     lam_params = ", ".join(f"T {x}_" for x in letters)
     lam_conv = " ".join(f"const C {x} = convert<C>({x}_);" for x in letters)
-    cap_inits = " ".join(_capture_init(a) for a in caps)
+    cap_inits = " ".join(_capture_init(op, a) for a in caps)
     cases = []
     simd_f32 = op.entry.get("simd_f32")
     for d in op.dtypes:

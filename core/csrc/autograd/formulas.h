@@ -166,4 +166,13 @@ Tensor quantile_backward(const Tensor& grad, const Tensor& input, const Tensor& 
 Tensor quantile_backward_q(const Tensor& grad, const Tensor& input, const Tensor& q, std::optional<int64_t> dim,
                            const std::string& interpolation, bool ignore_nan);
 
+// formulas_nn.cpp
+Tensor threshold_backward(const Tensor& grad, const Tensor& input, double threshold);
+Tensor elu_backward(const Tensor& grad, const Tensor& input, double alpha, double scale, double input_scale);
+Tensor gelu_backward(const Tensor& grad, const Tensor& input, const std::string& approximate);
+Tensor silu_backward(const Tensor& grad, const Tensor& input);
+Tensor mish_backward(const Tensor& grad, const Tensor& input);
+Tensor softplus_backward(const Tensor& grad, const Tensor& input, double beta, double threshold);
+Tensor hardswish_backward(const Tensor& grad, const Tensor& input);
+
 }  // namespace ember::ad

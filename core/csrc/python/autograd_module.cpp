@@ -215,9 +215,31 @@ PyObject* fn_record_function(PyObject*, PyObject* args) {
   EMBER_PY_END(nullptr)
 }
 
+// _make_subclass(cls, data, requires_grad): an instance of cls (a Tensor subclass such as
+// nn.Parameter) over data's storage: a leaf without history.
+PyObject* fn_make_subclass(PyObject*, PyObject* args) {
+  EMBER_PY_BEGIN
+  PyObject *cls, *data;
+  int rg;
+  if (!PyArg_ParseTuple(args, "OOp", &cls, &data, &rg)) return nullptr;
+  EMBER_CHECK(PyType_Check(cls) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), TensorBaseType), Type,
+              "_make_subclass: cls must be a subclass of Tensor");
+  EMBER_CHECK(is_tensor(data), Type, "_make_subclass: data must be a Tensor, got ", Py_TYPE(data)->tp_name);
+  Tensor t = alias(unwrap(data));
+  if (rg) set_requires_grad(t, true);
+  auto* type = reinterpret_cast<PyTypeObject*>(cls);
+  PyObject* o = type->tp_alloc(type, 0);
+  if (!o) return nullptr;
+  new (&reinterpret_cast<TensorObject*>(o)->tensor) Tensor(t);
+  t.impl()->pyobj = o;
+  return o;
+  EMBER_PY_END(nullptr)
+}
+
 }  // namespace
 
 void add_autograd_functions(std::vector<PyMethodDef>& v) {
+  v.push_back({"_make_subclass", fn_make_subclass, METH_VARARGS, nullptr});
   v.push_back({"_run_backward", FASTCALL(fn_run_backward), nullptr});
   v.push_back({"is_grad_enabled", fn_is_grad_enabled, METH_NOARGS, nullptr});
   v.push_back({"_set_grad_enabled", fn_set_grad_enabled, METH_O, nullptr});

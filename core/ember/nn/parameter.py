@@ -10,6 +10,8 @@ class Parameter(Tensor):
     """A Tensor that, assigned as a Module attribute, joins the module's parameters. It shares the
     data it was made from and is a leaf (requires_grad=True unless told otherwise)."""
 
+    _repr_as_tensor = True  # printed as "Parameter containing:\ntensor(...)", as PyTorch does
+
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = _C.empty(0)
