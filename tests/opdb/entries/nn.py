@@ -50,3 +50,27 @@ register(
            kwargs=[{}, {"lambd": 1.0}]),
     OpInfo("hardshrink", ref=lambda a, lambd=0.5: np.where(np.abs(a) > lambd, a, 0), kwargs=[{}, {"lambd": 1.0}]),
 )
+
+
+def _softmax_samples(dtype, rng):
+    from opdb.opinfo import Sample, random_array
+    out = [Sample((np.asarray(random_array(dtype, shape, rng, (-4, 4), (-3, 3))),), {"dim": dim})
+           for shape, dim in [((3, 5), 1), ((3, 5), 0), ((2, 3, 4), 1), ((2, 3, 4), -1), ((), 0), ((0, 3), 1)]]
+    if dtype == "float32":  # dtype= casts first
+        out.append(Sample((np.asarray(random_array(dtype, (2, 3), rng, (-4, 4), (-3, 3))),),
+                          {"dim": 1, "dtype": __import__("ember").float64}))
+    return out
+
+
+def _softmax(a, dim, dtype=None):
+    return special.softmax(a.astype(np.float64), axis=dim) if a.ndim else np.ones_like(a, dtype=np.float64)
+
+
+def _log_softmax(a, dim, dtype=None):
+    return special.log_softmax(a.astype(np.float64), axis=dim) if a.ndim else np.zeros_like(a, dtype=np.float64)
+
+
+register(
+    OpInfo("softmax", ref=_softmax, sample_inputs=_softmax_samples),
+    OpInfo("log_softmax", ref=_log_softmax, sample_inputs=_softmax_samples),
+)
