@@ -42,3 +42,5 @@ def _export_ops():
 
 _export_ops()
 del _export_ops
+
+from . import nn  # noqa: E402,F401  (after the ops: nn uses them)

@@ -1,0 +1,502 @@
+"""ember.nn.functional: the layers as functions, with PyTorch's names, defaults and checks. The
+elementwise activations and softmax are kernels of the op database (core/ops/nn.yaml); the rest
+are written here with differentiable ops, so autograd (and forward mode) follow."""
+from __future__ import annotations
+
+import math
+import warnings
+
+from .. import _C
+
+__all__ = [
+    "linear", "bilinear", "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "selu_",
+    "celu", "celu_", "gelu", "silu", "mish", "softplus", "softsign", "hardtanh", "hardtanh_", "hardsigmoid",
+    "hardswish", "logsigmoid", "tanhshrink", "threshold", "threshold_", "softshrink", "hardshrink", "glu", "prelu",
+    "rrelu", "sigmoid", "tanh", "softmax", "softmin", "log_softmax", "dropout", "alpha_dropout", "dropout1d",
+    "dropout2d", "dropout3d", "feature_alpha_dropout", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+    "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
+    "soft_margin_loss", "cosine_similarity", "pairwise_distance", "one_hot", "normalize",
+]
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+# ---- linear layers ------------------------------------------------------------------------
+def linear(input, weight, bias=None):
+    """y = input @ weight.T + bias, for input (*, in_features) and weight (out_features, in_features)."""
+    if weight.dim() not in (1, 2):
+        raise RuntimeError(f"linear(): weight must be 1-D or 2-D, got shape {tuple(weight.shape)}")
+    if input.dim() == 0 or input.shape[-1] != weight.shape[-1]:
+        rows = math.prod(input.shape[:-1]) if input.dim() else 1
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1] if input.dim() else 1} "
+                           f"and {weight.shape[-1]}x{weight.shape[0] if weight.dim() == 2 else 1})")
+    if input.dim() == 2 and weight.dim() == 2 and bias is not None and bias.dim() <= 1:
+        return _C.addmm(bias, input, weight.t())
+    out = _C.matmul(input, weight.t() if weight.dim() == 2 else weight)
+    return out if bias is None else out + bias
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """y_o = x1^T A_o x2 + b_o, for weight (out, in1, in2)."""
+    if weight.dim() != 3 or input1.shape[-1] != weight.shape[1] or input2.shape[-1] != weight.shape[2]:
+        raise RuntimeError(f"bilinear(): input1 {tuple(input1.shape)}, input2 {tuple(input2.shape)} and weight "
+                           f"{tuple(weight.shape)} do not fit (expected weight (out, {input1.shape[-1]}, "
+                           f"{input2.shape[-1]}))")
+    out = _C.einsum("...i,oij,...j->...o", input1, weight, input2)
+    return out if bias is None else out + bias
+
+
+# ---- activations ----------------------------------------------------------------------------
+def _maybe_inplace(fn, fn_, input, inplace, *args):
+    return fn_(input, *args) if inplace else fn(input, *args)
+
+
+def relu(input, inplace=False):
+    return input.relu_() if inplace else _C.relu(input)
+
+
+def relu_(input):
+    return input.relu_()
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _maybe_inplace(_C.leaky_relu, _C.leaky_relu_, input, inplace, negative_slope)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return _C.leaky_relu_(input, negative_slope)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _maybe_inplace(_C.elu, _C.elu_, input, inplace, alpha)
+
+
+def elu_(input, alpha=1.0):
+    return _C.elu_(input, alpha)
+
+
+def selu(input, inplace=False):
+    return _maybe_inplace(_C.elu, _C.elu_, input, inplace, SELU_ALPHA, SELU_SCALE)
+
+
+def selu_(input):
+    return _C.elu_(input, SELU_ALPHA, SELU_SCALE)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise ValueError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    return _maybe_inplace(_C.celu, _C.celu_, input, inplace, alpha)
+
+
+def celu_(input, alpha=1.0):
+    return _C.celu_(input, alpha)
+
+
+def gelu(input, approximate="none"):
+    return _C.gelu(input, approximate=approximate)
+
+
+def silu(input, inplace=False):
+    return _C.silu_(input) if inplace else _C.silu(input)
+
+
+def mish(input, inplace=False):
+    return _C.mish_(input) if inplace else _C.mish(input)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return _C.softplus(input, beta, threshold)
+
+
+def softsign(input):
+    return _C.softsign(input)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _maybe_inplace(_C.hardtanh, _C.hardtanh_, input, inplace, min_val, max_val)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, True)
+
+
+def hardsigmoid(input, inplace=False):
+    return _C.hardsigmoid_(input) if inplace else _C.hardsigmoid(input)
+
+
+def hardswish(input, inplace=False):
+    return _C.hardswish_(input) if inplace else _C.hardswish(input)
+
+
+def logsigmoid(input):
+    return _C.logsigmoid(input)
+
+
+def tanhshrink(input):
+    return _C.tanhshrink(input)
+
+
+def threshold(input, threshold, value, inplace=False):
+    return _maybe_inplace(_C.threshold, _C.threshold_, input, inplace, threshold, value)
+
+
+def threshold_(input, threshold, value):
+    return _C.threshold_(input, threshold, value)
+
+
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return _C.softshrink(input, lambd)
+
+
+def hardshrink(input, lambd=0.5):
+    return _C.hardshrink(input, lambd)
+
+
+def sigmoid(input):
+    return _C.sigmoid(input)
+
+
+def tanh(input):
+    return _C.tanh(input)
+
+
+def glu(input, dim=-1):
+    """a * sigmoid(b) for the two halves a, b of input along dim (whose size must be even)."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    size = input.shape[dim]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.dim()} is size {size}")
+    a, b = input.chunk(2, dim)
+    return a * _C.sigmoid(b)
+
+
+def prelu(input, weight):
+    """max(0, x) + weight * min(0, x), weight of 1 element or one per channel (dim 1)."""
+    if weight.numel() != 1:
+        channels = input.shape[1] if input.dim() >= 2 else input.shape[0] if input.dim() == 1 else 1
+        if weight.dim() != 1 or weight.numel() != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+        if input.dim() >= 2:
+            weight = weight.reshape([channels] + [1] * (input.dim() - 2))
+    return _C.where(input > 0, input, weight * input)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Leaky ReLU with a random slope from U(lower, upper) per element in training, else their mean."""
+    if not training:
+        return leaky_relu(input, (lower + upper) / 2, inplace)
+    slope = _C.empty_like(input).uniform_(lower, upper)
+    out = _C.where(input >= 0, input, input * slope)
+    return input.copy_(out) if inplace else out
+
+
+def _softmax_dim(input, dim):
+    if dim is None:  # PyTorch's legacy choice for an implicit dim
+        dim = 0 if input.dim() in (0, 1, 3) else 1
+    return dim
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    return _C.softmax(input, _softmax_dim(input, dim), dtype=dtype)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    return _C.softmax(-input, _softmax_dim(input, dim), dtype=dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    return _C.log_softmax(input, _softmax_dim(input, dim), dtype=dtype)
+
+
+# ---- dropout --------------------------------------------------------------------------------
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _apply_mask(input, mask, scale, inplace):
+    if inplace:
+        return input.mul_(mask).mul_(scale)
+    return input * mask * scale
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zeros each element with probability p in training, scaling the rest by 1/(1-p)."""
+    _check_p(p)
+    if not training or p == 0:
+        return input
+    if p == 1:
+        return input.mul_(0) if inplace else input * 0
+    mask = _C.empty_like(input).bernoulli_(1 - p)
+    return _apply_mask(input, mask, 1.0 / (1 - p), inplace)
+
+
+def _feature_dropout(input, p, training, inplace, batched_dim, name):
+    _check_p(p)
+    if input.dim() not in (batched_dim, batched_dim + 1):
+        raise RuntimeError(f"{name}: expected {batched_dim}-D (unbatched) or {batched_dim + 1}-D (batched) input, "
+                           f"got {input.dim()}-D input of shape {tuple(input.shape)}")
+    if not training or p == 0:
+        return input
+    batched = input.dim() == batched_dim + 1
+    keep = list(input.shape[:2] if batched else input.shape[:1]) + [1] * (batched_dim - 1)
+    mask = _C.empty(keep, dtype=input.dtype).bernoulli_(1 - p)
+    if p == 1:
+        return input.mul_(0) if inplace else input * 0
+    return _apply_mask(input, mask, 1.0 / (1 - p), inplace)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, 2, "dropout1d")
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, 3, "dropout2d")
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, 4, "dropout3d")
+
+
+def _alpha_dropout(input, p, training, inplace, mask_shape):
+    _check_p(p)
+    if not training or p == 0:
+        return input
+    if p == 1:
+        return input.mul_(0) if inplace else input * 0
+    # Dropped values become alpha' = -SELU_SCALE*SELU_ALPHA; a and b keep mean 0 and variance 1.
+    alpha_p = -SELU_ALPHA * SELU_SCALE
+    a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
+    b = -a * alpha_p * p
+    keep = _C.empty(mask_shape, dtype=input.dtype).bernoulli_(1 - p)
+    out = (input * keep + alpha_p * (1 - keep)) * a + b
+    return input.copy_(out) if inplace else out
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    return _alpha_dropout(input, p, training, inplace, list(input.shape))
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    shape = list(input.shape[:2]) + [1] * (input.dim() - 2)
+    return _alpha_dropout(input, p, training, inplace, shape)
+
+
+# ---- losses ---------------------------------------------------------------------------------
+def _reduce(loss, reduction):
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _same_shape(input, target, name):
+    """PyTorch warns (and broadcasts) when a pointwise loss gets shapes that differ."""
+    if tuple(input.shape) != tuple(target.shape):
+        warnings.warn(f"{name}: Using a target size ({tuple(target.shape)}) that is different to the input size "
+                      f"({tuple(input.shape)}). This will likely lead to incorrect results due to broadcasting. "
+                      "Please ensure they have the same size.", stacklevel=3)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    _same_shape(input, target, "mse_loss")
+    loss = (input - target) ** 2
+    return _reduce(loss if weight is None else loss * weight, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _same_shape(input, target, "l1_loss")
+    return _reduce((input - target).abs(), reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    _same_shape(input, target, "smooth_l1_loss")
+    d = (input - target).abs()
+    if beta == 0:
+        return _reduce(d, reduction)
+    return _reduce(_C.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    _same_shape(input, target, "huber_loss")
+    d = (input - target).abs()
+    loss = _C.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+    return _reduce(loss if weight is None else loss * weight, reduction)
+
+
+def _class_dim_checks(input, target, name):
+    if input.dim() < 1:
+        raise ValueError(f"{name}: expected input with at least 1 dimension (the classes), got a 0-D tensor")
+    batched = input.dim() >= 2
+    expected = (input.shape[0],) + tuple(input.shape[2:]) if batched else ()
+    if tuple(target.shape) != expected:
+        raise ValueError(f"{name}: expected target of shape {expected} for input of shape {tuple(input.shape)}, got "
+                         f"{tuple(target.shape)}")
+    return batched
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    """-input[n, target[n]] * weight[target[n]], over inputs (N, C, d1...) or (C,), with
+    ignore_index skipped and "mean" normalized by the weights of the targets used."""
+    batched = _class_dim_checks(input, target, "nll_loss")
+    if target.is_floating_point() or target.is_complex():
+        raise RuntimeError(f"nll_loss: expected target of an integer dtype (class indices), got {target.dtype}")
+    c = input.shape[1] if batched else input.shape[0]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != c):
+        raise RuntimeError(f"weight tensor should be defined either for all {c} classes or no classes but got "
+                           f"weight tensor of shape: {tuple(weight.shape)}")
+    valid = target != ignore_index
+    t = _C.where(valid, target, _C.zeros_like(target)).to(_C.int64)
+    bad = (t < 0) | (t >= c)
+    if bad.any().item():
+        raise IndexError(f"Target {t[bad].reshape(-1)[0].item()} is out of bounds (the input has {c} classes).")
+    if batched:
+        picked = -input.gather(1, t.unsqueeze(1)).squeeze(1)
+    else:
+        picked = -input.gather(0, t.reshape(1)).reshape(())
+    w = valid.to(input.dtype)
+    if weight is not None:
+        w = w * weight.to(input.dtype)[t]
+    loss = picked * w
+    if reduction == "mean":
+        return loss.sum() / w.sum()
+    return _reduce(loss, reduction)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    """log_softmax over the class dim (1, or 0 for unbatched input), then the negative log
+    likelihood of class-index targets or, for floating targets, of class probabilities."""
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    cdim = 1 if input.dim() >= 2 else 0
+    logp = _C.log_softmax(input, cdim)
+    c = input.shape[cdim]
+    wshape = [c] + [1] * (input.dim() - cdim - 1)
+    if target.is_floating_point():
+        if tuple(target.shape) != tuple(input.shape):
+            raise ValueError(f"cross_entropy: probability targets must have the input's shape {tuple(input.shape)}, "
+                             f"got {tuple(target.shape)}")
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / c
+        prod = logp * target
+        if weight is not None:
+            prod = prod * weight.reshape(wshape)
+        loss = -prod.sum(cdim)
+        if reduction == "mean":  # over the batch, whatever the weights
+            return loss.sum() / (input.shape[0] if input.dim() >= 2 else 1)
+        return _reduce(loss, reduction)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing == 0:
+        return nll
+    valid = target != ignore_index
+    smooth = -(logp * weight.reshape(wshape)).sum(cdim) if weight is not None else -logp.sum(cdim)
+    smooth = smooth * valid.to(smooth.dtype)
+    if reduction == "mean":
+        if weight is not None:
+            t = _C.where(valid, target, _C.zeros_like(target))
+            smooth = smooth.sum() / (weight[t] * valid.to(weight.dtype)).sum()
+        else:
+            smooth = smooth.sum() / valid.sum()
+    else:
+        smooth = _reduce(smooth, reduction)
+    return (1 - label_smoothing) * nll + smooth * (label_smoothing / c)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """-(t log x + (1 - t) log(1 - x)), the logs clamped at -100 as PyTorch does."""
+    if tuple(input.shape) != tuple(target.shape):
+        raise ValueError(f"Using a target size ({tuple(target.shape)}) that is different to the input size "
+                         f"({tuple(input.shape)}) is deprecated. Please ensure they have the same size.")
+    if input.numel() and ((input < 0) | (input > 1)).any().item():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    loss = -(target * input.log().clamp_min(-100) + (1 - target) * (1 - input).log().clamp_min(-100))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    """BCE of sigmoid(input), computed stably: (1 - t) x + (1 + (pw - 1) t) log(1 + exp(-x))."""
+    if tuple(input.shape) != tuple(target.shape):
+        raise ValueError(f"Target size ({tuple(target.shape)}) must be the same as input size ({tuple(input.shape)})")
+    log_sig_neg = _C.logsigmoid(-input)  # log(1 - sigmoid(x))
+    log_sig = _C.logsigmoid(input)
+    if pos_weight is not None:
+        loss = -(pos_weight * target * log_sig + (1 - target) * log_sig_neg)
+    else:
+        loss = -(target * log_sig + (1 - target) * log_sig_neg)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """target * (log target - input), input being log-probabilities (and target too when log_target)."""
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        loss = _C.where(target > 0, target * (target.clamp_min(1e-45).log() - input), target * 0)
+    if reduction == "batchmean":
+        return loss.sum() / (input.shape[0] if input.dim() else 1)
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return _reduce(_C.softplus(-target * input), reduction)
+
+
+# ---- distances and utilities ----------------------------------------------------------------
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """x1 . x2 / (max(|x1|, eps) max(|x2|, eps)) along dim, the inputs broadcast together."""
+    n1 = x1.norm(dim=dim).clamp_min(eps)
+    n2 = x2.norm(dim=dim).clamp_min(eps)
+    return (x1 * x2).sum(dim) / (n1 * n2)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """The p-norm of x1 - x2 + eps along the last dim."""
+    d = x1 - x2 + eps
+    return _C.norm_p(d, p, [-1], keepdim) if d.dim() else d.abs()
+
+
+def one_hot(tensor, num_classes=-1):
+    """(..., num_classes) int64 with a 1 at each value's class; num_classes=-1 takes max + 1."""
+    if tensor.dtype != _C.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes == -1:
+        num_classes = int(tensor.max().item()) + 1 if tensor.numel() else 0
+    if tensor.numel() and (tensor.min().item() < 0 or tensor.max().item() >= num_classes):
+        raise RuntimeError("Class values must be smaller than num_classes." if tensor.min().item() >= 0 else
+                           "Class values must be non-negative.")
+    out = _C.zeros(list(tensor.shape) + [num_classes], dtype=_C.int64)
+    return out.scatter(-1, tensor.unsqueeze(-1), 1)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input / max(|input|_p, eps) along dim."""
+    n = _C.norm_p(input, p, [dim], True).clamp_min(eps)
+    res = input / n.expand_as(input)
+    if out is not None:
+        return out.copy_(res)
+    return res

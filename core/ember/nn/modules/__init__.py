@@ -1,0 +1,8 @@
+"""The nn layers."""
+from .activation import *  # noqa: F401,F403
+from .container import *  # noqa: F401,F403
+from .dropout import *  # noqa: F401,F403
+from .flatten import *  # noqa: F401,F403
+from .linear import *  # noqa: F401,F403
+from .loss import *  # noqa: F401,F403
+from .module import Module  # noqa: F401
