@@ -73,6 +73,12 @@ def _small_samples(rng, dtype="float64"):
         "index_put": [((r((4, 3)), [np.array([0, 2])], r((2, 3))), {}),
                       ((r((4, 3)), [np.array([1, 1, 3])], r((3,))), {"accumulate": True})],
         "masked_scatter": [((r((2, 3)), np.array([[True, False, True], [False, False, True]]), r((5,))), {})],
+        # (input, weight, bias, stride, padding, dilation, transposed, output_padding, groups), tiny
+        "convolution": [((r((1, 2, 5)), r((2, 2, 2)), r((2,)), [2], [1], [1], False, [0], 1), {}),
+                        ((r((1, 1, 3, 3)), r((2, 1, 2, 2)), None, [1], [0], [1], False, [0], 1), {}),
+                        ((r((1, 2, 4)), r((2, 1, 2)), r((2,)), [1], [0], [2], False, [0], 2), {}),
+                        ((r((1, 2, 2, 2)), r((2, 1, 2, 2)), r((1,)), [2], [1], [1], True, [1], 1), {})],
+        "convolution_weight_grad": [((r((1, 2, 3)), r((1, 2, 4)), [2, 2, 2], [1], [0], [1], 1), {})],
     }
 
 

@@ -175,4 +175,9 @@ Tensor mish_backward(const Tensor& grad, const Tensor& input);
 Tensor softplus_backward(const Tensor& grad, const Tensor& input, double beta, double threshold);
 Tensor hardswish_backward(const Tensor& grad, const Tensor& input);
 
+// formulas_conv.cpp
+Tensor conv_backward_input(const Tensor& grad, const DimVec& input_sizes, const Tensor& weight, const DimVec& stride,
+                           const DimVec& padding, const DimVec& dilation, bool transposed, int64_t groups);
+Tensor conv_backward_bias(const Tensor& grad);
+
 }  // namespace ember::ad

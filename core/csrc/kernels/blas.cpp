@@ -21,6 +21,9 @@ CBLAS_TRANSPOSE trans(Op op) { return op == Op::N ? CblasNoTrans : op == Op::T ?
 
 }  // namespace
 
+SerialBlas::SerialBlas() { scipy_openblas_set_num_threads(1); }
+SerialBlas::~SerialBlas() { scipy_openblas_set_num_threads(get_num_threads()); }
+
 template <>
 void gemm<float>(Op ta, Op tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
                  const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {

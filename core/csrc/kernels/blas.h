@@ -29,4 +29,15 @@ void gemv(Op ta, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, const T
 template <class T>
 T dot(int64_t n, const T* x, int64_t incx, const T* y, int64_t incy, bool conj_x);
 
+// While alive, OpenBLAS runs each call on the calling thread: for callers that spread independent
+// products over ember's own threads (one pool at a time; two pools busy-waiting on 2 cores would
+// fight over them).
+class SerialBlas {
+ public:
+  SerialBlas();
+  ~SerialBlas();
+  SerialBlas(const SerialBlas&) = delete;
+  SerialBlas& operator=(const SerialBlas&) = delete;
+};
+
 }  // namespace ember::blas

@@ -43,7 +43,7 @@ def bilinear(input1, input2, weight, bias=None):
         raise RuntimeError(f"bilinear(): input1 {tuple(input1.shape)}, input2 {tuple(input2.shape)} and weight "
                            f"{tuple(weight.shape)} do not fit (expected weight (out, {input1.shape[-1]}, "
                            f"{input2.shape[-1]}))")
-    out = _C.einsum("...i,oij,...j->...o", input1, weight, input2)
+    out = _C.einsum("...i,oij,...j->...o", [input1, weight, input2])  # _C.einsum takes the operands as a list
     return out if bias is None else out + bias
 
 
@@ -500,3 +500,9 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     if out is not None:
         return out.copy_(res)
     return res
+
+
+from ._functional_conv import (conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d,  # noqa: E402
+                               conv_transpose3d, pad)
+
+__all__ += ["pad", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]

@@ -74,3 +74,92 @@ register(
     OpInfo("softmax", ref=_softmax, sample_inputs=_softmax_samples),
     OpInfo("log_softmax", ref=_log_softmax, sample_inputs=_softmax_samples),
 )
+
+
+def _per_dim(v, nd):
+    return list(v) * nd if len(v) == 1 else list(v)
+
+
+def _conv_ref(x, w, b, stride, padding, dilation, transposed, output_padding, groups):
+    """Convolution by its definition: every kernel offset's strided slice of the padded input,
+    contracted with that offset's weights (transposed: the same sums scattered the other way)."""
+    x, w = x.astype(np.float64), w.astype(np.float64)
+    nd = w.ndim - 2
+    s, p, d = _per_dim(stride, nd), _per_dim(padding, nd), _per_dim(dilation, nd)
+    ks = w.shape[2:]
+    if transposed:
+        op = _per_dim(output_padding, nd)
+        cin, cout_g = w.shape[0], w.shape[1]
+        out_sp = [(x.shape[2 + i] - 1) * s[i] - 2 * p[i] + d[i] * (ks[i] - 1) + 1 + op[i] for i in range(nd)]
+        full = [out_sp[i] + 2 * p[i] + s[i] for i in range(nd)]
+        y = np.zeros((x.shape[0], cout_g * groups, *full))
+        cin_g = cin // groups
+        for k in np.ndindex(*ks):
+            for gi in range(groups):
+                contrib = np.einsum("nc...,co->no...", x[:, gi * cin_g:(gi + 1) * cin_g],
+                                    w[gi * cin_g:(gi + 1) * cin_g, :][(slice(None), slice(None)) + k])
+                idx = tuple(slice(k[i] * d[i], k[i] * d[i] + s[i] * (x.shape[2 + i] - 1) + 1, s[i]) for i in range(nd))
+                y[(slice(None), slice(gi * cout_g, (gi + 1) * cout_g)) + idx] += contrib
+        y = y[(slice(None), slice(None)) + tuple(slice(p[i], p[i] + out_sp[i]) for i in range(nd))]
+    else:
+        xp = np.pad(x, [(0, 0), (0, 0)] + [(p[i], p[i]) for i in range(nd)])
+        out_sp = [(xp.shape[2 + i] - d[i] * (ks[i] - 1) - 1) // s[i] + 1 for i in range(nd)]
+        cout, cin_g = w.shape[0], w.shape[1]
+        og = cout // groups
+        y = np.zeros((x.shape[0], cout, *out_sp))
+        for k in np.ndindex(*ks):
+            idx = tuple(slice(k[i] * d[i], k[i] * d[i] + s[i] * (out_sp[i] - 1) + 1, s[i]) for i in range(nd))
+            patch = xp[(slice(None), slice(None)) + idx]
+            for gi in range(groups):
+                y[:, gi * og:(gi + 1) * og] += np.einsum(
+                    "nc...,oc->no...", patch[:, gi * cin_g:(gi + 1) * cin_g], w[gi * og:(gi + 1) * og][(slice(None),
+                                                                                                        slice(None)) + k])
+    if b is not None:
+        y = y + b.astype(np.float64).reshape([1, -1] + [1] * nd)
+    return y
+
+
+def _conv_samples(dtype, rng):
+    from opdb.opinfo import Sample, random_array
+
+    def r(*shape):
+        return np.asarray(random_array(dtype, shape, rng, (-1, 1), (-2, 2)))
+    cases = [  # (input, weight, bias?, stride, padding, dilation, transposed, output_padding, groups)
+        ((2, 3, 7), (4, 3, 3), True, [1], [1], [1], False, [0], 1),
+        ((1, 4, 6, 5), (6, 2, 3, 2), True, [2, 1], [1, 0], [1, 2], False, [0], 2),
+        ((2, 2, 4, 4, 3), (3, 2, 2, 2, 1), False, [1], [0], [1], False, [0], 1),
+        ((1, 4, 3, 3), (4, 2, 3, 3), True, [2], [1], [1], True, [1], 2),
+        ((2, 3, 5), (3, 2, 2), False, [3], [0], [2], True, [0], 1),
+    ]
+    return [Sample((r(*xs), r(*ws), r(ws[1] * g if tr else ws[0]) if bias else None, st, pad, dil, tr, op, g))
+            for xs, ws, bias, st, pad, dil, tr, op, g in cases]
+
+
+def _weight_grad_ref(grad_output, input, weight_sizes, stride, padding, dilation, groups):
+    """By the definition dW = d<grad_output, conv(input, W)>/dW, taken element by element of W."""
+    out = np.zeros(weight_sizes)
+    for idx in np.ndindex(*weight_sizes):
+        e = np.zeros(weight_sizes)
+        e[idx] = 1.0
+        out[idx] = np.sum(grad_output.astype(np.float64) *
+                          _conv_ref(input, e, None, stride, padding, dilation, False, [0], groups))
+    return out
+
+
+def _weight_grad_samples(dtype, rng):
+    from opdb.opinfo import Sample, random_array
+    out = []
+    for xs, ws, st, pad, dil, g in [((2, 2, 5), (3, 2, 2), [1], [1], [1], 1), ((1, 4, 4, 4), (2, 2, 2, 2), [2], [0], [1], 2)]:
+        x = np.asarray(random_array(dtype, xs, rng, (-1, 1), (-2, 2)))
+        y = _conv_ref(x, np.zeros(ws), None, st, pad, dil, False, [0], g)
+        go = np.asarray(random_array(dtype, y.shape, rng, (-1, 1), (-2, 2)))
+        out.append(Sample((go, x, list(ws), st, pad, dil, g)))
+    return out
+
+
+register(
+    OpInfo("convolution", ref=_conv_ref, sample_inputs=_conv_samples,
+           tol={"float16": (2e-2, 2e-2), "bfloat16": (5e-2, 5e-2), "float32": (1e-4, 1e-5)}),
+    OpInfo("convolution_weight_grad", ref=_weight_grad_ref, sample_inputs=_weight_grad_samples,
+           tol={"float16": (2e-2, 5e-2), "bfloat16": (5e-2, 1e-1), "float32": (1e-4, 1e-5)}),
+)

@@ -6,7 +6,7 @@ from collections import OrderedDict
 from itertools import chain, islice
 
 from ..parameter import Parameter
-from .module import Module
+from .module import Module, _addindent
 
 __all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
@@ -76,6 +76,16 @@ class Sequential(Module):
         return out
 
     __rmul__ = __mul__
+
+    def __iadd__(self, other):  # in place, as in PyTorch
+        if not isinstance(other, Sequential):
+            raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
+        return self.extend(list(other))
+
+    def __imul__(self, other):
+        if not isinstance(other, int) or other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+        return self.extend(list(self) * (other - 1))
 
     def __dir__(self):
         return [k for k in super().__dir__() if not k.isdigit()]
@@ -184,9 +194,18 @@ class ModuleList(Module):
         return self
 
     def __repr__(self):
-        if not self._modules:
-            return "ModuleList()"
-        return super().__repr__()
+        """PyTorch's: runs of identical entries are shown once, as "(i-j): n x <repr>"."""
+        reprs = [repr(m) for m in self]
+        if not reprs:
+            return self._get_name() + "()"
+        blocks = []  # [start, end, repr]
+        for i, r in enumerate(reprs):
+            if blocks and blocks[-1][2] == r:
+                blocks[-1][1] = i
+            else:
+                blocks.append([i, i, r])
+        lines = [_addindent(f"({a}): {r}" if a == b else f"({a}-{b}): {b - a + 1} x {r}", 2) for a, b, r in blocks]
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
 class ModuleDict(Module):
@@ -281,26 +300,15 @@ class ParameterList(Module):
         return self
 
     def extend(self, values):
+        from ... import _C
+        if not hasattr(values, "__iter__") or isinstance(values, _C.TensorBase):  # never unpack a Tensor
+            raise TypeError("ParameterList.extend should be called with an iterable, but got " + type(values).__name__)
         for v in values:
             self.append(v)
         return self
 
-    def extra_repr(self):
-        lines = []
-        for i in range(self._size):
-            p = self[i]
-            from ... import _C
-            if isinstance(p, _C.TensorBase):
-                size = "x".join(str(s) for s in p.shape)
-                kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
-                lines.append(f"  ({i}): {kind} containing: [{p.dtype} of size {size}]")
-            else:
-                lines.append(f"  ({i}): Object of type: {type(p).__name__}")
-        return "\n".join(lines)
-
-    def __repr__(self):
-        body = self.extra_repr()
-        return "ParameterList(" + ("\n" + body + "\n" if body else "") + ")"
+    def extra_repr(self):  # printed by Module.__repr__, as in PyTorch (no __repr__ of its own)
+        return "\n".join(_entry_repr(i, p, p.dtype if _is_tensor(p) else None) for i, p in enumerate(self))
 
 
 class ParameterDict(Module):
@@ -354,17 +362,27 @@ class ParameterDict(Module):
             del self[k]
 
     def update(self, parameters):
-        items = parameters.items() if hasattr(parameters, "items") else parameters
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            items = parameters.items()
+        elif hasattr(parameters, "items"):
+            items = sorted(parameters.items())  # PyTorch sorts the keys of an unordered mapping
+        else:
+            items = parameters
         for k, v in items:
             self[k] = v
 
-    def extra_repr(self):
-        lines = []
-        for k, p in self.items():
-            size = "x".join(str(s) for s in p.shape)
-            lines.append(f"  ({k}): Parameter containing: [{p.dtype} of size {size}]")
-        return "\n".join(lines)
+    def extra_repr(self):  # PyTorch names the tensor type here (typename), the dtype in ParameterList
+        return "\n".join(_entry_repr(k, p, p.type() if _is_tensor(p) else None) for k, p in self.items())
 
-    def __repr__(self):
-        body = self.extra_repr()
-        return "ParameterDict(" + ("\n" + body + "\n" if body else "") + ")"
+
+def _is_tensor(p):
+    from ... import _C
+    return isinstance(p, _C.TensorBase)
+
+
+def _entry_repr(key, p, type_str):
+    if not _is_tensor(p):
+        return f"  ({key}): Object of type: {type(p).__name__}"
+    size = "x".join(str(s) for s in p.shape)
+    kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
+    return f"  ({key}): {kind} containing: [{type_str} of size {size}]"

@@ -80,15 +80,22 @@ class BackwardHook:
     def setup_input_hook(self, args):
         tensors = [a for a in args if isinstance(a, _C.TensorBase)]
         self.n_inputs = len(tensors)
-        if not any(t.requires_grad for t in tensors):
+        needs = [t.requires_grad for t in tensors]
+        if not any(needs):
             return args
 
         def on_input_grads(grads):
-            return self._run_hooks(grads) if self.hooks else None
+            if not self.hooks:
+                return None
+            # grad_input has one entry per tensor input: None for those that need no gradient
+            it = iter(grads)
+            new = self._run_hooks(tuple(next(it) if n else None for n in needs))
+            return tuple(g for g, n in zip(new, needs) if n)
 
         self.inputs_tracked = True
-        wrapped = iter(_Identity.apply(on_input_grads, *tensors))
-        return tuple(next(wrapped) if isinstance(a, _C.TensorBase) else a for a in args)
+        # only inputs that require grad go through the identity (else they would start requiring it)
+        wrapped = iter(_Identity.apply(on_input_grads, *[t for t in tensors if t.requires_grad]))
+        return tuple(next(wrapped) if isinstance(a, _C.TensorBase) and a.requires_grad else a for a in args)
 
     def setup_output_hook(self, result):
         single = isinstance(result, _C.TensorBase)

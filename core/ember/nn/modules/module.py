@@ -64,10 +64,10 @@ class Module:
         d["_non_persistent_buffers_set"] = set()
         d["_modules"] = {}
         d["_forward_pre_hooks"] = collections.OrderedDict()
-        d["_forward_pre_hooks_with_kwargs"] = {}
+        d["_forward_pre_hooks_with_kwargs"] = collections.OrderedDict()  # weakly referenced by RemovableHandle
         d["_forward_hooks"] = collections.OrderedDict()
-        d["_forward_hooks_with_kwargs"] = {}
-        d["_forward_hooks_always_called"] = {}
+        d["_forward_hooks_with_kwargs"] = collections.OrderedDict()
+        d["_forward_hooks_always_called"] = collections.OrderedDict()
         d["_backward_hooks"] = collections.OrderedDict()
         d["_backward_pre_hooks"] = collections.OrderedDict()
         d["_state_dict_hooks"] = collections.OrderedDict()
@@ -559,7 +559,11 @@ class Module:
             for key in state_dict:
                 if key.startswith(prefix) and key != extra_key:
                     input_name = key[len(prefix):].split(".", 1)
-                    if input_name[0] not in self._modules and input_name[0] not in local_state:
+                    # a dotted key must name a child module, an undotted one a parameter or buffer
+                    if len(input_name) > 1:
+                        if input_name[0] not in self._modules:
+                            unexpected_keys.append(key)
+                    elif input_name[0] not in local_state:
                         unexpected_keys.append(key)
 
     def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
@@ -576,11 +580,11 @@ class Module:
             for name, child in module._modules.items():
                 if child is not None:
                     load(child, prefix + name + ".")
+            incompatible = _IncompatibleKeys(missing_keys, unexpected_keys)
+            for hook in module._load_state_dict_post_hooks.values():  # every module's, as in PyTorch
+                hook(module, incompatible)
 
         load(self)
-        incompatible = _IncompatibleKeys(missing_keys, unexpected_keys)
-        for hook in self._load_state_dict_post_hooks.values():
-            hook(self, incompatible)
         if strict:
             if unexpected_keys:
                 error_msgs.insert(0, "Unexpected key(s) in state_dict: " +
@@ -591,7 +595,7 @@ class Module:
         if error_msgs:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
                 type(self).__name__, "\n\t".join(error_msgs)))
-        return incompatible
+        return _IncompatibleKeys(missing_keys, unexpected_keys)
 
     def register_load_state_dict_post_hook(self, hook):
         handle = RemovableHandle(self._load_state_dict_post_hooks)

@@ -1,0 +1,29 @@
+// Gradients of convolution with respect to its input and bias, as convolutions and sums (so they
+// are differentiable again).
+#include "autograd/formulas.h"
+
+namespace ember::ad {
+
+Tensor conv_backward_input(const Tensor& grad, const DimVec& input_sizes, const Tensor& weight, const DimVec& stride,
+                           const DimVec& padding, const DimVec& dilation, bool transposed, int64_t groups) {
+  if (transposed)  // <g, convT(x, w)> = <conv(g, w), x>
+    return convolution(grad, weight, Tensor(), stride, padding, dilation, false, DimVec{0}, groups);
+  // The transposed convolution of grad, with the output padding that gives back the input's sizes.
+  const int64_t nd = weight.dim() - 2;
+  auto at = [&](const DimVec& v, int64_t d) { return v.size() == 1 ? v[0] : v[d]; };
+  DimVec out_pad;
+  for (int64_t d = 0; d < nd; d++) {
+    const int64_t span = at(dilation, d) * (weight.sizes()[2 + d] - 1) + 1;
+    const int64_t natural = (grad.sizes()[2 + d] - 1) * at(stride, d) - 2 * at(padding, d) + span;
+    out_pad.push_back(input_sizes[2 + d] - natural);
+  }
+  return convolution(grad, weight, Tensor(), stride, padding, dilation, true, out_pad, groups);
+}
+
+Tensor conv_backward_bias(const Tensor& grad) {
+  DimVec dims{0};
+  for (int64_t d = 2; d < grad.dim(); d++) dims.push_back(d);
+  return sum(grad, dims, false, ScalarType::Undefined);
+}
+
+}  // namespace ember::ad

@@ -1,0 +1,270 @@
+// convolution (1-3 spatial dims, stride, padding, dilation, groups, transposed with output_padding)
+// and convolution_weight_grad, by column matrices and OpenBLAS gemm, an image at a time:
+//   forward:            out_n[g]  = W[g] (O/g x C/g*K)  @ im2col(x_n[g])
+//   transposed forward: out_n[g] += col2im(W[g]^T @ x_n[g])          (the adjoint of forward)
+//   weight gradient:    dW[g]    += grad_n[g] @ im2col(x_n[g])^T
+// float16/bfloat16 compute in float32. Messages follow PyTorch's.
+#include <string>
+#include <vector>
+
+#include "generated/ops/convolution.h"
+#include "generated/ops/convolution_weight_grad.h"
+#include "kernels/blas.h"
+#include "kernels/copy.h"
+#include "kernels/cpu/conv_cols.h"
+#include "device/parallel.h"
+#include "tensor/factory.h"
+
+namespace ember::ops {
+
+namespace {
+
+using blas::Op;
+
+std::string shape_str(const DimVec& s) {
+  std::string out = "[";
+  for (int64_t i = 0; i < int64_t(s.size()); i++) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+// One value per spatial dim: a list of one value applies to all of them.
+DimVec per_dim(const DimVec& v, int64_t nd, const char* what) {
+  if (v.size() == 1 && nd > 1) return DimVec(nd, v[0]);
+  EMBER_CHECK(int64_t(v.size()) == nd, Runtime, "expected ", what, " to be a single integer value or a list of ", nd,
+              " values to match the convolution dimensions, but got ", what, "=", shape_str(v));
+  return v;
+}
+
+struct Plan {
+  conv::Geometry g;
+  int64_t batch, in_ch, out_ch, groups;
+};
+
+// Checks the arguments and computes the geometry; `x` is the convolution's input side (for a
+// transposed convolution, its output) and `y` its output side.
+Plan make_plan(const DimVec& x_sizes, const DimVec& w_sizes, const DimVec& stride_in, const DimVec& pad_in,
+               const DimVec& dil_in, bool transposed, const DimVec& out_pad_in, int64_t groups, const char* op) {
+  const int64_t nd = int64_t(w_sizes.size()) - 2;
+  EMBER_CHECK(nd >= 1 && nd <= 3, Runtime, op, ": expected a weight of 3, 4 or 5 dims (1-3 spatial), got ",
+              shape_str(w_sizes));
+  EMBER_CHECK(int64_t(x_sizes.size()) == nd + 2, Runtime, "Expected ", nd + 2, "D (batched) input to conv", nd,
+              "d for weight of size ", shape_str(w_sizes), ", but got input of size ", shape_str(x_sizes), " instead");
+  EMBER_CHECK(groups > 0, Runtime, "non-positive groups is not supported");
+  const DimVec stride = per_dim(stride_in, nd, "stride"), pad = per_dim(pad_in, nd, "padding"),
+               dil = per_dim(dil_in, nd, "dilation"), opad = per_dim(out_pad_in, nd, "output_padding");
+  for (int64_t d = 0; d < nd; d++) {
+    EMBER_CHECK(stride[d] > 0, Runtime, "non-positive stride is not supported");
+    EMBER_CHECK(dil[d] > 0, Runtime, "dilation should be greater than zero");
+    EMBER_CHECK(pad[d] >= 0, Runtime, "negative padding is not supported");
+    EMBER_CHECK(opad[d] >= 0 && (!transposed || opad[d] < std::max(stride[d], dil[d])), Runtime,
+                "output padding must be smaller than either stride or dilation, but got output_padding=",
+                shape_str(opad));
+  }
+  Plan p;
+  p.batch = x_sizes[0];
+  p.groups = groups;
+  const int64_t in_ch = x_sizes[1];
+  if (!transposed) {
+    EMBER_CHECK(w_sizes[0] % groups == 0, Runtime, "Given groups=", groups, ", expected weight to be divisible by ",
+                groups, " at dimension 0, but got weight of size ", shape_str(w_sizes), " instead");
+    EMBER_CHECK(in_ch == w_sizes[1] * groups, Runtime, "Given groups=", groups, ", weight of size ",
+                shape_str(w_sizes), ", expected input", shape_str(x_sizes), " to have ", w_sizes[1] * groups,
+                " channels, but got ", in_ch, " channels instead");
+    p.in_ch = in_ch;
+    p.out_ch = w_sizes[0];
+  } else {
+    EMBER_CHECK(in_ch == w_sizes[0], Runtime, "Given transposed=1, weight of size ", shape_str(w_sizes),
+                ", expected input", shape_str(x_sizes), " to have ", w_sizes[0], " channels, but got ", in_ch,
+                " channels instead");
+    EMBER_CHECK(w_sizes[0] % groups == 0, Runtime, "Given groups=", groups, ", expected weight to be divisible by ",
+                groups, " at dimension 0, but got weight of size ", shape_str(w_sizes), " instead");
+    p.in_ch = w_sizes[1] * groups;  // the channels of the (forward) convolution's input: our output
+    p.out_ch = in_ch;
+  }
+  const int64_t off = 3 - nd;
+  for (int64_t d = 0; d < nd; d++) {
+    conv::Geometry& g = p.g;
+    g.k[off + d] = w_sizes[2 + d];
+    g.stride[off + d] = stride[d];
+    g.pad[off + d] = pad[d];
+    g.dil[off + d] = dil[d];
+    const int64_t span = dil[d] * (w_sizes[2 + d] - 1) + 1;
+    if (!transposed) {
+      g.in[off + d] = x_sizes[2 + d];
+      const int64_t padded = x_sizes[2 + d] + 2 * pad[d];
+      EMBER_CHECK(padded >= span, Runtime, "Calculated padded input size per channel: (", padded,
+                  "). Kernel size: (", span, "). Kernel size can't be greater than actual input size");
+      g.out[off + d] = (padded - span) / stride[d] + 1;
+    } else {
+      g.out[off + d] = x_sizes[2 + d];  // the forward convolution's output is the transposed one's input
+      g.in[off + d] = (x_sizes[2 + d] - 1) * stride[d] - 2 * pad[d] + span + opad[d];
+      EMBER_CHECK(g.in[off + d] > 0, Runtime, "conv_transpose: the output size ", g.in[off + d],
+                  " is not positive for input of size ", shape_str(x_sizes));
+    }
+  }
+  return p;
+}
+
+DimVec spatial(const conv::Geometry& g, int64_t nd, bool input_side) {
+  DimVec out;
+  for (int64_t d = 3 - nd; d < 3; d++) out.push_back(input_side ? g.in[d] : g.out[d]);
+  return out;
+}
+
+bool reduced(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType::BFloat16; }
+
+// The work items are (image, group) pairs. With enough of them, each of ember's threads takes whole
+// items with OpenBLAS single-threaded (no second thread pool competing for the cores); otherwise
+// the items run in order and OpenBLAS threads each product.
+template <class F>
+void for_items(const Plan& p, size_t cols_size, F&& f) {
+  const int64_t items = p.batch * p.groups, threads = get_num_threads();
+  if (threads > 1 && items >= threads) {
+    blas::SerialBlas serial;
+    parallel_for(items, 1, [&](int64_t lo, int64_t hi) {
+      std::vector<typename std::decay_t<F>::value_type> cols(cols_size);
+      for (int64_t i = lo; i < hi; i++) f(i / p.groups, i % p.groups, cols.data(), lo);
+    });
+    return;
+  }
+  std::vector<typename std::decay_t<F>::value_type> cols(cols_size);
+  for (int64_t i = 0; i < items; i++) f(i / p.groups, i % p.groups, cols.data(), int64_t(0));
+}
+
+template <class T, class Body>
+struct Item {
+  using value_type = T;
+  Body body;
+  void operator()(int64_t n, int64_t gi, T* cols, int64_t first) const { body(n, gi, cols, first); }
+};
+template <class T, class Body>
+Item<T, Body> item(Body b) { return Item<T, Body>{std::move(b)}; }
+
+template <class T>
+void forward_impl(const Plan& p, const T* x, const T* w, T* y) {
+  const conv::Geometry& g = p.g;
+  const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
+  for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
+    conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols);
+    blas::gemm<T>(Op::N, Op::N, og, L, cg * K, T(1), w + gi * og * cg * K, cg * K, cols, L, T(0),
+                  y + (n * p.out_ch + gi * og) * L, L);
+  }));
+}
+
+// The transposed direction: y_in (in_ch planes of in_size, zeroed) += col2im(W^T @ x_out).
+template <class T>
+void transposed_impl(const Plan& p, const T* xo, const T* w, T* yi) {
+  const conv::Geometry& g = p.g;
+  const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
+  for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
+    blas::gemm<T>(Op::T, Op::N, cg * K, L, og, T(1), w + gi * og * cg * K, cg * K, xo + (n * p.out_ch + gi * og) * L,
+                  L, T(0), cols, L);
+    conv::col2im(cols, cg, g, yi + (n * p.in_ch + gi * cg) * g.in_size());
+  }));
+}
+
+// dW[g] = sum over images of grad_n[g] @ im2col(x_n[g])^T: each thread sums its images into its own
+// buffer (indexed by its first item), and the buffers are added at the end.
+template <class T>
+void weight_grad_impl(const Plan& p, const T* go, const T* x, T* dw) {
+  const conv::Geometry& g = p.g;
+  const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
+  const int64_t wsize = p.out_ch * cg * K;
+  std::vector<std::vector<T>> partial(size_t(p.batch * p.groups));
+  std::vector<char> used(size_t(p.batch * p.groups), 0);
+  for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t first) {
+    std::vector<T>& acc = partial[size_t(first)];
+    if (acc.empty()) acc.assign(size_t(wsize), T(0));
+    used[size_t(first)] = 1;
+    conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols);
+    blas::gemm<T>(Op::N, Op::T, og, cg * K, L, T(1), go + (n * p.out_ch + gi * og) * L, L, cols, L, T(1),
+                  acc.data() + gi * og * cg * K, cg * K);
+  }));
+  std::fill(dw, dw + wsize, T(0));
+  for (size_t t = 0; t < partial.size(); t++)
+    if (used[t])
+      for (int64_t i = 0; i < wsize; i++) dw[i] += partial[t][size_t(i)];
+}
+
+// Runs f<T>(...) in the compute type of dt, converting 16-bit floats through float32.
+template <class F>
+void dispatch_float(ScalarType dt, const char* op, F&& f) {
+  if (dt == ScalarType::Float64) f(double(0));
+  else if (dt == ScalarType::Float32 || reduced(dt)) f(float(0));
+  else EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt));
+}
+
+Tensor as_compute(const Tensor& t, ScalarType ct) { return contiguous(t.dtype() == ct ? t : to_dtype(t, ct)); }
+
+ScalarType compute_type(ScalarType dt) { return reduced(dt) ? ScalarType::Float32 : dt; }
+
+}  // namespace
+
+Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const DimVec& stride,
+                   const DimVec& padding, const DimVec& dilation, bool transposed, const DimVec& output_padding,
+                   int64_t groups) {
+  EMBER_CHECK(input.dtype() == weight.dtype(), Runtime, "Input type (", dtype_name(input.dtype()),
+              ") and weight type (", dtype_name(weight.dtype()), ") should be the same");
+  const Plan p = make_plan(input.sizes(), weight.sizes(), stride, padding, dilation, transposed, output_padding, groups,
+                           transposed ? "conv_transpose" : "conv");
+  const int64_t nd = weight.dim() - 2;
+  DimVec out_sizes{p.batch, transposed ? p.in_ch : p.out_ch};
+  for (int64_t s : spatial(p.g, nd, transposed)) out_sizes.push_back(s);
+  if (bias.defined())
+    EMBER_CHECK(bias.dim() == 1 && bias.numel() == out_sizes[1], Runtime, "Given weight of size ",
+                shape_str(weight.sizes()), ", expected bias to be 1-dimensional with ", out_sizes[1],
+                " elements, but got bias of size ", shape_str(bias.sizes()), " instead");
+  Tensor out = empty(out_sizes, input.dtype(), input.device());
+  if (input.is_meta() || weight.is_meta() || out.numel() == 0) return out;
+  const ScalarType ct = compute_type(input.dtype());
+  Tensor x = as_compute(input, ct), w = as_compute(weight, ct);
+  Tensor y = ct == out.dtype() ? out : empty(out_sizes, ct, input.device());
+  dispatch_float(input.dtype(), "convolution", [&](auto z) {
+    using T = decltype(z);
+    if (transposed) {
+      fill_(y, Scalar(0.0));
+      transposed_impl<T>(p, x.data_as<T>(), w.data_as<T>(), y.data_as<T>());
+    } else {
+      forward_impl<T>(p, x.data_as<T>(), w.data_as<T>(), y.data_as<T>());
+    }
+    if (bias.defined()) {
+      const Tensor b = as_compute(bias, ct);
+      const T* pb = b.data_as<T>();
+      T* py = y.data_as<T>();
+      const int64_t plane = y.numel() / (out_sizes[0] * out_sizes[1]);
+      parallel_for(out_sizes[0] * out_sizes[1], 1, [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; i++)
+          for (int64_t j = 0; j < plane; j++) py[i * plane + j] += pb[i % out_sizes[1]];
+      });
+    }
+  });
+  if (!y.is_same(out)) copy_(out, y);
+  return out;
+}
+
+Tensor convolution_weight_grad(const Tensor& grad_output, const Tensor& input, const DimVec& weight_sizes,
+                               const DimVec& stride, const DimVec& padding, const DimVec& dilation, int64_t groups) {
+  const Plan p = make_plan(input.sizes(), weight_sizes, stride, padding, dilation, false, DimVec{0}, groups,
+                           "convolution_weight_grad");
+  DimVec expect{p.batch, p.out_ch};
+  for (int64_t s : spatial(p.g, weight_sizes.size() - 2, false)) expect.push_back(s);
+  EMBER_CHECK(grad_output.sizes() == expect, Runtime, "convolution_weight_grad: expected grad_output of size ",
+              shape_str(expect), ", got ", shape_str(grad_output.sizes()));
+  Tensor out = empty(weight_sizes, input.dtype(), input.device());
+  if (input.is_meta() || out.numel() == 0) return out;
+  if (p.batch == 0) {
+    fill_(out, Scalar(0.0));
+    return out;
+  }
+  const ScalarType ct = compute_type(input.dtype());
+  Tensor go = as_compute(grad_output, ct), x = as_compute(input, ct);
+  Tensor dw = ct == out.dtype() ? out : empty(weight_sizes, ct, input.device());
+  dispatch_float(input.dtype(), "convolution_weight_grad", [&](auto z) {
+    using T = decltype(z);
+    weight_grad_impl<T>(p, go.data_as<T>(), x.data_as<T>(), dw.data_as<T>());
+  });
+  if (!dw.is_same(out)) copy_(out, dw);
+  return out;
+}
+
+}  // namespace ember::ops

@@ -1,0 +1,99 @@
+// Column buffers of convolution (im2col / col2im) for 1, 2 or 3 spatial dims. Row r of the column
+// matrix is (channel, kernel offset); column j is an output position; entry = the input element
+// that kernel offset sees from output position j (zero in the padding).
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "device/parallel.h"
+#include "tensor/tensor_impl.h"
+
+namespace ember::conv {
+
+// The geometry of one convolution, spatial dims padded to 3 (leading dims of size 1).
+struct Geometry {
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, k[3] = {1, 1, 1};
+  int64_t stride[3] = {1, 1, 1}, pad[3] = {0, 0, 0}, dil[3] = {1, 1, 1};
+  int64_t in_size() const { return in[0] * in[1] * in[2]; }
+  int64_t out_size() const { return out[0] * out[1] * out[2]; }
+  int64_t k_size() const { return k[0] * k[1] * k[2]; }
+};
+
+// cols (channels * k_size rows, out_size columns) from x (channels planes of in_size).
+template <class T>
+void im2col(const T* x, int64_t channels, const Geometry& g, T* cols) {
+  const int64_t L = g.out_size(), K = g.k_size();
+  parallel_for(channels * K, std::max<int64_t>(1, 4096 / std::max<int64_t>(L, 1)), [&](int64_t rb, int64_t re) {
+    for (int64_t r = rb; r < re; r++) {
+      const int64_t c = r / K, kk = r % K;
+      const int64_t k0 = kk / (g.k[1] * g.k[2]), k1 = (kk / g.k[2]) % g.k[1], k2 = kk % g.k[2];
+      const T* xc = x + c * g.in_size();
+      T* row = cols + r * L;
+      for (int64_t o0 = 0; o0 < g.out[0]; o0++) {
+        const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dil[0];
+        for (int64_t o1 = 0; o1 < g.out[1]; o1++) {
+          T* dst = row + (o0 * g.out[1] + o1) * g.out[2];
+          const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dil[1];
+          if (i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1]) {
+            std::memset(dst, 0, sizeof(T) * g.out[2]);
+            continue;
+          }
+          const T* src = xc + (i0 * g.in[1] + i1) * g.in[2];
+          const int64_t off = k2 * g.dil[2] - g.pad[2];
+          if (g.stride[2] == 1) {  // a contiguous run, zeros where it leaves the row
+            const int64_t lo = std::max<int64_t>(0, -off), hi = std::min<int64_t>(g.out[2], g.in[2] - off);
+            if (hi <= lo) {
+              std::memset(dst, 0, sizeof(T) * g.out[2]);
+              continue;
+            }
+            std::memset(dst, 0, sizeof(T) * lo);
+            std::memcpy(dst + lo, src + lo + off, sizeof(T) * (hi - lo));
+            std::memset(dst + hi, 0, sizeof(T) * (g.out[2] - hi));
+          } else {
+            for (int64_t o2 = 0; o2 < g.out[2]; o2++) {
+              const int64_t i2 = o2 * g.stride[2] + off;
+              dst[o2] = i2 >= 0 && i2 < g.in[2] ? src[i2] : T(0);
+            }
+          }
+        }
+      }
+    }
+  });
+}
+
+// x (channels planes, zeroed by the caller or accumulated into) += the columns put back where
+// im2col took them from; parallel over channels (each writes only its own plane).
+template <class T>
+void col2im(const T* cols, int64_t channels, const Geometry& g, T* x) {
+  const int64_t L = g.out_size(), K = g.k_size();
+  parallel_for(channels, 1, [&](int64_t cb, int64_t ce) {
+    for (int64_t c = cb; c < ce; c++) {
+      T* xc = x + c * g.in_size();
+      for (int64_t kk = 0; kk < K; kk++) {
+        const int64_t k0 = kk / (g.k[1] * g.k[2]), k1 = (kk / g.k[2]) % g.k[1], k2 = kk % g.k[2];
+        const T* row = cols + (c * K + kk) * L;
+        for (int64_t o0 = 0; o0 < g.out[0]; o0++) {
+          const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dil[0];
+          if (i0 < 0 || i0 >= g.in[0]) continue;
+          for (int64_t o1 = 0; o1 < g.out[1]; o1++) {
+            const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dil[1];
+            if (i1 < 0 || i1 >= g.in[1]) continue;
+            const T* src = row + (o0 * g.out[1] + o1) * g.out[2];
+            T* dst = xc + (i0 * g.in[1] + i1) * g.in[2];
+            const int64_t off = k2 * g.dil[2] - g.pad[2];
+            const int64_t lo = std::max<int64_t>(0, (-off + g.stride[2] - 1) / g.stride[2]);
+            const int64_t hi = std::min<int64_t>(g.out[2], (g.in[2] - off + g.stride[2] - 1) / g.stride[2]);
+            if (g.stride[2] == 1) {  // contiguous on both sides: a loop the compiler vectorizes
+              T* d = dst + off;
+              for (int64_t o2 = lo; o2 < hi; o2++) d[o2] += src[o2];
+            } else {
+              for (int64_t o2 = lo; o2 < hi; o2++) dst[o2 * g.stride[2] + off] += src[o2];
+            }
+          }
+        }
+      }
+    }
+  });
+}
+
+}  // namespace ember::conv

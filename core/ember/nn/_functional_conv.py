@@ -1,0 +1,165 @@
+"""pad and the convolutions of ember.nn.functional (re-exported there): argument forms and checks
+as in PyTorch; the work is the `convolution` op (core/ops/nn.yaml)."""
+from __future__ import annotations
+
+from .. import _C
+
+__all__ = ["pad", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
+
+
+def _ntuple(v, n, name):
+    if isinstance(v, int):
+        return [v] * n
+    v = list(v)
+    if len(v) == 1:
+        return v * n
+    if len(v) != n:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} values to match the "
+                           f"convolution dimensions, but got {name}={v}")
+    return v
+
+
+def _pad_indices(n, left, right, mode, dim, shape):
+    """The source index of every output position along a dim of size n padded by (left, right)."""
+    if mode == "reflect" and (left >= n or right >= n):
+        raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, but got: "
+                           f"padding ({left}, {right}) at dimension {dim} of input {list(shape)}")
+    if mode == "circular" and (left > n or right > n):
+        raise RuntimeError("Padding value causes wrapping around more than once.")
+    if n == 0:
+        raise RuntimeError(f"{mode} padding of an empty dimension {dim} of input {list(shape)}")
+    out = []
+    for i in range(-left, n + right):
+        if mode == "reflect":
+            j = -i if i < 0 else 2 * (n - 1) - i if i >= n else i
+        elif mode == "replicate":
+            j = min(max(i, 0), n - 1)
+        else:
+            j = i % n
+        out.append(j)
+    return out
+
+
+def pad(input, pad, mode="constant", value=None):
+    """Pads the last len(pad)//2 dims: pad = (last_left, last_right, second_last_left, ...).
+    Negative amounts crop. mode: constant (value, default 0), reflect, replicate, circular."""
+    pad = list(pad)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    k = len(pad) // 2
+    if k > input.dim():
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    if mode != "constant":
+        if value not in (None, 0, 0.0):
+            raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+        if mode not in ("reflect", "replicate", "circular"):
+            raise NotImplementedError(f"Unrecognised padding mode {mode}")
+        if k > 3 or input.dim() < k + 1:
+            raise NotImplementedError(f"Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+                                      f"(got {k} padded dims of a {input.dim()}-D input)")
+        out = input
+        for i in range(k):
+            dim = input.dim() - 1 - i
+            left, right = pad[2 * i], pad[2 * i + 1]
+            if left == 0 and right == 0:
+                continue
+            idx = _pad_indices(input.shape[dim], max(left, 0), max(right, 0), mode, dim, input.shape)
+            out = out.index_select(dim, _C.tensor(idx, dtype=_C.int64))
+            if left < 0 or right < 0:  # negative amounts crop after padding the other side
+                start = -left if left < 0 else 0
+                stop = out.shape[dim] + right if right < 0 else out.shape[dim]
+                out = out.narrow(dim, start, stop - start)
+        return out
+    shape = list(input.shape)
+    src = [slice(None)] * input.dim()
+    dst = [slice(None)] * input.dim()
+    for i in range(k):
+        dim = input.dim() - 1 - i
+        left, right = pad[2 * i], pad[2 * i + 1]
+        n = shape[dim]
+        new = n + left + right
+        if new < 0:
+            raise RuntimeError(f"The input size {n}, plus negative padding {left} and {right} resulted in a negative "
+                               f"output size, which is invalid. Check dimension {dim} of your input.")
+        src[dim] = slice(max(-left, 0), n - max(-right, 0))
+        dst[dim] = slice(max(left, 0), max(left, 0) + max(0, n - max(-left, 0) - max(-right, 0)))
+        shape[dim] = new
+    out = _C.full(shape, 0 if value is None else value, dtype=input.dtype)
+    out[tuple(dst)] = input[tuple(src)]  # recorded when input requires grad
+    return out
+
+
+def _conv_padding(input, weight, padding, stride, dilation, nd):
+    """The symmetric padding for the convolution op, padding the input first when 'same' needs an
+    odd total (the extra on the right, as PyTorch does)."""
+    if isinstance(padding, str):
+        if padding == "valid":
+            return input, [0] * nd
+        if padding != "same":
+            raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
+        if any(s != 1 for s in stride):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        total = [dilation[i] * (weight.shape[2 + i] - 1) for i in range(nd)]
+        left = [t // 2 for t in total]
+        if any(t % 2 for t in total):
+            extra = []
+            for i in reversed(range(nd)):
+                extra += [0, total[i] - 2 * left[i]]
+            input = pad(input, extra)
+        return input, left
+    return input, _ntuple(padding, nd, "padding")
+
+
+def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {name}, but got input of "
+                           f"size: {list(input.shape)}")
+    unbatched = input.dim() == nd + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    stride, dilation = _ntuple(stride, nd, "stride"), _ntuple(dilation, nd, "dilation")
+    input, padding = _conv_padding(input, weight, padding, stride, dilation, nd)
+    out = _C.convolution(input, weight, bias, stride, padding, dilation, False, [0], groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, nd, name):
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {name}, but got input of "
+                           f"size: {list(input.shape)}")
+    unbatched = input.dim() == nd + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    if isinstance(padding, str):
+        raise ValueError(f"{name}: padding must be an int or a tuple of ints, got '{padding}'")
+    out = _C.convolution(input, weight, bias, _ntuple(stride, nd, "stride"), _ntuple(padding, nd, "padding"),
+                         _ntuple(dilation, nd, "dilation"), True, _ntuple(output_padding, nd, "output_padding"), groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
+                           "conv_transpose1d")
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2,
+                           "conv_transpose2d")
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3,
+                           "conv_transpose3d")
