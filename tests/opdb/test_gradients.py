@@ -79,6 +79,13 @@ def _small_samples(rng, dtype="float64"):
                         ((r((1, 2, 4)), r((2, 1, 2)), r((2,)), [1], [0], [2], False, [0], 2), {}),
                         ((r((1, 2, 2, 2)), r((2, 1, 2, 2)), r((1,)), [2], [1], [1], True, [1], 1), {})],
         "convolution_weight_grad": [((r((1, 2, 3)), r((1, 2, 4)), [2, 2, 2], [1], [0], [1], 1), {})],
+        "max_pool": [((r((1, 2, 5)), [2]), {"stride": [1]}), ((r((1, 1, 3, 4)), [2, 2]), {"ceil_mode": True})],
+        "adaptive_max_pool": [((r((1, 2, 5)), [2]), {})],
+        "avg_pool": [((r((1, 2, 5)), [3]), {"stride": [2], "padding": [1]}),
+                     ((r((1, 1, 3, 4)), [2, 2]), {"ceil_mode": True, "count_include_pad": False})],
+        "avg_pool_backward": [((r((1, 1, 3)), [1, 1, 5], [3]), {"stride": [2], "padding": [1]})],
+        "adaptive_avg_pool": [((r((1, 2, 5)), [3]), {})],
+        "adaptive_avg_pool_backward": [((r((1, 1, 3)), [1, 1, 7]), {})],
     }
 
 

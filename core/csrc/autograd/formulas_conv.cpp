@@ -1,5 +1,5 @@
-// Gradients of convolution with respect to its input and bias, as convolutions and sums (so they
-// are differentiable again).
+// Gradients of convolution (with respect to input and bias, as convolutions and sums, so they are
+// differentiable again) and of max pooling (a scatter of grad to the maxima).
 #include "autograd/formulas.h"
 
 namespace ember::ad {
@@ -24,6 +24,21 @@ Tensor conv_backward_bias(const Tensor& grad) {
   DimVec dims{0};
   for (int64_t d = 2; d < grad.dim(); d++) dims.push_back(d);
   return sum(grad, dims, false, ScalarType::Undefined);
+}
+
+// max pooling: grad to the positions the maxima came from (flat within each plane).
+Tensor pool_index_backward(const Tensor& grad, const DimVec& input_sizes, const Tensor& indices) {
+  DimVec flat_in{input_sizes[0], input_sizes[1], -1}, flat_out{grad.sizes()[0], grad.sizes()[1], -1};
+  int64_t plane = 1;
+  for (size_t d = 2; d < input_sizes.size(); d++) plane *= input_sizes[d];
+  Tensor z = zeros_sized({input_sizes[0], input_sizes[1], plane}, grad);
+  return reshape(scatter_add(z, 2, reshape(indices, flat_out), reshape(grad, flat_out)), input_sizes);
+}
+
+DimVec grad_output_sizes_spatial(const DimVec& sizes) {
+  DimVec out;
+  for (size_t d = 2; d < sizes.size(); d++) out.push_back(sizes[d]);
+  return out;
 }
 
 }  // namespace ember::ad

@@ -48,8 +48,9 @@ def bilinear(input1, input2, weight, bias=None):
 
 
 # ---- activations ----------------------------------------------------------------------------
-def _maybe_inplace(fn, fn_, input, inplace, *args):
-    return fn_(input, *args) if inplace else fn(input, *args)
+def _maybe_inplace(name, input, inplace, *args):
+    # the in-place variants are Tensor methods only (ember._C has no elu_, leaky_relu_, ...)
+    return getattr(input, name + "_")(*args) if inplace else getattr(_C, name)(input, *args)
 
 
 def relu(input, inplace=False):
@@ -65,37 +66,37 @@ def relu6(input, inplace=False):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return _maybe_inplace(_C.leaky_relu, _C.leaky_relu_, input, inplace, negative_slope)
+    return _maybe_inplace("leaky_relu", input, inplace, negative_slope)
 
 
 def leaky_relu_(input, negative_slope=0.01):
-    return _C.leaky_relu_(input, negative_slope)
+    return input.leaky_relu_(negative_slope)
 
 
 def elu(input, alpha=1.0, inplace=False):
-    return _maybe_inplace(_C.elu, _C.elu_, input, inplace, alpha)
+    return _maybe_inplace("elu", input, inplace, alpha)
 
 
 def elu_(input, alpha=1.0):
-    return _C.elu_(input, alpha)
+    return input.elu_(alpha)
 
 
 def selu(input, inplace=False):
-    return _maybe_inplace(_C.elu, _C.elu_, input, inplace, SELU_ALPHA, SELU_SCALE)
+    return _maybe_inplace("elu", input, inplace, SELU_ALPHA, SELU_SCALE)
 
 
 def selu_(input):
-    return _C.elu_(input, SELU_ALPHA, SELU_SCALE)
+    return input.elu_(SELU_ALPHA, SELU_SCALE)
 
 
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise ValueError("ZeroDivisionError: alpha cannot be 0 for CELU")
-    return _maybe_inplace(_C.celu, _C.celu_, input, inplace, alpha)
+    return _maybe_inplace("celu", input, inplace, alpha)
 
 
 def celu_(input, alpha=1.0):
-    return _C.celu_(input, alpha)
+    return input.celu_(alpha)
 
 
 def gelu(input, approximate="none"):
@@ -103,11 +104,11 @@ def gelu(input, approximate="none"):
 
 
 def silu(input, inplace=False):
-    return _C.silu_(input) if inplace else _C.silu(input)
+    return _maybe_inplace("silu", input, inplace)
 
 
 def mish(input, inplace=False):
-    return _C.mish_(input) if inplace else _C.mish(input)
+    return _maybe_inplace("mish", input, inplace)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -121,7 +122,7 @@ def softsign(input):
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return _maybe_inplace(_C.hardtanh, _C.hardtanh_, input, inplace, min_val, max_val)
+    return _maybe_inplace("hardtanh", input, inplace, min_val, max_val)
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
@@ -129,11 +130,11 @@ def hardtanh_(input, min_val=-1.0, max_val=1.0):
 
 
 def hardsigmoid(input, inplace=False):
-    return _C.hardsigmoid_(input) if inplace else _C.hardsigmoid(input)
+    return _maybe_inplace("hardsigmoid", input, inplace)
 
 
 def hardswish(input, inplace=False):
-    return _C.hardswish_(input) if inplace else _C.hardswish(input)
+    return _maybe_inplace("hardswish", input, inplace)
 
 
 def logsigmoid(input):
@@ -145,11 +146,11 @@ def tanhshrink(input):
 
 
 def threshold(input, threshold, value, inplace=False):
-    return _maybe_inplace(_C.threshold, _C.threshold_, input, inplace, threshold, value)
+    return _maybe_inplace("threshold", input, inplace, threshold, value)
 
 
 def threshold_(input, threshold, value):
-    return _C.threshold_(input, threshold, value)
+    return input.threshold_(threshold, value)
 
 
 def softshrink(input, lambd=0.5):
@@ -202,22 +203,24 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return input.copy_(out) if inplace else out
 
 
-def _softmax_dim(input, dim):
-    if dim is None:  # PyTorch's legacy choice for an implicit dim
+def _softmax_dim(name, input, dim, stacklevel):
+    if dim is None:  # PyTorch's legacy choice for an implicit dim, with its deprecation warning
+        warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
+                      "as an argument.", stacklevel=stacklevel)
         dim = 0 if input.dim() in (0, 1, 3) else 1
     return dim
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
-    return _C.softmax(input, _softmax_dim(input, dim), dtype=dtype)
+    return _C.softmax(input, _softmax_dim("softmax", input, dim, _stacklevel), dtype=dtype)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
-    return _C.softmax(-input, _softmax_dim(input, dim), dtype=dtype)
+    return _C.softmax(-input, _softmax_dim("softmin", input, dim, _stacklevel), dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
-    return _C.log_softmax(input, _softmax_dim(input, dim), dtype=dtype)
+    return _C.log_softmax(input, _softmax_dim("log_softmax", input, dim, _stacklevel), dtype=dtype)
 
 
 # ---- dropout --------------------------------------------------------------------------------
@@ -263,6 +266,13 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
+    if input.dim() == 3:  # PyTorch still reads 3-D as (N, C, L): channel-wise 1-D dropout, with this warning
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+                      "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+                      "dropout1d instead.", stacklevel=2)
+        return _feature_dropout(input, p, training, inplace, 2, "dropout2d")
     return _feature_dropout(input, p, training, inplace, 3, "dropout2d")
 
 
@@ -402,8 +412,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         if weight is not None:
             prod = prod * weight.reshape(wshape)
         loss = -prod.sum(cdim)
-        if reduction == "mean":  # over the batch, whatever the weights
-            return loss.sum() / (input.shape[0] if input.dim() >= 2 else 1)
+        if reduction == "mean":  # over the N * d1 * ... distributions (numel / C), whatever the weights
+            return loss.sum() / (input.numel() // c)
         return _reduce(loss, reduction)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
@@ -469,15 +479,18 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
 # ---- distances and utilities ----------------------------------------------------------------
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """x1 . x2 / (max(|x1|, eps) max(|x2|, eps)) along dim, the inputs broadcast together."""
+    prod = x1 * x2
+    # broadcast first: a size-1 dim that is broadcast along `dim` counts in the norms
+    x1, x2 = x1.expand_as(prod), x2.expand_as(prod)
     n1 = x1.norm(dim=dim).clamp_min(eps)
     n2 = x2.norm(dim=dim).clamp_min(eps)
-    return (x1 * x2).sum(dim) / (n1 * n2)
+    return prod.sum(dim) / (n1 * n2)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """The p-norm of x1 - x2 + eps along the last dim."""
     d = x1 - x2 + eps
-    return _C.norm_p(d, p, [-1], keepdim) if d.dim() else d.abs()
+    return _C.norm(d, p, [-1], keepdim) if d.dim() else d.abs()
 
 
 def one_hot(tensor, num_classes=-1):
@@ -495,7 +508,7 @@ def one_hot(tensor, num_classes=-1):
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input / max(|input|_p, eps) along dim."""
-    n = _C.norm_p(input, p, [dim], True).clamp_min(eps)
+    n = _C.norm(input, p, [dim], True).clamp_min(eps)
     res = input / n.expand_as(input)
     if out is not None:
         return out.copy_(res)
@@ -506,3 +519,8 @@ from ._functional_conv import (conv1d, conv2d, conv3d, conv_transpose1d, conv_tr
                                conv_transpose3d, pad)
 
 __all__ += ["pad", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
+
+from ._functional_pool import *  # noqa: E402,F401,F403
+from ._functional_pool import __all__ as _pool_all  # noqa: E402
+
+__all__ += _pool_all

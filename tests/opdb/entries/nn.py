@@ -163,3 +163,165 @@ register(
     OpInfo("convolution_weight_grad", ref=_weight_grad_ref, sample_inputs=_weight_grad_samples,
            tol={"float16": (2e-2, 5e-2), "bfloat16": (5e-2, 1e-1), "float32": (1e-4, 1e-5)}),
 )
+
+
+def _pool_out(n, k, s, p, d, ceil_mode):
+    span = d * (k - 1) + 1
+    out = (n + 2 * p - span + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (out - 1) * s >= n + p:
+        out -= 1
+    return out
+
+
+def _windows(spatial, kernel, stride, padding, dilation, ceil_mode):
+    """For every output position (in row-major order): its window's in-bounds positions and its
+    extent within the padded input (PyTorch's rules, written out)."""
+    import itertools
+    nd = len(kernel)
+    stride = stride or kernel
+    pad = _per_dim(padding, nd)
+    dil = _per_dim(dilation, nd)
+    stride = _per_dim(stride, nd)
+    outs = [_pool_out(spatial[i], kernel[i], stride[i], pad[i], dil[i], ceil_mode) for i in range(nd)]
+    res = []
+    for o in itertools.product(*[range(n) for n in outs]):
+        axes, padded = [], 1
+        for i in range(nd):
+            b = o[i] * stride[i] - pad[i]
+            pos = [b + k * dil[i] for k in range(kernel[i])]
+            padded *= len([q for q in pos if q < spatial[i] + pad[i]])
+            axes.append([q for q in pos if 0 <= q < spatial[i]])
+        res.append((list(itertools.product(*axes)), padded))
+    return outs, res
+
+
+def _max_pool_ref(x, kernel_size, stride=(), padding=(0,), dilation=(1,), ceil_mode=False):
+    nd = len(kernel_size)
+    outs, wins = _windows(x.shape[2:], list(kernel_size), list(stride), list(padding), list(dilation), ceil_mode)
+    vals = np.zeros(x.shape[:2] + tuple(outs))
+    idx = np.zeros(x.shape[:2] + tuple(outs), dtype=np.int64)
+    for n in range(x.shape[0]):
+        for c in range(x.shape[1]):
+            plane = x[n, c].astype(np.float64)
+            for k, (pos, _) in enumerate(wins):
+                o = np.unravel_index(k, outs)
+                v = [plane[q] for q in pos]
+                j = int(np.argmax(v))
+                vals[(n, c) + o] = v[j]
+                idx[(n, c) + o] = np.ravel_multi_index(pos[j], x.shape[2:])
+    return vals, idx
+
+
+def _avg_pool_ref(x, kernel_size, stride=(), padding=(0,), ceil_mode=False, count_include_pad=True,
+                  divisor_override=None):
+    outs, wins = _windows(x.shape[2:], list(kernel_size), list(stride), list(padding), [1], ceil_mode)
+    out = np.zeros(x.shape[:2] + tuple(outs))
+    for k, (pos, padded) in enumerate(wins):
+        o = np.unravel_index(k, outs)
+        div = divisor_override or (padded if count_include_pad else len(pos))
+        for q in pos:
+            out[(slice(None), slice(None)) + o] += x[(slice(None), slice(None)) + q].astype(np.float64)
+        out[(slice(None), slice(None)) + o] /= div
+    return out
+
+
+def _adaptive_windows(spatial, output_size):
+    import itertools
+    axes = [[(o * n // m, -(-(o + 1) * n // m)) for o in range(m)] for n, m in zip(spatial, output_size)]
+    return [list(itertools.product(*[range(b, e) for b, e in combo])) for combo in itertools.product(*axes)]
+
+
+def _adaptive_avg_ref(x, output_size):
+    out = np.zeros(x.shape[:2] + tuple(output_size))
+    for k, pos in enumerate(_adaptive_windows(x.shape[2:], output_size)):
+        o = np.unravel_index(k, output_size)
+        out[(slice(None), slice(None)) + o] = np.mean([x[(slice(None), slice(None)) + q] for q in pos], axis=0)
+    return out
+
+
+def _adaptive_max_ref(x, output_size):
+    vals = np.zeros(x.shape[:2] + tuple(output_size))
+    idx = np.zeros(x.shape[:2] + tuple(output_size), dtype=np.int64)
+    wins = _adaptive_windows(x.shape[2:], output_size)
+    for n in range(x.shape[0]):
+        for c in range(x.shape[1]):
+            for k, pos in enumerate(wins):
+                o = np.unravel_index(k, output_size)
+                v = [x[n, c][q] for q in pos]
+                j = int(np.argmax(v))
+                vals[(n, c) + o] = v[j]
+                idx[(n, c) + o] = np.ravel_multi_index(pos[j], x.shape[2:])
+    return vals, idx
+
+
+def _adjoint(forward, out_shape, in_shape):
+    """A linear map's adjoint applied to g: column j of the matrix is forward(e_j)."""
+    def ref(g, *args):
+        res = np.zeros(int(np.prod(in_shape)))
+        for j in range(res.size):
+            e = np.zeros(res.size)
+            e[j] = 1
+            res[j] = np.sum(forward(e.reshape(in_shape), *args) * g)
+        return res.reshape(in_shape)
+    return ref
+
+
+def _pool_samples(kind):
+    def samples(dtype, rng):
+        from opdb.opinfo import Sample, random_array
+
+        def r(*shape):  # distinct values: no ties for max
+            v = np.asarray(random_array(dtype, shape, rng, (-4, 4), (-9, 9)))
+            return v
+        if kind == "max":
+            return [Sample((r(2, 2, 7), [3]), {"stride": [2], "padding": [1]}),
+                    Sample((r(1, 2, 5, 6), [2, 3]), {"stride": [2, 1], "dilation": [1, 2], "ceil_mode": True}),
+                    Sample((r(1, 1, 4, 4, 4), [2, 2, 2]), {}),
+                    Sample((r(1, 3, 6, 5), [3, 3]), {"stride": [2], "padding": [1], "ceil_mode": True})]
+        if kind == "avg":
+            return [Sample((r(2, 2, 7), [3]), {"stride": [2], "padding": [1]}),
+                    Sample((r(1, 2, 5, 6), [2, 3]), {"stride": [2, 1], "padding": [1], "ceil_mode": True,
+                                                     "count_include_pad": False}),
+                    Sample((r(1, 1, 4, 4, 4), [2, 2, 2]), {"divisor_override": 3}),
+                    Sample((r(1, 3, 6, 5), [3, 3]), {"stride": [2], "padding": [1], "ceil_mode": True})]
+        if kind == "avg_backward":
+            out = []
+            for xs, k, kw in [((1, 2, 7), [3], {"stride": [2], "padding": [1]}),
+                              ((1, 1, 5, 6), [2, 3], {"stride": [2, 1], "padding": [1], "ceil_mode": True,
+                                                      "count_include_pad": False})]:
+                y = _avg_pool_ref(np.zeros(xs), k, **kw)
+                out.append(Sample((r(*y.shape), list(xs), k), kw))
+            return out
+        if kind == "adaptive":
+            return [Sample((r(2, 2, 7), [3]), {}), Sample((r(1, 2, 5, 6), [2, 4]), {}),
+                    Sample((r(1, 1, 3, 4, 5), [2, 2, 3]), {})]
+        return [Sample((r(1, 2, 7), list(xs), ), {}) for xs in [(1, 2, 7)]]  # unused
+    return samples
+
+
+def _avg_backward_ref(g, input_sizes, kernel_size, **kw):
+    return _adjoint(lambda x: _avg_pool_ref(x, kernel_size, **kw), g.shape, input_sizes)(g)
+
+
+def _adaptive_avg_backward_samples(dtype, rng):
+    from opdb.opinfo import Sample, random_array
+    return [Sample((np.asarray(random_array(dtype, (1, 2, 3), rng, (-4, 4), (-9, 9))), [1, 2, 7])),
+            Sample((np.asarray(random_array(dtype, (1, 1, 2, 4), rng, (-4, 4), (-9, 9))), [1, 1, 5, 6]))]
+
+
+def _adaptive_avg_backward_ref(g, input_sizes):
+    return _adjoint(lambda x: _adaptive_avg_ref(x, list(g.shape[2:])), g.shape, input_sizes)(g)
+
+
+register(
+    OpInfo("max_pool", ref=_max_pool_ref, sample_inputs=_pool_samples("max")),
+    OpInfo("avg_pool", ref=_avg_pool_ref, sample_inputs=_pool_samples("avg"),
+           tol={"float16": (1e-2, 1e-2), "bfloat16": (5e-2, 5e-2)}),
+    OpInfo("avg_pool_backward", ref=_avg_backward_ref, sample_inputs=_pool_samples("avg_backward"),
+           tol={"float16": (1e-2, 1e-2), "bfloat16": (5e-2, 5e-2)}),
+    OpInfo("adaptive_avg_pool", ref=_adaptive_avg_ref, sample_inputs=_pool_samples("adaptive"),
+           tol={"float16": (1e-2, 1e-2), "bfloat16": (5e-2, 5e-2)}),
+    OpInfo("adaptive_avg_pool_backward", ref=_adaptive_avg_backward_ref, sample_inputs=_adaptive_avg_backward_samples,
+           tol={"float16": (1e-2, 1e-2), "bfloat16": (5e-2, 5e-2)}),
+    OpInfo("adaptive_max_pool", ref=_adaptive_max_ref, sample_inputs=_pool_samples("adaptive")),
+)

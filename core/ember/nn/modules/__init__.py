@@ -7,3 +7,4 @@ from .linear import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .module import Module  # noqa: F401
 from .conv import *  # noqa: F401,F403
+from .pooling import *  # noqa: F401,F403

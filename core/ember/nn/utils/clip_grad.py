@@ -26,8 +26,8 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
             norms = [t.detach().abs().max() if t.numel() else _C.tensor(0.0, dtype=t.dtype) for t in tensors]
             total = _C.stack([n.to(_C.float64) for n in norms]).max()
         else:
-            norms = [_C.norm_p(t.detach(), norm_type, None, False).to(_C.float64) for t in tensors]
-            total = _C.norm_p(_C.stack(norms), norm_type, None, False)
+            norms = [_C.norm(t.detach(), norm_type, None, False).to(_C.float64) for t in tensors]
+            total = _C.norm(_C.stack(norms), norm_type, None, False)
     if error_if_nonfinite and not math.isfinite(total.item()):
         raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it "
                            "cannot be clipped. To disable this error and scale the gradients by the non-finite norm "

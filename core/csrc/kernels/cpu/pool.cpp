@@ -1,0 +1,305 @@
+// Pooling over 1-3 spatial dims of batched (N, C, *spatial) input, a plane (n, c) per task:
+// max_pool (with the flat spatial index of each max, NaN winning as in PyTorch), avg_pool and its
+// adjoint avg_pool_backward, adaptive_avg_pool and its adjoint, adaptive_max_pool. Windows follow
+// PyTorch's rules for padding, dilation, ceil_mode, count_include_pad and divisor_override.
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "device/parallel.h"
+#include "generated/ops/adaptive_avg_pool.h"
+#include "generated/ops/adaptive_avg_pool_backward.h"
+#include "generated/ops/adaptive_max_pool.h"
+#include "generated/ops/avg_pool.h"
+#include "generated/ops/avg_pool_backward.h"
+#include "generated/ops/max_pool.h"
+#include "kernels/convert.h"
+#include "kernels/copy.h"
+#include "tensor/factory.h"
+
+namespace ember::ops {
+
+namespace {
+
+// One spatial dim's windows: output o covers input [begin(o), end(o)) in steps of `step`; `span`
+// is the window's extent counted for averages (padding included).
+struct Axis {
+  int64_t in = 1, out = 1, k = 1, stride = 1, pad = 0, dil = 1;
+  bool adaptive = false;
+  int64_t first(int64_t o) const { return adaptive ? (o * in) / out : o * stride - pad; }
+  int64_t last(int64_t o) const {  // one past the last position (unclipped)
+    return adaptive ? ((o + 1) * in + out - 1) / out : first(o) + (k - 1) * dil + 1;
+  }
+};
+
+struct Windows {
+  Axis ax[3];
+  int64_t nd = 0;
+  int64_t in_size() const { return ax[0].in * ax[1].in * ax[2].in; }
+  int64_t out_size() const { return ax[0].out * ax[1].out * ax[2].out; }
+};
+
+int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
+  const int64_t span = d * (k - 1) + 1;
+  int64_t out = (in + 2 * p - span + (ceil_mode ? s - 1 : 0)) / s + 1;
+  if (ceil_mode && (out - 1) * s >= in + p) out--;  // the last window must start inside the input or left padding
+  return out;
+}
+
+DimVec per_dim(const DimVec& v, int64_t nd, const char* what, const char* op, int64_t fallback = -1) {
+  if (v.empty() && fallback >= 0) return DimVec(nd, fallback);
+  if (v.size() == 1) return DimVec(nd, v[0]);
+  EMBER_CHECK(int64_t(v.size()) == nd, Runtime, op, ": ", what, " must be a single int or ", nd, " ints");
+  return v;
+}
+
+// The windows of a (max/avg) pool; kernel_size gives the number of spatial dims.
+Windows pool_windows(const DimVec& in_sizes, const DimVec& kernel, const DimVec& stride_in, const DimVec& pad_in,
+                     const DimVec& dil_in, bool ceil_mode, const char* op) {
+  const int64_t nd = kernel.size();
+  EMBER_CHECK(nd >= 1 && nd <= 3, Runtime, op, ": kernel_size must have 1 to 3 values");
+  EMBER_CHECK(int64_t(in_sizes.size()) == nd + 2, Runtime, op, ": expected a ", nd + 2,
+              "-D batched input (N, C, *spatial), got ", in_sizes.size(), "-D");
+  const DimVec stride = stride_in.empty() ? kernel : per_dim(stride_in, nd, "stride", op);
+  const DimVec pad = per_dim(pad_in, nd, "padding", op, 0), dil = per_dim(dil_in, nd, "dilation", op, 1);
+  Windows w;
+  w.nd = nd;
+  for (int64_t d = 0; d < nd; d++) {
+    Axis& a = w.ax[3 - nd + d];
+    a.in = in_sizes[2 + d];
+    a.k = kernel[d];
+    a.stride = stride[d];
+    a.pad = pad[d];
+    a.dil = dil[d];
+    EMBER_CHECK(a.k > 0 && a.stride > 0 && a.dil > 0, Runtime, op, ": kernel_size, stride and dilation must be "
+                "greater than zero");
+    EMBER_CHECK(a.pad >= 0 && 2 * a.pad <= a.k, Runtime, op, ": pad should be at most half of effective kernel size, "
+                "but got pad=", a.pad, ", kernel_size=", a.k);
+    a.out = pooled_size(a.in, a.k, a.stride, a.pad, a.dil, ceil_mode);
+    EMBER_CHECK(a.out > 0, Runtime, op, ": Given input size per channel (", a.in, "), the calculated output size is ",
+                a.out, ", which is too small");
+  }
+  return w;
+}
+
+Windows adaptive_windows(const DimVec& in_sizes, const DimVec& out_size, const char* op) {
+  const int64_t nd = out_size.size();
+  EMBER_CHECK(nd >= 1 && nd <= 3, Runtime, op, ": output_size must have 1 to 3 values");
+  EMBER_CHECK(int64_t(in_sizes.size()) == nd + 2, Runtime, op, ": expected a ", nd + 2,
+              "-D batched input (N, C, *spatial), got ", in_sizes.size(), "-D");
+  Windows w;
+  w.nd = nd;
+  for (int64_t d = 0; d < nd; d++) {
+    Axis& a = w.ax[3 - nd + d];
+    a.in = in_sizes[2 + d];
+    a.out = out_size[d];
+    a.adaptive = true;
+    EMBER_CHECK(a.out >= 0, Runtime, op, ": output_size must be non-negative");
+    EMBER_CHECK(a.in > 0 || a.out == 0, Runtime, op, ": expected a non-empty input spatial dim");
+  }
+  return w;
+}
+
+DimVec out_sizes(const DimVec& in_sizes, const Windows& w) {
+  DimVec s{in_sizes[0], in_sizes[1]};
+  for (int64_t d = 3 - w.nd; d < 3; d++) s.push_back(w.ax[d].out);
+  return s;
+}
+
+// f(o, j0, j1, j2) for every output position o and every input position j of its window (clipped
+// to the input); start(o) / stop(o) once per output.
+template <class Start, class Each, class Stop>
+void sweep(const Windows& w, Start&& start, Each&& each, Stop&& stop) {
+  const Axis &a0 = w.ax[0], &a1 = w.ax[1], &a2 = w.ax[2];
+  int64_t o = 0;
+  for (int64_t o0 = 0; o0 < a0.out; o0++)
+    for (int64_t o1 = 0; o1 < a1.out; o1++)
+      for (int64_t o2 = 0; o2 < a2.out; o2++, o++) {
+        start(o, o0, o1, o2);
+        const int64_t step0 = a0.adaptive ? 1 : a0.dil, step1 = a1.adaptive ? 1 : a1.dil,
+                      step2 = a2.adaptive ? 1 : a2.dil;
+        for (int64_t j0 = a0.first(o0); j0 < std::min(a0.last(o0), a0.in); j0 += step0) {
+          if (j0 < 0) continue;
+          for (int64_t j1 = a1.first(o1); j1 < std::min(a1.last(o1), a1.in); j1 += step1) {
+            if (j1 < 0) continue;
+            for (int64_t j2 = a2.first(o2); j2 < std::min(a2.last(o2), a2.in); j2 += step2) {
+              if (j2 < 0) continue;
+              each(o, (j0 * a1.in + j1) * a2.in + j2);
+            }
+          }
+        }
+        stop(o, o0, o1, o2);
+      }
+}
+
+template <class F>
+void float_types(ScalarType dt, const char* op, F&& f) {
+  visit_dtype(dt, [&](auto z) {
+    using T = decltype(z);
+    if constexpr (std::is_floating_point_v<opmath_t<T>> && !std::is_integral_v<T> && !is_complex_v<T>) f(z);
+    else EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt));
+  });
+}
+
+std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, const char* op) {
+  const DimVec osz = out_sizes(input.sizes(), w);
+  Tensor values = empty(osz, input.dtype(), input.device()), indices = empty(osz, ScalarType::Int64, input.device());
+  if (input.is_meta() || values.numel() == 0) return {values, indices};
+  const Tensor x = contiguous(input);
+  const int64_t planes = osz[0] * osz[1], L = w.out_size(), S = w.in_size();
+  float_types(input.dtype(), op, [&](auto z) {
+    using T = decltype(z);
+    using C = opmath_t<T>;
+    parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
+      for (int64_t pl = pb; pl < pe; pl++) {
+        const T* xp = x.data_as<T>() + pl * S;
+        T* vp = values.data_as<T>() + pl * L;
+        int64_t* ip = indices.data_as<int64_t>() + pl * L;
+        C best = 0;
+        int64_t at = -1;
+        sweep(w, [&](int64_t, int64_t, int64_t, int64_t) { at = -1; },
+              [&](int64_t, int64_t j) {
+                const C v = convert<C>(xp[j]);
+                if (at < 0 || v > best || (v != v && best == best)) {
+                  best = v;
+                  at = j;
+                }
+              },
+              [&](int64_t o, int64_t, int64_t, int64_t) {
+                vp[o] = at < 0 ? convert<T>(-std::numeric_limits<C>::infinity()) : convert<T>(best);
+                ip[o] = at < 0 ? 0 : at;
+              });
+      }
+    });
+  });
+  return {values, indices};
+}
+
+// avg_pool's divisor for an output: divisor_override, else the window size within the padded
+// input (count_include_pad) or within the input.
+int64_t avg_divisor(const Windows& w, int64_t o0, int64_t o1, int64_t o2, bool count_include_pad,
+                    std::optional<int64_t> divisor_override, int64_t counted) {
+  if (divisor_override) return *divisor_override;
+  if (!count_include_pad) return counted;
+  const int64_t os[3] = {o0, o1, o2};
+  int64_t n = 1;
+  for (int d = 0; d < 3; d++) {
+    const Axis& a = w.ax[d];
+    const int64_t b = a.first(os[d]), e = std::min(a.last(os[d]), a.in + a.pad);
+    n *= (e - b + a.dil - 1) / a.dil;
+  }
+  return n;
+}
+
+// The number of input positions in an output's window (clipped to the input).
+int64_t in_window(const Windows& w, int64_t o0, int64_t o1, int64_t o2) {
+  const int64_t os[3] = {o0, o1, o2};
+  int64_t n = 1;
+  for (int d = 0; d < 3; d++) {
+    const Axis& a = w.ax[d];
+    const int64_t step = a.adaptive ? 1 : a.dil;
+    int64_t k = 0;
+    for (int64_t j = a.first(os[d]); j < std::min(a.last(os[d]), a.in); j += step) k += j >= 0;
+    n *= k;
+  }
+  return n;
+}
+
+// forward: out[o] = sum(x[window(o)]) / divisor(o); adjoint: x[window(o)] += g[o] / divisor(o).
+void avg_apply(const Tensor& src, const Tensor& dst, const Windows& w, bool count_include_pad,
+               std::optional<int64_t> divisor_override, bool adjoint, const char* op) {
+  const int64_t planes = src.sizes()[0] * src.sizes()[1], L = w.out_size(), S = w.in_size();
+  EMBER_CHECK(!divisor_override || *divisor_override != 0, Runtime, op, ": divisor must be not zero");
+  float_types(src.dtype(), op, [&](auto z) {
+    using T = decltype(z);
+    using C = opmath_t<T>;
+    parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
+      std::vector<C> acc(adjoint ? size_t(S) : 0);
+      for (int64_t pl = pb; pl < pe; pl++) {
+        const T* sp = src.data_as<T>() + pl * (adjoint ? L : S);
+        T* dp = dst.data_as<T>() + pl * (adjoint ? S : L);
+        C sum = 0;
+        if (!adjoint) {
+          sweep(w, [&](int64_t, int64_t, int64_t, int64_t) { sum = 0; },
+                [&](int64_t, int64_t j) { sum += convert<C>(sp[j]); },
+                [&](int64_t o, int64_t o0, int64_t o1, int64_t o2) {
+                  const int64_t dv = avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override,
+                                                 in_window(w, o0, o1, o2));
+                  dp[o] = convert<T>(dv ? sum / C(dv) : C(NAN));
+                });
+          continue;
+        }
+        std::fill(acc.begin(), acc.end(), C(0));
+        C share = 0;
+        sweep(w, [&](int64_t o, int64_t o0, int64_t o1, int64_t o2) {
+                const int64_t dv = avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override,
+                                               in_window(w, o0, o1, o2));
+                share = dv ? convert<C>(sp[o]) / C(dv) : C(0);
+              },
+              [&](int64_t, int64_t j) { acc[size_t(j)] += share; }, [&](int64_t, int64_t, int64_t, int64_t) {});
+        for (int64_t j = 0; j < S; j++) dp[j] = convert<T>(acc[size_t(j)]);
+      }
+    });
+  });
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> max_pool(const Tensor& input, const DimVec& kernel_size, const DimVec& stride,
+                                    const DimVec& padding, const DimVec& dilation, bool ceil_mode) {
+  return max_planes(input, pool_windows(input.sizes(), kernel_size, stride, padding, dilation, ceil_mode, "max_pool"),
+                    "max_pool");
+}
+
+std::tuple<Tensor, Tensor> adaptive_max_pool(const Tensor& input, const DimVec& output_size) {
+  return max_planes(input, adaptive_windows(input.sizes(), output_size, "adaptive_max_pool"), "adaptive_max_pool");
+}
+
+Tensor avg_pool(const Tensor& input, const DimVec& kernel_size, const DimVec& stride, const DimVec& padding,
+                bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
+  const Windows w = pool_windows(input.sizes(), kernel_size, stride, padding, DimVec{}, ceil_mode, "avg_pool");
+  Tensor out = empty(out_sizes(input.sizes(), w), input.dtype(), input.device());
+  if (input.is_meta() || out.numel() == 0) return out;
+  avg_apply(contiguous(input), out, w, count_include_pad, divisor_override, false, "avg_pool");
+  return out;
+}
+
+Tensor avg_pool_backward(const Tensor& grad_output, const DimVec& input_sizes, const DimVec& kernel_size,
+                         const DimVec& stride, const DimVec& padding, bool ceil_mode, bool count_include_pad,
+                         std::optional<int64_t> divisor_override) {
+  const Windows w = pool_windows(input_sizes, kernel_size, stride, padding, DimVec{}, ceil_mode, "avg_pool_backward");
+  EMBER_CHECK(grad_output.sizes() == out_sizes(input_sizes, w), Runtime, "avg_pool_backward: grad_output has the "
+              "wrong shape for the pooled input");
+  Tensor out = empty(input_sizes, grad_output.dtype(), grad_output.device());
+  if (grad_output.is_meta() || out.numel() == 0) return out;
+  if (grad_output.numel() == 0) {
+    fill_(out, Scalar(0.0));
+    return out;
+  }
+  avg_apply(contiguous(grad_output), out, w, count_include_pad, divisor_override, true, "avg_pool_backward");
+  return out;
+}
+
+Tensor adaptive_avg_pool(const Tensor& input, const DimVec& output_size) {
+  const Windows w = adaptive_windows(input.sizes(), output_size, "adaptive_avg_pool");
+  Tensor out = empty(out_sizes(input.sizes(), w), input.dtype(), input.device());
+  if (input.is_meta() || out.numel() == 0) return out;
+  avg_apply(contiguous(input), out, w, false, std::nullopt, false, "adaptive_avg_pool");
+  return out;
+}
+
+Tensor adaptive_avg_pool_backward(const Tensor& grad_output, const DimVec& input_sizes) {
+  DimVec osz;
+  for (int64_t d = 2; d < grad_output.dim(); d++) osz.push_back(grad_output.sizes()[d]);
+  const Windows w = adaptive_windows(input_sizes, osz, "adaptive_avg_pool_backward");
+  Tensor out = empty(input_sizes, grad_output.dtype(), grad_output.device());
+  if (grad_output.is_meta() || out.numel() == 0) return out;
+  if (grad_output.numel() == 0) {
+    fill_(out, Scalar(0.0));
+    return out;
+  }
+  avg_apply(contiguous(grad_output), out, w, false, std::nullopt, true, "adaptive_avg_pool_backward");
+  return out;
+}
+
+}  // namespace ember::ops
