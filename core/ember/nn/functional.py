@@ -524,3 +524,8 @@ from ._functional_pool import *  # noqa: E402,F401,F403
 from ._functional_pool import __all__ as _pool_all  # noqa: E402
 
 __all__ += _pool_all
+
+from ._functional_norm import *  # noqa: E402,F401,F403
+from ._functional_norm import __all__ as _norm_all  # noqa: E402
+
+__all__ += _norm_all

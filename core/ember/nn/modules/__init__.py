@@ -8,3 +8,4 @@ from .loss import *  # noqa: F401,F403
 from .module import Module  # noqa: F401
 from .conv import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
+from .normalization import *  # noqa: F401,F403

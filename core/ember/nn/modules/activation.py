@@ -48,10 +48,16 @@ class Hardsigmoid(_Inplace):
     def forward(self, input):
         return F.hardsigmoid(input, self.inplace)
 
+    def extra_repr(self):  # PyTorch prints no inplace here
+        return ""
+
 
 class Hardswish(_Inplace):
     def forward(self, input):
         return F.hardswish(input, self.inplace)
+
+    def extra_repr(self):  # PyTorch prints no inplace here
+        return ""
 
 
 class LeakyReLU(Module):

@@ -1,5 +1,6 @@
 """All parameters as one flat vector, and back."""
 from ... import _C
+from ...autograd.grad_mode import no_grad
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
 
@@ -12,7 +13,7 @@ def parameters_to_vector(parameters):
 
 
 def vector_to_parameters(vec, parameters):
-    """Copies consecutive slices of vec into the parameters' data (a view each, as PyTorch does)."""
+    """Copies consecutive slices of vec into the parameters' data."""
     if not isinstance(vec, _C.TensorBase):
         raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
     params = list(parameters)
@@ -21,7 +22,8 @@ def vector_to_parameters(vec, parameters):
         raise RuntimeError(f"vector_to_parameters: vec has {vec.numel()} elements (shape {tuple(vec.shape)}), the "
                            f"parameters {n}")
     pointer = 0
-    for p in params:
-        k = p.numel()
-        p.data = vec[pointer:pointer + k].view_as(p).data
-        pointer += k
+    with no_grad():  # copied, not aliased: ember tensors have no settable .data (PyTorch makes each a view of vec)
+        for p in params:
+            k = p.numel()
+            p.copy_(vec[pointer:pointer + k].view_as(p))
+            pointer += k

@@ -1,0 +1,159 @@
+"""Normalization and embedding functions of ember.nn.functional (re-exported there), written with
+differentiable ops: batch_norm (running statistics with momentum, the unbiased variance stored as
+PyTorch stores it), instance_norm, layer_norm, group_norm, local_response_norm, embedding."""
+from __future__ import annotations
+
+from .. import _C
+from ..autograd.grad_mode import no_grad
+
+__all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "local_response_norm", "embedding",
+           "rms_norm"]
+
+
+def _affine(y, weight, bias, shape):
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """Normalizes over every dim but 1 (the channels): with the batch's statistics in training
+    (updating the running ones in place), with the running ones otherwise."""
+    if input.dim() < 2:
+        raise ValueError(f"expected 2D or more input (N, C, ...), got {input.dim()}D input")
+    c = input.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != c:
+            raise RuntimeError(f"batch_norm: {name} should contain {c} elements (one per channel of input of shape "
+                               f"{list(input.shape)}), not {t.numel()}")
+    dims = [0] + list(range(2, input.dim()))
+    shape = [1, c] + [1] * (input.dim() - 2)
+    if training:
+        count = input.numel() // c
+        if count <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(input.shape)}")
+        mean = input.mean(dims, keepdim=True)
+        var = ((input - mean) ** 2).mean(dims, keepdim=True)
+        if running_mean is not None or running_var is not None:
+            with no_grad():
+                if running_mean is not None:
+                    running_mean.mul_(1 - momentum).add_(mean.reshape(c).detach() * momentum)
+                if running_var is not None:
+                    running_var.mul_(1 - momentum).add_(var.reshape(c).detach() * (momentum * count / (count - 1)))
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("batch_norm: running_mean and running_var must be given when training=False")
+        mean, var = running_mean.reshape(shape), running_var.reshape(shape)
+    y = (input - mean) * (var + eps).rsqrt()
+    return _affine(y, weight, bias, shape)
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """batch_norm of each (n, c) plane on its own."""
+    if input.dim() < 3:
+        raise ValueError(f"instance_norm: expected input with at least 3 dims (N, C, *spatial), got {input.dim()}D")
+    n, c = input.shape[0], input.shape[1]
+    shape = [1, c] + [1] * (input.dim() - 2)
+    if not use_input_stats:
+        y = (input - running_mean.reshape(shape)) * (running_var.reshape(shape) + eps).rsqrt()
+        return _affine(y, weight, bias, shape)
+    dims = list(range(2, input.dim()))
+    mean = input.mean(dims, keepdim=True)
+    var = ((input - mean) ** 2).mean(dims, keepdim=True)
+    if running_mean is not None or running_var is not None:
+        count = input.numel() // (n * c)
+        with no_grad():
+            if running_mean is not None:
+                running_mean.mul_(1 - momentum).add_(mean.mean(0).reshape(c) * momentum)
+            if running_var is not None:
+                running_var.mul_(1 - momentum).add_(var.mean(0).reshape(c) * (momentum * count / max(count - 1, 1)))
+    y = (input - mean) * (var + eps).rsqrt()
+    return _affine(y, weight, bias, shape)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalizes over the last len(normalized_shape) dims, which must equal normalized_shape."""
+    ns = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    if list(input.shape[input.dim() - len(ns):]) != ns or len(ns) > input.dim():
+        raise RuntimeError(f"Given normalized_shape={ns}, expected input with shape [*, {', '.join(map(str, ns))}], "
+                           f"but got input of size{list(input.shape)}")
+    dims = list(range(input.dim() - len(ns), input.dim()))
+    mean = input.mean(dims, keepdim=True)
+    var = ((input - mean) ** 2).mean(dims, keepdim=True)
+    y = (input - mean) * (var + eps).rsqrt()
+    if weight is not None:
+        y = y * weight
+    if bias is not None:
+        y = y + bias
+    return y
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    ns = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    dims = list(range(input.dim() - len(ns), input.dim()))
+    if eps is None:
+        eps = _C.finfo(input.dtype).eps if hasattr(_C, "finfo") else 1e-6
+    y = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
+    return y * weight if weight is not None else y
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalizes each group of num_groups consecutive channels over (channels of the group, spatial)."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    n, c = input.shape[0], input.shape[1]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {list(input.shape)} and num_groups={num_groups}")
+    x = input.reshape([n, num_groups, -1])
+    mean = x.mean(2, keepdim=True)
+    var = ((x - mean) ** 2).mean(2, keepdim=True)
+    y = ((x - mean) * (var + eps).rsqrt()).reshape(list(input.shape))
+    return _affine(y, weight, bias, [1, c] + [1] * (input.dim() - 2))
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """x / (k + alpha * mean of x^2 over a window of `size` channels around each)^beta."""
+    if input.dim() < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.dim()} dimensions)")
+    from ._functional_conv import pad
+    c = input.shape[1]
+    sq = pad((input * input).movedim(1, -1), [size // 2, (size - 1) // 2])  # zeros beyond the channels
+    window = sq.narrow(-1, 0, c)
+    for j in range(1, size):
+        window = window + sq.narrow(-1, j, c)
+    div = (window / size).movedim(-1, 1)
+    return input / (div * alpha + k) ** beta
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+    """weight[input]; padding_idx rows get no gradient; max_norm renormalizes the looked-up rows
+    of weight in place (as PyTorch does)."""
+    if input.is_floating_point() or input.is_complex():
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got {input.dtype} instead (while checking arguments for embedding)")
+    if weight.dim() != 2:
+        raise RuntimeError(f"'weight' must be 2-D, got shape {list(weight.shape)}")
+    num = weight.shape[0]
+    if input.numel() and (input.min().item() < 0 or input.max().item() >= num):
+        raise IndexError(f"index out of range in self: embedding indices must be in [0, {num}), got values in "
+                         f"[{input.min().item()}, {input.max().item()}]")
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise ValueError("Padding_idx must be within num_embeddings")
+        padding_idx %= num
+    if max_norm is not None:
+        with no_grad():
+            rows = _C.unique(input.reshape(-1))
+            norms = _C.norm_p(weight[rows], norm_type, [1], True)
+            scale = _C.where(norms > max_norm, max_norm / (norms + 1e-7), _C.ones_like(norms))
+            weight[rows] = weight[rows] * scale
+    flat = input.reshape(-1).to(_C.int64)
+    out = weight.index_select(0, flat)
+    if padding_idx is not None and weight.requires_grad:
+        keep = (flat != padding_idx).to(weight.dtype).unsqueeze(1)
+        out = out * keep + (out * (1 - keep)).detach()  # the padding row's value, without gradient
+    return out.reshape(list(input.shape) + [weight.shape[1]])
