@@ -1,4 +1,12 @@
 """ember: tensors and math over a C++ core, with PyTorch's names and semantics."""
+import os as _os
+
+# OpenBLAS's threads and ember's OpenMP threads share the cores. OpenMP workers that busy-wait long
+# after a parallel loop take them from the next BLAS call (conv2d ran 2-3x slower): spin briefly,
+# then sleep. Read when libgomp loads (with _C below); a user's own setting wins.
+if "OMP_WAIT_POLICY" not in _os.environ:
+    _os.environ.setdefault("GOMP_SPINCOUNT", "20000")
+
 from . import _openblas  # noqa: F401  (loads OpenBLAS, which _C links to, first)
 from . import _C
 from ._C import (  # noqa: F401

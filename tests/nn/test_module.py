@@ -290,6 +290,12 @@ def test_load_state_dict_missing_and_unexpected():
     assert res.missing_keys == ["running", "fc1.bias"]
     assert res.unexpected_keys == ["bogus", "fc2.extra"]
     assert res == (["running", "fc1.bias"], ["bogus", "fc2.extra"])
+    assert repr(res) == ("_IncompatibleKeys(missing_keys=['running', 'fc1.bias'], "
+                         "unexpected_keys=['bogus', 'fc2.extra'])")
+    # a non-persistent buffer is not part of the state: its key is unexpected
+    full = m.state_dict()
+    full["scratch"] = ember.ones(2)
+    assert Net().load_state_dict(full, strict=False).unexpected_keys == ["scratch"]
     # strict=False still loads what matches
     target = Net()
     target.load_state_dict(sd, strict=False)
@@ -592,6 +598,11 @@ def test_repr_of_custom_module_with_extra_repr_and_children():
     (nn.Dropout2d(0.1), "Dropout2d(p=0.1, inplace=False)"),
     (nn.MSELoss(), "MSELoss()"),
     (nn.Sigmoid(), "Sigmoid()"),
+    (nn.SiLU(inplace=True), "SiLU(inplace=True)"),
+    (nn.Hardswish(inplace=True), "Hardswish()"),
+    (nn.Hardsigmoid(inplace=True), "Hardsigmoid()"),
+    (nn.RReLU(), "RReLU(lower=0.125, upper=0.3333333333333333)"),
+    (nn.CrossEntropyLoss(), "CrossEntropyLoss()"),
 ])
 def test_leaf_reprs(module, text):
     assert repr(module) == text

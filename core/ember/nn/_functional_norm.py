@@ -35,7 +35,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if count <= 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(input.shape)}")
         mean = input.mean(dims, keepdim=True)
-        var = ((input - mean) ** 2).mean(dims, keepdim=True)
+        centered = input - mean
+        var = (centered * centered).mean(dims, keepdim=True)
         if running_mean is not None or running_var is not None:
             with no_grad():
                 if running_mean is not None:
@@ -62,7 +63,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         return _affine(y, weight, bias, shape)
     dims = list(range(2, input.dim()))
     mean = input.mean(dims, keepdim=True)
-    var = ((input - mean) ** 2).mean(dims, keepdim=True)
+    var = (input - mean).square().mean(dims, keepdim=True)
     if running_mean is not None or running_var is not None:
         count = input.numel() // (n * c)
         with no_grad():
@@ -82,7 +83,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                            f"but got input of size{list(input.shape)}")
     dims = list(range(input.dim() - len(ns), input.dim()))
     mean = input.mean(dims, keepdim=True)
-    var = ((input - mean) ** 2).mean(dims, keepdim=True)
+    var = (input - mean).square().mean(dims, keepdim=True)
     y = (input - mean) * (var + eps).rsqrt()
     if weight is not None:
         y = y * weight
@@ -110,7 +111,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                            f"shape {list(input.shape)} and num_groups={num_groups}")
     x = input.reshape([n, num_groups, -1])
     mean = x.mean(2, keepdim=True)
-    var = ((x - mean) ** 2).mean(2, keepdim=True)
+    var = (x - mean).square().mean(2, keepdim=True)
     y = ((x - mean) * (var + eps).rsqrt()).reshape(list(input.shape))
     return _affine(y, weight, bias, [1, c] + [1] * (input.dim() - 2))
 

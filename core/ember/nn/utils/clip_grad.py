@@ -38,7 +38,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
 def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
     grads = [p.grad for p in _params(parameters) if p.grad is not None]
     coef = float(max_norm) / (float(total_norm) + 1e-6)
-    if coef < 1:
+    if not coef >= 1:  # a nan norm scales too (to nan), as PyTorch's clamped coefficient does
         with no_grad():
             for g in grads:
                 g.mul_(coef)
