@@ -86,6 +86,8 @@ def _small_samples(rng, dtype="float64"):
         "avg_pool_backward": [((r((1, 1, 3)), [1, 1, 5], [3]), {"stride": [2], "padding": [1]})],
         "adaptive_avg_pool": [((r((1, 2, 5)), [3]), {})],
         "adaptive_avg_pool_backward": [((r((1, 1, 3)), [1, 1, 7]), {})],
+        "native_batch_norm": [((r((3, 2, 2)), r((2,)), r((2,)), None, None, True, 0.1, 1e-5), {}),
+                              ((r((4, 3)), None, r((3,)), None, None, True, 0.1, 1e-3), {})],
     }
 
 

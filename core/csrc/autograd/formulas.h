@@ -174,6 +174,10 @@ Tensor silu_backward(const Tensor& grad, const Tensor& input);
 Tensor mish_backward(const Tensor& grad, const Tensor& input);
 Tensor softplus_backward(const Tensor& grad, const Tensor& input, double beta, double threshold);
 Tensor hardswish_backward(const Tensor& grad, const Tensor& input);
+Tensor batch_norm_grad(const Tensor& grad, const Tensor& input, const Tensor& weight, const Tensor& save_mean,
+                       const Tensor& save_invstd, bool training, double eps, int which);
+Tensor batch_norm_stats_grad(const Tensor& grad_mean, const Tensor& grad_invstd, const Tensor& input,
+                             const Tensor& save_mean, const Tensor& save_invstd, bool training);
 
 // formulas_conv.cpp
 Tensor conv_backward_input(const Tensor& grad, const DimVec& input_sizes, const Tensor& weight, const DimVec& stride,

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "autograd/formulas.h"
+#include "generated/ops/batch_norm_backward.h"
 
 namespace ember::ad {
 
@@ -45,6 +46,53 @@ Tensor softplus_backward(const Tensor& grad, const Tensor& input, double beta, d
 Tensor hardswish_backward(const Tensor& grad, const Tensor& input) {
   Tensor mid = grad * (input / 3.0 + 0.5);
   return where(lt(input, num(-3.0)), zeros_of(grad), where(gt(input, num(3.0)), grad, mid));
+}
+
+// native_batch_norm's gradient for input (which 0), weight (1) or bias (2). Without create_graph,
+// the fused kernel; with it, the same math in recorded ops, the statistics recomputed from input
+// (so second derivatives see how they depend on it).
+Tensor batch_norm_grad(const Tensor& grad, const Tensor& input, const Tensor& weight, const Tensor& save_mean,
+                       const Tensor& save_invstd, bool training, double eps, int which) {
+  if (!GradMode::is_enabled()) {
+    auto r = ops::batch_norm_backward(grad, input, weight, save_mean, save_invstd, training);
+    return which == 0 ? std::get<0>(r) : which == 1 ? std::get<1>(r) : std::get<2>(r);
+  }
+  DimVec dims{0}, shape{1, input.sizes()[1]};
+  for (int64_t d = 2; d < input.dim(); d++) {
+    dims.push_back(d);
+    shape.push_back(1);
+  }
+  Tensor mean = training ? ad::mean(input, dims, true, ScalarType::Undefined) : reshape(autograd::alias(save_mean), shape);
+  Tensor invstd = training ? rsqrt(ad::mean(square(input - mean), dims, true, ScalarType::Undefined) + eps)
+                           : reshape(autograd::alias(save_invstd), shape);
+  Tensor xhat = (input - mean) * invstd;
+  if (which == 2) return sum(grad, dims, false, ScalarType::Undefined);
+  if (which == 1) return sum(grad * xhat, dims, false, ScalarType::Undefined);
+  Tensor scale = weight.defined() ? invstd * reshape(weight, shape) : invstd;
+  if (!training) return grad * scale;
+  Tensor mg = ad::mean(grad, dims, true, ScalarType::Undefined), mgx = ad::mean(grad * xhat, dims, true, ScalarType::Undefined);
+  return (grad - mg - xhat * mgx) * scale;
+}
+
+// What reaches input through the returned statistics (training only): mean = sum(x)/n, and
+// invstd = (var + eps)^-1/2 with d invstd/dx = -invstd^3 (x - mean)/n. Zero gradients (the usual
+// case: only the output is used) cost little.
+Tensor batch_norm_stats_grad(const Tensor& grad_mean, const Tensor& grad_invstd, const Tensor& input,
+                             const Tensor& save_mean, const Tensor& save_invstd, bool training) {
+  auto zero = [](const Tensor& t) {
+    if (!t.defined()) return true;
+    const Tensor nz = ops::any(ops::ne(t, wrapped_scalar(Scalar(0.0))), std::nullopt, false);
+    return !*nz.data_as<bool>();
+  };
+  if (!training) return zeros_of(input);
+  // zero grads are skipped only when nothing differentiates this (forward mode sends zeros that are)
+  if (!GradMode::is_enabled() && zero(grad_mean) && zero(grad_invstd)) return zeros_of(input);
+  DimVec shape{1, input.sizes()[1]};
+  for (int64_t d = 2; d < input.dim(); d++) shape.push_back(1);
+  const double n = double(input.numel() / input.sizes()[1]);
+  Tensor m = reshape(save_mean, shape), is = reshape(save_invstd, shape);
+  Tensor out = expand(reshape(grad_mean, shape) / n, input.sizes());
+  return out - reshape(grad_invstd, shape) * is * is * is * (input - m) / n;
 }
 
 }  // namespace ember::ad

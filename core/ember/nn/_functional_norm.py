@@ -28,6 +28,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if t is not None and t.numel() != c:
             raise RuntimeError(f"batch_norm: {name} should contain {c} elements (one per channel of input of shape "
                                f"{list(input.shape)}), not {t.numel()}")
+    if input.dtype in (_C.float32, _C.float64) and (training or running_mean is not None):
+        if not training and (running_mean is None or running_var is None):
+            raise RuntimeError("batch_norm: running_mean and running_var must be given when training=False")
+        return _C.native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
     dims = [0] + list(range(2, input.dim()))
     shape = [1, c] + [1] * (input.dim() - 2)
     if training:

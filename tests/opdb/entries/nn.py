@@ -325,3 +325,32 @@ register(
            tol={"float16": (1e-2, 1e-2), "bfloat16": (5e-2, 5e-2)}),
     OpInfo("adaptive_max_pool", ref=_adaptive_max_ref, sample_inputs=_pool_samples("adaptive")),
 )
+
+
+def _batch_norm_ref(x, w, b, rm, rv, training, momentum, eps):
+    dims = (0,) + tuple(range(2, x.ndim))
+    shape = [1, -1] + [1] * (x.ndim - 2)
+    x = x.astype(np.float64)
+    mean = x.mean(dims) if training else rm.astype(np.float64)
+    var = x.var(dims) if training else rv.astype(np.float64)
+    invstd = 1 / np.sqrt(var + eps)
+    y = (x - mean.reshape(shape)) * invstd.reshape(shape)
+    if w is not None:
+        y = y * w.reshape(shape)
+    if b is not None:
+        y = y + b.reshape(shape)
+    return y, mean, invstd
+
+
+def _batch_norm_samples(dtype, rng):
+    from opdb.opinfo import Sample, random_array
+
+    def r(*shape, lo=-2, hi=2):
+        return np.asarray(random_array(dtype, shape, rng, (lo, hi), (-3, 3)))
+    return [Sample((r(4, 3, 5), r(3), r(3), r(3), r(3, lo=0.5, hi=2), True, 0.1, 1e-5)),
+            Sample((r(2, 3, 4, 4), None, None, None, None, True, 0.1, 1e-3)),
+            Sample((r(3, 2), r(2), r(2), r(2), r(2, lo=0.5, hi=2), False, 0.1, 1e-5))]
+
+
+register(OpInfo("native_batch_norm", ref=_batch_norm_ref, sample_inputs=_batch_norm_samples,
+                tol={"float32": (1e-4, 1e-5)}))

@@ -1,0 +1,179 @@
+// batch_norm in two passes over the input (per-channel mean and variance in double, then the
+// normalized affine output), and its input/weight/bias gradients in two passes more. Channels
+// run in parallel. Training statistics come back for the backward formula (mean and 1/std) and
+// update the running statistics in place, with the unbiased variance as PyTorch stores it.
+#include <cmath>
+
+#include "device/parallel.h"
+#include "generated/ops/batch_norm_backward.h"
+#include "generated/ops/native_batch_norm.h"
+#include "kernels/convert.h"
+#include "kernels/copy.h"
+#include "tensor/factory.h"
+
+namespace ember::ops {
+
+namespace {
+
+struct Layout {
+  int64_t n, c, plane;  // input viewed as (n, c, plane), contiguous
+};
+
+Layout layout_of(const Tensor& x) {
+  Layout l{x.sizes()[0], x.sizes()[1], 1};
+  for (int64_t d = 2; d < x.dim(); d++) l.plane *= x.sizes()[d];
+  return l;
+}
+
+void check_channel_vec(const Tensor& t, int64_t c, const char* what) {
+  if (!t.defined()) return;
+  EMBER_CHECK(t.numel() == c, Runtime, "batch_norm: ", what, " should contain ", c, " elements, not ", t.numel());
+}
+
+template <class F>
+void float_types(ScalarType dt, const char* op, F&& f) {
+  if (dt == ScalarType::Float32) f(float(0));
+  else if (dt == ScalarType::Float64) f(double(0));
+  else EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt), " here (float32/float64)");
+}
+
+// A per-channel vector as double (1 when undefined and `one`, else 0).
+std::vector<double> channel_values(const Tensor& t, int64_t c, double fallback) {
+  std::vector<double> v(size_t(c), fallback);
+  if (!t.defined()) return v;
+  const Tensor d = contiguous(to_dtype(t, ScalarType::Float64));
+  for (int64_t i = 0; i < c; i++) v[size_t(i)] = d.data_as<double>()[i];
+  return v;
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                                                     const Tensor& running_mean, const Tensor& running_var,
+                                                     bool training, double momentum, double eps) {
+  EMBER_CHECK(input.dim() >= 2, Runtime, "batch_norm: expected 2D or more input (N, C, ...), got ", input.dim(), "D");
+  const Layout L = layout_of(input);
+  for (auto [t, what] : {std::pair{&weight, "weight"}, {&bias, "bias"}, {&running_mean, "running_mean"},
+                         {&running_var, "running_var"}})
+    check_channel_vec(*t, L.c, what);
+  EMBER_CHECK(training || (running_mean.defined() && running_var.defined()), Runtime,
+              "batch_norm: running_mean and running_var must be given in evaluation mode");
+  const int64_t count = L.n * L.plane;
+  EMBER_CHECK(!training || count > 1, Value, "Expected more than 1 value per channel when training, got input size ",
+              input.sizes());
+  Tensor out = empty(input.sizes(), input.dtype(), input.device());
+  Tensor save_mean = empty({L.c}, input.dtype(), input.device()), save_invstd = empty({L.c}, input.dtype(), input.device());
+  if (input.is_meta() || input.numel() == 0) return {out, save_mean, save_invstd};
+  const Tensor x = contiguous(input);
+  const std::vector<double> w = channel_values(weight, L.c, 1.0), b = channel_values(bias, L.c, 0.0);
+  std::vector<double> mean(size_t(L.c)), var(size_t(L.c));
+  float_types(input.dtype(), "batch_norm", [&](auto z) {
+    using T = decltype(z);
+    const T* px = x.data_as<T>();
+    T* py = out.data_as<T>();
+    if (training) {
+      parallel_for(L.c, 1, [&](int64_t cb, int64_t ce) {
+        for (int64_t c = cb; c < ce; c++) {
+          double s = 0, s2 = 0;
+          for (int64_t i = 0; i < L.n; i++) {
+            const T* p = px + (i * L.c + c) * L.plane;
+            double ls = 0;
+            for (int64_t j = 0; j < L.plane; j++) ls += p[j];
+            s += ls;
+          }
+          const double m = s / double(count);
+          for (int64_t i = 0; i < L.n; i++) {
+            const T* p = px + (i * L.c + c) * L.plane;
+            double l2 = 0;
+            for (int64_t j = 0; j < L.plane; j++) l2 += (double(p[j]) - m) * (double(p[j]) - m);
+            s2 += l2;
+          }
+          mean[size_t(c)] = m;
+          var[size_t(c)] = s2 / double(count);
+        }
+      });
+    } else {
+      mean = channel_values(running_mean, L.c, 0.0);
+      var = channel_values(running_var, L.c, 1.0);
+    }
+    parallel_for(L.n * L.c, 1, [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; r++) {
+        const int64_t c = r % L.c;
+        const double inv = 1.0 / std::sqrt(var[size_t(c)] + eps);
+        const T scale = T(inv * w[size_t(c)]), shift = T(b[size_t(c)] - mean[size_t(c)] * inv * w[size_t(c)]);
+        const T* p = px + r * L.plane;
+        T* q = py + r * L.plane;
+        for (int64_t j = 0; j < L.plane; j++) q[j] = p[j] * scale + shift;
+      }
+    });
+    for (int64_t c = 0; c < L.c; c++) {
+      save_mean.data_as<T>()[c] = T(mean[size_t(c)]);
+      save_invstd.data_as<T>()[c] = T(1.0 / std::sqrt(var[size_t(c)] + eps));
+    }
+  });
+  if (training) {  // running statistics, updated in place (buffers: not recorded)
+    auto update = [&](const Tensor& r, const std::vector<double>& v, double factor) {
+      if (!r.defined()) return;
+      EMBER_CHECK(r.is_contiguous(), Runtime, "batch_norm: running statistics must be contiguous");
+      float_types(r.dtype(), "batch_norm", [&](auto z) {
+        using R = decltype(z);
+        R* p = r.data_as<R>();
+        for (int64_t c = 0; c < L.c; c++) p[c] = R((1.0 - momentum) * double(p[c]) + momentum * factor * v[size_t(c)]);
+      });
+      r.bump_version();
+    };
+    update(running_mean, mean, 1.0);
+    update(running_var, var, double(count) / double(count - 1));  // stored unbiased
+  }
+  return {out, save_mean, save_invstd};
+}
+
+// With xhat = (x - mean) * invstd: grad_input = w invstd (g - mean(g) - xhat mean(g xhat)) in
+// training, w invstd g in evaluation; grad_weight = sum(g xhat); grad_bias = sum(g).
+std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output, const Tensor& input,
+                                                       const Tensor& weight, const Tensor& save_mean,
+                                                       const Tensor& save_invstd, bool training) {
+  const Layout L = layout_of(input);
+  EMBER_CHECK(grad_output.sizes() == input.sizes(), Runtime, "batch_norm_backward: grad_output and input differ in shape");
+  Tensor gi = empty(input.sizes(), input.dtype(), input.device());
+  Tensor gw = empty({L.c}, input.dtype(), input.device()), gb = empty({L.c}, input.dtype(), input.device());
+  if (input.is_meta() || input.numel() == 0) return {gi, gw, gb};
+  const Tensor x = contiguous(input), g = contiguous(to_dtype(grad_output, input.dtype()));
+  const std::vector<double> w = channel_values(weight, L.c, 1.0), mean = channel_values(save_mean, L.c, 0.0),
+                            inv = channel_values(save_invstd, L.c, 1.0);
+  const int64_t count = L.n * L.plane;
+  float_types(input.dtype(), "batch_norm_backward", [&](auto z) {
+    using T = decltype(z);
+    const T *px = x.data_as<T>(), *pg = g.data_as<T>();
+    T* pi = gi.data_as<T>();
+    parallel_for(L.c, 1, [&](int64_t cb, int64_t ce) {
+      for (int64_t c = cb; c < ce; c++) {
+        const double m = mean[size_t(c)], is = inv[size_t(c)];
+        double sg = 0, sgx = 0;
+        for (int64_t i = 0; i < L.n; i++) {
+          const T *p = px + (i * L.c + c) * L.plane, *q = pg + (i * L.c + c) * L.plane;
+          for (int64_t j = 0; j < L.plane; j++) {
+            sg += q[j];
+            sgx += double(q[j]) * (double(p[j]) - m);
+          }
+        }
+        sgx *= is;  // sum(g * xhat)
+        gw.data_as<T>()[c] = T(sgx);
+        gb.data_as<T>()[c] = T(sg);
+        const double k = w[size_t(c)] * is;
+        const double mg = training ? sg / double(count) : 0.0, mgx = training ? sgx / double(count) : 0.0;
+        for (int64_t i = 0; i < L.n; i++) {
+          const T *p = px + (i * L.c + c) * L.plane, *q = pg + (i * L.c + c) * L.plane;
+          T* o = pi + (i * L.c + c) * L.plane;
+          for (int64_t j = 0; j < L.plane; j++) {
+            const double xhat = (double(p[j]) - m) * is;
+            o[j] = T(k * (double(q[j]) - mg - xhat * mgx));
+          }
+        }
+      }
+    });
+  });
+  return {gi, gw, gb};
+}
+
+}  // namespace ember::ops
