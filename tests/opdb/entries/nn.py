@@ -354,3 +354,50 @@ def _batch_norm_samples(dtype, rng):
 
 register(OpInfo("native_batch_norm", ref=_batch_norm_ref, sample_inputs=_batch_norm_samples,
                 tol={"float32": (1e-4, 1e-5)}))
+
+
+def _batch_norm_backward_ref(g, x, w, save_mean, save_invstd, training):
+    """Central differences of <g, batch_norm(x, w, b)> in float64 (bias's gradient is sum(g))."""
+    g, x = g.astype(np.float64), x.astype(np.float64)
+    w = np.ones(x.shape[1]) if w is None else w.astype(np.float64)
+    eps = 1e-5
+
+    def f(xv, wv):
+        if training:
+            return _batch_norm_ref(xv, wv, None, None, None, True, 0.1, eps)[0]
+        shape = [1, -1] + [1] * (x.ndim - 2)
+        return (xv - save_mean.reshape(shape)) * save_invstd.reshape(shape) * wv.reshape(shape)
+
+    h = 1e-6
+    gi = np.zeros_like(x)
+    for i in np.ndindex(*x.shape):
+        e = np.zeros_like(x)
+        e[i] = h
+        gi[i] = np.sum(g * (f(x + e, w) - f(x - e, w))) / (2 * h)
+    gw = np.zeros_like(w)
+    for c in range(w.size):
+        e = np.zeros_like(w)
+        e[c] = h
+        gw[c] = np.sum(g * (f(x, w + e) - f(x, w - e))) / (2 * h)
+    return gi, gw, g.sum(axis=(0,) + tuple(range(2, x.ndim)))
+
+
+def _batch_norm_backward_samples(dtype, rng):
+    from opdb.opinfo import Sample, random_array
+    out = []
+    for training, shape in ((True, (3, 2, 4)), (False, (4, 3))):
+        x = np.asarray(random_array(dtype, shape, rng, (-2, 2), (-3, 3)))
+        c = shape[1]
+        wv = np.asarray(random_array(dtype, (c,), rng, (0.5, 2), (1, 3)))
+        if training:
+            mean, invstd = _batch_norm_ref(x, None, None, None, None, True, 0.1, 1e-5)[1:]
+        else:
+            mean = np.asarray(random_array(dtype, (c,), rng, (-1, 1), (-1, 1)))
+            invstd = np.asarray(random_array(dtype, (c,), rng, (0.5, 2), (1, 2)))
+        g = np.asarray(random_array(dtype, shape, rng, (-1, 1), (-3, 3)))
+        out.append(Sample((g, x, wv, mean.astype(x.dtype), invstd.astype(x.dtype), training)))
+    return out
+
+
+register(OpInfo("batch_norm_backward", ref=_batch_norm_backward_ref, sample_inputs=_batch_norm_backward_samples,
+                tol={"float32": (1e-3, 1e-4), "float64": (1e-5, 1e-6)}))
