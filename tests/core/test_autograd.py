@@ -548,3 +548,15 @@ def test_gradcheck_on_a_non_contiguous_input():
     assert gradcheck(lambda t: (t * t.exp()).sum(0), (x,))
     with pytest.raises(NotImplementedError, match="check_batched_grad"):
         gradcheck(lambda t: t * 2, (x,), check_batched_grad=True)
+
+
+def test_data_setter_swaps_values_keeps_autograd_state():
+    p = leaf([1.0, 2.0])
+    p.data = ember.tensor([5.0, 6.0, 7.0], dtype=ember.float64)
+    assert p.requires_grad and p.is_leaf and p.tolist() == [5.0, 6.0, 7.0]
+    (p * 2).sum().backward()
+    assert p.grad.tolist() == [2.0, 2.0, 2.0]
+    with pytest.raises(RuntimeError, match="must match the shape and dtype of its .grad"):
+        p.data = ember.zeros(2, dtype=ember.float64)
+    with pytest.raises(TypeError, match="data must be a Tensor"):
+        p.data = [1.0]

@@ -606,3 +606,12 @@ def test_repr_of_custom_module_with_extra_repr_and_children():
 ])
 def test_leaf_reprs(module, text):
     assert repr(module) == text
+
+
+def test_dtype_moves_keep_the_same_parameter_objects():
+    m = nn.Linear(2, 3)
+    w = m.weight
+    m(ember.ones(1, 2)).sum().backward()
+    m.double()
+    assert m.weight is w and w.dtype == ember.float64 and isinstance(w, nn.Parameter)
+    assert w.grad is not None and w.grad.dtype == ember.float64

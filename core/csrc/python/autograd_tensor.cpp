@@ -71,6 +71,27 @@ PyObject* get_base(PyObject* self, void*) {
   return wrap(m->base);
 }
 PyObject* get_data(PyObject* self, void*) { return wrap(alias(T(self))); }
+// t.data = other: t now holds other's data (storage, shape, dtype), keeping its own autograd state.
+int set_data(PyObject* self, PyObject* value, void*) {
+  EMBER_PY_BEGIN
+  EMBER_CHECK(value != nullptr, Type, "can't delete the data of a tensor");
+  EMBER_CHECK(is_tensor(value), Type, "data must be a Tensor, got ", Py_TYPE(value)->tp_name);
+  TensorImpl* dst = T(self).impl();
+  const TensorImpl* src = unwrap(value).impl();
+  AutogradMeta* m = meta(T(self));
+  EMBER_CHECK(!m || !m->grad.defined() || (m->grad.sizes() == src->sizes && m->grad.dtype() == src->dtype), Runtime,
+              "data set to a tensor that requires gradients must match the shape and dtype of its .grad (",
+              dtype_name(src->dtype), " ", src->sizes, ")");
+  dst->storage = src->storage;
+  dst->sizes = src->sizes;
+  dst->strides = src->strides;
+  dst->offset = src->offset;
+  dst->numel = src->numel;
+  dst->dtype = src->dtype;
+  dst->contiguous = src->contiguous;
+  return 0;
+  EMBER_PY_END(-1)
+}
 
 PyObject* m_requires_grad_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   EMBER_PY_BEGIN
@@ -208,7 +229,7 @@ void add_autograd_getset(std::vector<PyGetSetDef>& v) {
   v.push_back({"retains_grad", get_retains_grad, nullptr, nullptr, nullptr});
   v.push_back({"output_nr", get_output_nr, nullptr, nullptr, nullptr});
   v.push_back({"_base", get_base, nullptr, nullptr, nullptr});
-  v.push_back({"data", get_data, nullptr, nullptr, nullptr});
+  v.push_back({"data", get_data, set_data, nullptr, nullptr});
 }
 
 void add_autograd_methods(std::vector<PyMethodDef>& v) {

@@ -336,11 +336,12 @@ class Module:
                 new = fn(param)
             if new is param:
                 continue
-            p = Parameter(new, param.requires_grad)
-            if param.grad is not None:
-                with no_grad():
-                    p.grad = fn(param.grad)
-            self._parameters[key] = p
+            # The same Parameter objects take the new data (as in PyTorch), so an optimizer made
+            # before .double() or .to() keeps updating the module's parameters.
+            with no_grad():
+                if param.grad is not None:
+                    param.grad.data = fn(param.grad)
+                param.data = new
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)
