@@ -76,7 +76,8 @@ int forced = -1;
 
 bool cpu_has_aesni() { return __builtin_cpu_supports("aes") && __builtin_cpu_supports("sse4.1"); }
 bool cpu_has_vaes() {
-  return cpu_has_aesni() && __builtin_cpu_supports("vaes") && __builtin_cpu_supports("avx512f");
+  return cpu_has_aesni() && __builtin_cpu_supports("vaes") && __builtin_cpu_supports("avx512f") &&
+         __builtin_cpu_supports("avx512bw");
 }
 
 }  // namespace
@@ -177,9 +178,12 @@ void aes128_ctr(const Aes128Key& k, const uint8_t counter[16], uint64_t first_bl
   switch (active_backend()) {
     case Backend::Vaes: return detail::vaes_ctr(k, counter, first_block, n, out);
     case Backend::AesNi: return detail::aesni_ctr(k, counter, first_block, n, out);
-    case Backend::Portable:
-      for (int64_t b = 0; b < n; b++) counter_add(counter, first_block + uint64_t(b), out + 16 * b);
+    case Backend::Portable: {
+      uint8_t start[16];  // counter + first, then + b: the carry crosses 2^64 as in the other backends
+      counter_add(counter, first_block, start);
+      for (int64_t b = 0; b < n; b++) counter_add(start, uint64_t(b), out + 16 * b);
       return detail::portable_encrypt(k, out, out, n);
+    }
   }
 }
 

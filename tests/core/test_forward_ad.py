@@ -143,3 +143,15 @@ def test_dual_errors():
         with pytest.raises(RuntimeError, match="'histc' is not differentiable"):
             ember.histc(d, bins=2, min=0, max=2)
     assert fwAD.unpack_dual(f64([1.0])).tangent is None  # outside a level: no tangent
+
+
+def test_an_argument_used_twice_or_through_another_counts_once():
+    p = f64([1.0, 2.0, 3.0]).requires_grad_()
+    with fwAD.dual_level():
+        x = fwAD.make_dual(p, f64([1.0, 1.0, 1.0]))
+        assert np.allclose(fwAD.unpack_dual(x * x).tangent.detach().numpy(), [2.0, 4.0, 6.0])
+        y = x * 1.0
+        y.add_(x)  # y = 2x: y's own path to x must not be counted again through x
+        assert np.allclose(fwAD.unpack_dual(y).tangent.detach().numpy(), [2.0, 2.0, 2.0])
+        z = x * 3.0
+        assert np.allclose(fwAD.unpack_dual(z + x).tangent.detach().numpy(), [4.0, 4.0, 4.0])

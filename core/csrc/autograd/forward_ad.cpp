@@ -3,6 +3,9 @@
 // backward formulas, so a forward derivative exists wherever a backward one does.
 #include "autograd/forward_ad.h"
 
+#include <algorithm>
+#include <mutex>
+
 #include "autograd/engine.h"
 #include "autograd/formulas.h"
 
@@ -14,6 +17,23 @@ namespace {
 
 std::atomic<uint64_t> next_id{1};
 thread_local int suspend_depth = 0;
+
+// Every tangent slot given a tangent at the live level, so that leaving the level drops the
+// tangents (a tangent's graph can reach back to its own slot through a saved output: only
+// clearing breaks that cycle).
+std::mutex registry_mutex;
+std::vector<std::weak_ptr<ForwardGrad>> registry;
+size_t pruned_at = 64;
+
+void remember(const std::shared_ptr<ForwardGrad>& slot) {
+  std::lock_guard<std::mutex> g(registry_mutex);
+  registry.push_back(slot);
+  if (registry.size() > 2 * pruned_at) {  // long levels: forget the slots that are gone
+    registry.erase(std::remove_if(registry.begin(), registry.end(), [](const auto& w) { return w.expired(); }),
+                   registry.end());
+    pruned_at = std::max<size_t>(64, registry.size());
+  }
+}
 
 // The capture pass of the engine: d(outputs)/d(inputs) . grads, graph kept (and recorded when
 // create_graph), undefined where an input is not reached.
@@ -72,7 +92,15 @@ int64_t enter_level() {
 void exit_level(int64_t level) {
   EMBER_CHECK(level == 0 && live_level.load() != 0, Runtime, "Trying to exit a forward AD level that was not the "
               "last one entered (", level, ")");
-  live_level.store(0);  // every tangent set at that level is now stale
+  live_level.store(0);  // every tangent set at that level is now stale; release them
+  std::lock_guard<std::mutex> g(registry_mutex);
+  for (const auto& w : registry)
+    if (auto slot = w.lock()) {
+      slot->tangent = Tensor();
+      slot->level = 0;
+    }
+  registry.clear();
+  pruned_at = 64;
 }
 
 int64_t current_level() { return live_level.load() ? 0 : -1; }
@@ -98,6 +126,7 @@ void set_tangent(const Tensor& t, const Tensor& tangent) {
   if (!m.fw) m.fw = std::make_shared<ForwardGrad>();
   m.fw->tangent = tangent;
   m.fw->level = tangent.defined() ? live_level.load() : 0;
+  if (tangent.defined()) remember(m.fw);
 }
 
 Tensor make_dual(const Tensor& primal, const Tensor& tangent, int64_t level) {
@@ -126,6 +155,10 @@ variable_list propagate(const variable_list& inputs, const std::function<variabl
   GradModeGuard on(true);
   // The primals op runs on: inputs that require grad as they are (their history stays), the
   // others with a tangent as fresh leaves that require grad (to be differentiated against).
+  // Each argument with a tangent gets its own stand-in, so that J_i is the derivative through that
+  // argument alone (x * x, or y.add_(x) with y made from x, must not count a path twice): a fresh
+  // leaf when it does not require grad, else a recorded view of it (whose history keeps the
+  // outputs' and the tangents' graphs joined to the real input).
   variable_list primals = inputs, tangents(inputs.size()), wrt, wrt_tangents;
   bool any_requires = false;
   for (size_t i = 0; i < inputs.size(); i++) {
@@ -137,7 +170,12 @@ variable_list propagate(const variable_list& inputs, const std::function<variabl
     if (!requires_grad(x)) {
       primals[i] = alias(x);
       set_requires_grad(primals[i], true);
+    } else {
+      primals[i] = ad::as_strided(x, x.sizes(), x.strides(), x.offset());
     }
+    // The stand-in carries the tangent too: backward formulas that use what the op saved then
+    // propagate it (forward-over-reverse).
+    set_tangent(primals[i], tangents[i]);
     wrt.push_back(primals[i]);
     wrt_tangents.push_back(tangents[i]);
   }

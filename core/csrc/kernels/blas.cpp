@@ -21,8 +21,8 @@ CBLAS_TRANSPOSE trans(Op op) { return op == Op::N ? CblasNoTrans : op == Op::T ?
 
 }  // namespace
 
-SerialBlas::SerialBlas() { scipy_openblas_set_num_threads(1); }
-SerialBlas::~SerialBlas() { scipy_openblas_set_num_threads(get_num_threads()); }
+SerialBlas::SerialBlas() : previous_(scipy_openblas_get_num_threads()) { scipy_openblas_set_num_threads(1); }
+SerialBlas::~SerialBlas() { scipy_openblas_set_num_threads(previous_); }
 
 template <>
 void gemm<float>(Op ta, Op tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,

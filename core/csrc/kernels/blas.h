@@ -31,13 +31,17 @@ T dot(int64_t n, const T* x, int64_t incx, const T* y, int64_t incy, bool conj_x
 
 // While alive, OpenBLAS runs each call on the calling thread: for callers that spread independent
 // products over ember's own threads (one pool at a time; two pools busy-waiting on 2 cores would
-// fight over them).
+// fight over them). OpenBLAS's count is process-wide: concurrent users on other Python threads
+// see it too (their products run single-threaded meanwhile).
 class SerialBlas {
  public:
   SerialBlas();
   ~SerialBlas();
   SerialBlas(const SerialBlas&) = delete;
   SerialBlas& operator=(const SerialBlas&) = delete;
+
+ private:
+  int previous_;
 };
 
 }  // namespace ember::blas
