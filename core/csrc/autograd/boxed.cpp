@@ -72,6 +72,10 @@ void call_boxed(const OpEntry& entry, Stack& stack) {
   const std::vector<size_t> slots = tensor_slots(stack);
   variable_list inputs;
   for (size_t s : slots) inputs.push_back(stack[s].to_tensor());
+  for (const IValue& v : stack)
+    if (v.is_tensor_list())
+      EMBER_CHECK(!forward::any_tangent(v.to_tensor_list()), NotImplemented, entry.schema().qualified(),
+                  ": forward-mode tangents for Tensor[] arguments of op-table ops are not supported");
   if (forward::any_tangent(inputs)) {
     Stack args = stack;
     auto op = [&](const variable_list& p) {
@@ -125,9 +129,14 @@ void call_boxed(const OpEntry& entry, Stack& stack) {
     if (!v.is_tensor()) continue;
     const Tensor& y = v.to_tensor();
     if (!(is_floating(y.dtype()) || is_complex(y.dtype()))) continue;
-    for (const Tensor& x : inputs)  // an output that is an input unchanged gets its own handle
-      if (y.is_same(x)) v = IValue(alias(y));
-    set_history(v.to_tensor(), node);
+    bool written = false;  // an input returned: the op wrote it in place, so it takes the op as history
+    for (const Tensor& x : inputs) written = written || y.is_same(x);
+    if (written) {
+      check_inplace(y, true);
+      rebase_history(y, node);
+    } else {
+      set_history(y, node);
+    }
     if (boxed) boxed->outputs.emplace_back(v.to_tensor(), true);
   }
 }
