@@ -9,3 +9,4 @@ from .module import Module  # noqa: F401
 from .conv import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
+from .rnn import *  # noqa: F401,F403

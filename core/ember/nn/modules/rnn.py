@@ -1,0 +1,306 @@
+"""Recurrent layers: RNN, LSTM (with proj_size), GRU and their cells, with PyTorch's parameter
+names and shapes, gate order (LSTM i, f, g, o; GRU r, z, n), multi-layer, bidirectional,
+batch_first, inter-layer dropout and unbatched input. The time loop runs differentiable ops, so
+autograd covers them. Packed sequences are not supported yet."""
+from __future__ import annotations
+
+import math
+
+from ... import _C
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+def _factory(device, dtype):
+    return {"device": device, "dtype": dtype if dtype is not None else _C.get_default_dtype()}
+
+
+def _rnn_step(mode, x, h, w_ih, w_hh, b_ih, b_hh):
+    pre = F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh)
+    return _C.tanh(pre) if mode == "RNN_TANH" else _C.relu(pre)
+
+
+def _lstm_step(x, h, c, w_ih, w_hh, b_ih, b_hh, w_hr=None):
+    gates = F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh)
+    i, f, g, o = gates.chunk(4, -1)
+    c = _C.sigmoid(f) * c + _C.sigmoid(i) * _C.tanh(g)
+    h = _C.sigmoid(o) * _C.tanh(c)
+    if w_hr is not None:
+        h = F.linear(h, w_hr)
+    return h, c
+
+
+def _gru_step(x, h, w_ih, w_hh, b_ih, b_hh):
+    gi = F.linear(x, w_ih, b_ih)
+    gh = F.linear(h, w_hh, b_hh)
+    i_r, i_z, i_n = gi.chunk(3, -1)
+    h_r, h_z, h_n = gh.chunk(3, -1)
+    r = _C.sigmoid(i_r + h_r)
+    z = _C.sigmoid(i_z + h_z)
+    n = _C.tanh(i_n + r * h_n)
+    return (1 - z) * n + z * h
+
+
+class RNNBase(Module):
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, proj_size=0, device=None, dtype=None):
+        super().__init__()
+        if not isinstance(dropout, (int, float)) or not 0 <= dropout <= 1 or isinstance(dropout, bool):
+            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an element "
+                             "being zeroed")
+        if hidden_size <= 0 or not isinstance(hidden_size, int):
+            raise ValueError("hidden_size must be a positive integer")
+        if num_layers <= 0 or not isinstance(num_layers, int):
+            raise ValueError("num_layers must be a positive integer")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if proj_size and mode != "LSTM":
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        self.mode, self.input_size, self.hidden_size, self.num_layers = mode, input_size, hidden_size, num_layers
+        self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
+        self.bidirectional, self.proj_size = bidirectional, proj_size
+        dirs = 2 if bidirectional else 1
+        gate = _GATES[mode] * hidden_size
+        real_hidden = proj_size if proj_size > 0 else hidden_size
+        f = _factory(device, dtype)
+        self._flat_weights_names = []
+        for layer in range(num_layers):
+            for d in range(dirs):
+                layer_in = input_size if layer == 0 else real_hidden * dirs
+                sfx = f"_l{layer}" + ("_reverse" if d == 1 else "")
+                params = [("weight_ih" + sfx, (gate, layer_in)), ("weight_hh" + sfx, (gate, real_hidden))]
+                if bias:
+                    params += [("bias_ih" + sfx, (gate,)), ("bias_hh" + sfx, (gate,))]
+                if proj_size > 0:
+                    params.append(("weight_hr" + sfx, (proj_size, hidden_size)))
+                for name, shape in params:
+                    setattr(self, name, Parameter(_C.empty(*shape, **f)))
+                    self._flat_weights_names.append(name)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for p in self.parameters():
+            init.uniform_(p, -stdv, stdv)
+
+    @property
+    def all_weights(self):
+        return [[getattr(self, n) for n in self._flat_weights_names if n.endswith(f"_l{layer}{sfx}")]
+                for layer in range(self.num_layers) for sfx in (("", "_reverse") if self.bidirectional else ("",))]
+
+    def _weights(self, layer, reverse):
+        sfx = f"_l{layer}" + ("_reverse" if reverse else "")
+        get = lambda n: getattr(self, n + sfx, None)  # noqa: E731
+        return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh"), get("weight_hr")
+
+    def _check_input(self, input):
+        if input.dim() not in (2, 3):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.dim()}D instead")
+        if self.input_size != input.shape[-1]:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
+                               f"{input.shape[-1]}")
+
+    def _hidden_shape(self, batch):
+        dirs = 2 if self.bidirectional else 1
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        return [self.num_layers * dirs, batch, real_hidden]
+
+    def _check_hidden(self, h, shape, what="Expected hidden size"):
+        if list(h.shape) != shape:
+            raise RuntimeError(f"{what} {tuple(shape)}, got {list(h.shape)}")
+
+    def _run(self, x, states):
+        """x (L, N, H_in); states: per layer*direction, (h,) or (h, c). Returns output, new states."""
+        dirs = 2 if self.bidirectional else 1
+        new_states = []
+        layer_input = x
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(dirs):
+                w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, d == 1)
+                state = states[layer * dirs + d]
+                steps = range(x.shape[0] - 1, -1, -1) if d == 1 else range(x.shape[0])
+                seq = [None] * x.shape[0]
+                for t in steps:
+                    xt = layer_input[t]
+                    if self.mode == "LSTM":
+                        state = _lstm_step(xt, state[0], state[1], w_ih, w_hh, b_ih, b_hh, w_hr)
+                        seq[t] = state[0]
+                    elif self.mode == "GRU":
+                        state = (_gru_step(xt, state[0], w_ih, w_hh, b_ih, b_hh),)
+                        seq[t] = state[0]
+                    else:
+                        state = (_rnn_step(self.mode, xt, state[0], w_ih, w_hh, b_ih, b_hh),)
+                        seq[t] = state[0]
+                new_states.append(state)
+                outs.append(_C.stack(seq) if seq else _C.empty(0, x.shape[1], state[0].shape[-1], dtype=x.dtype))
+            layer_input = _C.cat(outs, -1) if dirs == 2 else outs[0]
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        return layer_input, new_states
+
+    def forward(self, input, hx=None):
+        self._check_input(input)
+        unbatched = input.dim() == 2
+        x = input.unsqueeze(1) if unbatched else (input.transpose(0, 1) if self.batch_first else input)
+        batch = x.shape[1]
+        shape = self._hidden_shape(batch)
+        lstm = self.mode == "LSTM"
+        if hx is None:
+            h0 = _C.zeros(shape, dtype=x.dtype)
+            c0 = _C.zeros(shape[:2] + [self.hidden_size], dtype=x.dtype) if lstm else None
+        else:
+            if lstm:
+                if not isinstance(hx, (tuple, list)) or len(hx) != 2:
+                    raise RuntimeError("LSTM: hx must be a tuple (h_0, c_0)")
+                h0, c0 = hx
+            else:
+                h0, c0 = hx, None
+            if unbatched:
+                if h0.dim() != 2:
+                    raise RuntimeError(f"For unbatched 2-D input, hx should also be 2-D but got {h0.dim()}-D tensor")
+                h0 = h0.unsqueeze(1)
+                c0 = c0.unsqueeze(1) if c0 is not None else None
+            self._check_hidden(h0, shape)
+            if lstm:
+                self._check_hidden(c0, shape[:2] + [self.hidden_size], "Expected hidden[1] size")
+        states = [(h0[i], c0[i]) if lstm else (h0[i],) for i in range(shape[0])]
+        out, new = self._run(x, states)
+        h_n = _C.stack([s[0] for s in new])
+        if unbatched:
+            out, h_n = out.squeeze(1), h_n.squeeze(1)
+        elif self.batch_first:
+            out = out.transpose(0, 1)
+        if lstm:
+            c_n = _C.stack([s[1] for s in new])
+            return out, (h_n, c_n.squeeze(1) if unbatched else c_n)
+        return out, h_n
+
+    def extra_repr(self):
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size != 0:
+            s += f", proj_size={self.proj_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if self.batch_first is not False:
+            s += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            s += f", bidirectional={self.bidirectional}"
+        return s
+
+
+class RNN(RNNBase):
+    def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, device=None, dtype=None):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+        self.nonlinearity = nonlinearity
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, num_layers,
+                         bias, batch_first, dropout, bidirectional, 0, device, dtype)
+
+    def extra_repr(self):
+        s = super().extra_repr()
+        return s + (", nonlinearity='relu'" if self.nonlinearity != "tanh" else "")
+
+
+class LSTM(RNNBase):
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, proj_size=0, device=None, dtype=None):
+        super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
+                         proj_size, device, dtype)
+
+
+class GRU(RNNBase):
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, device=None, dtype=None):
+        super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional, 0,
+                         device, dtype)
+
+
+class _CellBase(Module):
+    _gates = 1
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
+        f = _factory(device, dtype)
+        self.weight_ih = Parameter(_C.empty(self._gates * hidden_size, input_size, **f))
+        self.weight_hh = Parameter(_C.empty(self._gates * hidden_size, hidden_size, **f))
+        if bias:
+            self.bias_ih = Parameter(_C.empty(self._gates * hidden_size, **f))
+            self.bias_hh = Parameter(_C.empty(self._gates * hidden_size, **f))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        stdv = 1.0 / math.sqrt(hidden_size) if hidden_size > 0 else 0
+        for p in self.parameters():
+            init.uniform_(p, -stdv, stdv)
+
+    def _prepare(self, input, hx, n_states):
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.dim()}D instead")
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.shape[-1]} expected {self.input_size}")
+        unbatched = input.dim() == 1
+        x = input.unsqueeze(0) if unbatched else input
+        if hx is None:
+            zeros = _C.zeros(x.shape[0], self.hidden_size, dtype=x.dtype)
+            states = (zeros,) * n_states
+        else:
+            states = tuple(hx) if n_states == 2 else (hx,)
+            states = tuple(s.unsqueeze(0) if unbatched else s for s in states)
+            for s in states:
+                if list(s.shape) != [x.shape[0], self.hidden_size]:
+                    raise RuntimeError(f"hidden has inconsistent size: got {list(s.shape)}, expected "
+                                       f"{[x.shape[0], self.hidden_size]}")
+        return x, states, unbatched
+
+    def extra_repr(self):
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        return s
+
+
+class RNNCell(_CellBase):
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
+        super().__init__(input_size, hidden_size, bias, device, dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        x, (h,), unbatched = self._prepare(input, hx, 1)
+        out = _rnn_step("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU", x, h, self.weight_ih,
+                        self.weight_hh, self.bias_ih, self.bias_hh)
+        return out.squeeze(0) if unbatched else out
+
+
+class LSTMCell(_CellBase):
+    _gates = 4
+
+    def forward(self, input, hx=None):
+        x, (h, c), unbatched = self._prepare(input, hx, 2)
+        h, c = _lstm_step(x, h, c, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        return (h.squeeze(0), c.squeeze(0)) if unbatched else (h, c)
+
+
+class GRUCell(_CellBase):
+    _gates = 3
+
+    def forward(self, input, hx=None):
+        x, (h,), unbatched = self._prepare(input, hx, 1)
+        out = _gru_step(x, h, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        return out.squeeze(0) if unbatched else out
