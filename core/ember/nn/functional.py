@@ -529,3 +529,7 @@ from ._functional_norm import *  # noqa: E402,F401,F403
 from ._functional_norm import __all__ as _norm_all  # noqa: E402
 
 __all__ += _norm_all
+
+from ._functional_attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: E402,F401
+
+__all__ += ["scaled_dot_product_attention", "multi_head_attention_forward"]

@@ -10,3 +10,4 @@ from .conv import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
+from .transformer import *  # noqa: F401,F403
