@@ -533,3 +533,8 @@ __all__ += _norm_all
 from ._functional_attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: E402,F401
 
 __all__ += ["scaled_dot_product_attention", "multi_head_attention_forward"]
+
+from ._functional_more import *  # noqa: E402,F401,F403
+from ._functional_more import __all__ as _more_all  # noqa: E402
+
+__all__ += _more_all

@@ -11,3 +11,4 @@ from .pooling import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
+from .pixelshuffle import *  # noqa: F401,F403

@@ -1,0 +1,187 @@
+"""More of ember.nn.functional (re-exported there): the margin, embedding and likelihood losses,
+cdist and pixel (un)shuffle, written with differentiable ops."""
+from __future__ import annotations
+
+import math
+
+from .. import _C
+
+__all__ = ["margin_ranking_loss", "hinge_embedding_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
+           "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss",
+           "gaussian_nll_loss", "cdist", "pixel_shuffle", "pixel_unshuffle"]
+
+
+def _reduce(loss, reduction):
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+    """max(0, -y (x1 - x2) + margin)."""
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {list(input1.shape)}, input2: {list(input2.shape)}, target: {list(target.shape)} ")
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    """x where y = 1, max(0, margin - x) where y = -1."""
+    zeros = _C.zeros_like(input)
+    pos = _C.where(target == 1, input, zeros)
+    neg = _C.where(target == -1, (margin - input).clamp_min(0), zeros)
+    return _reduce(pos + neg, reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """-mean over classes of y log sigmoid(x) + (1 - y) log sigmoid(-x)."""
+    loss = -(target * _C.logsigmoid(input) + (1 - target) * _C.logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss.mean(-1), reduction)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """sum over target classes j (target's entries up to the first -1) and non-target classes i of
+    max(0, 1 - (x[j] - x[i])) / C."""
+    if input.dim() not in (1, 2) or tuple(target.shape) != tuple(input.shape):
+        raise RuntimeError(f"multilabel_margin_loss: expected input and target of the same shape (C) or (N, C), got "
+                           f"{list(input.shape)} and {list(target.shape)}")
+    x = input.unsqueeze(0) if input.dim() == 1 else input
+    y = target.unsqueeze(0) if target.dim() == 1 else target
+    n, c = x.shape
+    rows = []
+    for r in range(n):
+        labels = []
+        for v in y[r].tolist():
+            if v < 0:
+                break
+            if v >= c:
+                raise IndexError(f"multilabel_margin_loss: target {v} is out of range for {c} classes")
+            labels.append(int(v))
+        is_target = _C.zeros(c, dtype=_C.bool)
+        if labels:
+            is_target[_C.tensor(labels)] = True
+        total = x[r].sum() * 0
+        for j in labels:
+            hinge = (1 - (x[r, j] - x[r])).clamp_min(0)
+            total = total + _C.where(is_target, _C.zeros_like(hinge), hinge).sum()
+        rows.append(total / c)
+    loss = _C.stack(rows)
+    return _reduce(loss.squeeze(0) if input.dim() == 1 else loss, reduction)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """sum over i != y of max(0, margin - x[y] + x[i])^p / C (times weight[y])."""
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    x = input.unsqueeze(0) if input.dim() == 1 else input
+    y = target.reshape(-1).to(_C.int64)
+    n, c = x.shape
+    if y.numel() != n:
+        raise RuntimeError(f"multi_margin_loss: expected {n} targets, got {y.numel()}")
+    if y.numel() and (y.min().item() < 0 or y.max().item() >= c):
+        raise IndexError(f"multi_margin_loss: target out of range for {c} classes")
+    xy = x.gather(1, y.unsqueeze(1))
+    h = (margin - xy + x).clamp_min(0)
+    if p == 2:
+        h = h * h
+    if weight is not None:
+        h = h * weight[y].unsqueeze(1)
+    h = h.scatter(1, y.unsqueeze(1), 0.0)
+    loss = h.sum(1) / c
+    return _reduce(loss.squeeze(0) if input.dim() == 1 else loss, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+    """1 - cos(x1, x2) where y = 1, max(0, cos(x1, x2) - margin) where y = -1."""
+    eps = 1e-12
+    dim = input1.dim() - 1
+    cos = (input1 * input2).sum(dim) / ((input1 * input1).sum(dim) + eps).sqrt() / \
+        ((input2 * input2).sum(dim) + eps).sqrt()
+    zeros = _C.zeros_like(cos)
+    loss = _C.where(target == 1, 1 - cos, zeros) + _C.where(target == -1, (cos - margin).clamp_min(0), zeros)
+    return _reduce(loss, reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    """max(d(a, p) - d(a, n) + margin, 0), d the p-norm of the difference plus eps."""
+    from .functional import pairwise_distance
+    dp = pairwise_distance(anchor, positive, p, eps)
+    dn = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dn = _C.minimum(dn, pairwise_distance(positive, negative, p, eps))
+    return _reduce((dp - dn + margin).clamp_min(0), reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    """exp(x) - y x (log_input), else x - y log(x + eps); full adds Stirling's term for y > 1."""
+    loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
+    if full:
+        stirling = target * target.clamp_min(1).log() - target + 0.5 * (2 * math.pi * target.clamp_min(1)).log()
+        loss = loss + _C.where(target > 1, stirling, _C.zeros_like(stirling))
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """0.5 (log(max(var, eps)) + (x - y)^2 / max(var, eps)) (+ 0.5 log 2 pi when full)."""
+    if var.dim() == input.dim() - 1 or (var.shape[-1] == 1 and input.shape[-1] != 1 and var.dim() == input.dim()):
+        if var.dim() == input.dim() - 1:
+            var = var.unsqueeze(-1)
+    if (var < 0).any().item():
+        raise ValueError("var has negative entry/entries")
+    v = var.clamp_min(eps)
+    loss = 0.5 * (v.log() + (input - target) ** 2 / v)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The p-norm distance of every row of x1 to every row of x2 (batched over leading dims)."""
+    if x1.dim() < 2 or x2.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.dim()}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    diff = (x1.unsqueeze(-2) - x2.unsqueeze(-3)).abs()
+    if p == 0:
+        return (diff != 0).to(x1.dtype).sum(-1)
+    if math.isinf(p):
+        return diff.amax(-1)
+    if p == 2:  # sqrt of zero has an infinite derivative: keep it finite at coincident points
+        sq = (diff * diff).sum(-1)
+        return _C.where(sq > 0, sq.clamp_min(1e-300).sqrt(), sq * 0)
+    return (diff ** p).sum(-1) ** (1.0 / p)
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(*, C r^2, H, W) -> (*, C, H r, W r)."""
+    r = upscale_factor
+    if input.dim() < 3 or input.shape[-3] % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={input.shape[-3] if input.dim() >= 3 else 0} is not "
+                           f"divisible by {r * r}")
+    *lead, c, h, w = input.shape
+    x = input.reshape(lead + [c // (r * r), r, r, h, w])
+    n = len(lead)
+    x = x.permute(list(range(n)) + [n, n + 3, n + 1, n + 4, n + 2])
+    return x.reshape(lead + [c // (r * r), h * r, w * r])
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(*, C, H r, W r) -> (*, C r^2, H, W)."""
+    r = downscale_factor
+    if input.dim() < 3 or input.shape[-1] % r or input.shape[-2] % r:
+        raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor {r}, got "
+                           f"{list(input.shape)}")
+    *lead, c, h, w = input.shape
+    x = input.reshape(lead + [c, h // r, r, w // r, r])
+    n = len(lead)
+    x = x.permute(list(range(n)) + [n, n + 2, n + 4, n + 1, n + 3])
+    return x.reshape(lead + [c * r * r, h // r, w // r])
