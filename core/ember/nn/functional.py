@@ -538,3 +538,8 @@ from ._functional_more import *  # noqa: E402,F401,F403
 from ._functional_more import __all__ as _more_all  # noqa: E402
 
 __all__ += _more_all
+
+from ._functional_interpolate import *  # noqa: E402,F401,F403
+from ._functional_interpolate import __all__ as _interp_all  # noqa: E402
+
+__all__ += _interp_all

@@ -12,3 +12,4 @@ from .normalization import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 from .pixelshuffle import *  # noqa: F401,F403
+from .upsampling import *  # noqa: F401,F403
