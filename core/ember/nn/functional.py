@@ -543,3 +543,8 @@ from ._functional_interpolate import *  # noqa: E402,F401,F403
 from ._functional_interpolate import __all__ as _interp_all  # noqa: E402
 
 __all__ += _interp_all
+
+from ._functional_fold import *  # noqa: E402,F401,F403
+from ._functional_fold import __all__ as _fold_all  # noqa: E402
+
+__all__ += _fold_all
