@@ -560,3 +560,11 @@ def test_data_setter_swaps_values_keeps_autograd_state():
         p.data = ember.zeros(2, dtype=ember.float64)
     with pytest.raises(TypeError, match="data must be a Tensor"):
         p.data = [1.0]
+
+
+def test_ops_returning_their_input_add_no_history():
+    w = leaf([[1.0, 2.0], [3.0, 4.0]])
+    assert w.flatten(1) is w and w.contiguous() is w
+    assert w.is_leaf and w.grad_fn is None  # it must not become its own ancestor
+    (w.flatten(1) * 2).sum().backward()
+    assert w.grad.tolist() == [[2.0, 2.0], [2.0, 2.0]]

@@ -195,6 +195,15 @@ def _history(op: Op) -> str:
     return "  if (differentiable_dtype(result)) set_history(result, node);\n"
 
 
+def _same_as_input(op: Op, ret: str) -> str:
+    """An op that hands back its input itself (flatten of a 1-D tensor, contiguous of a contiguous
+    one) adds no history: the input's own must stay (recording would make it its own ancestor)."""
+    targs = tensor_args(op)
+    if ret != "Tensor" or not targs or targs[0].type == "Tensor[]":
+        return ""
+    return f"  if (result.is_same({targs[0].name})) return result;\n"
+
+
 def _mark_views(op: Op) -> str:
     """View ops tell autograd their result views the input (so a later write through it reaches it)."""
     if op.family != "views" or op.returns not in ("Tensor", "Tensor[]"):
@@ -202,7 +211,7 @@ def _mark_views(op: Op) -> str:
     src = op.args[0].name
     if op.returns == "Tensor[]":
         return f"  if (GradMode::is_enabled()) for (const Tensor& x : result) mark_view(x, {src});\n"
-    return f"  if (GradMode::is_enabled()) mark_view(result, {src});\n"
+    return f"  if (GradMode::is_enabled() && !result.is_same({src})) mark_view(result, {src});\n"
 
 
 def _forward_branch(op: Op, ret: str, inplace: bool) -> str:
@@ -254,7 +263,8 @@ def _function_body(op: Op, call: str) -> str:
     views = _mark_views(op).replace("\n  ", "\n    ")
     return (_forward_branch(op, ret, False) + f"  if (!GradMode::is_enabled() || !({_any_requires(op)})) {{\n"
             f"    {ret} result = {call};\n{'  ' + views if views else ''}    return result;\n  }}\n" + node + save +
-            f"  {ret} result = {call};\n{_mark_views(op)}{_history(op)}{after}  return result;\n")
+            f"  {ret} result = {call};\n{_same_as_input(op, ret)}{_mark_views(op)}{_history(op)}{after}"
+            "  return result;\n")
 
 
 def _inplace_body(op: Op, call: str) -> str:
