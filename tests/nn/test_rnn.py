@@ -150,3 +150,42 @@ def test_errors():
         nn.RNNBase("GRU", 3, 4, proj_size=2)
     with pytest.raises(ValueError, match="Expected input to be 2D or 3D"):
         m(ember.zeros(3))
+
+
+def test_pad_and_pack_helpers():
+    from ember.nn.utils.rnn import pack_padded_sequence, pack_sequence, pad_packed_sequence, pad_sequence
+    a, b, c = ember.tensor([1.0, 2, 3]), ember.tensor([4.0, 5]), ember.tensor([6.0])
+    padded = pad_sequence([a, b, c], batch_first=True)
+    np.testing.assert_array_equal(padded.numpy(), [[1, 2, 3], [4, 5, 0], [6, 0, 0]])
+    packed = pack_sequence([a, b, c])
+    np.testing.assert_array_equal(packed.data.numpy(), [1, 4, 6, 2, 5, 3])
+    np.testing.assert_array_equal(packed.batch_sizes.numpy(), [3, 2, 1])
+    unsorted = pack_padded_sequence(pad_sequence([b, a, c]), [2, 3, 1], enforce_sorted=False)
+    back, lengths = pad_packed_sequence(unsorted, batch_first=True)
+    np.testing.assert_array_equal(back.numpy(), [[4, 5, 0], [1, 2, 3], [6, 0, 0]])
+    assert lengths.tolist() == [2, 3, 1]
+    with pytest.raises(RuntimeError, match="must be sorted in decreasing order"):
+        pack_padded_sequence(pad_sequence([b, a]), [2, 3])
+
+
+@pytest.mark.parametrize("mode,kw", [("LSTM", dict(bidirectional=True)), ("GRU", dict(num_layers=2)),
+                                     ("RNN", dict(bidirectional=True, num_layers=2))])
+def test_packed_sequences_match_each_sequence_alone(mode, kw):
+    from ember.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+    m = getattr(nn, mode)(3, 4, **kw).double()
+    r = np.random.default_rng(8)
+    lengths = [3, 5, 2]
+    seqs = [r.standard_normal((n, 3)) for n in lengths]
+    padded = np.zeros((5, 3, 3))
+    for i, s in enumerate(seqs):
+        padded[: len(s), i] = s
+    packed = pack_padded_sequence(ember.tensor(padded), lengths, enforce_sorted=False)
+    out, state = m(packed)
+    h_n = state[0] if mode == "LSTM" else state
+    out_pad, out_len = pad_packed_sequence(out)
+    assert out_len.tolist() == lengths
+    for i, s in enumerate(seqs):
+        want_out, want_h, _ = ref_rnn(mode, m, s[:, None, :])
+        np.testing.assert_allclose(out_pad.detach().numpy()[: lengths[i], i], want_out[:, 0], rtol=1e-10, atol=1e-12)
+        assert np.all(out_pad.detach().numpy()[lengths[i]:, i] == 0)
+        np.testing.assert_allclose(h_n.detach().numpy()[:, i], want_h[:, 0], rtol=1e-10, atol=1e-12)

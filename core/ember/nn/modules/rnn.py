@@ -1,7 +1,7 @@
 """Recurrent layers: RNN, LSTM (with proj_size), GRU and their cells, with PyTorch's parameter
 names and shapes, gate order (LSTM i, f, g, o; GRU r, z, n), multi-layer, bidirectional,
 batch_first, inter-layer dropout and unbatched input. The time loop runs differentiable ops, so
-autograd covers them. Packed sequences are not supported yet."""
+autograd covers them. Packed sequences (nn.utils.rnn) step only their live rows."""
 from __future__ import annotations
 
 import math
@@ -117,8 +117,11 @@ class RNNBase(Module):
         if list(h.shape) != shape:
             raise RuntimeError(f"{what} {tuple(shape)}, got {list(h.shape)}")
 
-    def _run(self, x, states):
-        """x (L, N, H_in); states: per layer*direction, (h,) or (h, c). Returns output, new states."""
+    def _run(self, x, states, batch_sizes=None):
+        """x (L, N, H_in); states: per layer*direction, (h,) or (h, c). With batch_sizes (packed
+        input, sequences sorted by decreasing length), only the first batch_sizes[t] rows step at
+        t: the others keep their state (a finished sequence) or their initial one (the reverse
+        direction before a sequence starts). Returns the output and the new states."""
         dirs = 2 if self.bidirectional else 1
         new_states = []
         layer_input = x
@@ -130,16 +133,21 @@ class RNNBase(Module):
                 steps = range(x.shape[0] - 1, -1, -1) if d == 1 else range(x.shape[0])
                 seq = [None] * x.shape[0]
                 for t in steps:
-                    xt = layer_input[t]
+                    bs = x.shape[1] if batch_sizes is None else batch_sizes[t]
+                    xt = layer_input[t, :bs] if bs < x.shape[1] else layer_input[t]
+                    active = tuple(s[:bs] for s in state) if bs < x.shape[1] else state
                     if self.mode == "LSTM":
-                        state = _lstm_step(xt, state[0], state[1], w_ih, w_hh, b_ih, b_hh, w_hr)
-                        seq[t] = state[0]
+                        stepped = _lstm_step(xt, active[0], active[1], w_ih, w_hh, b_ih, b_hh, w_hr)
                     elif self.mode == "GRU":
-                        state = (_gru_step(xt, state[0], w_ih, w_hh, b_ih, b_hh),)
-                        seq[t] = state[0]
+                        stepped = (_gru_step(xt, active[0], w_ih, w_hh, b_ih, b_hh),)
                     else:
-                        state = (_rnn_step(self.mode, xt, state[0], w_ih, w_hh, b_ih, b_hh),)
-                        seq[t] = state[0]
+                        stepped = (_rnn_step(self.mode, xt, active[0], w_ih, w_hh, b_ih, b_hh),)
+                    if bs < x.shape[1]:
+                        state = tuple(_C.cat([new, old[bs:]]) for new, old in zip(stepped, state))
+                        seq[t] = _C.cat([stepped[0], _C.zeros_like(state[0][bs:])])
+                    else:
+                        state = stepped
+                        seq[t] = stepped[0]
                 new_states.append(state)
                 outs.append(_C.stack(seq) if seq else _C.empty(0, x.shape[1], state[0].shape[-1], dtype=x.dtype))
             layer_input = _C.cat(outs, -1) if dirs == 2 else outs[0]
@@ -148,6 +156,9 @@ class RNNBase(Module):
         return layer_input, new_states
 
     def forward(self, input, hx=None):
+        from ..utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx, PackedSequence, pad_packed_sequence, pack_padded_sequence)
         self._check_input(input)
         unbatched = input.dim() == 2
         x = input.unsqueeze(1) if unbatched else (input.transpose(0, 1) if self.batch_first else input)
@@ -183,6 +194,37 @@ class RNNBase(Module):
             c_n = _C.stack([s[1] for s in new])
             return out, (h_n, c_n.squeeze(1) if unbatched else c_n)
         return out, h_n
+
+    def _forward_packed(self, packed, hx, PackedSequence, pad_packed_sequence, pack_padded_sequence):
+        """A packed batch: run on its padded, length-sorted form, stepping only the live rows."""
+        batch_sizes = [int(v) for v in packed.batch_sizes.tolist()]
+        if packed.data.dim() != 2 or packed.data.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
+                               f"{packed.data.shape[-1]}")
+        sorted_packed = PackedSequence(packed.data, packed.batch_sizes)
+        x, lengths = pad_packed_sequence(sorted_packed)
+        batch = batch_sizes[0]
+        shape = self._hidden_shape(batch)
+        lstm = self.mode == "LSTM"
+        if hx is None:
+            h0 = _C.zeros(shape, dtype=x.dtype)
+            c0 = _C.zeros(shape[:2] + [self.hidden_size], dtype=x.dtype) if lstm else None
+        else:
+            h0, c0 = hx if lstm else (hx, None)
+            if packed.sorted_indices is not None:  # hx is in the caller's batch order
+                h0 = h0.index_select(1, packed.sorted_indices)
+                c0 = c0.index_select(1, packed.sorted_indices) if c0 is not None else None
+            self._check_hidden(h0, shape)
+        states = [(h0[i], c0[i]) if lstm else (h0[i],) for i in range(shape[0])]
+        out, new = self._run(x, states, batch_sizes)
+        data = _C.cat([out[t, :bs] for t, bs in enumerate(batch_sizes)])
+        result = PackedSequence(data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices)
+        h_n = _C.stack([s[0] for s in new])
+        c_n = _C.stack([s[1] for s in new]) if lstm else None
+        if packed.unsorted_indices is not None:
+            h_n = h_n.index_select(1, packed.unsorted_indices)
+            c_n = c_n.index_select(1, packed.unsorted_indices) if lstm else None
+        return (result, (h_n, c_n)) if lstm else (result, h_n)
 
     def extra_repr(self):
         s = f"{self.input_size}, {self.hidden_size}"
