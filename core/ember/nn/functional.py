@@ -548,3 +548,7 @@ from ._functional_fold import *  # noqa: E402,F401,F403
 from ._functional_fold import __all__ as _fold_all  # noqa: E402
 
 __all__ += _fold_all
+
+from ._functional_grid import affine_grid, grid_sample  # noqa: E402,F401
+
+__all__ += ["affine_grid", "grid_sample"]

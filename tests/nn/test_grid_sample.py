@@ -1,0 +1,78 @@
+"""affine_grid and grid_sample against a NumPy implementation of PyTorch's documented sampling
+rules (unnormalization, zeros/border/reflection padding, bilinear and nearest); gradcheck."""
+import numpy as np
+import pytest
+
+import ember
+import ember.nn.functional as F
+from ember.autograd import gradcheck
+
+rng = np.random.default_rng(4)
+
+
+def unnorm(g, size, align):
+    return (g + 1) / 2 * (size - 1) if align else ((g + 1) * size - 1) / 2
+
+
+def reflect(x, lo2, hi2):
+    lo, span = lo2 / 2, (hi2 - lo2) / 2
+    x = abs(x - lo)
+    flips = np.floor(x / span)
+    extra = x - flips * span
+    return np.where(flips % 2 == 0, extra + lo, span - extra + lo)
+
+
+def ref_sample(img, grid, mode, padding, align):
+    n, c, h, w = img.shape
+    out = np.zeros((n, c) + grid.shape[1:3])
+    for b in range(n):
+        for i in range(grid.shape[1]):
+            for j in range(grid.shape[2]):
+                x, y = unnorm(grid[b, i, j, 0], w, align), unnorm(grid[b, i, j, 1], h, align)
+                if padding == "border":
+                    x, y = np.clip(x, 0, w - 1), np.clip(y, 0, h - 1)
+                elif padding == "reflection":
+                    x = np.clip(reflect(x, 0, 2 * (w - 1)) if align else reflect(x, -1, 2 * w - 1), 0, w - 1)
+                    y = np.clip(reflect(y, 0, 2 * (h - 1)) if align else reflect(y, -1, 2 * h - 1), 0, h - 1)
+
+                def px(ix, iy):
+                    return img[b, :, iy, ix] if 0 <= ix < w and 0 <= iy < h else np.zeros(c)
+                if mode == "nearest":
+                    out[b, :, i, j] = px(int(np.rint(x)), int(np.rint(y)))
+                    continue
+                x0, y0 = int(np.floor(x)), int(np.floor(y))
+                wx, wy = x - x0, y - y0
+                out[b, :, i, j] = (px(x0, y0) * (1 - wx) * (1 - wy) + px(x0 + 1, y0) * wx * (1 - wy) +
+                                   px(x0, y0 + 1) * (1 - wx) * wy + px(x0 + 1, y0 + 1) * wx * wy)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align", [False, True])
+def test_grid_sample(mode, padding, align):
+    img = rng.standard_normal((2, 3, 4, 5))
+    grid = rng.uniform(-1.4, 1.4, (2, 3, 6, 2))
+    got = F.grid_sample(ember.tensor(img), ember.tensor(grid), mode, padding, align)
+    np.testing.assert_allclose(got.numpy(), ref_sample(img, grid, mode, padding, align), rtol=1e-10, atol=1e-12)
+
+
+def test_gradcheck_input_and_grid():
+    img = ember.tensor(rng.standard_normal((1, 2, 3, 3)), requires_grad=True)
+    grid = ember.tensor(rng.uniform(-0.9, 0.9, (1, 2, 2, 2)), requires_grad=True)
+    assert gradcheck(lambda a, g: F.grid_sample(a, g, align_corners=False), (img, grid))
+
+
+def test_affine_grid():
+    theta = rng.standard_normal((2, 2, 3))
+    for align in (False, True):
+        got = F.affine_grid(ember.tensor(theta), [2, 1, 3, 4], align_corners=align).numpy()
+        xs = np.linspace(-1, 1, 4) if align else (np.arange(4) * 2 + 1) / 4 - 1
+        ys = np.linspace(-1, 1, 3) if align else (np.arange(3) * 2 + 1) / 3 - 1
+        base = np.stack(list(np.meshgrid(xs, ys)) + [np.ones((3, 4))], -1)
+        np.testing.assert_allclose(got, np.einsum("hwk,njk->nhwj", base, theta), rtol=1e-12)
+    assert tuple(F.affine_grid(ember.randn(1, 3, 4), [1, 1, 2, 3, 4]).shape) == (1, 2, 3, 4, 3)
+    with pytest.raises(ValueError, match="Nx2x3"):
+        F.affine_grid(ember.randn(1, 3, 3), [1, 1, 2, 2])
+    with pytest.raises(NotImplementedError, match="bicubic"):
+        F.grid_sample(ember.randn(1, 1, 2, 2), ember.randn(1, 2, 2, 2), mode="bicubic")
