@@ -552,3 +552,7 @@ __all__ += _fold_all
 from ._functional_grid import affine_grid, grid_sample  # noqa: E402,F401
 
 __all__ += ["affine_grid", "grid_sample"]
+
+from ._functional_ctc import ctc_loss  # noqa: E402,F401
+
+__all__ += ["ctc_loss"]

@@ -5,7 +5,7 @@ from .module import Module
 __all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
            "BCEWithLogitsLoss", "KLDivLoss", "SoftMarginLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
            "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "CosineEmbeddingLoss",
-           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss"]
+           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "CTCLoss"]
 
 
 def _legacy_reduction(size_average, reduce, reduction):
@@ -184,3 +184,13 @@ class GaussianNLLLoss(_Loss):
 
     def forward(self, input, target, var):
         return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(reduction=reduction)
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                          self.zero_infinity)

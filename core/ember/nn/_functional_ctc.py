@@ -1,0 +1,74 @@
+"""ctc_loss of ember.nn.functional (re-exported there): the CTC forward algorithm in log space,
+written with differentiable ops (a Python loop over time steps; slow for long inputs)."""
+from __future__ import annotations
+
+from .. import _C
+
+__all__ = ["ctc_loss"]
+
+_NEG = -1e30  # "log 0": finite, so logsumexp's gradient stays finite on unreachable states
+
+
+def _sample_loss(lp, labels, blank):
+    """-log p(labels | lp) for one sample: lp (T, C) log-probabilities, labels a list of ints."""
+    ext = [blank]
+    for v in labels:
+        ext += [v, blank]
+    L = len(ext)
+    emit = lp.index_select(1, _C.tensor(ext, dtype=_C.int64))  # (T, L)
+    allowed = [s >= 2 and ext[s] != blank and ext[s] != ext[s - 2] for s in range(L)]
+    skip_bias = _C.tensor([0.0 if a else _NEG for a in allowed], dtype=lp.dtype)
+    neg1 = _C.full([1], _NEG, dtype=lp.dtype)
+    neg2 = _C.full([2], _NEG, dtype=lp.dtype)
+    init = _C.full([L], _NEG, dtype=lp.dtype)
+    alpha = _C.cat([emit[0, :min(2, L)], init[min(2, L):]])
+    for t in range(1, lp.shape[0]):
+        stay = alpha
+        step = _C.cat([neg1, alpha[:-1]])
+        skip = _C.cat([neg2, alpha[:-2]])[:L] + skip_bias
+        alpha = _C.logsumexp(_C.stack([stay, step, skip]), 0) + emit[t]
+    ends = alpha[-2:] if L > 1 else alpha[-1:]
+    return -_C.logsumexp(ends, 0)
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    """Connectionist temporal classification loss. log_probs (T, N, C) (or (T, C) unbatched);
+    targets (N, S) padded or 1-D concatenated; 'mean' divides each loss by its target length."""
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    unbatched = log_probs.dim() == 2
+    lp = log_probs.unsqueeze(1) if unbatched else log_probs
+    if lp.dim() != 3:
+        raise RuntimeError(f"ctc_loss: log_probs must be (T, N, C) or (T, C), got {list(log_probs.shape)}")
+    T, N, C = lp.shape
+    as_list = lambda v: [int(x) for x in (v.tolist() if isinstance(v, _C.TensorBase) else v)]  # noqa: E731
+    in_lens = as_list(input_lengths) if not unbatched or not isinstance(input_lengths, int) else [input_lengths]
+    tg_lens = as_list(target_lengths) if not unbatched or not isinstance(target_lengths, int) else [target_lengths]
+    if len(in_lens) != N or len(tg_lens) != N:
+        raise RuntimeError(f"ctc_loss: expected {N} input_lengths and target_lengths, got {len(in_lens)} and "
+                           f"{len(tg_lens)}")
+    flat = targets.reshape(-1).tolist() if targets.dim() <= 1 or unbatched else None
+    losses, offset = [], 0
+    for i in range(N):
+        if not 0 < in_lens[i] <= T:
+            raise RuntimeError(f"ctc_loss: input_lengths[{i}] = {in_lens[i]} must be in [1, {T}]")
+        if flat is not None:
+            labels = flat[offset:offset + tg_lens[i]]
+            offset += tg_lens[i]
+        else:
+            if tg_lens[i] > targets.shape[1]:
+                raise RuntimeError(f"ctc_loss: target_lengths[{i}] = {tg_lens[i]} exceeds the targets' width "
+                                   f"{targets.shape[1]}")
+            labels = targets[i, :tg_lens[i]].tolist()
+        if any(v < 0 or v >= C or v == blank for v in labels):
+            raise IndexError(f"ctc_loss: target labels must be in [0, {C}) and not the blank ({blank}), got {labels}")
+        loss = _sample_loss(lp[:in_lens[i], i], labels, blank)
+        if loss.item() > 1e29:  # no alignment exists: an infinite loss
+            loss = loss * 0 if zero_infinity else (loss.detach() * 0 + float("inf"))
+        losses.append(loss)
+    out = _C.stack(losses)
+    if reduction == "none":
+        return out.squeeze(0) if unbatched else out
+    if reduction == "sum":
+        return out.sum()
+    return (out / _C.tensor(tg_lens, dtype=out.dtype).clamp_min(1)).mean()
