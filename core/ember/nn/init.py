@@ -8,7 +8,8 @@ from .. import _C
 from ..autograd.grad_mode import no_grad
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_",
-           "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "sparse_"]
+           "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "sparse_",
+           "orthogonal_"]
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -146,4 +147,45 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
         for c in range(cols):
             idx = _C.randperm(rows, generator=generator)[:num_zeros]
             tensor[idx, c] = 0
+    return tensor
+
+
+def _householder_q(a):
+    """Q of a = QR (a: rows >= cols, float64), by Householder reflections, with R's diagonal made
+    positive (so Q is uniformly distributed for Gaussian a)."""
+    m, n = a.shape
+    q = _C.eye(m, dtype=a.dtype)
+    r = a.clone()
+    for k in range(n):
+        x = r[k:, k].clone()
+        norm = x.norm().item()
+        if norm == 0:
+            continue
+        alpha = -norm if x[0].item() >= 0 else norm
+        v = x.clone()
+        v[0] = v[0] - alpha
+        v = v / v.norm()
+        r[k:] = r[k:] - 2 * _C.outer(v, _C.matmul(v, r[k:]))
+        q[:, k:] = q[:, k:] - 2 * _C.outer(_C.matmul(q[:, k:], v), v)
+    signs = _C.sign(_C.diagonal(r[:n], 0, 0, 1))
+    signs = _C.where(signs == 0, _C.ones_like(signs), signs)
+    return q[:, :n] * signs
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """A (semi-)orthogonal matrix (the tensor flattened to rows x cols), scaled by gain."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    with no_grad():
+        flat = _C.empty(rows, cols, dtype=_C.float64).normal_(0, 1, generator=generator)
+        if rows < cols:
+            flat = flat.t().contiguous()
+        q = _householder_q(flat)
+        if rows < cols:
+            q = q.t()
+        tensor.copy_((q * gain).reshape(list(tensor.shape)).to(tensor.dtype))
     return tensor

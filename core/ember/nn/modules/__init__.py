@@ -14,3 +14,4 @@ from .transformer import *  # noqa: F401,F403
 from .pixelshuffle import *  # noqa: F401,F403
 from .upsampling import *  # noqa: F401,F403
 from .fold import *  # noqa: F401,F403
+from .padding import *  # noqa: F401,F403

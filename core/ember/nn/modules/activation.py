@@ -7,7 +7,7 @@ from .module import Module
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Softplus", "Softsign",
            "Hardtanh", "Hardsigmoid", "Hardswish", "LogSigmoid", "Tanhshrink", "Threshold", "Softshrink",
-           "Hardshrink", "Sigmoid", "Tanh", "GLU", "PReLU", "RReLU", "Softmax", "Softmin", "LogSoftmax"]
+           "Hardshrink", "Sigmoid", "Tanh", "GLU", "PReLU", "RReLU", "Softmax", "Softmin", "LogSoftmax", "Softmax2d"]
 
 
 class _Inplace(Module):
@@ -253,3 +253,12 @@ class Softmin(_SoftmaxBase):
 
 class LogSoftmax(_SoftmaxBase):
     fn = staticmethod(F.log_softmax)
+
+
+class Softmax2d(Module):
+    """softmax over the channels of (N, C, H, W) or (C, H, W) input."""
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3)
