@@ -150,6 +150,52 @@ std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, con
   float_types(input.dtype(), op, [&](auto z) {
     using T = decltype(z);
     using C = opmath_t<T>;
+    const Axis &ah = w.ax[1], &aw = w.ax[2];
+    if (w.ax[0].out == 1 && w.ax[0].in == 1 && !ah.adaptive && !aw.adaptive) {
+      // 1-d and 2-d windows: direct loops over the window's rows (the common max_pool2d)
+      parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
+        for (int64_t pl = pb; pl < pe; pl++) {
+          const T* xp = x.data_as<T>() + pl * S;
+          T* vp = values.data_as<T>() + pl * L;
+          int64_t* ip = indices.data_as<int64_t>() + pl * L;
+          for (int64_t oh = 0; oh < ah.out; oh++) {
+            const int64_t h0 = oh * ah.stride - ah.pad;
+            // the window rows inside the input, found once per output row (no checks in the loop)
+            int64_t kh_lo = 0, kh_hi = ah.k;
+            while (kh_lo < ah.k && h0 + kh_lo * ah.dil < 0) kh_lo++;
+            while (kh_hi > kh_lo && h0 + (kh_hi - 1) * ah.dil >= ah.in) kh_hi--;
+            for (int64_t ow = 0; ow < aw.out; ow++) {
+              const int64_t w0 = ow * aw.stride - aw.pad;
+              int64_t kw_lo = 0, kw_hi = aw.k;
+              while (kw_lo < aw.k && w0 + kw_lo * aw.dil < 0) kw_lo++;
+              while (kw_hi > kw_lo && w0 + (kw_hi - 1) * aw.dil >= aw.in) kw_hi--;
+              // branch-free (random data makes "v > best" unpredictable): a running max and its
+              // index by selects, and the first NaN kept apart (NaN wins, as in PyTorch)
+              C best = -std::numeric_limits<C>::infinity();
+              int64_t at = (h0 + kh_lo * ah.dil) * aw.in + w0 + kw_lo * aw.dil, nan_at = -1;
+              for (int64_t kh = kh_lo; kh < kh_hi; kh++) {
+                const int64_t base = (h0 + kh * ah.dil) * aw.in;
+                for (int64_t kw = kw_lo; kw < kw_hi; kw++) {
+                  const int64_t j = base + w0 + kw * aw.dil;
+                  const C v = convert<C>(xp[j]);
+                  const bool gt = v > best;
+                  best = gt ? v : best;
+                  at = gt ? j : at;
+                  nan_at = (v != v && nan_at < 0) ? j : nan_at;
+                }
+              }
+              if (nan_at >= 0) {
+                best = convert<C>(xp[nan_at]);
+                at = nan_at;
+              }
+              vp[oh * aw.out + ow] = convert<T>(best);
+              ip[oh * aw.out + ow] = at < 0 ? 0 : at;
+            }
+          }
+        }
+      });
+      return;
+    }
     parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
       for (int64_t pl = pb; pl < pe; pl++) {
         const T* xp = x.data_as<T>() + pl * S;
