@@ -68,6 +68,9 @@ class _Pickler(pickle.Pickler):
     def reducer_override(self, obj):
         # The reduce value is memoized against obj, so a tensor met twice loads as one object.
         if isinstance(obj, _C.TensorBase):
+            from .nn.parameter import Parameter
+            if isinstance(obj, Parameter):  # loads back as a Parameter (its data saved as a tensor)
+                return _rebuild_parameter, (obj.detach(), bool(obj.requires_grad))
             return self._reduce_tensor(obj)
         t = type(obj)
         if t is _C.dtype:
@@ -194,6 +197,13 @@ def _rebuild_tensor(storage, dtype, storage_offset, size, stride, requires_grad)
     return t
 
 
+def _rebuild_parameter(data, requires_grad):
+    if not isinstance(data, _C.TensorBase) or type(requires_grad) is not bool:
+        raise UnpicklingError("a Parameter record must hold a tensor and a bool")
+    from .nn.parameter import Parameter
+    return Parameter(data, requires_grad)
+
+
 def _rebuild_dtype(name):
     if name not in _DTYPES:
         raise UnpicklingError(f"unknown dtype {name!r}")
@@ -216,6 +226,7 @@ def _codecs_encode(text, encoding):
 # Every global a weights-only load may look up: module, name -> object. Anything else is rejected.
 _ALLOWED = {
     (__name__, "_rebuild_tensor"): _rebuild_tensor,
+    (__name__, "_rebuild_parameter"): _rebuild_parameter,
     (__name__, "_rebuild_dtype"): _rebuild_dtype,
     (__name__, "_rebuild_device"): _rebuild_device,
     (Size.__module__, "Size"): Size,

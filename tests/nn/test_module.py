@@ -615,3 +615,14 @@ def test_dtype_moves_keep_the_same_parameter_objects():
     m.double()
     assert m.weight is w and w.dtype == ember.float64 and isinstance(w, nn.Parameter)
     assert w.grad is not None and w.grad.dtype == ember.float64
+
+
+def test_save_load_keeps_parameters():
+    m = nn.Linear(2, 3)
+    buf = io.BytesIO()
+    ember.save({"w": m.weight, "sd": m.state_dict(keep_vars=True)}, buf)
+    buf.seek(0)
+    d = ember.load(buf)
+    assert isinstance(d["w"], nn.Parameter) and d["w"].requires_grad
+    assert isinstance(d["sd"]["bias"], nn.Parameter)
+    np.testing.assert_array_equal(d["w"].detach().numpy(), m.weight.detach().numpy())
