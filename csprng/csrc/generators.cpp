@@ -121,6 +121,12 @@ void RandomDeviceGenerator::reseed(uint64_t seed) {
   seed_ = seed;  // recorded for initial_seed(); the keys still come from the OS
 }
 
+void RandomDeviceGenerator::set_key_state(const uint8_t* data) {
+  AesCtrGenerator::set_key_state(data);
+  std::lock_guard<std::mutex> g(ring_mutex_);
+  for (Reservation& r : ring_) r.n = 0;
+}
+
 ember::IntrusivePtr<ember::GeneratorImpl> RandomDeviceGenerator::clone_impl() const {
   return ember::IntrusivePtr<ember::GeneratorImpl>(new RandomDeviceGenerator(source_));
 }

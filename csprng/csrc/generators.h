@@ -43,6 +43,9 @@ class RandomDeviceGenerator final : public AesCtrGenerator {
  protected:
   void on_reserve(uint64_t first_block, uint64_t n_blocks) override;
   void reseed(uint64_t seed) override;
+  // Restoring a state rewinds the offset, so block numbers repeat: the remembered reservations are
+  // dropped, so that an op still running cannot find a later reservation's key by its blocks.
+  void set_key_state(const uint8_t* data) override;
   ember::IntrusivePtr<ember::GeneratorImpl> clone_impl() const override;
 
  private:
