@@ -8,3 +8,11 @@ _root = _os.path.dirname(_os.path.abspath(_C_module.__file__))
 cmake_prefix_path = _os.path.join(_root, "share", "cmake")
 include_dir = _os.path.join(_root, "include")
 library_dir = _os.path.join(_root, "lib")
+
+
+def __getattr__(name):
+    # ember.utils.data on first use: importing ember should not pay for multiprocessing & co.
+    if name == "data":
+        import importlib
+        return importlib.import_module(".data", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
