@@ -51,7 +51,14 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         scores = scores + _mask_bias(causal, scores.dtype)
     elif attn_mask is not None:
         scores = scores + _mask_bias(attn_mask, scores.dtype)
-    attn = _C.softmax(scores, -1)
+    if attn_mask is not None:
+        # a row that may attend nowhere gives zeros, not NaN (PyTorch's safe softmax); its scores are
+        # replaced before the softmax so that no NaN reaches the backward pass either
+        nowhere = (scores == float("-inf")).all(-1, keepdim=True)
+        attn = _C.softmax(_C.where(nowhere, _C.zeros((), dtype=scores.dtype), scores), -1)
+        attn = attn.masked_fill(nowhere, 0.0)
+    else:
+        attn = _C.softmax(scores, -1)
     if dropout_p > 0.0:
         from .functional import dropout
         attn = dropout(attn, dropout_p, True)
@@ -66,6 +73,9 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
     """nn.MultiheadAttention's computation on (L, N, E) query and (S, N, E) key/value (or
     unbatched (L, E)): returns the output and, when asked, the attention weights."""
     from .functional import dropout, linear
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+                           "method `generate_square_subsequent_mask` to create this mask.")
     unbatched = query.dim() == 2
     if unbatched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -103,8 +113,6 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
             key_padding_mask = _pad_last(key_padding_mask)
     S = k.shape[2]
     scores = _C.matmul(q, k.transpose(-2, -1)) / math.sqrt(hd)
-    if is_causal and attn_mask is None:
-        attn_mask = _C.ones(L, S, dtype=_C.bool).tril().logical_not()
     if attn_mask is not None:  # PyTorch's convention here: True (or -inf) masks a position out
         bias = _C.zeros(list(attn_mask.shape), dtype=scores.dtype).masked_fill(attn_mask, float("-inf")) \
             if attn_mask.dtype == _C.bool else attn_mask.to(scores.dtype)

@@ -166,7 +166,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     keep = None
     if padding_idx is not None:
         keep = (flat != padding_idx % weight.shape[0]).to(weight.dtype).unsqueeze(1)
-        rows = rows * keep
+        # padding rows drop out: zeros for sum/mean, -inf for max (a bag of padding alone gives zeros)
+        rows = rows * keep if mode != "max" else rows.masked_fill(keep == 0, float("-inf"))
     out = []
     for b, e in bags:
         if e <= b:
@@ -178,6 +179,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         elif mode == "mean":
             n = keep[b:e].sum() if keep is not None else e - b
             out.append(seg.sum(0) / (n.clamp_min(1) if keep is not None else n))
+        elif keep is not None and not bool(keep[b:e].any()):
+            out.append(_C.zeros(weight.shape[1], dtype=weight.dtype))
         else:
             out.append(seg.amax(0))
     return _C.stack(out) if out else _C.zeros(0, weight.shape[1], dtype=weight.dtype)

@@ -5,6 +5,7 @@ scale_factor."""
 from __future__ import annotations
 
 import math
+import struct
 
 from .. import _C
 
@@ -23,14 +24,30 @@ def _source(dst, in_size, out_size, scale, align_corners, cubic):
     return src if cubic else max(src, 0.0)
 
 
+def _nearest_sources(n, out_size, scale, exact):
+    """The input index of each output, as PyTorch's kernels compute it: in float32, and for
+    "nearest" the identity and exact doubling taken as special cases (no rounding there)."""
+    if not exact and out_size == n:
+        return list(range(out_size))
+    if not exact and out_size == 2 * n:
+        return [o >> 1 for o in range(out_size)]
+    off = 0.5 if exact else 0.0
+    scale32 = _to_float32(scale)
+    # a product of two float32 values is exact in a double, so rounding it once gives float32's product
+    return [min(int(math.floor(_to_float32((o + off) * scale32))), n - 1) for o in range(out_size)]
+
+
+def _to_float32(x):
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
 def _resample(x, dim, out_size, scale, mode, align_corners):
     """x resampled along dim to out_size (scale: input positions per output position)."""
     n = x.shape[dim]
     shape = [1] * x.dim()
     shape[dim] = out_size
     if mode in ("nearest", "nearest-exact"):
-        off = 0.5 if mode == "nearest-exact" else 0.0
-        idx = [min(int(math.floor((o + off) * scale)), n - 1) for o in range(out_size)]
+        idx = _nearest_sources(n, out_size, scale, mode == "nearest-exact")
         return x.index_select(dim, _C.tensor(idx, dtype=_C.int64))
     if mode == "linear":
         lo, hi, w = [], [], []

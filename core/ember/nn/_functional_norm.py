@@ -4,6 +4,7 @@ PyTorch stores it), instance_norm, layer_norm, group_norm, local_response_norm, 
 from __future__ import annotations
 
 from .. import _C
+from .._dtype_info import finfo
 from ..autograd.grad_mode import no_grad
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "local_response_norm", "embedding",
@@ -100,7 +101,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     ns = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     dims = list(range(input.dim() - len(ns), input.dim()))
     if eps is None:
-        eps = _C.finfo(input.dtype).eps if hasattr(_C, "finfo") else 1e-6
+        eps = finfo(input.dtype).eps
     y = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
     return y * weight if weight is not None else y
 

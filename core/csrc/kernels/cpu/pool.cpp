@@ -41,7 +41,9 @@ struct Windows {
 
 int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
   const int64_t span = d * (k - 1) + 1;
-  int64_t out = (in + 2 * p - span + (ceil_mode ? s - 1 : 0)) / s + 1;
+  const int64_t num = in + 2 * p - span + (ceil_mode ? s - 1 : 0);
+  // floor, not C++'s truncation: a window wider than the padded input must give a size <= 0
+  int64_t out = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
   if (ceil_mode && (out - 1) * s >= in + p) out--;  // the last window must start inside the input or left padding
   return out;
 }
@@ -151,7 +153,7 @@ std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, con
     using T = decltype(z);
     using C = opmath_t<T>;
     const Axis &ah = w.ax[1], &aw = w.ax[2];
-    if (w.ax[0].out == 1 && w.ax[0].in == 1 && !ah.adaptive && !aw.adaptive) {
+    if (w.ax[0].out == 1 && w.ax[0].in == 1 && w.ax[0].k == 1 && w.ax[0].pad == 0 && !ah.adaptive && !aw.adaptive) {
       // 1-d and 2-d windows: direct loops over the window's rows (the common max_pool2d)
       parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
         for (int64_t pl = pb; pl < pe; pl++) {
@@ -170,7 +172,7 @@ std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, con
               while (kw_lo < aw.k && w0 + kw_lo * aw.dil < 0) kw_lo++;
               while (kw_hi > kw_lo && w0 + (kw_hi - 1) * aw.dil >= aw.in) kw_hi--;
               // branch-free (random data makes "v > best" unpredictable): a running max and its
-              // index by selects, and the first NaN kept apart (NaN wins, as in PyTorch)
+              // index by selects, and the last NaN kept apart (NaN wins, the last one as in PyTorch)
               C best = -std::numeric_limits<C>::infinity();
               int64_t at = (h0 + kh_lo * ah.dil) * aw.in + w0 + kw_lo * aw.dil, nan_at = -1;
               for (int64_t kh = kh_lo; kh < kh_hi; kh++) {
@@ -181,10 +183,13 @@ std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, con
                   const bool gt = v > best;
                   best = gt ? v : best;
                   at = gt ? j : at;
-                  nan_at = (v != v && nan_at < 0) ? j : nan_at;
+                  nan_at = (v != v) ? j : nan_at;
                 }
               }
-              if (nan_at >= 0) {
+              if (kh_lo >= kh_hi || kw_lo >= kw_hi) {  // a dilated window can miss the input entirely
+                best = -std::numeric_limits<C>::infinity();
+                at = 0;
+              } else if (nan_at >= 0) {
                 best = convert<C>(xp[nan_at]);
                 at = nan_at;
               }
@@ -206,7 +211,7 @@ std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, con
         sweep(w, [&](int64_t, int64_t, int64_t, int64_t) { at = -1; },
               [&](int64_t, int64_t j) {
                 const C v = convert<C>(xp[j]);
-                if (at < 0 || v > best || (v != v && best == best)) {
+                if (at < 0 || v > best || v != v) {
                   best = v;
                   at = j;
                 }

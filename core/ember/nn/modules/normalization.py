@@ -2,6 +2,8 @@
 LocalResponseNorm, RMSNorm; and Embedding."""
 from __future__ import annotations
 
+import warnings
+
 from ... import _C
 from .. import functional as F
 from .. import init
@@ -100,13 +102,23 @@ class _InstanceNorm(_NormBase):
                  dtype=None):
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
 
+    def _check_input(self, input):
+        if input.dim() in self._dims and not self.affine and not self.track_running_stats:
+            c = input.shape[0 if input.dim() == min(self._dims) else 1]
+            if c != self.num_features:  # num_features is unused then: PyTorch only warns
+                warnings.warn(f"input's size at dim={0 if input.dim() == min(self._dims) else 1} does not match "
+                              "num_features. You can silence this warning by not passing in num_features, which is "
+                              "not used because affine=False")
+                return
+        super()._check_input(input)
+
     def forward(self, input):
         self._check_input(input)
         unbatched = input.dim() == min(self._dims)
         x = input.unsqueeze(0) if unbatched else input
         use_stats = self.training or not self.track_running_stats
         out = F.instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias, use_stats,
-                              self.momentum if self.momentum is not None else 0.1, self.eps)
+                              self.momentum if self.momentum is not None else 0.0, self.eps)
         return out.squeeze(0) if unbatched else out
 
 

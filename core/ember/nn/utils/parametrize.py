@@ -102,6 +102,7 @@ def register_parametrization(module, tensor_name, parametrization, *, unsafe=Fal
     tensor appends to its chain."""
     if not isinstance(parametrization, Module):
         raise TypeError(f"parametrization must be an nn.Module, got {type(parametrization).__name__}")
+    parametrization.train(module.training)
     if is_parametrized(module, tensor_name):
         plist = module.parametrizations[tensor_name]
         if not unsafe:
@@ -155,8 +156,13 @@ def remove_parametrizations(module, tensor_name, leave_parametrized=True):
     if leave_parametrized:
         with no_grad():
             value = getattr(module, tensor_name)
-        requires = plist.original.requires_grad if plist.is_tensor else plist.original0.requires_grad
-        new = Parameter(value.detach().clone(), requires)
+        if plist.is_tensor:
+            # the same original object carries on (optimizers may hold it), now with the value
+            new = plist.original
+            new.data = value.detach().clone()
+        else:
+            requires = plist.original0.requires_grad
+            new = Parameter(value.detach().clone(), requires) if requires else value.detach().clone()
     else:
         if not plist.is_tensor:
             raise ValueError("Cannot leave unparametrized (`leave_parametrized=False`) a tensor that is parametrized "

@@ -12,6 +12,8 @@ def _norm_except_dim(v, dim):
     if dim is None or dim == -1:
         return v.norm()
     dims = [d for d in range(v.dim()) if d != dim % v.dim()]
+    if not dims:  # a 1-D v keeps every element: its norm is |v| (an empty dim list would reduce all)
+        return v.abs()
     return (v * v).sum(dims, keepdim=True).sqrt()
 
 
