@@ -101,6 +101,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._send_idx += 1
 
     def _next_data(self):
+        if self._shutdown:  # after an error or a timeout: the epoch is over
+            raise StopIteration
         while True:
             # Skip tasks given to iterable-dataset workers that have since run dry.
             while self._rcvd_idx < self._send_idx:
@@ -135,6 +137,9 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._rcvd_idx += 1
         self._try_put_index()
         if isinstance(data, ExceptionWrapper):
+            # Unlike PyTorch, the workers stop here: the exception's traceback keeps this iterator
+            # (and so its processes) alive for as long as the caller holds on to it.
+            self._shutdown_workers()
             data.reraise()
         return data
 
@@ -170,12 +175,12 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         return idx, msg[1]
 
     def _fail(self, exc: BaseException):
-        self._shutdown_workers()
+        self._shutdown_workers(join_timeout=0.2)  # a stuck worker will not finish: do not wait long
         raise exc
 
     # -- shutdown --
 
-    def _shutdown_workers(self) -> None:
+    def _shutdown_workers(self, join_timeout: float = _JOIN_TIMEOUT) -> None:
         """Idempotent: stop and join every worker, then unlink every block they created."""
         if self._shutdown:
             return
@@ -188,7 +193,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                     iq.put(None)
                 except Exception:
                     pass
-            deadline = time.monotonic() + _JOIN_TIMEOUT
+            deadline = time.monotonic() + join_timeout
             for w in self._workers:
                 # Drain while waiting: a worker blocked writing a result must be able to finish.
                 while w.is_alive() and time.monotonic() < deadline:

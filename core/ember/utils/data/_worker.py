@@ -61,6 +61,7 @@ class ExceptionWrapper:
         if exc_info is None:
             exc_info = sys.exc_info()
         self.exc_type = exc_info[0]
+        self.exc_type_name = self.exc_type.__name__
         self.exc_msg = "".join(traceback.format_exception(*exc_info))
         self.where = where
         try:  # the type must be importable in the main process; otherwise fall back to RuntimeError
@@ -69,7 +70,7 @@ class ExceptionWrapper:
             self.exc_type = RuntimeError
 
     def reraise(self):
-        msg = f"Caught {self.exc_type.__name__} {self.where}.\nOriginal {self.exc_msg}"
+        msg = f"Caught {self.exc_type_name} {self.where}.\nOriginal {self.exc_msg}"
         if self.exc_type is KeyError:
             msg = KeyErrorMessage(msg)
         elif getattr(self.exc_type, "message", None):
