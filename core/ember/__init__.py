@@ -52,3 +52,4 @@ _export_ops()
 del _export_ops
 
 from . import nn  # noqa: E402,F401  (after the ops: nn uses them)
+from . import optim  # noqa: E402,F401  (after nn: its hooks' handle class)

@@ -1,0 +1,50 @@
+"""Adadelta (Zeiler, 2012): steps scaled by the ratio of running RMS of updates and of gradients."""
+from .. import zeros_like
+from ._helpers import (addcmul_, bump_step, call_closure, check, check_eps, check_lr, check_unsupported,
+                       check_weight_decay, no_grad_step, scalar_tensor)
+from .optimizer import Optimizer
+
+__all__ = ["Adadelta"]
+
+
+class Adadelta(Optimizer):
+    """v <- rho*v + (1-rho)*g^2; d = sqrt(u+eps)/sqrt(v+eps) * g; u <- rho*u + (1-rho)*d^2; p <- p - lr*d."""
+
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
+                 maximize=False, differentiable=False):
+        check_lr(lr)
+        check(0.0 <= rho <= 1.0, f"Invalid rho value: {rho}")
+        check_eps(eps)
+        check_weight_decay(weight_decay)
+        check_unsupported(None, differentiable)
+        defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
+                        capturable=capturable, foreach=foreach, differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def step(self, closure=None):
+        loss = call_closure(closure)
+        with no_grad_step():
+            for group in self.param_groups:
+                lr, rho, eps, wd, maximize = (group["lr"], group["rho"], group["eps"],
+                                              group["weight_decay"], group["maximize"])
+                for p in group["params"]:
+                    g = p.grad
+                    if g is None:
+                        continue
+                    if maximize:
+                        g = g.neg()
+                    state = self.state[p]
+                    if len(state) == 0:
+                        state["step"] = scalar_tensor(0.0)
+                        state["square_avg"] = zeros_like(p)
+                        state["acc_delta"] = zeros_like(p)
+                    bump_step(state)
+                    if wd != 0:
+                        g = g.add(p, alpha=wd)
+                    square_avg, acc_delta = state["square_avg"], state["acc_delta"]
+                    addcmul_(square_avg.mul_(rho), g, g, value=1 - rho)
+                    std = square_avg.add(eps).sqrt_()
+                    delta = acc_delta.add(eps).sqrt_().div_(std).mul_(g)
+                    addcmul_(acc_delta.mul_(rho), delta, delta, value=1 - rho)
+                    p.add_(delta, alpha=-lr)
+        return loss

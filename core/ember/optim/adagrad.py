@@ -1,0 +1,55 @@
+"""Adagrad (Duchi et al., 2011): per-element steps scaled by the root of the summed squared
+gradients, with an optional learning-rate decay."""
+from .. import full_like
+from ._helpers import (addcdiv_, addcmul_, bump_step, call_closure, check, check_eps, check_lr,
+                       check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
+from .optimizer import Optimizer
+
+__all__ = ["Adagrad"]
+
+
+class Adagrad(Optimizer):
+    """s <- s + g^2; p <- p - lr/(1 + (t-1)*lr_decay) * g/(sqrt(s) + eps)."""
+
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+                 foreach=None, *, maximize=False, differentiable=False, fused=None):
+        check_lr(lr)
+        check(0.0 <= lr_decay, f"Invalid lr_decay value: {lr_decay}")
+        check_weight_decay(weight_decay)
+        check(0.0 <= initial_accumulator_value,
+              f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
+        check_eps(eps)
+        check_unsupported(fused, differentiable)
+        defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                        initial_accumulator_value=initial_accumulator_value, foreach=foreach,
+                        maximize=maximize, differentiable=differentiable, fused=fused)
+        super().__init__(params, defaults)
+        # PyTorch creates Adagrad's state up front (so a state_dict before any step has it).
+        for group in self.param_groups:
+            for p in group["params"]:
+                state = self.state[p]
+                state["step"] = scalar_tensor(0.0)
+                state["sum"] = full_like(p, group["initial_accumulator_value"])
+
+    def step(self, closure=None):
+        loss = call_closure(closure)
+        with no_grad_step():
+            for group in self.param_groups:
+                lr, lr_decay, eps, wd = group["lr"], group["lr_decay"], group["eps"], group["weight_decay"]
+                maximize = group["maximize"]
+                for p in group["params"]:
+                    g = p.grad
+                    if g is None:
+                        continue
+                    if maximize:
+                        g = g.neg()
+                    state = self.state[p]
+                    step = bump_step(state)
+                    if wd != 0:
+                        g = g.add(p, alpha=wd)
+                    clr = lr / (1 + (step - 1) * lr_decay)
+                    state_sum = state["sum"]
+                    addcmul_(state_sum, g, g, value=1)
+                    std = state_sum.sqrt().add_(eps)
+                    addcdiv_(p, g, std, value=-clr)
+        return loss

@@ -1,0 +1,97 @@
+"""Adam and AdamW (Kingma & Ba; Loshchilov & Hutter): bias-corrected first and second moments,
+optional AMSGrad, L2 (Adam) or decoupled (AdamW) weight decay."""
+import math
+
+from .. import maximum, zeros_like
+from ._helpers import (addcdiv_, addcmul_, bump_step, call_closure, check_betas, check_eps, check_lr,
+                       check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
+from .optimizer import Optimizer
+
+__all__ = ["Adam", "AdamW"]
+
+
+class Adam(Optimizer):
+    """m <- lerp(m, g, 1-b1); v <- b2*v + (1-b2)*g^2; p <- p - lr/(1-b1^t) * m / (sqrt(v)/sqrt(1-b2^t) + eps),
+    with v replaced by its running maximum under amsgrad."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=False):
+        check_lr(lr)
+        check_eps(eps)
+        check_betas(betas)
+        check_weight_decay(weight_decay)
+        check_unsupported(fused, differentiable)
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
+                        maximize=maximize, foreach=foreach, capturable=capturable,
+                        differentiable=differentiable, fused=fused,
+                        decoupled_weight_decay=decoupled_weight_decay)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("amsgrad", False)
+            group.setdefault("maximize", False)
+            group.setdefault("decoupled_weight_decay", False)
+
+    def _init_state(self, p, amsgrad):
+        state = self.state[p]
+        if len(state) == 0:
+            state["step"] = scalar_tensor(0.0)
+            state["exp_avg"] = zeros_like(p)
+            state["exp_avg_sq"] = zeros_like(p)
+            if amsgrad:
+                state["max_exp_avg_sq"] = zeros_like(p)
+        return state
+
+    def step(self, closure=None):
+        loss = call_closure(closure)
+        with no_grad_step():
+            for group in self.param_groups:
+                beta1, beta2 = group["betas"]
+                lr, eps, wd = group["lr"], group["eps"], group["weight_decay"]
+                amsgrad, maximize = group["amsgrad"], group["maximize"]
+                decoupled = group["decoupled_weight_decay"]
+                for p in group["params"]:
+                    g = p.grad
+                    if g is None:
+                        continue
+                    if maximize:
+                        g = g.neg()
+                    state = self._init_state(p, amsgrad)
+                    step = bump_step(state)
+                    if wd != 0:
+                        if decoupled:
+                            p.mul_(1 - lr * wd)
+                        else:
+                            g = g.add(p, alpha=wd)
+                    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+                    exp_avg.lerp_(g, 1 - beta1)
+                    addcmul_(exp_avg_sq.mul_(beta2), g, g, value=1 - beta2)
+                    step_size = lr / (1 - beta1 ** step)
+                    bias_correction2_sqrt = math.sqrt(1 - beta2 ** step)
+                    if amsgrad:
+                        max_sq = state["max_exp_avg_sq"]
+                        max_sq.copy_(maximum(max_sq, exp_avg_sq))
+                        denom = max_sq.sqrt()
+                    else:
+                        denom = exp_avg_sq.sqrt()
+                    denom.div_(bias_correction2_sqrt).add_(eps)
+                    addcdiv_(p, exp_avg, denom, value=-step_size)
+        return loss
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay: p <- p * (1 - lr*wd) before the Adam update."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group["decoupled_weight_decay"] = True

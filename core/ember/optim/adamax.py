@@ -1,0 +1,48 @@
+"""Adamax (Kingma & Ba, section 7.1): Adam with the infinity norm in place of the second moment."""
+from .. import maximum, zeros_like
+from ._helpers import (addcdiv_, bump_step, call_closure, check_betas, check_eps, check_lr,
+                       check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
+from .optimizer import Optimizer
+
+__all__ = ["Adamax"]
+
+
+class Adamax(Optimizer):
+    """m <- lerp(m, g, 1-b1); u <- max(b2*u, |g|+eps); p <- p - lr/(1-b1^t) * m/u."""
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
+                 maximize=False, differentiable=False, capturable=False):
+        check_lr(lr)
+        check_eps(eps)
+        check_betas(betas)
+        check_weight_decay(weight_decay)
+        check_unsupported(None, differentiable)
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, foreach=foreach,
+                        maximize=maximize, differentiable=differentiable, capturable=capturable)
+        super().__init__(params, defaults)
+
+    def step(self, closure=None):
+        loss = call_closure(closure)
+        with no_grad_step():
+            for group in self.param_groups:
+                beta1, beta2 = group["betas"]
+                lr, eps, wd, maximize = group["lr"], group["eps"], group["weight_decay"], group["maximize"]
+                for p in group["params"]:
+                    g = p.grad
+                    if g is None:
+                        continue
+                    if maximize:
+                        g = g.neg()
+                    state = self.state[p]
+                    if len(state) == 0:
+                        state["step"] = scalar_tensor(0.0)
+                        state["exp_avg"] = zeros_like(p)
+                        state["exp_inf"] = zeros_like(p)
+                    step = bump_step(state)
+                    if wd != 0:
+                        g = g.add(p, alpha=wd)
+                    exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
+                    exp_avg.lerp_(g, 1 - beta1)
+                    exp_inf.copy_(maximum(exp_inf.mul_(beta2), g.abs().add_(eps)))
+                    addcdiv_(p, exp_avg, exp_inf, value=-lr / (1 - beta1 ** step))
+        return loss

@@ -1,0 +1,65 @@
+"""RMSprop (Hinton's lecture 6e; centered form from Graves 2013), with optional momentum."""
+from .. import zeros_like
+from ._helpers import (addcdiv_, addcmul_, bump_step, call_closure, check, check_eps, check_lr,
+                       check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
+from .optimizer import Optimizer
+
+__all__ = ["RMSprop"]
+
+
+class RMSprop(Optimizer):
+    """v <- alpha*v + (1-alpha)*g^2; centered: avg = sqrt(v - gbar^2) with gbar <- lerp(gbar, g, 1-alpha),
+    else sqrt(v); with momentum b <- mu*b + g/(avg+eps), p <- p - lr*b, else p <- p - lr*g/(avg+eps)."""
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):
+        check_lr(lr)
+        check_eps(eps)
+        check(0.0 <= momentum, f"Invalid momentum value: {momentum}")
+        check_weight_decay(weight_decay)
+        check(0.0 <= alpha, f"Invalid alpha value: {alpha}")
+        check_unsupported(None, differentiable)
+        defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
+                        weight_decay=weight_decay, capturable=capturable, foreach=foreach,
+                        maximize=maximize, differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def step(self, closure=None):
+        loss = call_closure(closure)
+        with no_grad_step():
+            for group in self.param_groups:
+                lr, alpha, eps, wd = group["lr"], group["alpha"], group["eps"], group["weight_decay"]
+                momentum, centered, maximize = group["momentum"], group["centered"], group["maximize"]
+                for p in group["params"]:
+                    g = p.grad
+                    if g is None:
+                        continue
+                    if maximize:
+                        g = g.neg()
+                    state = self.state[p]
+                    if len(state) == 0:
+                        state["step"] = scalar_tensor(0.0)
+                        state["square_avg"] = zeros_like(p)
+                        if momentum > 0:
+                            state["momentum_buffer"] = zeros_like(p)
+                        if centered:
+                            state["grad_avg"] = zeros_like(p)
+                    bump_step(state)
+                    if wd != 0:
+                        g = g.add(p, alpha=wd)
+                    square_avg = state["square_avg"]
+                    addcmul_(square_avg.mul_(alpha), g, g, value=1 - alpha)
+                    if centered:
+                        grad_avg = state["grad_avg"]
+                        grad_avg.lerp_(g, 1 - alpha)
+                        avg = addcmul_(square_avg.clone(), grad_avg, grad_avg, value=-1).sqrt_()
+                    else:
+                        avg = square_avg.sqrt()
+                    avg.add_(eps)
+                    if momentum > 0:
+                        buf = state["momentum_buffer"]
+                        addcdiv_(buf.mul_(momentum), g, avg)
+                        p.add_(buf, alpha=-lr)
+                    else:
+                        addcdiv_(p, g, avg, value=-lr)
+        return loss
