@@ -1,5 +1,6 @@
 """Schedulers made of others: SequentialLR (one after another at milestones) and ChainedScheduler
 (all of them every step, their recursive forms composing)."""
+import warnings
 from bisect import bisect_right
 
 from ._base import LRScheduler
@@ -55,7 +56,11 @@ class SequentialLR(LRScheduler):
         idx = bisect_right(self._milestones, self.last_epoch)
         scheduler = self._schedulers[idx]
         if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
-            scheduler.step(0)  # a scheduler starts from its own epoch 0 (closed form)
+            # a scheduler starts from its own epoch 0 (closed form); the user passed no epoch,
+            # so the deprecation warning step(epoch) gives is not theirs to see
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="The epoch parameter")
+                scheduler.step(0)
         else:
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
