@@ -5,6 +5,7 @@ order, and a shutdown that always leaves no worker process and no shared-memory 
 from __future__ import annotations
 
 import atexit
+import collections
 import itertools
 import multiprocessing
 import multiprocessing.connection
@@ -41,6 +42,9 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._index_queues = []
         self._result_queue = ctx.SimpleQueue()  # put() pickles in the caller: errors surface there
         self._done_event = ctx.Event()
+        # Per worker: names of its blocks no tensor views any more, sent back with its next task.
+        # (Appended to from weakref finalizers: a deque append needs no lock.)
+        self._freed = [collections.deque() for _ in range(self._num_workers)]
         _live_iterators.add(self)
         try:
             for i in range(self._num_workers):
@@ -95,7 +99,9 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 break
         else:
             return
-        self._index_queues[w].put((self._send_idx, index))
+        freed = self._freed[w]
+        names = [freed.popleft() for _ in range(len(freed))]
+        self._index_queues[w].put((self._send_idx, index, names))
         self._task_info[self._send_idx] = (w,)
         self._tasks_outstanding += 1
         self._send_idx += 1
@@ -171,7 +177,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         if isinstance(idx, ResumeIteration):
             return idx, None
         if msg[0] == "shm":
-            return idx, _shared_memory.unpack(*msg[1:])
+            _, wid, name, size, payload = msg
+            return idx, _shared_memory.unpack(name, size, payload, self._freed[wid].append)
         return idx, msg[1]
 
     def _fail(self, exc: BaseException):
@@ -219,7 +226,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 timeout = 0.0
                 _, msg = self._result_queue.get()
                 if isinstance(msg, tuple) and msg and msg[0] == "shm":
-                    _shared_memory.discard(msg[1])
+                    _shared_memory.discard(msg[2])
         except (EOFError, OSError):
             pass
 

@@ -2,11 +2,12 @@
 
 A worker pickles a batch with a pickler that swaps every ember tensor for a small record
 (dtype, shape, offset) and copies the tensor's bytes into one shared-memory block per batch; only
-the block's name and the small pickle cross the queue. The main process maps the block, unlinks
-its name at once (the mapping outlives the name), and wraps each tensor zero-copy over the mapping:
-the NumPy array's base is the mmap object, so the memory lives exactly as long as some tensor
-views it. Names carry a per-loader prefix so leftovers (a worker killed mid-batch, a queue
-dropped at shutdown) can be swept."""
+the block's name and the small pickle cross the queue. The main process maps the block and wraps
+each tensor zero-copy over the mapping: the NumPy array's base is the mmap object, so the memory
+lives exactly as long as some tensor views it. When the last view dies, the main process hands
+the name back to its worker, which reuses the block: a fresh tmpfs block costs ~250 us of page
+allocation for a 200 kB batch, a recycled one only the copy. Names carry a per-loader prefix;
+workers unlink their blocks when they exit and the main process sweeps the prefix at shutdown."""
 from __future__ import annotations
 
 import io
@@ -14,6 +15,7 @@ import itertools
 import mmap
 import os
 import pickle
+import weakref
 
 import numpy as np
 
@@ -69,35 +71,65 @@ class _Pickler(pickle.Pickler):
         return ("t", offset, np_dtype.str, tuple(arr.shape))
 
 
-def pack(batch, prefix: str):
-    """(block name or None, size, pickle bytes) for `batch`; the block holds its tensors' bytes."""
-    buf = io.BytesIO()
-    p = _Pickler(buf)
-    p.dump(batch)
-    if not p.arrays or p.size == 0:
-        return None, 0, buf.getvalue()
-    name = f"{prefix}{os.getpid()}_{next(_counter)}"
-    fd = _posixshmem.shm_open("/" + name, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
-    try:
-        os.ftruncate(fd, p.size)
-        mm = mmap.mmap(fd, p.size)
-    except BaseException:
-        os.close(fd)
-        _unlink(name)
-        raise
-    os.close(fd)
-    try:
-        for offset, arr in p.arrays:
-            if arr.nbytes:
-                dst = np.ndarray(arr.shape, arr.dtype, buffer=mm, offset=offset)
-                dst[...] = arr
-                del dst
-    except BaseException:
-        mm.close()
-        _unlink(name)
-        raise
-    mm.close()
-    return name, p.size, buf.getvalue()
+class BlockPool:
+    """A worker's shared-memory blocks: created on demand, reused once the main process frees them."""
+
+    def __init__(self, prefix: str, worker_id: int) -> None:
+        self.prefix = f"{prefix}{worker_id}_{os.getpid()}_"
+        self.blocks = {}   # name -> (mmap, size), every block this worker created and still owns
+        self.free = []     # names the main process no longer maps
+
+    def release(self, names) -> None:
+        self.free.extend(n for n in names if n in self.blocks)
+
+    def _take(self, size: int):
+        while self.free:
+            name = self.free.pop()
+            mm, cap = self.blocks[name]
+            if cap >= size:
+                return name, mm
+            del self.blocks[name]  # too small for today's batches: let it go
+            mm.close()
+            _unlink(name)
+        cap = max(size, 4096)
+        name = f"{self.prefix}{next(_counter)}"
+        fd = _posixshmem.shm_open("/" + name, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+        try:
+            os.ftruncate(fd, cap)
+            mm = mmap.mmap(fd, cap)
+        except BaseException:
+            _unlink(name)
+            raise
+        finally:
+            os.close(fd)
+        self.blocks[name] = (mm, cap)
+        return name, mm
+
+    def pack(self, batch):
+        """(block name or None, size, pickle bytes) for `batch`; the block holds its tensors' bytes."""
+        buf = io.BytesIO()
+        p = _Pickler(buf)
+        p.dump(batch)
+        if not p.arrays or p.size == 0:
+            return None, 0, buf.getvalue()
+        name, mm = self._take(p.size)
+        try:
+            for offset, arr in p.arrays:
+                if arr.nbytes:
+                    dst = np.ndarray(arr.shape, arr.dtype, buffer=mm, offset=offset)
+                    dst[...] = arr
+                    del dst
+        except BaseException:
+            self.free.append(name)
+            raise
+        return name, p.size, buf.getvalue()
+
+    def close(self) -> None:
+        for name, (mm, _) in self.blocks.items():
+            mm.close()
+            _unlink(name)
+        self.blocks.clear()
+        self.free.clear()
 
 
 class _Unpickler(pickle.Unpickler):
@@ -116,18 +148,18 @@ class _Unpickler(pickle.Unpickler):
         return ember.from_numpy(arr)
 
 
-def unpack(name, size, payload):
-    """The batch `pack` produced; the block's name is gone once this returns (even on error)."""
+def unpack(name, size, payload, on_free=None):
+    """The batch a BlockPool packed, its tensors viewing the block; on_free(name) runs once no
+    tensor views it any more."""
     mm = None
     if name is not None:
+        fd = _posixshmem.shm_open("/" + name, os.O_RDWR, 0o600)
         try:
-            fd = _posixshmem.shm_open("/" + name, os.O_RDWR, 0o600)
-            try:
-                mm = mmap.mmap(fd, size)
-            finally:
-                os.close(fd)
+            mm = mmap.mmap(fd, size)
         finally:
-            _unlink(name)
+            os.close(fd)
+        if on_free is not None:
+            weakref.finalize(mm, on_free, name)
     return _Unpickler(io.BytesIO(payload), mm).load()
 
 

@@ -124,7 +124,17 @@ def worker_loop(is_iterable, dataset, index_queue, result_queue, done_event, aut
         init_error = ExceptionWrapper(where=where)
         fetcher = None
 
-    use_shm = _shared_memory.available()
+    pool = _shared_memory.BlockPool(shm_prefix, worker_id) if _shared_memory.available() else None
+    try:
+        _serve(is_iterable, dataset, index_queue, result_queue, done_event, auto_collation, collate_fn,
+               drop_last, worker_id, parent, where, fetcher, init_error, pool)
+    finally:
+        if pool is not None:  # the main process maps what it still uses; the names can go
+            pool.close()
+
+
+def _serve(is_iterable, dataset, index_queue, result_queue, done_event, auto_collation, collate_fn,
+           drop_last, worker_id, parent, where, fetcher, init_error, pool):
     iteration_end = False
     while True:
         try:
@@ -143,7 +153,9 @@ def worker_loop(is_iterable, dataset, index_queue, result_queue, done_event, aut
             continue
         if done_event.is_set() or iteration_end:
             continue  # nothing more to send; keep draining until told to stop
-        idx, index = task
+        idx, index, freed = task
+        if pool is not None and freed:
+            pool.release(freed)
         if init_error is not None:
             data, init_error = init_error, None
         else:
@@ -157,21 +169,21 @@ def worker_loop(is_iterable, dataset, index_queue, result_queue, done_event, aut
                     iteration_end = True
             except Exception:
                 data = ExceptionWrapper(where=where)
-        _send(result_queue, idx, data, use_shm, shm_prefix, where)
+        _send(result_queue, idx, data, pool, worker_id, where)
         del data
 
 
-def _send(result_queue, idx, data, use_shm, shm_prefix, where):
-    if isinstance(data, (ExceptionWrapper, IterableDatasetStopIteration)) or not use_shm:
+def _send(result_queue, idx, data, pool, worker_id, where):
+    if isinstance(data, (ExceptionWrapper, IterableDatasetStopIteration)) or pool is None:
         msg = ("obj", data)
     else:
         try:
-            msg = ("shm",) + _shared_memory.pack(data, shm_prefix)
+            msg = ("shm", worker_id) + pool.pack(data)
         except Exception:
             msg = ("obj", ExceptionWrapper(where=where))
     try:
         result_queue.put((idx, msg))
     except Exception:  # e.g. an unpicklable batch without shared memory
-        if msg[0] == "shm":
-            _shared_memory.discard(msg[1])
+        if msg[0] == "shm" and msg[2] is not None:
+            pool.release([msg[2]])
         result_queue.put((idx, ("obj", ExceptionWrapper(where=where))))
