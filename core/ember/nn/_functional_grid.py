@@ -1,6 +1,6 @@
 """affine_grid and grid_sample of ember.nn.functional (re-exported there), written with
-differentiable ops (gradients reach both input and grid). grid_sample covers 4-D input with
-bilinear and nearest modes and zeros/border/reflection padding; 5-D input and bicubic are absent."""
+differentiable ops (gradients reach both input and grid). grid_sample covers 4-D and 5-D input,
+bilinear/trilinear, nearest and (4-D) bicubic, with zeros/border/reflection padding."""
 from __future__ import annotations
 
 from .. import _C
@@ -66,35 +66,82 @@ def _pad_coord(x, size, padding_mode, align_corners):
 
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
-    """input (N, C, H, W) sampled at grid (N, Ho, Wo, 2) of (x, y) in [-1, 1] -> (N, C, Ho, Wo)."""
+    """input (N, C, H, W) sampled at grid (N, Ho, Wo, 2) of (x, y) in [-1, 1] -> (N, C, Ho, Wo);
+    5-D input (N, C, D, H, W) at grid (N, Do, Ho, Wo, 3) of (x, y, z). bilinear (trilinear for
+    5-D), nearest, and bicubic (4-D only)."""
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
                          f"got: '{mode}'")
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
                          f"'reflection', but got: '{padding_mode}'")
-    if input.dim() == 5 or mode == "bicubic":
-        raise NotImplementedError("grid_sample: 5-D input and mode='bicubic' are not supported yet")
-    if input.dim() != 4 or grid.dim() != 4 or grid.shape[-1] != 2 or grid.shape[0] != input.shape[0]:
-        raise RuntimeError(f"grid_sample(): expected 4D input (N, C, H, W) and grid (N, H_out, W_out, 2) with the "
-                           f"same batch size, got input {list(input.shape)} and grid {list(grid.shape)}")
+    nd = input.dim() - 2
+    if nd not in (2, 3) or grid.dim() != input.dim() or grid.shape[-1] != nd or grid.shape[0] != input.shape[0]:
+        raise RuntimeError(f"grid_sample(): expected 4D input (N, C, H, W) with grid (N, H_out, W_out, 2), or 5D "
+                           f"input (N, C, D, H, W) with grid (N, D_out, H_out, W_out, 3), with the same batch size; "
+                           f"got input {list(input.shape)} and grid {list(grid.shape)}")
+    if mode == "bicubic" and nd != 2:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    if input.dtype != grid.dtype:
+        raise RuntimeError(f"grid_sampler(): expected input and grid to have the same dtype, but input has "
+                           f"{input.dtype} and grid has {grid.dtype}")
     align_corners = bool(align_corners)
-    n, c, h, w = input.shape
-    ho, wo = grid.shape[1], grid.shape[2]
-    x = _pad_coord(_unnormalize(grid[..., 0], w, align_corners), w, padding_mode, align_corners)
-    y = _pad_coord(_unnormalize(grid[..., 1], h, align_corners), h, padding_mode, align_corners)
-    flat = input.reshape(n, c, h * w)
+    n, c = input.shape[0], input.shape[1]
+    sizes = list(input.shape[2:])  # (H, W) or (D, H, W); grid's last axis lists (x, y[, z]) = reversed
+    out_shape = list(grid.shape[1:-1])
+    flat = input.reshape(n, c, -1)
+    m = 1
+    for k in out_shape:
+        m *= k
+    # unnormalized source coordinates, one per spatial dim in input order (D, H, W)
+    src = [_unnormalize(grid[..., nd - 1 - d], sizes[d], align_corners) for d in range(nd)]
 
-    def tap(ix, iy):
-        """input at integer coordinates (zero outside), shape (N, C, Ho, Wo)."""
-        inside = (ix >= 0) & (ix <= w - 1) & (iy >= 0) & (iy <= h - 1)
-        idx = (iy.clamp(0, h - 1) * w + ix.clamp(0, w - 1)).to(_C.int64).reshape(n, 1, ho * wo).expand(n, c, ho * wo)
-        vals = flat.gather(2, idx).reshape(n, c, ho, wo)
+    def tap(idx):
+        """input at integer coordinates idx (one per dim; zero outside), shape (N, C, *out_shape)."""
+        inside, lin = None, None
+        for d, i in enumerate(idx):
+            ok = (i >= 0) & (i <= sizes[d] - 1)
+            inside = ok if inside is None else inside & ok
+            ci = i.clamp(0, sizes[d] - 1)
+            lin = ci if lin is None else lin * sizes[d] + ci
+        lin = lin.to(_C.int64).reshape(n, 1, m).expand(n, c, m)
+        vals = flat.gather(2, lin).reshape([n, c] + out_shape)
         return vals * inside.to(input.dtype).unsqueeze(1)
 
+    if mode == "bicubic":
+        return _bicubic(src, sizes, tap, padding_mode, align_corners)
+    src = [_pad_coord(x, sizes[d], padding_mode, align_corners) for d, x in enumerate(src)]
     if mode == "nearest":
-        return tap(_C.round(x.detach()), _C.round(y.detach()))
-    x0, y0 = _C.floor(x.detach()), _C.floor(y.detach())
-    wx, wy = (x - x0).unsqueeze(1), (y - y0).unsqueeze(1)
-    return (tap(x0, y0) * (1 - wx) * (1 - wy) + tap(x0 + 1, y0) * wx * (1 - wy) +
-            tap(x0, y0 + 1) * (1 - wx) * wy + tap(x0 + 1, y0 + 1) * wx * wy)
+        return tap([_C.round(x.detach()) for x in src])
+    lows = [_C.floor(x.detach()) for x in src]
+    fracs = [(x - lo).unsqueeze(1) for x, lo in zip(src, lows)]
+    out = None
+    for corner in range(1 << nd):  # every corner of the cell: bit d set takes the upper neighbour in dim d
+        idx, weight = [], None
+        for d in range(nd):
+            up = (corner >> (nd - 1 - d)) & 1
+            idx.append(lows[d] + up)
+            w = fracs[d] if up else 1 - fracs[d]
+            weight = w if weight is None else weight * w
+        term = tap(idx) * weight
+        out = term if out is None else out + term
+    return out
+
+
+def _bicubic(src, sizes, tap, padding_mode, align_corners):
+    """PyTorch's bicubic grid_sample: a 4x4 neighbourhood of the unpadded coordinate, each tap's
+    integer coordinate padded on its own, weighted by cubic convolution in y and x."""
+    from ._functional_interpolate import cubic_weights
+    y, x = src
+    y0, x0 = _C.floor(y.detach()), _C.floor(x.detach())
+    wy, wx = cubic_weights((y - y0).unsqueeze(1)), cubic_weights((x - x0).unsqueeze(1))
+    out = None
+    for i in range(4):
+        iy = _pad_coord(y0 + (i - 1), sizes[0], padding_mode, align_corners)
+        row = None
+        for j in range(4):
+            ix = _pad_coord(x0 + (j - 1), sizes[1], padding_mode, align_corners)
+            term = tap([iy, ix]) * wx[j]
+            row = term if row is None else row + term
+        out = row * wy[i] if out is None else out + row * wy[i]
+    return out

@@ -24,6 +24,17 @@ def _source(dst, in_size, out_size, scale, align_corners, cubic):
     return src if cubic else max(src, 0.0)
 
 
+def cubic_weights(t):
+    """The four taps' weights of cubic convolution (Keys, A = -0.75, as PyTorch) at fraction t of
+    the way from tap 1 to tap 2; t may be a float or a tensor (then differentiable in t)."""
+    def near(d):  # |d| <= 1
+        return ((_CUBIC_A + 2) * d - (_CUBIC_A + 3)) * d * d + 1
+
+    def far(d):  # 1 < |d| < 2
+        return ((_CUBIC_A * d - 5 * _CUBIC_A) * d + 8 * _CUBIC_A) * d - 4 * _CUBIC_A
+    return far(t + 1), near(t), near(1 - t), far(2 - t)
+
+
 def _nearest_sources(n, out_size, scale, exact):
     """The input index of each output, as PyTorch's kernels compute it: in float32, and for
     "nearest" the identity and exact doubling taken as special cases (no rounding there)."""
@@ -62,19 +73,14 @@ def _resample(x, dim, out_size, scale, mode, align_corners):
         a = x.index_select(dim, _C.tensor(lo, dtype=_C.int64))
         b = x.index_select(dim, _C.tensor(hi, dtype=_C.int64))
         return a + (b - a) * wt
-    # cubic convolution with A = -0.75, taps clamped at the borders
-    def c1(t):
-        return ((_CUBIC_A + 2) * t - (_CUBIC_A + 3)) * t * t + 1
-
-    def c2(t):
-        return ((_CUBIC_A * t - 5 * _CUBIC_A) * t + 8 * _CUBIC_A) * t - 4 * _CUBIC_A
+    # cubic convolution, taps clamped at the borders
     taps = [[] for _ in range(4)]
     weights = [[] for _ in range(4)]
     for o in range(out_size):
         s = _source(o, n, out_size, scale, align_corners, True)
         i0 = int(math.floor(s))
         t = s - i0
-        for k, wk in enumerate((c2(t + 1), c1(t), c1(1 - t), c2(2 - t))):
+        for k, wk in enumerate(cubic_weights(t)):
             taps[k].append(min(max(i0 - 1 + k, 0), n - 1))
             weights[k].append(wk)
     out = None
