@@ -169,3 +169,12 @@ def test_attributes_fixed_after_init():
         with pytest.raises(ValueError, match=f"'{attr}' attribute should not be set after DataLoader is initialized"):
             setattr(dl, attr, None)
     dl.timeout = 3  # others are free
+
+
+def test_tensor_index_batches_take_the_per_sample_path():
+    x = ember.arange(12.).reshape(6, 2)
+    dl = DataLoader(TensorDataset(x), batch_sampler=[[ember.tensor(4), ember.tensor(1)]])
+    (b,), = list(dl)
+    assert b.tolist() == [[8.0, 9.0], [2.0, 3.0]]
+    with pytest.raises(IndexError):
+        list(DataLoader(TensorDataset(x), batch_sampler=[[0, 6]]))

@@ -234,6 +234,16 @@ def test_worker_info_seed_and_init_fn():
     assert_clean()
 
 
+def _failing_init(worker_id):
+    raise OSError(f"cannot open shard {worker_id}")
+
+
+def test_worker_init_fn_error_is_reraised():
+    with pytest.raises(OSError, match=r"(?s)Caught OSError in DataLoader worker process \d.*cannot open shard"):
+        list(DataLoader(Squares(8), batch_size=2, num_workers=2, worker_init_fn=_failing_init))
+    assert_clean()
+
+
 def test_worker_info_is_read_only():
     class Probe(Squares):
         def __getitem__(self, i):

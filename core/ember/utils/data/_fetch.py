@@ -72,9 +72,10 @@ def _tensor_gather(dataset):
     n = len(dataset)
 
     def gather(indices):
-        idx = ember.tensor(indices, dtype=ember.int64) if not isinstance(indices, ember.Tensor) else indices
-        if idx.dim() != 1 or idx.numel() == 0:
+        # Only plain int lists: anything else (tensors, slices...) takes the per-sample path.
+        if not isinstance(indices, list) or not indices or any(type(i) is not int for i in indices):
             return default_collate([dataset[i] for i in indices])
+        idx = ember.tensor(indices, dtype=ember.int64)
         lo, hi = int(idx.min()), int(idx.max())
         if lo < -n or hi >= n:  # let per-sample indexing raise its own IndexError
             return default_collate([dataset[i] for i in indices])

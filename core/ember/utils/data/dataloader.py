@@ -62,7 +62,7 @@ class DataLoader:
         self.pin_memory_device = pin_memory_device
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
-        self.in_order = in_order
+        self.in_order = in_order  # batches always come in order, which in_order=False permits too
         self.multiprocessing_context = multiprocessing_context
 
         if isinstance(dataset, IterableDataset):
@@ -204,8 +204,6 @@ class _BaseDataLoaderIter:
         return next(self._sampler_iter)
 
     def __next__(self):
-        if self._sampler_iter is None:
-            self._reset(None)
         data = self._next_data()
         self._num_yielded += 1
         return data
