@@ -1,6 +1,5 @@
 """The Optimizer base: argument checks, parameter groups, state_dict / load_state_dict, zero_grad,
 closures, hooks and repr, with PyTorch's messages."""
-import warnings
 
 import numpy as np
 import pytest

@@ -41,10 +41,13 @@ def run_ember(cls, params, groups, kwargs, steps, gfn, start=1):
     opt = cls([dict(params=[params[i] for i in idx], **opts) for idx, opts in groups], **kwargs)
     traj = []
     for t in range(start, start + steps):
-        for p in params:
-            p.grad = ember.tensor(gfn(numpy_of(p), t))
+        grads = [gfn(numpy_of(p), t) for p in params]
+        for p, g in zip(params, grads):
+            p.grad = ember.tensor(g)
         opt.step()
         traj.append([numpy_of(p) for p in params])
+        for p, g in zip(params, grads):  # step() leaves .grad alone
+            assert np.array_equal(p.grad.numpy(), g)
     return opt, traj
 
 

@@ -1,25 +1,5 @@
-"""Small pieces every optimizer shares: argument checks, the step counter, and in-place
-addcmul_/addcdiv_ (composed from add_ when ember has no fused op for them)."""
+"""Small pieces every optimizer shares: argument checks, the step counter, grad-mode switches."""
 from .. import _C
-from .._tensor import Tensor
-from .._dtype_info import is_floating_point  # noqa: F401  (re-exported for the optimizers)
-
-_HAS_ADDCMUL = hasattr(Tensor, "addcmul_")
-_HAS_ADDCDIV = hasattr(Tensor, "addcdiv_")
-
-
-def addcmul_(t, a, b, value=1.0):
-    """t += value * a * b, in place on t."""
-    if _HAS_ADDCMUL:
-        return t.addcmul_(a, b, value=value)
-    return t.add_(a * b, alpha=value)
-
-
-def addcdiv_(t, a, b, value=1.0):
-    """t += value * a / b, in place on t."""
-    if _HAS_ADDCDIV:
-        return t.addcdiv_(a, b, value=value)
-    return t.add_(a / b, alpha=value)
 
 
 def check(cond, message):
@@ -76,17 +56,6 @@ class no_grad_step:
 
     def __exit__(self, *exc):
         _C._set_grad_enabled(self.prev)
-
-
-def grads_of(group, maximize):
-    """(param, grad) for the group's params that have a gradient; grad negated when maximizing."""
-    out = []
-    for p in group["params"]:
-        g = p.grad
-        if g is None:
-            continue
-        out.append((p, g.neg() if maximize else g))
-    return out
 
 
 def call_closure(closure):

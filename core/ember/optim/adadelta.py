@@ -1,6 +1,6 @@
 """Adadelta (Zeiler, 2012): steps scaled by the ratio of running RMS of updates and of gradients."""
-from .. import zeros_like
-from ._helpers import (addcmul_, bump_step, call_closure, check, check_eps, check_lr, check_unsupported,
+from .. import add, mul, zeros_like
+from ._helpers import (bump_step, call_closure, check, check_eps, check_lr, check_unsupported,
                        check_weight_decay, no_grad_step, scalar_tensor)
 from .optimizer import Optimizer
 
@@ -42,9 +42,10 @@ class Adadelta(Optimizer):
                     if wd != 0:
                         g = g.add(p, alpha=wd)
                     square_avg, acc_delta = state["square_avg"], state["acc_delta"]
-                    addcmul_(square_avg.mul_(rho), g, g, value=1 - rho)
-                    std = square_avg.add(eps).sqrt_()
+                    tmp = mul(g, g)
+                    square_avg.mul_(rho).add_(tmp, alpha=1 - rho)
+                    std = add(square_avg, eps, out=tmp).sqrt_()
                     delta = acc_delta.add(eps).sqrt_().div_(std).mul_(g)
-                    addcmul_(acc_delta.mul_(rho), delta, delta, value=1 - rho)
+                    acc_delta.mul_(rho).add_(mul(delta, delta, out=tmp), alpha=1 - rho)
                     p.add_(delta, alpha=-lr)
         return loss

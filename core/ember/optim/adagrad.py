@@ -1,7 +1,7 @@
 """Adagrad (Duchi et al., 2011): per-element steps scaled by the root of the summed squared
 gradients, with an optional learning-rate decay."""
-from .. import full_like
-from ._helpers import (addcdiv_, addcmul_, bump_step, call_closure, check, check_eps, check_lr,
+from .. import div, full_like, mul, sqrt
+from ._helpers import (bump_step, call_closure, check, check_eps, check_lr,
                        check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
 from .optimizer import Optimizer
 
@@ -49,7 +49,8 @@ class Adagrad(Optimizer):
                         g = g.add(p, alpha=wd)
                     clr = lr / (1 + (step - 1) * lr_decay)
                     state_sum = state["sum"]
-                    addcmul_(state_sum, g, g, value=1)
-                    std = state_sum.sqrt().add_(eps)
-                    addcdiv_(p, g, std, value=-clr)
+                    tmp = mul(g, g)
+                    state_sum.add_(tmp)
+                    std = sqrt(state_sum, out=tmp).add_(eps)
+                    p.add_(div(g, std, out=std), alpha=-clr)
         return loss

@@ -2,9 +2,9 @@
 optional AMSGrad, L2 (Adam) or decoupled (AdamW) weight decay."""
 import math
 
-from .. import maximum, zeros_like
-from ._helpers import (addcdiv_, addcmul_, bump_step, call_closure, check_betas, check_eps, check_lr,
-                       check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
+from .. import div, maximum, mul, sqrt, zeros_like
+from ._helpers import (bump_step, call_closure, check_betas, check_eps, check_lr, check_unsupported,
+                       check_weight_decay, no_grad_step, scalar_tensor)
 from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamW"]
@@ -68,17 +68,16 @@ class Adam(Optimizer):
                             g = g.add(p, alpha=wd)
                     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
                     exp_avg.lerp_(g, 1 - beta1)
-                    addcmul_(exp_avg_sq.mul_(beta2), g, g, value=1 - beta2)
+                    # One temporary serves as g^2, then the denominator, then the update.
+                    tmp = mul(g, g)
+                    exp_avg_sq.mul_(beta2).add_(tmp, alpha=1 - beta2)
                     step_size = lr / (1 - beta1 ** step)
                     bias_correction2_sqrt = math.sqrt(1 - beta2 ** step)
+                    second = exp_avg_sq
                     if amsgrad:
-                        max_sq = state["max_exp_avg_sq"]
-                        max_sq.copy_(maximum(max_sq, exp_avg_sq))
-                        denom = max_sq.sqrt()
-                    else:
-                        denom = exp_avg_sq.sqrt()
-                    denom.div_(bias_correction2_sqrt).add_(eps)
-                    addcdiv_(p, exp_avg, denom, value=-step_size)
+                        second = maximum(state["max_exp_avg_sq"], exp_avg_sq, out=state["max_exp_avg_sq"])
+                    denom = sqrt(second, out=tmp).div_(bias_correction2_sqrt).add_(eps)
+                    p.add_(div(exp_avg, denom, out=denom), alpha=-step_size)
         return loss
 
 

@@ -1,6 +1,6 @@
 """Adamax (Kingma & Ba, section 7.1): Adam with the infinity norm in place of the second moment."""
-from .. import maximum, zeros_like
-from ._helpers import (addcdiv_, bump_step, call_closure, check_betas, check_eps, check_lr,
+from .. import div, maximum, zeros_like
+from ._helpers import (bump_step, call_closure, check_betas, check_eps, check_lr,
                        check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
 from .optimizer import Optimizer
 
@@ -43,6 +43,7 @@ class Adamax(Optimizer):
                         g = g.add(p, alpha=wd)
                     exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
                     exp_avg.lerp_(g, 1 - beta1)
-                    exp_inf.copy_(maximum(exp_inf.mul_(beta2), g.abs().add_(eps)))
-                    addcdiv_(p, exp_avg, exp_inf, value=-lr / (1 - beta1 ** step))
+                    tmp = g.abs().add_(eps)
+                    maximum(exp_inf.mul_(beta2), tmp, out=exp_inf)
+                    p.add_(div(exp_avg, exp_inf, out=tmp), alpha=-lr / (1 - beta1 ** step))
         return loss

@@ -1,9 +1,8 @@
 """NAdam (Dozat, 2016): Adam with Nesterov momentum and a momentum schedule
 mu_t = b1 * (1 - 0.5 * 0.96^(t * momentum_decay))."""
-import math
 
-from .. import zeros_like
-from ._helpers import (addcdiv_, addcmul_, bump_step, call_closure, check, check_betas, check_eps,
+from .. import div, mul, zeros_like
+from ._helpers import (bump_step, call_closure, check, check_betas, check_eps,
                        check_lr, check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
 from .optimizer import Optimizer
 
@@ -59,8 +58,10 @@ class NAdam(Optimizer):
                     mu_product = mu_product_t.item()
                     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
                     exp_avg.lerp_(g, 1 - beta1)
-                    addcmul_(exp_avg_sq.mul_(beta2), g, g, value=1 - beta2)
-                    denom = exp_avg_sq.div(1 - beta2 ** step).sqrt_().add_(eps)
-                    addcdiv_(p, g, denom, value=-lr * (1.0 - mu) / (1.0 - mu_product))
-                    addcdiv_(p, exp_avg, denom, value=-lr * mu_next / (1.0 - mu_product * mu_next))
+                    tmp = mul(g, g)
+                    exp_avg_sq.mul_(beta2).add_(tmp, alpha=1 - beta2)
+                    denom = div(exp_avg_sq, 1 - beta2 ** step, out=tmp).sqrt_().add_(eps)
+                    ratio = div(g, denom)
+                    p.add_(ratio, alpha=-lr * (1.0 - mu) / (1.0 - mu_product))
+                    p.add_(div(exp_avg, denom, out=ratio), alpha=-lr * mu_next / (1.0 - mu_product * mu_next))
         return loss

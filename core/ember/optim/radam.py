@@ -2,8 +2,8 @@
 estimate, falling back to bias-corrected momentum SGD while that variance is intractable."""
 import math
 
-from .. import zeros_like
-from ._helpers import (addcmul_, bump_step, call_closure, check_betas, check_eps, check_lr,
+from .. import div, mul, sqrt, zeros_like
+from ._helpers import (bump_step, call_closure, check_betas, check_eps, check_lr,
                        check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
 from .optimizer import Optimizer
 
@@ -50,16 +50,17 @@ class RAdam(Optimizer):
                             g = g.add(p, alpha=wd)
                     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
                     exp_avg.lerp_(g, 1 - beta1)
-                    addcmul_(exp_avg_sq.mul_(beta2), g, g, value=1 - beta2)
+                    tmp = mul(g, g)
+                    exp_avg_sq.mul_(beta2).add_(tmp, alpha=1 - beta2)
                     bias_correction1 = 1 - beta1 ** step
                     bias_correction2 = 1 - beta2 ** step
                     rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
                     if rho_t > 5.0:
                         rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf
                                          / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
-                        denom = exp_avg_sq.sqrt().add_(eps)
+                        denom = sqrt(exp_avg_sq, out=tmp).add_(eps)
                         scale = lr * rect * math.sqrt(bias_correction2) / bias_correction1
-                        p.add_(exp_avg / denom, alpha=-scale)
+                        p.add_(div(exp_avg, denom, out=denom), alpha=-scale)
                     else:
                         p.add_(exp_avg, alpha=-lr / bias_correction1)
         return loss

@@ -1,6 +1,6 @@
 """RMSprop (Hinton's lecture 6e; centered form from Graves 2013), with optional momentum."""
-from .. import zeros_like
-from ._helpers import (addcdiv_, addcmul_, bump_step, call_closure, check, check_eps, check_lr,
+from .. import div, mul, sqrt, sub, zeros_like
+from ._helpers import (bump_step, call_closure, check, check_eps, check_lr,
                        check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
 from .optimizer import Optimizer
 
@@ -48,18 +48,19 @@ class RMSprop(Optimizer):
                     if wd != 0:
                         g = g.add(p, alpha=wd)
                     square_avg = state["square_avg"]
-                    addcmul_(square_avg.mul_(alpha), g, g, value=1 - alpha)
+                    tmp = mul(g, g)  # the step's one temporary: g^2, then avg, then g/avg
+                    square_avg.mul_(alpha).add_(tmp, alpha=1 - alpha)
                     if centered:
                         grad_avg = state["grad_avg"]
                         grad_avg.lerp_(g, 1 - alpha)
-                        avg = addcmul_(square_avg.clone(), grad_avg, grad_avg, value=-1).sqrt_()
+                        avg = sub(square_avg, mul(grad_avg, grad_avg, out=tmp), out=tmp).sqrt_()
                     else:
-                        avg = square_avg.sqrt()
-                    avg.add_(eps)
+                        avg = sqrt(square_avg, out=tmp)
+                    ratio = div(g, avg.add_(eps), out=tmp)
                     if momentum > 0:
                         buf = state["momentum_buffer"]
-                        addcdiv_(buf.mul_(momentum), g, avg)
+                        buf.mul_(momentum).add_(ratio)
                         p.add_(buf, alpha=-lr)
                     else:
-                        addcdiv_(p, g, avg, value=-lr)
+                        p.add_(ratio, alpha=-lr)
         return loss

@@ -38,21 +38,34 @@ class SGD(Optimizer):
                 weight_decay = group["weight_decay"]
                 nesterov = group["nesterov"]
                 maximize = group["maximize"]
+                # The gradient enters as sign*g + weight_decay*p; the scalars are folded into in-place
+                # ops so a step allocates nothing (only the first momentum step makes the buffer).
+                sign = -1.0 if maximize else 1.0
                 for p in group["params"]:
                     g = p.grad
                     if g is None:
                         continue
-                    if maximize:
-                        g = g.neg()
-                    if weight_decay != 0:
-                        g = g.add(p, alpha=weight_decay)
-                    if momentum != 0:
-                        state = self.state[p]
-                        buf = state.get("momentum_buffer")
-                        if buf is None:
-                            buf = state["momentum_buffer"] = g.clone().detach()
-                        else:
-                            buf.mul_(momentum).add_(g, alpha=1 - dampening)
-                        g = g.add(buf, alpha=momentum) if nesterov else buf
-                    p.add_(g, alpha=-lr)
+                    if momentum == 0:
+                        if weight_decay != 0:
+                            p.mul_(1 - lr * weight_decay)  # p - lr*(g + wd*p) = p*(1 - lr*wd) - lr*g
+                        p.add_(g, alpha=-lr * sign)
+                        continue
+                    state = self.state[p]
+                    buf = state.get("momentum_buffer")
+                    if buf is None:
+                        buf = g.neg() if maximize else g.clone()
+                        if weight_decay != 0:
+                            buf.add_(p, alpha=weight_decay)
+                        state["momentum_buffer"] = buf
+                    else:
+                        buf.mul_(momentum).add_(g, alpha=(1 - dampening) * sign)
+                        if weight_decay != 0:
+                            buf.add_(p, alpha=(1 - dampening) * weight_decay)
+                    if nesterov:
+                        # p - lr*(g' + mu*buf), with g' = sign*g + wd*p
+                        if weight_decay != 0:
+                            p.mul_(1 - lr * weight_decay)
+                        p.add_(g, alpha=-lr * sign).add_(buf, alpha=-lr * momentum)
+                    else:
+                        p.add_(buf, alpha=-lr)
         return loss
