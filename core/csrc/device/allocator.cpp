@@ -44,6 +44,11 @@ void* map_large(size_t cap) {
   return p;
 }
 
+// Small blocks have capacities up to kLargeFrom itself (a request just under 1 MiB rounds up to it);
+// large ones are multiples of 2 MiB. The two must never be confused: a small block cached as large
+// would be unmapped with munmap, and the small class would reallocate (and page-fault) every time.
+bool is_small(size_t capacity) { return capacity <= kLargeFrom; }
+
 }  // namespace
 
 Block cpu_alloc(size_t nbytes) {
@@ -85,7 +90,7 @@ Block cpu_alloc(size_t nbytes) {
 void cpu_free(Block b) {
   if (!b.ptr) return;
   Cache& c = cache();
-  if (b.capacity < kLargeFrom) {
+  if (is_small(b.capacity)) {
     std::lock_guard<std::mutex> g(c.mu);
     if (c.small_bytes + b.capacity <= kSmallCacheLimit) {
       c.small[small_class(b.capacity)].push_back(b.ptr);
@@ -100,7 +105,7 @@ void cpu_free(Block b) {
       return;
     }
   }
-  if (b.capacity < kLargeFrom) std::free(b.ptr);
+  if (is_small(b.capacity)) std::free(b.ptr);
   else munmap(b.ptr, b.capacity);
 }
 

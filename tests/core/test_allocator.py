@@ -1,0 +1,19 @@
+"""The caching CPU allocator: a block of any size class is reused after it is freed, so repeated
+allocations of one size do not pile up in the cache (a block just under 1 MiB once went to the
+large-block cache, was never reused and was finally released with the wrong call)."""
+import pytest
+
+import ember
+
+
+@pytest.mark.parametrize("nbytes", [64, 100_000, 600_000, 1_000_000, (1 << 20) - 8, 1 << 20, 3 << 20])
+def test_freed_blocks_are_reused(nbytes):
+    ember._C._cpu_empty_cache()
+    for _ in range(20):
+        t = ember.empty(nbytes // 4, dtype=ember.float32)
+        t.fill_(1.0)
+        del t
+    cached = ember._C._cpu_cached_bytes()
+    assert 0 < cached <= max(2 * nbytes, 2 << 20) + 4096, f"{cached} bytes cached after 20 allocations of {nbytes}"
+    ember._C._cpu_empty_cache()
+    assert ember._C._cpu_cached_bytes() == 0
