@@ -44,6 +44,17 @@ EMBER_AVX2 void binary_contig_avx2(O* __restrict o, const A* __restrict a, const
   else { const B bv = *b; for (int64_t i = 0; i < n; i++) o[i] = f(a[i], bv); }
 }
 
+// out = f(a, b, c) over contiguous runs; an input whose stride is 0 (a broadcast number) is read
+// once. The four cases are compile-time so that each loop vectorizes. AVX2 without FMA: a fused
+// a + w * (b - a) would round differently from the strided loop (results must not depend on layout).
+template <bool b_scalar, bool c_scalar, class O, class A, class B, class C, class F>
+__attribute__((target("avx2"))) void ternary_contig_avx2(O* __restrict o, const A* __restrict a, const B* __restrict b,
+                                    const C* __restrict c, int64_t n, const F& f) {
+  const B bv = *b;
+  const C cv = *c;
+  for (int64_t i = 0; i < n; i++) o[i] = f(a[i], b_scalar ? bv : b[i], c_scalar ? cv : c[i]);
+}
+
 }  // namespace loops
 
 // Runs of at least this many output bytes bypass the cache on store (streaming stores): results
@@ -219,11 +230,25 @@ void binary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
       grain);
 }
 
-// out = f(a, b, c), elementwise (strided loop only: ternary ops are rarer).
+// out = f(a, b, c), elementwise: vectorized when the output and first input are contiguous and the
+// others contiguous or broadcast numbers (where(mask, grad, 0), clamp(x, lo, hi), lerp(a, b, w)).
 template <class O, class A, class B, class C, class F>
 void ternary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
+  const bool avx2 = cpu_has_avx2();
   it.for_each(
       [&](char** p, const int64_t* s, int64_t n) {
+        if (avx2 && s[0] == int64_t(sizeof(O)) && s[1] == int64_t(sizeof(A)) &&
+            (s[2] == 0 || s[2] == int64_t(sizeof(B))) && (s[3] == 0 || s[3] == int64_t(sizeof(C)))) {
+          O* o = reinterpret_cast<O*>(p[0]);
+          const A* a = reinterpret_cast<const A*>(p[1]);
+          const B* b = reinterpret_cast<const B*>(p[2]);
+          const C* c = reinterpret_cast<const C*>(p[3]);
+          if (s[2] == 0 && s[3] == 0) loops::ternary_contig_avx2<true, true>(o, a, b, c, n, f);
+          else if (s[2] == 0) loops::ternary_contig_avx2<true, false>(o, a, b, c, n, f);
+          else if (s[3] == 0) loops::ternary_contig_avx2<false, true>(o, a, b, c, n, f);
+          else loops::ternary_contig_avx2<false, false>(o, a, b, c, n, f);
+          return;
+        }
         char *po = p[0], *pa = p[1], *pb = p[2], *pc = p[3];
         for (int64_t i = 0; i < n; i++, po += s[0], pa += s[1], pb += s[2], pc += s[3])
           *reinterpret_cast<O*>(po) = f(*reinterpret_cast<const A*>(pa), *reinterpret_cast<const B*>(pb),

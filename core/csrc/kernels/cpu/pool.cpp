@@ -102,6 +102,12 @@ Windows adaptive_windows(const DimVec& in_sizes, const DimVec& out_size, const c
   return w;
 }
 
+bool same_size(const Windows& w) {
+  for (const Axis& a : w.ax)
+    if (a.in != a.out) return false;
+  return true;
+}
+
 DimVec out_sizes(const DimVec& in_sizes, const Windows& w) {
   DimVec s{in_sizes[0], in_sizes[1]};
   for (int64_t d = 3 - w.nd; d < 3; d++) s.push_back(w.ax[d].out);
@@ -261,6 +267,12 @@ void avg_apply(const Tensor& src, const Tensor& dst, const Windows& w, bool coun
                std::optional<int64_t> divisor_override, bool adjoint, const char* op) {
   const int64_t planes = src.sizes()[0] * src.sizes()[1], L = w.out_size(), S = w.in_size();
   EMBER_CHECK(!divisor_override || *divisor_override != 0, Runtime, op, ": divisor must be not zero");
+  // every plane has the same windows: their divisors are found once (0 for an empty window)
+  std::vector<int64_t> divisor(size_t(L), 0);
+  sweep(w, [](int64_t, int64_t, int64_t, int64_t) {}, [](int64_t, int64_t) {},
+        [&](int64_t o, int64_t o0, int64_t o1, int64_t o2) {
+          divisor[size_t(o)] = avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override, in_window(w, o0, o1, o2));
+        });
   float_types(src.dtype(), op, [&](auto z) {
     using T = decltype(z);
     using C = opmath_t<T>;
@@ -273,18 +285,16 @@ void avg_apply(const Tensor& src, const Tensor& dst, const Windows& w, bool coun
         if (!adjoint) {
           sweep(w, [&](int64_t, int64_t, int64_t, int64_t) { sum = 0; },
                 [&](int64_t, int64_t j) { sum += convert<C>(sp[j]); },
-                [&](int64_t o, int64_t o0, int64_t o1, int64_t o2) {
-                  const int64_t dv = avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override,
-                                                 in_window(w, o0, o1, o2));
+                [&](int64_t o, int64_t, int64_t, int64_t) {
+                  const int64_t dv = divisor[size_t(o)];
                   dp[o] = convert<T>(dv ? sum / C(dv) : C(NAN));
                 });
           continue;
         }
         std::fill(acc.begin(), acc.end(), C(0));
         C share = 0;
-        sweep(w, [&](int64_t o, int64_t o0, int64_t o1, int64_t o2) {
-                const int64_t dv = avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override,
-                                               in_window(w, o0, o1, o2));
+        sweep(w, [&](int64_t o, int64_t, int64_t, int64_t) {
+                const int64_t dv = divisor[size_t(o)];
                 share = dv ? convert<C>(sp[o]) / C(dv) : C(0);
               },
               [&](int64_t, int64_t j) { acc[size_t(j)] += share; }, [&](int64_t, int64_t, int64_t, int64_t) {});
@@ -335,6 +345,10 @@ Tensor adaptive_avg_pool(const Tensor& input, const DimVec& output_size) {
   const Windows w = adaptive_windows(input.sizes(), output_size, "adaptive_avg_pool");
   Tensor out = empty(out_sizes(input.sizes(), w), input.dtype(), input.device());
   if (input.is_meta() || out.numel() == 0) return out;
+  if (same_size(w)) {  // each window is one element
+    copy_(out, input);
+    return out;
+  }
   avg_apply(contiguous(input), out, w, false, std::nullopt, false, "adaptive_avg_pool");
   return out;
 }
@@ -347,6 +361,10 @@ Tensor adaptive_avg_pool_backward(const Tensor& grad_output, const DimVec& input
   if (grad_output.is_meta() || out.numel() == 0) return out;
   if (grad_output.numel() == 0) {
     fill_(out, Scalar(0.0));
+    return out;
+  }
+  if (same_size(w)) {
+    copy_(out, grad_output);
     return out;
   }
   avg_apply(contiguous(grad_output), out, w, false, std::nullopt, true, "adaptive_avg_pool_backward");
