@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "generated/ops.h"
 #include "tensor/factory.h"
+#include "autograd/formulas_special.h"  // the special functions' helpers
 
 namespace ember::ad {
 
