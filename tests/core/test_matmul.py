@@ -398,7 +398,8 @@ def test_matmul_operator_with_number_is_type_error():
 
 # ---------------------------------------------------------------- OpenBLAS threads
 
-def test_openblas_threads_follow_set_num_threads():
+def test_openblas_stays_single_threaded():
+    # ember's own threads split large products; OpenBLAS's pool would fight them for the cores
     import ctypes
     from ember import _openblas
     lib = _openblas._lib
@@ -407,12 +408,25 @@ def test_openblas_threads_follow_set_num_threads():
     get.restype = ctypes.c_int
     before = ember.get_num_threads()
     try:
-        ember.set_num_threads(1)
-        assert get() == 1
-        ember.set_num_threads(2)
-        assert get() == 2
-        a = rand(300, 300).astype(np.float32)
-        close(ember.mm(ember.tensor(a), ember.tensor(a)), a @ a, rtol=1e-4, atol=1e-4)
+        for n in (1, 2):
+            ember.set_num_threads(n)
+            assert get() == 1
     finally:
         ember.set_num_threads(before)
-    assert get() == before
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("m,k,n", [(301, 77, 65), (65, 77, 301), (129, 130, 131), (2, 4000, 300), (300, 4000, 2)])
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_split_products_match_numpy(threads, m, k, n, ta, tb):
+    a = rand(m, k)  # used transposed (a column-major view) when ta
+    b = rand(k, n)
+    before = ember.get_num_threads()
+    try:
+        ember.set_num_threads(threads)
+        got = ember.mm(ember.tensor(a.T).t() if ta else ember.tensor(a), ember.tensor(b.T).t() if tb else ember.tensor(b))
+        close(got, a @ b, rtol=1e-10, atol=1e-10)
+        ac, bc = a + 1j * a[::-1], b - 1j * b
+        close(ember.tensor(ac) @ ember.tensor(bc), ac @ bc, rtol=1e-10, atol=1e-10)
+    finally:
+        ember.set_num_threads(before)

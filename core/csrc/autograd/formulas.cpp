@@ -192,10 +192,18 @@ Tensor norm_backward(const Tensor& grad, const Tensor& input, const Tensor& resu
   return where(eq(r, num(0.0)), zeros_of(g), g * t);
 }
 
+// A matrix stored column-major (a transposed view, as weight.t() in linear): its gradient is
+// computed transposed too, so that the gradient of the underlying tensor comes out contiguous (as
+// PyTorch's mm backward does), not as a transposed view that every later update walks across.
+bool column_major(const Tensor& m) {
+  return m.dim() == 2 && m.sizes()[0] > 1 && m.sizes()[1] > 1 && m.strides()[0] == 1 && m.strides()[1] == m.sizes()[0];
+}
+
 Tensor matmul_grad_input(const Tensor& grad, const Tensor& input, const Tensor& other) {
   if (input.dim() == 1 && other.dim() == 1) return grad * cj(other);
   if (other.dim() == 1) return unsqueeze(grad, -1) * cj(other);
   if (input.dim() == 1) return squeeze(matmul(cj(other), unsqueeze(grad, -1)), DimVec{-1});
+  if (column_major(input) && other.dim() == 2) return mH(matmul(other, mH(grad)));
   return matmul(grad, mH(other));
 }
 
@@ -203,6 +211,7 @@ Tensor matmul_grad_other(const Tensor& grad, const Tensor& input, const Tensor& 
   if (input.dim() == 1 && other.dim() == 1) return grad * cj(input);
   if (input.dim() == 1) return unsqueeze(cj(input), -1) * unsqueeze(grad, -2);
   if (other.dim() == 1) return squeeze(matmul(mH(input), unsqueeze(grad, -1)), DimVec{-1});
+  if (column_major(other) && input.dim() == 2) return mH(matmul(mH(grad), input));
   return matmul(mH(input), grad);
 }
 

@@ -16,8 +16,14 @@ inline bool fits_blas(int64_t v) { return v >= 0 && v <= kMaxInt; }
 
 // C (m x n, row-major, leading dim ldc) = alpha * op(A) op(B) + beta * C; beta == 0 overwrites C
 // (NaN in C ignored). A is m x k after op, B is k x n after op; lda/ldb are their stored row strides.
+// A large product is split across ember's threads (inside a parallel region it runs on the caller).
 template <class T>
 void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
+          T beta, T* c, int64_t ldc);
+
+// The same on the calling thread only.
+template <class T>
+void gemm_serial(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
           T beta, T* c, int64_t ldc);
 
 // y (incy) = alpha * op(A) x (incx) + beta * y, A row-major m x n with leading dim lda (op on A).
@@ -28,20 +34,5 @@ void gemv(Op ta, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, const T
 // sum_i conj?(x_i) * y_i over n elements (positive increments); conj only matters for complex.
 template <class T>
 T dot(int64_t n, const T* x, int64_t incx, const T* y, int64_t incy, bool conj_x);
-
-// While alive, OpenBLAS runs each call on the calling thread: for callers that spread independent
-// products over ember's own threads (one pool at a time; two pools busy-waiting on 2 cores would
-// fight over them). OpenBLAS's count is process-wide: concurrent users on other Python threads
-// see it too (their products run single-threaded meanwhile).
-class SerialBlas {
- public:
-  SerialBlas();
-  ~SerialBlas();
-  SerialBlas(const SerialBlas&) = delete;
-  SerialBlas& operator=(const SerialBlas&) = delete;
-
- private:
-  int previous_;
-};
 
 }  // namespace ember::blas

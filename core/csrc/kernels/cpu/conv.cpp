@@ -114,13 +114,12 @@ DimVec spatial(const conv::Geometry& g, int64_t nd, bool input_side) {
 bool reduced(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType::BFloat16; }
 
 // The work items are (image, group) pairs. With enough of them, each of ember's threads takes whole
-// items with OpenBLAS single-threaded (no second thread pool competing for the cores); otherwise
-// the items run in order and OpenBLAS threads each product.
+// items (their products then run on that thread); otherwise the items run in order and each
+// product is split across the threads.
 template <class F>
 void for_items(const Plan& p, size_t cols_size, F&& f) {
   const int64_t items = p.batch * p.groups, threads = get_num_threads();
   if (threads > 1 && items >= threads) {
-    blas::SerialBlas serial;
     parallel_for(items, 1, [&](int64_t lo, int64_t hi) {
       std::vector<typename std::decay_t<F>::value_type> cols(cols_size);
       for (int64_t i = lo; i < hi; i++) f(i / p.groups, i % p.groups, cols.data(), lo);
