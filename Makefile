@@ -10,16 +10,16 @@ CORE_SRC := $(shell find core/csrc core/cmake core/ops core/ember tools/opgen -t
 DOMAIN_SRC := $(shell find vision audio text csprng -path '*/build' -prune -o \( -name '*.py' -o -name pyproject.toml -o -name '*.cpp' -o -name '*.h' -o -name CMakeLists.txt \) -print 2>/dev/null)
 
 .PHONY: demo test bench setup clean
-demo: $(STAMP)/domains
-	$(VPY) examples/demo.py
+demo: $(STAMP)/domains $(STAMP)/recipes
+	$(VPY) examples/digits/train.py
 
-test: $(STAMP)/domains
+test: $(STAMP)/domains $(STAMP)/recipes
 	$(VPY) -m pytest tests
 
 bench: $(STAMP)/domains
 	$(VPY) -m tools.bench
 
-setup: $(STAMP)/domains
+setup: $(STAMP)/domains $(STAMP)/recipes
 
 $(STAMP)/venv:
 	$(PY) -m venv --system-site-packages $(VENV)
@@ -30,6 +30,11 @@ $(STAMP)/venv:
 # OpenBLAS (the scipy-openblas32 wheel) is needed at build time too; this also brings older venvs up to date.
 $(STAMP)/openblas: $(STAMP)/venv
 	$(VPY) -m pip install --quiet --disable-pip-version-check "scipy-openblas32>=0.3.27"
+	@touch $@
+
+# What the example recipes read their data with (scikit-learn ships the 8x8 digits).
+$(STAMP)/recipes: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "scikit-learn>=1.3"
 	@touch $@
 
 $(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(CORE_SRC)
