@@ -23,18 +23,22 @@ def reflect(x, lo2, hi2):
     return np.where(flips % 2 == 0, extra + lo, span - extra + lo)
 
 
+def pad(x, size, padding, align):
+    if padding == "border":
+        return np.clip(x, 0, size - 1)
+    if padding == "reflection":
+        return np.clip(reflect(x, 0, 2 * (size - 1)) if align else reflect(x, -1, 2 * size - 1), 0, size - 1)
+    return x
+
+
 def ref_sample(img, grid, mode, padding, align):
     n, c, h, w = img.shape
     out = np.zeros((n, c) + grid.shape[1:3])
     for b in range(n):
         for i in range(grid.shape[1]):
             for j in range(grid.shape[2]):
-                x, y = unnorm(grid[b, i, j, 0], w, align), unnorm(grid[b, i, j, 1], h, align)
-                if padding == "border":
-                    x, y = np.clip(x, 0, w - 1), np.clip(y, 0, h - 1)
-                elif padding == "reflection":
-                    x = np.clip(reflect(x, 0, 2 * (w - 1)) if align else reflect(x, -1, 2 * w - 1), 0, w - 1)
-                    y = np.clip(reflect(y, 0, 2 * (h - 1)) if align else reflect(y, -1, 2 * h - 1), 0, h - 1)
+                x = pad(unnorm(grid[b, i, j, 0], w, align), w, padding, align)
+                y = pad(unnorm(grid[b, i, j, 1], h, align), h, padding, align)
 
                 def px(ix, iy):
                     return img[b, :, iy, ix] if 0 <= ix < w and 0 <= iy < h else np.zeros(c)
@@ -79,14 +83,6 @@ def test_affine_grid():
         F.grid_sample(ember.randn(1, 1, 2, 2, 2), ember.randn(1, 2, 2, 2, 3), mode="bicubic")
     with pytest.raises(RuntimeError, match="grid"):
         F.grid_sample(ember.randn(1, 1, 2, 2, 2), ember.randn(1, 2, 2, 2))
-
-
-def pad(x, size, padding, align):
-    if padding == "border":
-        return np.clip(x, 0, size - 1)
-    if padding == "reflection":
-        return np.clip(reflect(x, 0, 2 * (size - 1)) if align else reflect(x, -1, 2 * size - 1), 0, size - 1)
-    return x
 
 
 def keys(t, a=-0.75):

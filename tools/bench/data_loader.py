@@ -8,7 +8,7 @@ import time
 
 import ember
 
-from .runner import Case, torch
+from .runner import Case, ember_and_torch, torch
 
 N = 60000
 
@@ -53,18 +53,13 @@ def _epoch(num_workers, per_sample):
     return factory
 
 
-def _impls(factory):
-    out = {"ember": factory("ember")}
-    if torch is not None:
-        out["torch"] = factory("torch")
-    return out
-
-
 def cases():
     return [
-        Case("loader 2 workers b64 28x28", "sample/s", True, _impls(_epoch(2, False)), ">= 20000 samples/s",
+        Case("loader 2 workers b64 28x28", "sample/s", True, ember_and_torch(_epoch(2, False)),
+             ">= 20000 samples/s",
              lambda e, p: e >= 20000),
-        Case("loader 2 workers b64 per-sample", "sample/s", True, _impls(_epoch(2, True)), ">= 20000 samples/s",
+        Case("loader 2 workers b64 per-sample", "sample/s", True, ember_and_torch(_epoch(2, True)),
+             ">= 20000 samples/s",
              lambda e, p: e >= 20000),
-        Case("loader 0 workers b64 28x28", "sample/s", True, _impls(_epoch(0, False))),
+        Case("loader 0 workers b64 28x28", "sample/s", True, ember_and_torch(_epoch(0, False))),
     ]

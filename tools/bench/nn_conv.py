@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ember
 
-from .runner import Case, best_of, torch
+from .runner import Case, best_of, ember_and_torch, torch
 
 
 def _lib(lib):
@@ -81,17 +81,12 @@ def _resnet_step(lib):
     return lambda: best_of(step, 2) * 1e3
 
 
-def _impls(factory):
-    out = {"ember": factory("ember")}
-    if torch is not None:
-        out["torch"] = factory("torch")
-    return out
-
-
 def cases():
     return [
-        Case("conv2d 3x3 64->64 8x64x56x56 fwd", "ms", False, _impls(_conv(False)), "<= 15.5 ms",
+        Case("conv2d 3x3 64->64 8x64x56x56 fwd", "ms", False, ember_and_torch(_conv(False)), "<= 15.5 ms",
              lambda e, p: e <= 15.5),
-        Case("conv2d 3x3 64->64 fwd+bwd", "ms", False, _impls(_conv(True)), "<= 38 ms", lambda e, p: e <= 38),
-        Case("ResNet-18 train step, batch 8", "ms", False, _impls(_resnet_step), "<= 550 ms", lambda e, p: e <= 550),
+        Case("conv2d 3x3 64->64 fwd+bwd", "ms", False, ember_and_torch(_conv(True)), "<= 38 ms",
+             lambda e, p: e <= 38),
+        Case("ResNet-18 train step, batch 8", "ms", False, ember_and_torch(_resnet_step), "<= 550 ms",
+             lambda e, p: e <= 550),
     ]

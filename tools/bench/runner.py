@@ -32,6 +32,14 @@ def impls(factory: Callable[[str], Callable[[], float]]) -> dict[str, Callable[[
     return libs
 
 
+def ember_and_torch(factory: Callable[[str], Callable[[], float]]) -> dict[str, Callable[[], float]]:
+    """factory(lib) for ember and (when importable) PyTorch, for cases NumPy has no counterpart of."""
+    libs = {"ember": factory("ember")}
+    if torch is not None:
+        libs["torch"] = factory("torch")
+    return libs
+
+
 def median_of(fn: Callable[[], float], runs: int) -> float:
     return statistics.median(fn() for _ in range(runs))
 

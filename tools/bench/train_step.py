@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ember
 
-from .runner import Case, best_of, per_call, torch
+from .runner import Case, best_of, ember_and_torch, per_call, torch
 
 
 def _lib(lib):
@@ -39,17 +39,12 @@ def _step(build, input_shape, timer):
     return factory
 
 
-def _impls(factory):
-    out = {"ember": factory("ember")}
-    if torch is not None:
-        out["torch"] = factory("torch")
-    return out
-
-
 def cases():
     return [
         Case("MLP 784-256-256-10 train step b64", "ms", False,
-             _impls(_step(_mlp, (64, 784), lambda f: per_call(f, 0.3))), "<= 0.9 ms", lambda e, p: e <= 0.9),
+             ember_and_torch(_step(_mlp, (64, 784), lambda f: per_call(f, 0.3))), "<= 0.9 ms",
+             lambda e, p: e <= 0.9),
         Case("LeNet train step b64", "ms", False,
-             _impls(_step(_lenet, (64, 1, 28, 28), lambda f: best_of(f, 5))), "<= 27 ms", lambda e, p: e <= 27),
+             ember_and_torch(_step(_lenet, (64, 1, 28, 28), lambda f: best_of(f, 5))), "<= 27 ms",
+             lambda e, p: e <= 27),
     ]
