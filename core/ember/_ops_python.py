@@ -3,7 +3,7 @@ from . import _C
 from ._tensor_indexing import nonzero  # as_tuple= picks nonzero / _nonzero_tuple
 from ._tensor_views import split  # int or list of sizes: picks split / split_with_sizes
 
-__all__ = ["asarray", "is_tensor", "nonzero", "numel", "split"]
+__all__ = ["asarray", "frombuffer", "is_tensor", "nonzero", "numel", "split"]
 
 
 def is_tensor(obj):
@@ -40,3 +40,26 @@ def _shares_memory(obj, t):
         except (TypeError, ValueError):
             return False
     return False
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A 1-D tensor sharing the memory of an object with the buffer protocol (bytearray, memoryview,
+    array.array, mmap...): count elements of dtype from byte offset (count=-1: all that follow).
+    Read-only buffers are refused (ember tensors are writable); ember.tensor(buffer) copies."""
+    raw = memoryview(buffer).cast("B")
+    size, item = len(raw), dtype.itemsize
+    if offset < 0 or offset > size:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than buffer length "
+                         f"({size} bytes) minus 1")
+    if count == 0 or (count < 0 and size == offset):
+        raise ValueError(f"both buffer length ({size}) and count ({count}) must not be 0")
+    if count < 0:
+        if (size - offset) % item:
+            raise ValueError(f"buffer length ({size - offset} bytes) after offset ({offset} bytes) must be a multiple "
+                             f"of element size ({item})")
+        count = (size - offset) // item
+    elif offset + count * item > size:
+        raise ValueError(f"requested buffer length ({count} * {item} bytes) after offset ({offset} bytes) must not be "
+                         f"greater than actual buffer length ({size} bytes)")
+    out = _C.frombuffer(raw[offset:offset + count * item]).view(dtype)
+    return out.requires_grad_() if requires_grad else out

@@ -419,3 +419,24 @@ def test_tensor_from_bad_data_raises():
         ember.tensor([None])
     with pytest.raises(ValueError, match="expected sequence of length 2"):
         ember.tensor([ember.zeros(2), ember.zeros(3)])  # tensors with dims are sequences of their rows
+
+
+def test_frombuffer_shares_memory_like_numpy():
+    import array
+    buf = bytearray(np.arange(6, dtype=np.float32).tobytes())
+    for kw in ({}, {"count": 2, "offset": 4}, {"offset": 8}, {"count": 6}):
+        t = ember.frombuffer(buf, dtype=ember.float32, **kw)
+        np.testing.assert_array_equal(t.numpy(), np.frombuffer(buf, dtype=np.float32, **kw))
+    t = ember.frombuffer(buf, dtype=ember.float32, count=2, offset=4)
+    t.fill_(7.0)  # writes reach the buffer
+    np.testing.assert_array_equal(np.frombuffer(buf, dtype=np.float32), [0, 7, 7, 3, 4, 5])
+    a = array.array("d", [1.5, 2.5])
+    assert ember.frombuffer(a, dtype=ember.float64, requires_grad=True).requires_grad
+    with pytest.raises(ValueError, match="multiple of element size"):
+        ember.frombuffer(buf, dtype=ember.float32, offset=2)
+    with pytest.raises(ValueError, match="must not be greater"):
+        ember.frombuffer(buf, dtype=ember.float32, count=7)
+    with pytest.raises(ValueError, match="must not be 0"):
+        ember.frombuffer(bytearray(), dtype=ember.uint8)
+    with pytest.raises(TypeError):
+        ember.frombuffer(buf)  # dtype is required, as in PyTorch

@@ -323,7 +323,7 @@ def test_read_only_numpy_memory_is_never_shared(tmp_path):
     with pytest.raises(RuntimeError, match="read-only"):
         ember.from_numpy(mm)
     with pytest.raises(RuntimeError, match="read-only"):
-        ember.frombuffer(memoryview(b"abcdefgh"))
+        ember.frombuffer(memoryview(b"abcdefgh"), dtype=ember.uint8)
     t = ember.as_tensor(mm)  # as_tensor copies instead
     t.add_(1)
     np.testing.assert_array_equal(t.numpy(), np.arange(4, dtype=np.float32) + 1)
