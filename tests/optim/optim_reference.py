@@ -7,9 +7,23 @@ import math
 import numpy as np
 
 
-def sgd(p, g, st, t, lr=1e-3, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, maximize=False):
+def _descent_grad(p, g, lr, weight_decay, maximize, decoupled=False):
+    """Returns (p, g) ready for the update rule: g negated under maximize, then weight decay either
+    added to g (L2) or, decoupled, applied to p as p * (1 - lr*wd)."""
     g = -g if maximize else g
-    g = g + weight_decay * p
+    if decoupled:
+        return p * (1 - lr * weight_decay), g
+    return p, g + weight_decay * p
+
+
+def _adam_moments(st, g, b1, b2):
+    """Updates Adam's running first and second moments st["m"], st["v"] (zero before the first step)."""
+    st["m"] = b1 * st.get("m", 0.0) + (1 - b1) * g
+    st["v"] = b2 * st.get("v", 0.0) + (1 - b2) * g * g
+
+
+def sgd(p, g, st, t, lr=1e-3, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, maximize=False):
+    p, g = _descent_grad(p, g, lr, weight_decay, maximize)
     if momentum:
         b = g.copy() if t == 1 else momentum * st["b"] + (1 - dampening) * g
         st["b"] = b
@@ -20,13 +34,8 @@ def sgd(p, g, st, t, lr=1e-3, momentum=0.0, dampening=0.0, weight_decay=0.0, nes
 def adam(p, g, st, t, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, amsgrad=False,
          maximize=False, decoupled=False):
     b1, b2 = betas
-    g = -g if maximize else g
-    if decoupled:
-        p = p * (1 - lr * weight_decay)
-    else:
-        g = g + weight_decay * p
-    st["m"] = b1 * st.get("m", 0.0) + (1 - b1) * g
-    st["v"] = b2 * st.get("v", 0.0) + (1 - b2) * g * g
+    p, g = _descent_grad(p, g, lr, weight_decay, maximize, decoupled)
+    _adam_moments(st, g, b1, b2)
     v = st["v"]
     if amsgrad:  # PyTorch keeps the maximum of the raw second moment, then bias-corrects it
         st["vmax"] = np.maximum(st.get("vmax", 0.0), v)
@@ -42,8 +51,7 @@ def adamw(p, g, st, t, weight_decay=1e-2, **kw):
 
 def adamax(p, g, st, t, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, maximize=False):
     b1, b2 = betas
-    g = -g if maximize else g
-    g = g + weight_decay * p
+    p, g = _descent_grad(p, g, lr, weight_decay, maximize)
     st["m"] = b1 * st.get("m", 0.0) + (1 - b1) * g
     st["u"] = np.maximum(b2 * st.get("u", 0.0), np.abs(g) + eps)
     return p - lr / (1 - b1 ** t) * st["m"] / st["u"]
@@ -52,17 +60,12 @@ def adamax(p, g, st, t, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0,
 def nadam(p, g, st, t, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, momentum_decay=4e-3,
           decoupled_weight_decay=False, maximize=False):
     b1, b2 = betas
-    g = -g if maximize else g
-    if decoupled_weight_decay:
-        p = p * (1 - lr * weight_decay)
-    else:
-        g = g + weight_decay * p
+    p, g = _descent_grad(p, g, lr, weight_decay, maximize, decoupled_weight_decay)
     mu_t = b1 * (1 - 0.5 * 0.96 ** (t * momentum_decay))
     mu_next = b1 * (1 - 0.5 * 0.96 ** ((t + 1) * momentum_decay))
     # PyTorch keeps the running product in a default-dtype (float32) scalar tensor, multiplied in float32
     st["prod"] = float(np.float32(st.get("prod", 1.0)) * np.float32(mu_t))
-    st["m"] = b1 * st.get("m", 0.0) + (1 - b1) * g
-    st["v"] = b2 * st.get("v", 0.0) + (1 - b2) * g * g
+    _adam_moments(st, g, b1, b2)
     v_hat = st["v"] / (1 - b2 ** t)
     m_bar = (1 - mu_t) * g / (1 - st["prod"]) + mu_next * st["m"] / (1 - st["prod"] * mu_next)
     return p - lr * m_bar / (np.sqrt(v_hat) + eps)
@@ -71,13 +74,8 @@ def nadam(p, g, st, t, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, 
 def radam(p, g, st, t, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, decoupled_weight_decay=False,
           maximize=False):
     b1, b2 = betas
-    g = -g if maximize else g
-    if decoupled_weight_decay:
-        p = p * (1 - lr * weight_decay)
-    else:
-        g = g + weight_decay * p
-    st["m"] = b1 * st.get("m", 0.0) + (1 - b1) * g
-    st["v"] = b2 * st.get("v", 0.0) + (1 - b2) * g * g
+    p, g = _descent_grad(p, g, lr, weight_decay, maximize, decoupled_weight_decay)
+    _adam_moments(st, g, b1, b2)
     m_hat = st["m"] / (1 - b1 ** t)
     rho_inf = 2 / (1 - b2) - 1
     rho_t = rho_inf - 2 * t * b2 ** t / (1 - b2 ** t)
@@ -90,8 +88,7 @@ def radam(p, g, st, t, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, 
 
 def rmsprop(p, g, st, t, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0.0, momentum=0.0, centered=False,
             maximize=False):
-    g = -g if maximize else g
-    g = g + weight_decay * p
+    p, g = _descent_grad(p, g, lr, weight_decay, maximize)
     st["v"] = alpha * st.get("v", 0.0) + (1 - alpha) * g * g
     v = st["v"]
     if centered:
@@ -105,16 +102,14 @@ def rmsprop(p, g, st, t, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0.0, moment
 
 def adagrad(p, g, st, t, lr=1e-2, lr_decay=0.0, weight_decay=0.0, initial_accumulator_value=0.0, eps=1e-10,
             maximize=False):
-    g = -g if maximize else g
-    g = g + weight_decay * p
+    p, g = _descent_grad(p, g, lr, weight_decay, maximize)
     lr_t = lr / (1 + (t - 1) * lr_decay)
     st["s"] = st.get("s", initial_accumulator_value) + g * g
     return p - lr_t * g / (np.sqrt(st["s"]) + eps)
 
 
 def adadelta(p, g, st, t, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0.0, maximize=False):
-    g = -g if maximize else g
-    g = g + weight_decay * p
+    p, g = _descent_grad(p, g, lr, weight_decay, maximize)
     st["v"] = rho * st.get("v", 0.0) + (1 - rho) * g * g
     dx = np.sqrt(st.get("u", 0.0) + eps) / np.sqrt(st["v"] + eps) * g
     st["u"] = rho * st.get("u", 0.0) + (1 - rho) * dx * dx
@@ -122,8 +117,7 @@ def adadelta(p, g, st, t, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0.0, maximize=
 
 
 def asgd(p, g, st, t, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0.0, maximize=False):
-    g = -g if maximize else g
-    g = g + weight_decay * p
+    p, g = _descent_grad(p, g, lr, weight_decay, maximize)
     eta = st.get("eta", float(np.float32(lr)))
     mu = st.get("mu", 1.0)
     p = p * (1 - lambd * eta) - eta * g

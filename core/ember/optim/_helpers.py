@@ -24,6 +24,15 @@ def check_betas(betas):
     check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
 
 
+def check_adam_family(lr, eps, betas, weight_decay=0.0):
+    """The checks the Adam variants share, in PyTorch's order (which decides the message when
+    several arguments are bad)."""
+    check_lr(lr)
+    check_eps(eps)
+    check_betas(betas)
+    check_weight_decay(weight_decay)
+
+
 def check_unsupported(fused=None, differentiable=False):
     # Ember's steps are the single-tensor loop under no_grad; these modes would need more.
     if fused:
@@ -43,6 +52,17 @@ def bump_step(state):
     step_t = state["step"]
     step_t.add_(1)
     return step_t.item()
+
+
+def apply_weight_decay(p, g, weight_decay, lr=0.0, decoupled=False):
+    """Returns the gradient with L2 weight decay added (g + wd*p); decoupled (AdamW-style) decay
+    instead shrinks p in place by lr*wd and leaves g as it is."""
+    if weight_decay != 0:
+        if decoupled:
+            p.mul_(1 - lr * weight_decay)
+        else:
+            g = g.add(p, alpha=weight_decay)
+    return g
 
 
 class no_grad_step:

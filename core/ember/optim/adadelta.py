@@ -1,7 +1,7 @@
 """Adadelta (Zeiler, 2012): steps scaled by the ratio of running RMS of updates and of gradients."""
 from .. import add, mul, zeros_like
-from ._helpers import (bump_step, call_closure, check, check_eps, check_lr, check_unsupported,
-                       check_weight_decay, no_grad_step, scalar_tensor)
+from ._helpers import (apply_weight_decay, call_closure, check, check_eps, check_lr, check_unsupported,
+                       check_weight_decay, no_grad_step)
 from .optimizer import Optimizer
 
 __all__ = ["Adadelta"]
@@ -21,26 +21,17 @@ class Adadelta(Optimizer):
                         capturable=capturable, foreach=foreach, differentiable=differentiable)
         super().__init__(params, defaults)
 
+    def _init_state(self, state, p, g, group):
+        state["square_avg"] = zeros_like(p)
+        state["acc_delta"] = zeros_like(p)
+
     def step(self, closure=None):
         loss = call_closure(closure)
         with no_grad_step():
             for group in self.param_groups:
-                lr, rho, eps, wd, maximize = (group["lr"], group["rho"], group["eps"],
-                                              group["weight_decay"], group["maximize"])
-                for p in group["params"]:
-                    g = p.grad
-                    if g is None:
-                        continue
-                    if maximize:
-                        g = g.neg()
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state["step"] = scalar_tensor(0.0)
-                        state["square_avg"] = zeros_like(p)
-                        state["acc_delta"] = zeros_like(p)
-                    bump_step(state)
-                    if wd != 0:
-                        g = g.add(p, alpha=wd)
+                lr, rho, eps, wd = group["lr"], group["rho"], group["eps"], group["weight_decay"]
+                for p, g, state, _ in self._grads_and_state(group):
+                    g = apply_weight_decay(p, g, wd)
                     square_avg, acc_delta = state["square_avg"], state["acc_delta"]
                     tmp = mul(g, g)
                     square_avg.mul_(rho).add_(tmp, alpha=1 - rho)

@@ -1,7 +1,7 @@
 """Adagrad (Duchi et al., 2011): per-element steps scaled by the root of the summed squared
 gradients, with an optional learning-rate decay."""
 from .. import div, full_like, mul, sqrt
-from ._helpers import (bump_step, call_closure, check, check_eps, check_lr,
+from ._helpers import (apply_weight_decay, call_closure, check, check_eps, check_lr,
                        check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
 from .optimizer import Optimizer
 
@@ -36,17 +36,9 @@ class Adagrad(Optimizer):
         with no_grad_step():
             for group in self.param_groups:
                 lr, lr_decay, eps, wd = group["lr"], group["lr_decay"], group["eps"], group["weight_decay"]
-                maximize = group["maximize"]
-                for p in group["params"]:
-                    g = p.grad
-                    if g is None:
-                        continue
-                    if maximize:
-                        g = g.neg()
-                    state = self.state[p]
-                    step = bump_step(state)
-                    if wd != 0:
-                        g = g.add(p, alpha=wd)
+                # No _init_state: the constructor made every parameter's state.
+                for p, g, state, step in self._grads_and_state(group):
+                    g = apply_weight_decay(p, g, wd)
                     clr = lr / (1 + (step - 1) * lr_decay)
                     state_sum = state["sum"]
                     tmp = mul(g, g)

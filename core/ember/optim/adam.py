@@ -3,8 +3,7 @@ optional AMSGrad, L2 (Adam) or decoupled (AdamW) weight decay."""
 import math
 
 from .. import div, maximum, mul, sqrt, zeros_like
-from ._helpers import (bump_step, call_closure, check_betas, check_eps, check_lr, check_unsupported,
-                       check_weight_decay, no_grad_step, scalar_tensor)
+from ._helpers import apply_weight_decay, call_closure, check_adam_family, check_unsupported, no_grad_step
 from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamW"]
@@ -17,10 +16,7 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):
-        check_lr(lr)
-        check_eps(eps)
-        check_betas(betas)
-        check_weight_decay(weight_decay)
+        check_adam_family(lr, eps, betas, weight_decay)
         check_unsupported(fused, differentiable)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize, foreach=foreach, capturable=capturable,
@@ -35,15 +31,11 @@ class Adam(Optimizer):
             group.setdefault("maximize", False)
             group.setdefault("decoupled_weight_decay", False)
 
-    def _init_state(self, p, amsgrad):
-        state = self.state[p]
-        if len(state) == 0:
-            state["step"] = scalar_tensor(0.0)
-            state["exp_avg"] = zeros_like(p)
-            state["exp_avg_sq"] = zeros_like(p)
-            if amsgrad:
-                state["max_exp_avg_sq"] = zeros_like(p)
-        return state
+    def _init_state(self, state, p, g, group):
+        state["exp_avg"] = zeros_like(p)
+        state["exp_avg_sq"] = zeros_like(p)
+        if group["amsgrad"]:
+            state["max_exp_avg_sq"] = zeros_like(p)
 
     def step(self, closure=None):
         loss = call_closure(closure)
@@ -51,21 +43,9 @@ class Adam(Optimizer):
             for group in self.param_groups:
                 beta1, beta2 = group["betas"]
                 lr, eps, wd = group["lr"], group["eps"], group["weight_decay"]
-                amsgrad, maximize = group["amsgrad"], group["maximize"]
-                decoupled = group["decoupled_weight_decay"]
-                for p in group["params"]:
-                    g = p.grad
-                    if g is None:
-                        continue
-                    if maximize:
-                        g = g.neg()
-                    state = self._init_state(p, amsgrad)
-                    step = bump_step(state)
-                    if wd != 0:
-                        if decoupled:
-                            p.mul_(1 - lr * wd)
-                        else:
-                            g = g.add(p, alpha=wd)
+                amsgrad, decoupled = group["amsgrad"], group["decoupled_weight_decay"]
+                for p, g, state, step in self._grads_and_state(group):
+                    g = apply_weight_decay(p, g, wd, lr, decoupled)
                     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
                     exp_avg.lerp_(g, 1 - beta1)
                     # One temporary serves as g^2, then the denominator, then the update.

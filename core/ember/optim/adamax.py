@@ -1,7 +1,6 @@
 """Adamax (Kingma & Ba, section 7.1): Adam with the infinity norm in place of the second moment."""
 from .. import div, maximum, zeros_like
-from ._helpers import (bump_step, call_closure, check_betas, check_eps, check_lr,
-                       check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
+from ._helpers import apply_weight_decay, call_closure, check_adam_family, check_unsupported, no_grad_step
 from .optimizer import Optimizer
 
 __all__ = ["Adamax"]
@@ -12,35 +11,24 @@ class Adamax(Optimizer):
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
                  maximize=False, differentiable=False, capturable=False):
-        check_lr(lr)
-        check_eps(eps)
-        check_betas(betas)
-        check_weight_decay(weight_decay)
+        check_adam_family(lr, eps, betas, weight_decay)
         check_unsupported(None, differentiable)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, capturable=capturable)
         super().__init__(params, defaults)
+
+    def _init_state(self, state, p, g, group):
+        state["exp_avg"] = zeros_like(p)
+        state["exp_inf"] = zeros_like(p)
 
     def step(self, closure=None):
         loss = call_closure(closure)
         with no_grad_step():
             for group in self.param_groups:
                 beta1, beta2 = group["betas"]
-                lr, eps, wd, maximize = group["lr"], group["eps"], group["weight_decay"], group["maximize"]
-                for p in group["params"]:
-                    g = p.grad
-                    if g is None:
-                        continue
-                    if maximize:
-                        g = g.neg()
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state["step"] = scalar_tensor(0.0)
-                        state["exp_avg"] = zeros_like(p)
-                        state["exp_inf"] = zeros_like(p)
-                    step = bump_step(state)
-                    if wd != 0:
-                        g = g.add(p, alpha=wd)
+                lr, eps, wd = group["lr"], group["eps"], group["weight_decay"]
+                for p, g, state, step in self._grads_and_state(group):
+                    g = apply_weight_decay(p, g, wd)
                     exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
                     exp_avg.lerp_(g, 1 - beta1)
                     tmp = g.abs().add_(eps)

@@ -1,7 +1,7 @@
 """Averaged SGD (Polyak & Juditsky, 1992; Bottou's schedule): SGD with a decaying step and a
 running average `ax` of the iterates, averaging from step t0 on."""
 from .. import zeros_like
-from ._helpers import (bump_step, call_closure, check_lr, check_unsupported, check_weight_decay,
+from ._helpers import (apply_weight_decay, call_closure, check_lr, check_unsupported, check_weight_decay,
                        no_grad_step, scalar_tensor)
 from .optimizer import Optimizer
 
@@ -21,27 +21,19 @@ class ASGD(Optimizer):
                         maximize=maximize, differentiable=differentiable, capturable=capturable)
         super().__init__(params, defaults)
 
+    def _init_state(self, state, p, g, group):
+        state["eta"] = scalar_tensor(group["lr"])
+        state["mu"] = scalar_tensor(1.0)
+        state["ax"] = zeros_like(p)
+
     def step(self, closure=None):
         loss = call_closure(closure)
         with no_grad_step():
             for group in self.param_groups:
                 lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
-                wd, maximize = group["weight_decay"], group["maximize"]
-                for p in group["params"]:
-                    g = p.grad
-                    if g is None:
-                        continue
-                    if maximize:
-                        g = g.neg()
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state["step"] = scalar_tensor(0.0)
-                        state["eta"] = scalar_tensor(lr)
-                        state["mu"] = scalar_tensor(1.0)
-                        state["ax"] = zeros_like(p)
-                    step = bump_step(state)
-                    if wd != 0:
-                        g = g.add(p, alpha=wd)
+                wd = group["weight_decay"]
+                for p, g, state, step in self._grads_and_state(group):
+                    g = apply_weight_decay(p, g, wd)
                     eta = state["eta"].item()
                     p.mul_(1 - lambd * eta)
                     p.add_(g, alpha=-eta)

@@ -2,8 +2,8 @@
 mu_t = b1 * (1 - 0.5 * 0.96^(t * momentum_decay))."""
 
 from .. import div, mul, zeros_like
-from ._helpers import (bump_step, call_closure, check, check_betas, check_eps,
-                       check_lr, check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
+from ._helpers import (apply_weight_decay, call_closure, check, check_adam_family, check_unsupported,
+                       no_grad_step, scalar_tensor)
 from .optimizer import Optimizer
 
 __all__ = ["NAdam"]
@@ -13,10 +13,7 @@ class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False):
-        check_lr(lr)
-        check_eps(eps)
-        check_betas(betas)
-        check_weight_decay(weight_decay)
+        check_adam_family(lr, eps, betas, weight_decay)
         check(0.0 <= momentum_decay, f"Invalid momentum_decay value: {momentum_decay}")
         check_unsupported(None, differentiable)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
@@ -25,31 +22,20 @@ class NAdam(Optimizer):
                         differentiable=differentiable)
         super().__init__(params, defaults)
 
+    def _init_state(self, state, p, g, group):
+        state["mu_product"] = scalar_tensor(1.0)
+        state["exp_avg"] = zeros_like(p)
+        state["exp_avg_sq"] = zeros_like(p)
+
     def step(self, closure=None):
         loss = call_closure(closure)
         with no_grad_step():
             for group in self.param_groups:
                 beta1, beta2 = group["betas"]
                 lr, eps, wd = group["lr"], group["eps"], group["weight_decay"]
-                momentum_decay, maximize = group["momentum_decay"], group["maximize"]
-                for p in group["params"]:
-                    g = p.grad
-                    if g is None:
-                        continue
-                    if maximize:
-                        g = g.neg()
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state["step"] = scalar_tensor(0.0)
-                        state["mu_product"] = scalar_tensor(1.0)
-                        state["exp_avg"] = zeros_like(p)
-                        state["exp_avg_sq"] = zeros_like(p)
-                    step = bump_step(state)
-                    if wd != 0:
-                        if group["decoupled_weight_decay"]:
-                            p.mul_(1 - lr * wd)
-                        else:
-                            g = g.add(p, alpha=wd)
+                momentum_decay, decoupled = group["momentum_decay"], group["decoupled_weight_decay"]
+                for p, g, state, step in self._grads_and_state(group):
+                    g = apply_weight_decay(p, g, wd, lr, decoupled)
                     mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))
                     mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * momentum_decay))
                     # The running product lives in a 0-d tensor (a state-dict entry, like PyTorch's).

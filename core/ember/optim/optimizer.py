@@ -8,6 +8,7 @@ from itertools import chain
 
 from .._tensor import Tensor
 from ..nn.modules.hooks import RemovableHandle
+from ._helpers import bump_step, scalar_tensor
 
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook",
            "register_optimizer_step_post_hook"]
@@ -203,6 +204,32 @@ class Optimizer:
     def step(self, closure=None):
         """Performs one optimization step; a closure re-evaluates the model and returns the loss."""
         raise NotImplementedError
+
+    # -- the per-parameter preamble the subclasses' steps share -----------------------------------
+
+    # Fills a new parameter state after its "step" counter: (self, state, p, g, group) -> None.
+    # None for optimizers that create their state up front (Adagrad).
+    _init_state = None
+
+    def _grads(self, group):
+        """Yields (p, g) for the group's parameters that have a gradient, g negated under maximize
+        so that every update rule descends."""
+        maximize = group["maximize"]
+        for p in group["params"]:
+            g = p.grad
+            if g is None:
+                continue
+            yield p, (g.neg() if maximize else g)
+
+    def _grads_and_state(self, group):
+        """Yields (p, g, state, step) as _grads does, with the parameter's state (created on its first
+        step: a 0-d "step" tensor, then _init_state's entries) and the step number, already counted."""
+        for p, g in self._grads(group):
+            state = self.state[p]
+            if len(state) == 0 and self._init_state is not None:
+                state["step"] = scalar_tensor(0.0)
+                self._init_state(state, p, g, group)
+            yield p, g, state, bump_step(state)
 
     # -- hooks ---------------------------------------------------------------------------------
 

@@ -3,8 +3,7 @@ estimate, falling back to bias-corrected momentum SGD while that variance is int
 import math
 
 from .. import div, mul, sqrt, zeros_like
-from ._helpers import (bump_step, call_closure, check_betas, check_eps, check_lr,
-                       check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
+from ._helpers import apply_weight_decay, call_closure, check_adam_family, check_unsupported, no_grad_step
 from .optimizer import Optimizer
 
 __all__ = ["RAdam"]
@@ -14,40 +13,27 @@ class RAdam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False):
-        check_lr(lr)
-        check_eps(eps)
-        check_betas(betas)
-        check_weight_decay(weight_decay)
+        check_adam_family(lr, eps, betas, weight_decay)
         check_unsupported(None, differentiable)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, maximize=maximize,
                         foreach=foreach, capturable=capturable,
                         decoupled_weight_decay=decoupled_weight_decay, differentiable=differentiable)
         super().__init__(params, defaults)
 
+    def _init_state(self, state, p, g, group):
+        state["exp_avg"] = zeros_like(p)
+        state["exp_avg_sq"] = zeros_like(p)
+
     def step(self, closure=None):
         loss = call_closure(closure)
         with no_grad_step():
             for group in self.param_groups:
                 beta1, beta2 = group["betas"]
-                lr, eps, wd, maximize = group["lr"], group["eps"], group["weight_decay"], group["maximize"]
+                lr, eps, wd = group["lr"], group["eps"], group["weight_decay"]
+                decoupled = group["decoupled_weight_decay"]
                 rho_inf = 2 / (1 - beta2) - 1
-                for p in group["params"]:
-                    g = p.grad
-                    if g is None:
-                        continue
-                    if maximize:
-                        g = g.neg()
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state["step"] = scalar_tensor(0.0)
-                        state["exp_avg"] = zeros_like(p)
-                        state["exp_avg_sq"] = zeros_like(p)
-                    step = bump_step(state)
-                    if wd != 0:
-                        if group["decoupled_weight_decay"]:
-                            p.mul_(1 - lr * wd)
-                        else:
-                            g = g.add(p, alpha=wd)
+                for p, g, state, step in self._grads_and_state(group):
+                    g = apply_weight_decay(p, g, wd, lr, decoupled)
                     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
                     exp_avg.lerp_(g, 1 - beta1)
                     tmp = mul(g, g)

@@ -1,7 +1,7 @@
 """RMSprop (Hinton's lecture 6e; centered form from Graves 2013), with optional momentum."""
 from .. import div, mul, sqrt, sub, zeros_like
-from ._helpers import (bump_step, call_closure, check, check_eps, check_lr,
-                       check_unsupported, check_weight_decay, no_grad_step, scalar_tensor)
+from ._helpers import (apply_weight_decay, call_closure, check, check_eps, check_lr,
+                       check_unsupported, check_weight_decay, no_grad_step)
 from .optimizer import Optimizer
 
 __all__ = ["RMSprop"]
@@ -24,29 +24,21 @@ class RMSprop(Optimizer):
                         maximize=maximize, differentiable=differentiable)
         super().__init__(params, defaults)
 
+    def _init_state(self, state, p, g, group):
+        state["square_avg"] = zeros_like(p)
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = zeros_like(p)
+        if group["centered"]:
+            state["grad_avg"] = zeros_like(p)
+
     def step(self, closure=None):
         loss = call_closure(closure)
         with no_grad_step():
             for group in self.param_groups:
                 lr, alpha, eps, wd = group["lr"], group["alpha"], group["eps"], group["weight_decay"]
-                momentum, centered, maximize = group["momentum"], group["centered"], group["maximize"]
-                for p in group["params"]:
-                    g = p.grad
-                    if g is None:
-                        continue
-                    if maximize:
-                        g = g.neg()
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state["step"] = scalar_tensor(0.0)
-                        state["square_avg"] = zeros_like(p)
-                        if momentum > 0:
-                            state["momentum_buffer"] = zeros_like(p)
-                        if centered:
-                            state["grad_avg"] = zeros_like(p)
-                    bump_step(state)
-                    if wd != 0:
-                        g = g.add(p, alpha=wd)
+                momentum, centered = group["momentum"], group["centered"]
+                for p, g, state, _ in self._grads_and_state(group):
+                    g = apply_weight_decay(p, g, wd)
                     square_avg = state["square_avg"]
                     tmp = mul(g, g)  # the step's one temporary: g^2, then avg, then g/avg
                     square_avg.mul_(alpha).add_(tmp, alpha=1 - alpha)

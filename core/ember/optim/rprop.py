@@ -1,7 +1,7 @@
 """Rprop (Riedmiller & Braun, 1993): per-element step sizes grown by etaplus while the gradient
 keeps its sign and shrunk by etaminus when it flips (the step is then skipped)."""
 from .. import full_like, ones_like, where, zeros_like
-from ._helpers import bump_step, call_closure, check, check_lr, check_unsupported, no_grad_step, scalar_tensor
+from ._helpers import call_closure, check, check_lr, check_unsupported, no_grad_step
 from .optimizer import Optimizer
 
 __all__ = ["Rprop"]
@@ -17,25 +17,17 @@ class Rprop(Optimizer):
                         differentiable=differentiable, capturable=capturable)
         super().__init__(params, defaults)
 
+    def _init_state(self, state, p, g, group):
+        state["prev"] = zeros_like(p)
+        state["step_size"] = full_like(g, group["lr"])
+
     def step(self, closure=None):
         loss = call_closure(closure)
         with no_grad_step():
             for group in self.param_groups:
                 etaminus, etaplus = group["etas"]
                 step_size_min, step_size_max = group["step_sizes"]
-                lr, maximize = group["lr"], group["maximize"]
-                for p in group["params"]:
-                    g = p.grad
-                    if g is None:
-                        continue
-                    if maximize:
-                        g = g.neg()
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state["step"] = scalar_tensor(0.0)
-                        state["prev"] = zeros_like(p)
-                        state["step_size"] = full_like(g, lr)
-                    bump_step(state)
+                for p, g, state, _ in self._grads_and_state(group):
                     prev, step_size = state["prev"], state["step_size"]
                     sign = g.mul(prev).sign()
                     # factor: etaplus where the sign held, etaminus where it flipped, 1 where either was 0

@@ -5,7 +5,7 @@ indexed element whose gradient value is exactly 0; here that element counts as u
 import math
 
 from .. import where, zeros_like
-from ._helpers import call_closure, check_betas, check_eps, check_lr, no_grad_step
+from ._helpers import call_closure, check_adam_family, no_grad_step
 from .optimizer import Optimizer
 
 __all__ = ["SparseAdam"]
@@ -13,9 +13,7 @@ __all__ = ["SparseAdam"]
 
 class SparseAdam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, maximize=False):
-        check_lr(lr)
-        check_eps(eps)
-        check_betas(betas)
+        check_adam_family(lr, eps, betas)
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, maximize=maximize))
 
     def step(self, closure=None):
@@ -23,13 +21,9 @@ class SparseAdam(Optimizer):
         with no_grad_step():
             for group in self.param_groups:
                 beta1, beta2 = group["betas"]
-                lr, eps, maximize = group["lr"], group["eps"], group["maximize"]
-                for p in group["params"]:
-                    g = p.grad
-                    if g is None:
-                        continue
-                    if maximize:
-                        g = g.neg()
+                lr, eps = group["lr"], group["eps"]
+                # Not _grads_and_state: SparseAdam's step counter is a plain int, as in its state dicts.
+                for p, g in self._grads(group):
                     state = self.state[p]
                     if len(state) == 0:
                         state["step"] = 0
