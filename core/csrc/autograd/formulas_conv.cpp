@@ -1,6 +1,7 @@
 // Gradients of convolution (with respect to input and bias, as convolutions and sums, so they are
 // differentiable again) and of max pooling (a scatter of grad to the maxima).
 #include "autograd/formulas.h"
+#include "generated/ops/max_pool_backward.h"
 
 namespace ember::ad {
 
@@ -28,11 +29,14 @@ Tensor conv_backward_bias(const Tensor& grad) {
 
 // max pooling: grad to the positions the maxima came from (flat within each plane).
 Tensor pool_index_backward(const Tensor& grad, const DimVec& input_sizes, const Tensor& indices) {
-  DimVec flat_in{input_sizes[0], input_sizes[1], -1}, flat_out{grad.sizes()[0], grad.sizes()[1], -1};
-  int64_t plane = 1;
-  for (size_t d = 2; d < input_sizes.size(); d++) plane *= input_sizes[d];
-  Tensor z = zeros_sized({input_sizes[0], input_sizes[1], plane}, grad);
-  return reshape(scatter_add(z, 2, reshape(indices, flat_out), reshape(grad, flat_out)), input_sizes);
+  return max_pool_backward(grad, indices, input_sizes);
+}
+
+// grad (input-shaped) read at each output's index: the adjoint of max_pool_backward.
+Tensor pool_index_gather(const Tensor& grad, const Tensor& indices) {
+  const DimVec& is = indices.sizes();
+  Tensor flat = reshape(grad, DimVec{grad.sizes()[0], grad.sizes()[1], -1});
+  return reshape(gather(flat, 2, reshape(indices, DimVec{is[0], is[1], -1}), false), is);
 }
 
 DimVec grad_output_sizes_spatial(const DimVec& sizes) {

@@ -3,6 +3,8 @@ from PyTorch's documentation."""
 import numpy as np
 from scipy import special
 
+import ember
+
 from opdb.opinfo import OpInfo, register
 
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
@@ -313,8 +315,33 @@ def _adaptive_avg_backward_ref(g, input_sizes):
     return _adjoint(lambda x: _adaptive_avg_ref(x, list(g.shape[2:])), g.shape, input_sizes)(g)
 
 
+def _max_pool_backward_samples(dtype, rng):
+    """Gradients with indices into each (n, c) plane: repeated ones (overlapping windows) add up."""
+    from opdb.opinfo import Sample, random_array
+
+    def idx(shape, plane):
+        return ember.tensor(rng.integers(0, plane, shape).astype(np.int64))
+    g1 = np.asarray(random_array(dtype, (2, 3, 4), rng, (-4, 4), (-9, 9)))
+    g2 = np.asarray(random_array(dtype, (1, 2, 2, 3), rng, (-4, 4), (-9, 9)))
+    g3 = np.asarray(random_array(dtype, (1, 1, 2, 2, 2), rng, (-4, 4), (-9, 9)))
+    return [Sample((g1, idx(g1.shape, 5), [2, 3, 5])), Sample((g2, idx(g2.shape, 12), [1, 2, 3, 4])),
+            Sample((g3, idx(g3.shape, 8), [1, 1, 2, 2, 2])),
+            Sample((g1[:, :, :0], idx((2, 3, 0), 5), [2, 3, 5]))]
+
+
+def _max_pool_backward_ref(g, indices, input_sizes):
+    n, c = input_sizes[:2]
+    out = np.zeros((n * c, int(np.prod(input_sizes[2:]))), dtype=np.float64)
+    flat_g, flat_i = g.astype(np.float64).reshape(n * c, -1), np.asarray(indices).reshape(n * c, -1)
+    for p in range(n * c):
+        np.add.at(out[p], flat_i[p], flat_g[p])
+    return out.reshape(input_sizes)
+
+
 register(
     OpInfo("max_pool", ref=_max_pool_ref, sample_inputs=_pool_samples("max")),
+    OpInfo("max_pool_backward", ref=_max_pool_backward_ref, sample_inputs=_max_pool_backward_samples,
+           tol={"float16": (1e-2, 1e-2), "bfloat16": (5e-2, 5e-2)}),
     OpInfo("avg_pool", ref=_avg_pool_ref, sample_inputs=_pool_samples("avg"),
            tol={"float16": (1e-2, 1e-2), "bfloat16": (5e-2, 5e-2)}),
     OpInfo("avg_pool_backward", ref=_avg_backward_ref, sample_inputs=_pool_samples("avg_backward"),

@@ -13,6 +13,7 @@
 #include "generated/ops/avg_pool.h"
 #include "generated/ops/avg_pool_backward.h"
 #include "generated/ops/max_pool.h"
+#include "generated/ops/max_pool_backward.h"
 #include "kernels/convert.h"
 #include "kernels/copy.h"
 #include "tensor/factory.h"
@@ -314,6 +315,40 @@ std::tuple<Tensor, Tensor> max_pool(const Tensor& input, const DimVec& kernel_si
 
 std::tuple<Tensor, Tensor> adaptive_max_pool(const Tensor& input, const DimVec& output_size) {
   return max_planes(input, adaptive_windows(input.sizes(), output_size, "adaptive_max_pool"), "adaptive_max_pool");
+}
+
+Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const DimVec& input_sizes) {
+  EMBER_CHECK(indices.dtype() == ScalarType::Int64, Runtime, "max_pool_backward: indices must be int64, got ",
+              dtype_name(indices.dtype()));
+  EMBER_CHECK(grad_output.sizes() == indices.sizes(), Runtime, "max_pool_backward: grad_output ",
+              grad_output.sizes(), " and indices ", indices.sizes(), " must have the same shape");
+  EMBER_CHECK(int64_t(input_sizes.size()) == grad_output.dim() && grad_output.dim() >= 3 &&
+                  input_sizes[0] == grad_output.sizes()[0] && input_sizes[1] == grad_output.sizes()[1],
+              Runtime, "max_pool_backward: input sizes ", input_sizes, " do not fit grad_output ",
+              grad_output.sizes());
+  Tensor out = empty(input_sizes, grad_output.dtype(), grad_output.device());
+  if (grad_output.is_meta() || out.numel() == 0) return out;
+  fill_(out, Scalar(0.0));
+  const int64_t planes = input_sizes[0] * input_sizes[1], S = out.numel() / planes;
+  const int64_t L = planes ? grad_output.numel() / planes : 0;
+  const Tensor g = contiguous(grad_output), idx = contiguous(indices);
+  const int64_t* ip = idx.data_as<int64_t>();
+  for (int64_t i = 0; i < idx.numel(); i++)  // checked before the threads start: no throwing inside them
+    EMBER_CHECK(ip[i] >= 0 && ip[i] < S, Index, "max_pool_backward: index ", ip[i],
+                " is out of bounds for a plane of ", S, " elements");
+  float_types(out.dtype(), "max_pool_backward", [&](auto z) {
+    using T = decltype(z);
+    using C = opmath_t<T>;
+    parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
+      for (int64_t pl = pb; pl < pe; pl++) {
+        const T* gp = g.data_as<T>() + pl * L;
+        const int64_t* jp = ip + pl * L;
+        T* dp = out.data_as<T>() + pl * S;
+        for (int64_t o = 0; o < L; o++) dp[jp[o]] = convert<T>(convert<C>(dp[jp[o]]) + convert<C>(gp[o]));
+      }
+    });
+  });
+  return out;
 }
 
 Tensor avg_pool(const Tensor& input, const DimVec& kernel_size, const DimVec& stride, const DimVec& padding,
