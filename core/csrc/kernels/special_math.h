@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/special/zeta.h"
+
 namespace ember::fn {
 
 namespace detail {
@@ -94,37 +96,11 @@ inline double digamma(double x) {
   return acc + std::log(x) - 0.5 / x - series;
 }
 
-// Hurwitz zeta(s, q) = sum_k (q + k)^-s for s > 1, by Euler-Maclaurin: the first terms summed
-// directly until q + k >= 9 + s and beyond |q| (larger s needs a larger start), then the integral, the half term and Bernoulli
-// corrections B_2j / (2j)! * s(s+1)...(s+2j-2) / (q+N)^(s+2j-1), exact to double precision.
-inline double hurwitz_zeta(double s, double q) {
-  constexpr double bernoulli_over_factorial[] = {1.0 / 12, -1.0 / 720, 1.0 / 30240, -1.0 / 1209600,
-                                                 1.0 / 47900160, -691.0 / 1307674368000.0,
-                                                 1.0 / 74724249600.0, -3617.0 / 10670622842880000.0};
-  if (std::isnan(q) || std::isnan(s)) return std::numeric_limits<double>::quiet_NaN();
-  if (q <= 0.0 && q == std::floor(q)) return std::numeric_limits<double>::infinity();
-  double sum = 0.0, a = q;
-  while (a < 9.0 + s || a < -q + 9.0) {
-    sum += std::pow(a, -s);
-    a += 1.0;
-  }
-  sum += std::pow(a, 1.0 - s) / (s - 1.0) + 0.5 * std::pow(a, -s);
-  double rising = s, power = std::pow(a, -s - 1.0);  // s(s+1)...(s+2j-2), a^-(s+2j-1)
-  for (int j = 0; j < 8; j++) {
-    const double term = bernoulli_over_factorial[j] * rising * power;
-    sum += term;
-    if (std::fabs(term) < 1e-17 * std::fabs(sum)) break;
-    rising *= (s + 2.0 * j + 1.0) * (s + 2.0 * j + 2.0);
-    power /= a * a;
-  }
-  return sum;
-}
-
 // The n-th derivative of digamma: psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for n >= 1.
 inline double polygamma(int64_t n, double x) {
   if (n == 0) return digamma(x);
   const double sign = (n % 2 == 1) ? 1.0 : -1.0;
-  return sign * std::exp(std::lgamma(double(n) + 1.0)) * hurwitz_zeta(double(n) + 1.0, x);
+  return sign * std::exp(std::lgamma(double(n) + 1.0)) * zeta(double(n) + 1.0, x);
 }
 
 template <class T>
