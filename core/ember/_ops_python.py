@@ -48,7 +48,7 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
     Read-only buffers are refused (ember tensors are writable); ember.tensor(buffer) copies."""
     raw = memoryview(buffer).cast("B")
     size, item = len(raw), dtype.itemsize
-    if offset < 0 or offset > size:
+    if offset < 0 or (size and offset >= size):
         raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than buffer length "
                          f"({size} bytes) minus 1")
     if count == 0 or (count < 0 and size == offset):

@@ -436,6 +436,8 @@ def test_frombuffer_shares_memory_like_numpy():
         ember.frombuffer(buf, dtype=ember.float32, offset=2)
     with pytest.raises(ValueError, match="must not be greater"):
         ember.frombuffer(buf, dtype=ember.float32, count=7)
+    with pytest.raises(ValueError, match="no greater than buffer length"):
+        ember.frombuffer(buf, dtype=ember.uint8, offset=len(buf))
     with pytest.raises(ValueError, match="must not be 0"):
         ember.frombuffer(bytearray(), dtype=ember.uint8)
     with pytest.raises(TypeError):

@@ -154,3 +154,15 @@ def test_weight_norm_of_a_vector_is_elementwise():
     nn.utils.weight_norm(m, "extra", dim=0)
     np.testing.assert_array_equal(m.extra_g.detach().numpy(), np.abs(b))
     np.testing.assert_allclose(m.extra.detach().numpy(), b)
+
+
+def test_max_pool_backward_rejects_bad_indices_and_shapes():
+    g = ember.ones(1, 1, 2)
+    with pytest.raises(IndexError, match="index 5 is out of bounds for a plane of 4"):
+        ember.max_pool_backward(g, ember.tensor([[[0, 5]]]), [1, 1, 4])
+    with pytest.raises(RuntimeError, match="same shape"):
+        ember.max_pool_backward(g, ember.tensor([[[0, 1, 2]]]), [1, 1, 4])
+    with pytest.raises(RuntimeError, match="int64"):
+        ember.max_pool_backward(g, ember.tensor([[[0, 1]]], dtype=ember.int32), [1, 1, 4])
+    with pytest.raises(RuntimeError, match="do not fit"):
+        ember.max_pool_backward(g, ember.tensor([[[0, 1]]]), [1, 2, 4])

@@ -184,7 +184,6 @@ Tensor batch_norm_stats_grad(const Tensor& grad_mean, const Tensor& grad_invstd,
 Tensor conv_backward_input(const Tensor& grad, const DimVec& input_sizes, const Tensor& weight, const DimVec& stride,
                            const DimVec& padding, const DimVec& dilation, bool transposed, int64_t groups);
 Tensor conv_backward_bias(const Tensor& grad);
-Tensor pool_index_backward(const Tensor& grad, const DimVec& input_sizes, const Tensor& indices);
 Tensor pool_index_gather(const Tensor& grad, const Tensor& indices);
 DimVec grad_output_sizes_spatial(const DimVec& sizes);  // sizes[2:]
 

@@ -1,7 +1,6 @@
 // Gradients of convolution (with respect to input and bias, as convolutions and sums, so they are
-// differentiable again) and of max pooling (a scatter of grad to the maxima).
+// differentiable again), and the adjoint of max_pool_backward (a gather at the maxima).
 #include "autograd/formulas.h"
-#include "generated/ops/max_pool_backward.h"
 
 namespace ember::ad {
 
@@ -28,10 +27,6 @@ Tensor conv_backward_bias(const Tensor& grad) {
 }
 
 // max pooling: grad to the positions the maxima came from (flat within each plane).
-Tensor pool_index_backward(const Tensor& grad, const DimVec& input_sizes, const Tensor& indices) {
-  return max_pool_backward(grad, indices, input_sizes);
-}
-
 // grad (input-shaped) read at each output's index: the adjoint of max_pool_backward.
 Tensor pool_index_gather(const Tensor& grad, const Tensor& indices) {
   const DimVec& is = indices.sizes();

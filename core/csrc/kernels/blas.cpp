@@ -28,28 +28,29 @@ constexpr double kSplitFrom = 64.0 * 64.0 * 64.0;
 
 template <>
 void gemm_serial<float>(Op ta, Op tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
-                 const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
+                        const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
   scipy_cblas_sgemm(CblasRowMajor, trans(ta), trans(tb), blasint(m), blasint(n), blasint(k), alpha, a, blasint(lda), b,
                     blasint(ldb), beta, c, blasint(ldc));
 }
 
 template <>
-void gemm_serial<double>(Op ta, Op tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
-                  const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
+void gemm_serial<double>(Op ta, Op tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a,
+                         int64_t lda, const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
   scipy_cblas_dgemm(CblasRowMajor, trans(ta), trans(tb), blasint(m), blasint(n), blasint(k), alpha, a, blasint(lda), b,
                     blasint(ldb), beta, c, blasint(ldc));
 }
 
 template <>
-void gemm_serial<complex64>(Op ta, Op tb, int64_t m, int64_t n, int64_t k, complex64 alpha, const complex64* a, int64_t lda,
-                     const complex64* b, int64_t ldb, complex64 beta, complex64* c, int64_t ldc) {
+void gemm_serial<complex64>(Op ta, Op tb, int64_t m, int64_t n, int64_t k, complex64 alpha, const complex64* a,
+                            int64_t lda, const complex64* b, int64_t ldb, complex64 beta, complex64* c, int64_t ldc) {
   scipy_cblas_cgemm(CblasRowMajor, trans(ta), trans(tb), blasint(m), blasint(n), blasint(k), &alpha, a, blasint(lda), b,
                     blasint(ldb), &beta, c, blasint(ldc));
 }
 
 template <>
 void gemm_serial<complex128>(Op ta, Op tb, int64_t m, int64_t n, int64_t k, complex128 alpha, const complex128* a,
-                      int64_t lda, const complex128* b, int64_t ldb, complex128 beta, complex128* c, int64_t ldc) {
+                             int64_t lda, const complex128* b, int64_t ldb, complex128 beta, complex128* c,
+                             int64_t ldc) {
   scipy_cblas_zgemm(CblasRowMajor, trans(ta), trans(tb), blasint(m), blasint(n), blasint(k), &alpha, a, blasint(lda), b,
                     blasint(ldb), &beta, c, blasint(ldc));
 }

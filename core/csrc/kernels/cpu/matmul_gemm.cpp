@@ -104,7 +104,8 @@ void gemm_blas(const Tensor& out, const Tensor& a_in, const Tensor& b_in, const 
     if (opc == Op::N) blas::gemm<T>(opa, opb, m, n, k, alpha, pa + oa, lda, pb + ob, ldb, beta, pc + oc, ldc);
     else blas::gemm<T>(flip(opb), flip(opa), n, m, k, alpha, pb + ob, ldb, pa + oa, lda, beta, pc + oc, ldc);
   };
-  // OpenBLAS threads one product from 64^3 multiply-adds up; smaller ones run in parallel per batch.
+  // blas::gemm splits one product from 64^3 multiply-adds up across the threads; smaller ones run in
+  // parallel per batch.
   const int64_t work = m * n * k, big = 64 * 64 * 64;
   if (walk.count > 1 && work < big) {
     parallel_for(walk.count, std::max<int64_t>(1, big / std::max<int64_t>(work, 1)), [&](int64_t lo, int64_t hi) {

@@ -272,7 +272,8 @@ void avg_apply(const Tensor& src, const Tensor& dst, const Windows& w, bool coun
   std::vector<int64_t> divisor(size_t(L), 0);
   sweep(w, [](int64_t, int64_t, int64_t, int64_t) {}, [](int64_t, int64_t) {},
         [&](int64_t o, int64_t o0, int64_t o1, int64_t o2) {
-          divisor[size_t(o)] = avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override, in_window(w, o0, o1, o2));
+          divisor[size_t(o)] =
+              avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override, in_window(w, o0, o1, o2));
         });
   float_types(src.dtype(), op, [&](auto z) {
     using T = decltype(z);
