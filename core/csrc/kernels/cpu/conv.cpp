@@ -4,7 +4,9 @@
 //   transposed forward: out_n[g] += col2im(W[g]^T @ x_n[g])          (the adjoint of forward)
 //   weight gradient:    dW[g]    += grad_n[g] @ im2col(x_n[g])^T
 // float16/bfloat16 compute in float32. Messages follow PyTorch's.
+#include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "generated/ops/convolution.h"
@@ -12,6 +14,7 @@
 #include "kernels/blas.h"
 #include "kernels/copy.h"
 #include "kernels/cpu/conv_cols.h"
+#include "kernels/cpu/conv_winograd.h"
 #include "device/parallel.h"
 #include "tensor/factory.h"
 
@@ -113,21 +116,32 @@ DimVec spatial(const conv::Geometry& g, int64_t nd, bool input_side) {
 
 bool reduced(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType::BFloat16; }
 
+// A scratch buffer of n values of T from ember's caching allocator: the column matrices are
+// megabytes, and a fresh std::vector would page-fault (and zero) them on every call.
+template <class T>
+T* scratch(Tensor& holder, size_t n) {
+  holder = empty(DimVec{int64_t(n)}, std::is_same_v<T, double> ? ScalarType::Float64 : ScalarType::Float32);
+  return holder.data_as<T>();
+}
+
 // The work items are (image, group) pairs. With enough of them, each of ember's threads takes whole
 // items (their products then run on that thread); otherwise the items run in order and each
 // product is split across the threads.
 template <class F>
 void for_items(const Plan& p, size_t cols_size, F&& f) {
+  using T = typename std::decay_t<F>::value_type;
   const int64_t items = p.batch * p.groups, threads = get_num_threads();
   if (threads > 1 && items >= threads) {
     parallel_for(items, 1, [&](int64_t lo, int64_t hi) {
-      std::vector<typename std::decay_t<F>::value_type> cols(cols_size);
-      for (int64_t i = lo; i < hi; i++) f(i / p.groups, i % p.groups, cols.data(), lo);
+      Tensor holder;
+      T* cols = scratch<T>(holder, cols_size);
+      for (int64_t i = lo; i < hi; i++) f(i / p.groups, i % p.groups, cols, lo);
     });
     return;
   }
-  std::vector<typename std::decay_t<F>::value_type> cols(cols_size);
-  for (int64_t i = 0; i < items; i++) f(i / p.groups, i % p.groups, cols.data(), int64_t(0));
+  Tensor holder;
+  T* cols = scratch<T>(holder, cols_size);
+  for (int64_t i = 0; i < items; i++) f(i / p.groups, i % p.groups, cols, int64_t(0));
 }
 
 template <class T, class Body>
@@ -139,15 +153,53 @@ struct Item {
 template <class T, class Body>
 Item<T, Body> item(Body b) { return Item<T, Body>{std::move(b)}; }
 
+// y (batch x channels planes of `plane`) += bias per channel.
 template <class T>
-void forward_impl(const Plan& p, const T* x, const T* w, T* y) {
+void add_bias(T* y, const T* bias, int64_t batch, int64_t channels, int64_t plane) {
+  parallel_for(batch * channels, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; i++)
+      for (int64_t j = 0; j < plane; j++) y[i * plane + j] += bias[i % channels];
+  });
+}
+
+// The F(4x4, 3x3) problem of one group of this plan (3x3, stride 1), if that path serves it: the
+// convolution itself, or (adjoint) its transposed one, from the output side to the input side.
+bool winograd_problem(const Plan& p, bool adjoint, conv::winograd::Problem& w) {
+  const conv::Geometry& g = p.g;
+  if (!conv::winograd::geometry_fits(g)) return false;
+  const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups;
+  w.n = p.batch;
+  w.c = adjoint ? og : cg;
+  w.k = adjoint ? cg : og;
+  w.h = adjoint ? g.out[1] : g.in[1];
+  w.w = adjoint ? g.out[2] : g.in[2];
+  w.ph = adjoint ? 2 - g.pad[1] : g.pad[1];
+  w.pw = adjoint ? 2 - g.pad[2] : g.pad[2];
+  w.x_stride = adjoint ? p.out_ch * g.out_size() : p.in_ch * g.in_size();
+  w.y_stride = adjoint ? p.in_ch * g.in_size() : p.out_ch * g.out_size();
+  return conv::winograd::applies(w);
+}
+
+// y = the convolution, plus bias (out_ch values) unless it is null.
+template <class T>
+void forward_impl(const Plan& p, const T* x, const T* w, const T* bias, T* y) {
   const conv::Geometry& g = p.g;
   const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
+  conv::winograd::Problem wp;
+  if constexpr (std::is_same_v<T, float>) {
+    // A group with NaN or infinity is refused; the direct path below then redoes them all.
+    bool done = winograd_problem(p, false, wp);
+    for (int64_t gi = 0; done && gi < p.groups; gi++)
+      done = conv::winograd::forward(x + gi * cg * g.in_size(), w + gi * og * cg * K, bias ? bias + gi * og : nullptr,
+                                     false, y + gi * og * L, wp);
+    if (done) return;
+  }
   for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
     conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols);
     blas::gemm<T>(Op::N, Op::N, og, L, cg * K, T(1), w + gi * og * cg * K, cg * K, cols, L, T(0),
                   y + (n * p.out_ch + gi * og) * L, L);
   }));
+  if (bias) add_bias(y, bias, p.batch, p.out_ch, L);
 }
 
 // The transposed direction: y_in (in_ch planes of in_size, zeroed) += col2im(W^T @ x_out).
@@ -155,6 +207,17 @@ template <class T>
 void transposed_impl(const Plan& p, const T* xo, const T* w, T* yi) {
   const conv::Geometry& g = p.g;
   const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
+  conv::winograd::Problem wp;
+  if constexpr (std::is_same_v<T, float>) {
+    if (winograd_problem(p, true, wp)) {
+      bool done = true;
+      for (int64_t gi = 0; done && gi < p.groups; gi++)
+        done = conv::winograd::forward(xo + gi * og * L, w + gi * og * cg * K, nullptr, true, yi + gi * cg * g.in_size(),
+                                       wp);
+      if (done) return;
+      std::fill_n(yi, p.batch * p.in_ch * g.in_size(), T(0));  // the direct path accumulates
+    }
+  }
   for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
     blas::gemm<T>(Op::T, Op::N, cg * K, L, og, T(1), w + gi * og * cg * K, cg * K, xo + (n * p.out_ch + gi * og) * L,
                   L, T(0), cols, L);
@@ -169,20 +232,27 @@ void weight_grad_impl(const Plan& p, const T* go, const T* x, T* dw) {
   const conv::Geometry& g = p.g;
   const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
   const int64_t wsize = p.out_ch * cg * K;
-  std::vector<std::vector<T>> partial(size_t(p.batch * p.groups));
-  std::vector<char> used(size_t(p.batch * p.groups), 0);
+  conv::winograd::Problem wp;
+  if constexpr (std::is_same_v<T, float>) {
+    bool done = winograd_problem(p, false, wp);
+    for (int64_t gi = 0; done && gi < p.groups; gi++)
+      done = conv::winograd::weight_grad(go + gi * og * L, x + gi * cg * g.in_size(), dw + gi * og * cg * K, wp);
+    if (done) return;
+  }
+  std::vector<Tensor> partial(size_t(p.batch * p.groups));
   for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t first) {
-    std::vector<T>& acc = partial[size_t(first)];
-    if (acc.empty()) acc.assign(size_t(wsize), T(0));
-    used[size_t(first)] = 1;
+    Tensor& acc = partial[size_t(first)];
+    if (!acc.defined()) std::fill_n(scratch<T>(acc, size_t(wsize)), wsize, T(0));
     conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols);
     blas::gemm<T>(Op::N, Op::T, og, cg * K, L, T(1), go + (n * p.out_ch + gi * og) * L, L, cols, L, T(1),
-                  acc.data() + gi * og * cg * K, cg * K);
+                  acc.data_as<T>() + gi * og * cg * K, cg * K);
   }));
   std::fill(dw, dw + wsize, T(0));
-  for (size_t t = 0; t < partial.size(); t++)
-    if (used[t])
-      for (int64_t i = 0; i < wsize; i++) dw[i] += partial[t][size_t(i)];
+  for (const Tensor& t : partial)
+    if (t.defined()) {
+      const T* part = t.data_as<T>();
+      for (int64_t i = 0; i < wsize; i++) dw[i] += part[i];
+    }
 }
 
 // Runs f<T>(...) in the compute type of dt, converting 16-bit floats through float32.
@@ -220,21 +290,14 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
   Tensor y = ct == out.dtype() ? out : empty(out_sizes, ct, input.device());
   dispatch_float(input.dtype(), "convolution", [&](auto z) {
     using T = decltype(z);
+    Tensor b = bias.defined() ? as_compute(bias, ct) : Tensor();
+    const T* pb = bias.defined() ? b.data_as<T>() : nullptr;
     if (transposed) {
       fill_(y, Scalar(0.0));
       transposed_impl<T>(p, x.data_as<T>(), w.data_as<T>(), y.data_as<T>());
+      if (pb) add_bias(y.data_as<T>(), pb, out_sizes[0], out_sizes[1], y.numel() / (out_sizes[0] * out_sizes[1]));
     } else {
-      forward_impl<T>(p, x.data_as<T>(), w.data_as<T>(), y.data_as<T>());
-    }
-    if (bias.defined()) {
-      const Tensor b = as_compute(bias, ct);
-      const T* pb = b.data_as<T>();
-      T* py = y.data_as<T>();
-      const int64_t plane = y.numel() / (out_sizes[0] * out_sizes[1]);
-      parallel_for(out_sizes[0] * out_sizes[1], 1, [&](int64_t lo, int64_t hi) {
-        for (int64_t i = lo; i < hi; i++)
-          for (int64_t j = 0; j < plane; j++) py[i * plane + j] += pb[i % out_sizes[1]];
-      });
+      forward_impl<T>(p, x.data_as<T>(), w.data_as<T>(), pb, y.data_as<T>());
     }
   });
   if (!y.is_same(out)) copy_(out, y);

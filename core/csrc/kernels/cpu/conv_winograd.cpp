@@ -1,0 +1,489 @@
+// F(4x4, 3x3) Winograd convolution (see conv_winograd.h). With 6x6 input tiles d, 4x4 output tiles,
+// a 3x3 kernel g and the matrices B^T (6x6), G (6x3), A^T (4x6) of Lavin & Gray:
+//   forward:        y = A^T [ sum_c (G g G^T) . (B^T d B) ] A        (. elementwise, per point xi)
+//   weight grad:    dg = G^T [ sum_tiles (A dy A^T) . (B^T d B) ] G
+// Per point xi the channel sums are matrix products: M[xi] (k x tiles) = U[xi] (k x c) @ V[xi]
+// (c x tiles) forward, and dU[xi] (k x c) = dM[xi] (k x tiles) @ V[xi]^T for the weight. Tiles go in
+// blocks, a block per thread at a time, so V and M stay in cache; the transforms run on 8 tiles at
+// once (one per AVX lane), reading a zero-padded copy of the input with gathers.
+#include "kernels/cpu/conv_winograd.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "device/parallel.h"
+#include "kernels/blas.h"
+#include "tensor/factory.h"
+
+namespace ember {
+bool cpu_has_avx2();
+}
+
+namespace ember::conv::winograd {
+
+namespace {
+
+#define WINO_AVX2 __attribute__((target("avx2,fma")))
+#define WINO_INLINE __attribute__((target("avx2,fma"), always_inline)) inline
+
+constexpr int64_t kPoints = 36;  // the 6x6 transformed domain; point xi = 6 r + s
+constexpr int64_t kLanes = 8;
+
+// The 1-D transforms, for one float or 8 lanes (GCC's vector operators work on __m256).
+// B^T: 6 input values -> 6.
+template <class V>
+WINO_INLINE void input_1d(const V* d, V* r) {
+  const V a = d[1] + d[2], b = d[3] + d[4], c = d[1] - d[2], e = d[4] - d[3];
+  const V f = d[3] - d[1], h = d[4] - d[2];
+  r[0] = d[0] * 4.0f - d[2] * 5.0f + d[4];
+  r[1] = b - a * 4.0f;
+  r[2] = e + c * 4.0f;
+  r[3] = h + f * 2.0f;
+  r[4] = h - f * 2.0f;
+  r[5] = d[1] * 4.0f - d[3] * 5.0f + d[5];
+}
+
+// A^T: 6 transformed values -> 4 outputs.
+template <class V>
+WINO_INLINE void output_1d(const V* m, V* o) {
+  const V a = m[1] + m[2], b = m[1] - m[2], c = m[3] + m[4], d = m[3] - m[4];
+  o[0] = m[0] + a + c;
+  o[1] = b + d * 2.0f;
+  o[2] = a + c * 4.0f;
+  o[3] = b + d * 8.0f + m[5];
+}
+
+// A (the adjoint of A^T): 4 output gradients -> 6 transformed values.
+template <class V>
+WINO_INLINE void output_adjoint_1d(const V* y, V* r) {
+  const V e = y[0] + y[2], o = y[1] + y[3], e4 = y[0] + y[2] * 4.0f, o8 = y[1] * 2.0f + y[3] * 8.0f;
+  r[0] = y[0];
+  r[1] = e + o;
+  r[2] = e - o;
+  r[3] = e4 + o8;
+  r[4] = e4 - o8;
+  r[5] = y[3];
+}
+
+// G: 3 kernel values -> 6.
+template <class V>
+WINO_INLINE void kernel_1d(const V* g, V* u) {
+  const V s = g[0] + g[2];
+  u[0] = g[0] * 0.25f;
+  u[1] = (s + g[1]) * (-1.0f / 6.0f);
+  u[2] = (s - g[1]) * (-1.0f / 6.0f);
+  const V t = g[0] * (1.0f / 24.0f) + g[2] * (1.0f / 6.0f);
+  u[3] = t + g[1] * (1.0f / 12.0f);
+  u[4] = t - g[1] * (1.0f / 12.0f);
+  u[5] = g[2];
+}
+
+// G^T (the adjoint of G): 6 transformed kernel gradients -> 3.
+template <class V>
+WINO_INLINE void kernel_adjoint_1d(const V* u, V* g) {
+  const V p = u[1] + u[2], q = u[3] + u[4];
+  g[0] = u[0] * 0.25f - p * (1.0f / 6.0f) + q * (1.0f / 24.0f);
+  g[1] = (u[2] - u[1]) * (1.0f / 6.0f) + (u[3] - u[4]) * (1.0f / 12.0f);
+  g[2] = (q - p) * (1.0f / 6.0f) + u[5];
+}
+
+// The 3x3 kernel g (9 values, row-major) -> U, 36 points each written to out[xi * stride].
+template <class V>
+WINO_INLINE void kernel_2d(const V* g, V* u36) {
+  V rows[3][6];
+  for (int a = 0; a < 3; a++) kernel_1d(g + 3 * a, rows[a]);
+  for (int s = 0; s < 6; s++) {
+    const V col[3] = {rows[0][s], rows[1][s], rows[2][s]};
+    V r[6];
+    kernel_1d(col, r);
+    for (int i = 0; i < 6; i++) u36[i * 6 + s] = r[i];
+  }
+}
+
+// The 36 transformed kernel gradients -> the 3x3 kernel's gradient (row-major).
+template <class V>
+WINO_INLINE void kernel_adjoint_2d(const V* u36, V* g9) {
+  V rows[6][3];
+  for (int r = 0; r < 6; r++) kernel_adjoint_1d(u36 + 6 * r, rows[r]);
+  for (int b = 0; b < 3; b++) {
+    const V col[6] = {rows[0][b], rows[1][b], rows[2][b], rows[3][b], rows[4][b], rows[5][b]};
+    V a[3];
+    kernel_adjoint_1d(col, a);
+    for (int i = 0; i < 3; i++) g9[i * 3 + b] = a[i];
+  }
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Tiles of the output, and the zero-padded input planes the tiles read.
+struct Layout {
+  int64_t th, tw, tiles;  // tile rows and columns per image; tiles in all
+  int64_t hp, wp;         // padded input planes: 4 th + 2 rows of 4 tw + 2
+  int64_t tb;             // tiles per block (a multiple of 8)
+};
+
+Layout make_layout(const Problem& p) {
+  Layout l;
+  l.th = ceil_div(p.oh(), 4);
+  l.tw = ceil_div(p.ow(), 4);
+  l.tiles = p.n * l.th * l.tw;
+  l.hp = 4 * l.th + 2;
+  l.wp = 4 * l.tw + 2;
+  // A block's V and M (36 points x channels x tiles) should stay within about a megabyte; blocks
+  // share the tiles out evenly across the threads, and hold at least 32 tiles for the products.
+  const int64_t cache_tiles = (int64_t(1) << 20) / (kPoints * 4 * (p.c + p.k));
+  const int64_t per_thread = ceil_div(l.tiles, get_num_threads());
+  l.tb = std::min(per_thread, std::max<int64_t>(32, cache_tiles));
+  l.tb = ceil_div(std::max<int64_t>(l.tb, 1), kLanes) * kLanes;
+  return l;
+}
+
+// Whether the n values are all finite: x * 0 is NaN exactly for NaN and infinities, and a sum
+// with a NaN in it is NaN (a loop the compiler vectorizes).
+bool all_finite(const float* x, int64_t n) {
+  float acc = 0.0f;
+  for (int64_t i = 0; i < n; i++) acc += x[i] * 0.0f;
+  return acc == 0.0f;
+}
+
+// xp (n x c planes of hp x wp) = x with ph / pw zeros before and zeros after up to the plane's end.
+// Returns whether x is all finite.
+bool pad_planes(const float* x, int64_t planes_per_image, int64_t x_stride, int64_t n, int64_t h, int64_t w,
+                int64_t ph, int64_t pw, int64_t hp, int64_t wp, float* xp) {
+  std::atomic<bool> finite{true};
+  parallel_for(n * planes_per_image, 4, [&](int64_t lo, int64_t hi) {
+    for (int64_t q = lo; q < hi; q++) {
+      const float* src = x + (q / planes_per_image) * x_stride + (q % planes_per_image) * h * w;
+      float* dst = xp + q * hp * wp;
+      for (int64_t r = 0; r < hp; r++) {
+        float* row = dst + r * wp;
+        const int64_t sr = r - ph;
+        if (sr < 0 || sr >= h) {
+          std::memset(row, 0, sizeof(float) * wp);
+          continue;
+        }
+        const int64_t cols = std::min(w, wp - pw);
+        std::memset(row, 0, sizeof(float) * pw);
+        std::memcpy(row + pw, src + sr * w, sizeof(float) * cols);
+        std::memset(row + pw + cols, 0, sizeof(float) * (wp - pw - cols));
+      }
+      if (!all_finite(dst, hp * wp)) finite = false;
+    }
+  });
+  return finite;
+}
+
+// Offsets (in floats, within one channel's plane of image 0) of the top-left corners of tiles
+// t0 .. t0+count-1, padded to a multiple of 8 by repeating the last tile.
+void tile_offsets(const Layout& l, int64_t t0, int64_t count, int64_t image_floats, int64_t row_floats, int32_t* off) {
+  const int64_t per_image = l.th * l.tw;
+  for (int64_t i = 0; i < ceil_div(count, kLanes) * kLanes; i++) {
+    const int64_t t = t0 + std::min(i, count - 1), img = t / per_image, r = t % per_image;
+    off[i] = int32_t(img * image_floats + (r / l.tw) * 4 * row_floats + (r % l.tw) * 4);
+  }
+}
+
+// U[xi] (k x c) for every point, rows ko in [lo, hi): the kernel's transform, 8 input channels at a
+// time.
+WINO_AVX2 void transform_kernel_rows(const float* w, bool flipped_transposed, int64_t k, int64_t c, float* u,
+                                     int64_t lo, int64_t hi) {
+  for (int64_t ko = lo; ko < hi; ko++) {
+      // (ko, ci)'s kernel tap (a, b) lies at w[ko][ci][a][b], or at w[ci][ko][2-a][2-b] flipped.
+      const int64_t ci_step = flipped_transposed ? k * 9 : 9;
+      const float* base = w + (flipped_transposed ? ko * 9 : ko * c * 9);
+      auto tap = [&](int a, int b) { return flipped_transposed ? (2 - a) * 3 + (2 - b) : a * 3 + b; };
+      int64_t ci = 0;
+      for (; ci + kLanes <= c; ci += kLanes) {
+        const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                               _mm256_set1_epi32(int32_t(ci_step)));
+        __m256 g[9], u36[36];
+        for (int a = 0; a < 3; a++)
+          for (int b = 0; b < 3; b++) g[a * 3 + b] = _mm256_i32gather_ps(base + ci * ci_step + tap(a, b), idx, 4);
+        kernel_2d(g, u36);
+        for (int64_t xi = 0; xi < kPoints; xi++) _mm256_storeu_ps(u + (xi * k + ko) * c + ci, u36[xi]);
+      }
+      for (; ci < c; ci++) {
+        float g[9], u36[36];
+        for (int a = 0; a < 3; a++)
+          for (int b = 0; b < 3; b++) g[a * 3 + b] = base[ci * ci_step + tap(a, b)];
+        kernel_2d(g, u36);
+        for (int64_t xi = 0; xi < kPoints; xi++) u[(xi * k + ko) * c + ci] = u36[xi];
+      }
+  }
+}
+
+// The 8x8 transpose of rows r[0..7] in place: afterwards r[j] holds element j of each former row.
+WINO_INLINE void transpose8(__m256* r) {
+  __m256 t[8], u[8];
+  for (int i = 0; i < 4; i++) {
+    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 2; i++) {
+    u[4 * i + 0] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+    u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+    u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+  }
+  for (int i = 0; i < 4; i++) {
+    r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
+    r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+  }
+}
+
+// V[xi] (channels x tb, this block's columns) from the padded planes xp, 8 tiles per step: each
+// tile's patch row is one unaligned load (its last 2 lanes unused), and a transpose turns the 8
+// rows into the 6 columns across the tiles.
+WINO_AVX2 void transform_input(const float* xp, const Layout& l, int64_t channels, int64_t ntiles, const int32_t* off,
+                               float* v) {
+  const int64_t plane = l.hp * l.wp, groups = ceil_div(ntiles, kLanes);
+  for (int64_t ch = 0; ch < channels; ch++) {
+    const float* base = xp + ch * plane;
+    for (int64_t grp = 0; grp < groups; grp++) {
+      const int32_t* o = off + grp * kLanes;
+      __m256 t[6][6];
+      for (int i = 0; i < 6; i++) {
+        __m256 d[8];
+        for (int lane = 0; lane < 8; lane++) d[lane] = _mm256_loadu_ps(base + o[lane] + i * l.wp);
+        transpose8(d);
+        input_1d(d, t[i]);
+      }
+      for (int s = 0; s < 6; s++) {
+        const __m256 col[6] = {t[0][s], t[1][s], t[2][s], t[3][s], t[4][s], t[5][s]};
+        __m256 r[6];
+        input_1d(col, r);
+        for (int i = 0; i < 6; i++) _mm256_storeu_ps(v + ((i * 6 + s) * channels + ch) * l.tb + grp * kLanes, r[i]);
+      }
+    }
+  }
+}
+
+// Where each tile of a block writes its 4x4 outputs, and how much of it lies within the output.
+struct TileTargets {
+  std::vector<int64_t> base;
+  std::vector<int8_t> rows, cols;
+};
+
+TileTargets tile_targets(const Problem& p, const Layout& l, int64_t t0, int64_t ntiles) {
+  const int64_t oh = p.oh(), ow = p.ow(), per_image = l.th * l.tw;
+  TileTargets tt;
+  for (int64_t i = 0; i < ntiles; i++) {
+    const int64_t t = t0 + i, img = t / per_image, ty = (t % per_image) / l.tw, tx = t % l.tw;
+    tt.base.push_back(img * p.y_stride + 4 * ty * ow + 4 * tx);
+    tt.rows.push_back(int8_t(std::min<int64_t>(4, oh - 4 * ty)));
+    tt.cols.push_back(int8_t(std::min<int64_t>(4, ow - 4 * tx)));
+  }
+  return tt;
+}
+
+// y's tiles t0 .. t0+ntiles-1 (plus bias, if given) from M[xi] (k x tb), 8 tiles per step: each
+// output row of the 8 tiles is transposed in registers into 8 runs of 4, stored whole for tiles
+// inside the output and cut to its bounds at the edges.
+WINO_AVX2 void transform_output(const float* m, const float* bias, const Problem& p, const Layout& l, int64_t t0,
+                                int64_t ntiles, float* y) {
+  const int64_t oh = p.oh(), ow = p.ow(), groups = ceil_div(ntiles, kLanes);
+  const TileTargets tt = tile_targets(p, l, t0, ntiles);
+  for (int64_t ko = 0; ko < p.k; ko++) {
+    float* yk = y + ko * oh * ow;
+    const __m256 b = _mm256_set1_ps(bias ? bias[ko] : 0.0f);
+    for (int64_t grp = 0; grp < groups; grp++) {
+      __m256 q[6][4];
+      for (int r = 0; r < 6; r++) {
+        __m256 mr[6];
+        for (int s = 0; s < 6; s++) mr[s] = _mm256_loadu_ps(m + ((r * 6 + s) * p.k + ko) * l.tb + grp * kLanes);
+        output_1d(mr, q[r]);
+      }
+      __m256 o[4][4];  // o[j][i]: output (i, j) of the 8 tiles
+      for (int j = 0; j < 4; j++) {
+        const __m256 col[6] = {q[0][j], q[1][j], q[2][j], q[3][j], q[4][j], q[5][j]};
+        output_1d(col, o[j]);
+      }
+      const int64_t first = grp * kLanes, lanes = std::min(kLanes, ntiles - first);
+      for (int i = 0; i < 4; i++) {
+        const __m256 a = _mm256_unpacklo_ps(o[0][i] + b, o[1][i] + b), c = _mm256_unpackhi_ps(o[0][i] + b, o[1][i] + b);
+        const __m256 d = _mm256_unpacklo_ps(o[2][i] + b, o[3][i] + b), e = _mm256_unpackhi_ps(o[2][i] + b, o[3][i] + b);
+        // run[lane]: output row i of tile `lane`, columns 0..3
+        const __m256 r04 = _mm256_shuffle_ps(a, d, 0x44), r15 = _mm256_shuffle_ps(a, d, 0xEE);
+        const __m256 r26 = _mm256_shuffle_ps(c, e, 0x44), r37 = _mm256_shuffle_ps(c, e, 0xEE);
+        const __m128 run[8] = {_mm256_castps256_ps128(r04), _mm256_castps256_ps128(r15),
+                               _mm256_castps256_ps128(r26), _mm256_castps256_ps128(r37),
+                               _mm256_extractf128_ps(r04, 1), _mm256_extractf128_ps(r15, 1),
+                               _mm256_extractf128_ps(r26, 1), _mm256_extractf128_ps(r37, 1)};
+        for (int64_t lane = 0; lane < lanes; lane++) {
+          const size_t ti = size_t(first + lane);
+          if (i >= tt.rows[ti]) continue;
+          float* dst = yk + tt.base[ti] + i * ow;
+          if (tt.cols[ti] == 4) {
+            _mm_storeu_ps(dst, run[lane]);
+          } else {
+            alignas(16) float tmp[4];
+            _mm_store_ps(tmp, run[lane]);
+            for (int j = 0; j < tt.cols[ti]; j++) dst[j] = tmp[j];
+          }
+        }
+      }
+    }
+  }
+}
+
+// dM[xi] (k x tb) from the output gradient's zero-padded planes dyp (4 th x 4 tw each).
+WINO_AVX2 void transform_output_grad(const float* dyp, const Layout& l, int64_t channels, int64_t ntiles,
+                                     const int32_t* off, float* dm) {
+  const int64_t plane = 16 * l.th * l.tw, row = 4 * l.tw, groups = ceil_div(ntiles, kLanes);
+  for (int64_t ch = 0; ch < channels; ch++) {
+    const float* base = dyp + ch * plane;
+    for (int64_t grp = 0; grp < groups; grp++) {
+      const __m256i o = _mm256_load_si256(reinterpret_cast<const __m256i*>(off + grp * kLanes));
+      __m256 t[4][6];
+      for (int i = 0; i < 4; i++) {
+        __m256 d[4];
+        for (int j = 0; j < 4; j++) d[j] = _mm256_i32gather_ps(base + i * row + j, o, 4);
+        output_adjoint_1d(d, t[i]);
+      }
+      for (int s = 0; s < 6; s++) {
+        const __m256 col[4] = {t[0][s], t[1][s], t[2][s], t[3][s]};
+        __m256 r[6];
+        output_adjoint_1d(col, r);
+        for (int i = 0; i < 6; i++) _mm256_storeu_ps(dm + ((i * 6 + s) * channels + ch) * l.tb + grp * kLanes, r[i]);
+      }
+    }
+  }
+}
+
+// dw (k, c, 3, 3) rows ko in [lo, hi) from dU[xi] (k x c), 8 input channels at a time.
+WINO_AVX2 void transform_kernel_grad_rows(const float* du, int64_t k, int64_t c, float* dw, int64_t lo, int64_t hi) {
+  for (int64_t ko = lo; ko < hi; ko++) {
+      int64_t ci = 0;
+      for (; ci + kLanes <= c; ci += kLanes) {
+        __m256 u36[36], g[9];
+        for (int64_t xi = 0; xi < kPoints; xi++) u36[xi] = _mm256_loadu_ps(du + (xi * k + ko) * c + ci);
+        kernel_adjoint_2d(u36, g);
+        alignas(32) float taps[9][kLanes];
+        for (int i = 0; i < 9; i++) _mm256_store_ps(taps[i], g[i]);
+        for (int64_t lane = 0; lane < kLanes; lane++)
+          for (int i = 0; i < 9; i++) dw[(ko * c + ci + lane) * 9 + i] = taps[i][lane];
+      }
+      for (; ci < c; ci++) {
+        float u36[36], g[9];
+        for (int64_t xi = 0; xi < kPoints; xi++) u36[xi] = du[(xi * k + ko) * c + ci];
+        kernel_adjoint_2d(u36, g);
+        for (int i = 0; i < 9; i++) dw[(ko * c + ci) * 9 + i] = g[i];
+      }
+  }
+}
+
+// One thread's share of the forward blocks [lo, hi).
+void forward_blocks(const Problem& p, const Layout& l, const float* xp, const float* u, const float* bias, float* y,
+                    int64_t lo, int64_t hi) {
+  Tensor scratch = empty(DimVec{kPoints * (p.c + p.k) * l.tb}, ScalarType::Float32);
+  float* v = scratch.data_as<float>();
+  float* m = v + kPoints * p.c * l.tb;
+  std::vector<int32_t> off_store(static_cast<size_t>(l.tb + kLanes));
+  int32_t* off = reinterpret_cast<int32_t*>((reinterpret_cast<uintptr_t>(off_store.data()) + 31) & ~uintptr_t(31));
+  for (int64_t b = lo; b < hi; b++) {
+    const int64_t t0 = b * l.tb, nt = std::min(l.tb, l.tiles - t0);
+    tile_offsets(l, t0, nt, p.c * l.hp * l.wp, l.wp, off);
+    transform_input(xp, l, p.c, nt, off, v);
+    for (int64_t xi = 0; xi < kPoints; xi++)
+      blas::gemm_serial<float>(blas::Op::N, blas::Op::N, p.k, nt, p.c, 1.0f, u + xi * p.k * p.c, p.c,
+                               v + xi * p.c * l.tb, l.tb, 0.0f, m + xi * p.k * l.tb, l.tb);
+    transform_output(m, bias, p, l, t0, nt, y);
+  }
+}
+
+// One thread's share of the weight-gradient blocks [lo, hi), summed into du (36 x k x c).
+void weight_grad_blocks(const Problem& p, const Layout& l, const float* xp, const float* dyp, float* du, int64_t lo,
+                        int64_t hi) {
+  Tensor scratch = empty(DimVec{kPoints * (p.c + p.k) * l.tb}, ScalarType::Float32);
+  float* v = scratch.data_as<float>();
+  float* dm = v + kPoints * p.c * l.tb;
+  std::vector<int32_t> store(static_cast<size_t>(2 * l.tb + 3 * kLanes));
+  int32_t* xoff = reinterpret_cast<int32_t*>((reinterpret_cast<uintptr_t>(store.data()) + 31) & ~uintptr_t(31));
+  int32_t* yoff = xoff + l.tb + kLanes;
+  for (int64_t b = lo; b < hi; b++) {
+    const int64_t t0 = b * l.tb, nt = std::min(l.tb, l.tiles - t0);
+    tile_offsets(l, t0, nt, p.c * l.hp * l.wp, l.wp, xoff);
+    tile_offsets(l, t0, nt, p.k * 16 * l.th * l.tw, 4 * l.tw, yoff);
+    transform_input(xp, l, p.c, nt, xoff, v);
+    transform_output_grad(dyp, l, p.k, nt, yoff, dm);
+    for (int64_t xi = 0; xi < kPoints; xi++)
+      blas::gemm_serial<float>(blas::Op::N, blas::Op::T, p.k, p.c, nt, 1.0f, dm + xi * p.k * l.tb, l.tb,
+                               v + xi * p.c * l.tb, l.tb, 1.0f, du + xi * p.k * p.c, p.c);
+  }
+}
+
+}  // namespace
+
+bool geometry_fits(const Geometry& g) {
+  return g.k[0] == 1 && g.in[0] == 1 && g.out[0] == 1 && g.k[1] == 3 && g.k[2] == 3 && g.stride[1] == 1 &&
+         g.stride[2] == 1 && g.dil[1] == 1 && g.dil[2] == 1 && g.pad[1] <= 2 && g.pad[2] <= 2;
+}
+
+bool applies(const Problem& p) {
+  static const bool enabled = [] {
+    const char* v = std::getenv("EMBER_CONV_WINOGRAD");
+    return !(v && std::string(v) == "0");
+  }();
+  if (!enabled || !cpu_has_avx2() || p.c < 8 || p.k < 8 || p.oh() < 4 || p.ow() < 4 || p.n < 1) return false;
+  // The transformed kernel is 4 times the kernel: with few tiles per channel (deep layers on small
+  // images) moving it costs more than the multiplications it saves.
+  if (p.n * ceil_div(p.oh(), 4) * ceil_div(p.ow(), 4) * 4 < std::max(p.c, p.k)) return false;
+  // The gathers take 32-bit offsets into the padded planes.
+  const int64_t plane = (4 * ceil_div(p.oh(), 4) + 2) * (4 * ceil_div(p.ow(), 4) + 2);
+  return p.n * std::max(p.c, p.k) * plane < (int64_t(1) << 31);
+}
+
+bool forward(const float* x, const float* w, const float* bias, bool flipped_transposed, float* y, const Problem& p) {
+  const Layout l = make_layout(p);
+  if (!all_finite(w, p.k * p.c * 9)) return false;
+  Tensor xp = empty(DimVec{p.n * p.c * l.hp * l.wp + kLanes}, ScalarType::Float32);
+  if (!pad_planes(x, p.c, p.x_stride, p.n, p.h, p.w, p.ph, p.pw, l.hp, l.wp, xp.data_as<float>())) return false;
+  Tensor u = empty(DimVec{kPoints * p.k * p.c}, ScalarType::Float32);
+  float* ud_out = u.data_as<float>();
+  parallel_for(p.k, 8, [&](int64_t lo, int64_t hi) { transform_kernel_rows(w, flipped_transposed, p.k, p.c, ud_out, lo, hi); });
+  const float* xpd = xp.data_as<float>();
+  const float* ud = u.data_as<float>();
+  parallel_for(ceil_div(l.tiles, l.tb), 1,
+               [&](int64_t lo, int64_t hi) { forward_blocks(p, l, xpd, ud, bias, y, lo, hi); });
+  return true;
+}
+
+bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p) {
+  const Layout l = make_layout(p);
+  Tensor xp = empty(DimVec{p.n * p.c * l.hp * l.wp + kLanes}, ScalarType::Float32);
+  Tensor dyp = empty(DimVec{p.n * p.k * 16 * l.th * l.tw}, ScalarType::Float32);
+  if (!pad_planes(x, p.c, p.x_stride, p.n, p.h, p.w, p.ph, p.pw, l.hp, l.wp, xp.data_as<float>()) ||
+      !pad_planes(dy, p.k, p.y_stride, p.n, p.oh(), p.ow(), 0, 0, 4 * l.th, 4 * l.tw, dyp.data_as<float>()))
+    return false;
+  const int64_t blocks = ceil_div(l.tiles, l.tb), slice = kPoints * p.k * p.c;
+  // Each thread sums its blocks into its own dU (indexed by its first block); added at the end.
+  std::vector<Tensor> partial(static_cast<size_t>(blocks));
+  const float* xpd = xp.data_as<float>();
+  const float* dypd = dyp.data_as<float>();
+  parallel_for(blocks, 1, [&](int64_t lo, int64_t hi) {
+    partial[size_t(lo)] = empty(DimVec{slice}, ScalarType::Float32);
+    float* du = partial[size_t(lo)].data_as<float>();
+    std::fill(du, du + slice, 0.0f);
+    weight_grad_blocks(p, l, xpd, dypd, du, lo, hi);
+  });
+  float* total = nullptr;
+  for (Tensor& t : partial) {
+    if (!t.defined()) continue;
+    if (!total) {
+      total = t.data_as<float>();
+      continue;
+    }
+    const float* part = t.data_as<float>();
+    for (int64_t i = 0; i < slice; i++) total[i] += part[i];
+  }
+  parallel_for(p.k, 8, [&](int64_t lo, int64_t hi) { transform_kernel_grad_rows(total, p.k, p.c, dw, lo, hi); });
+  return true;
+}
+
+}  // namespace ember::conv::winograd

@@ -1,0 +1,41 @@
+// Winograd's minimal filtering F(4x4, 3x3) for float32 2-D convolutions with a 3x3 kernel, stride 1
+// and no dilation (Lavin & Gray, "Fast Algorithms for Convolutional Neural Networks", 2016): each
+// 6x6 input tile and each kernel go to a 36-point domain, where the channel sums are 36 matrix
+// products with a quarter of direct convolution's multiplications; the products run on OpenBLAS.
+// Forward, the input gradient (a convolution with the flipped, transposed kernel) and the weight
+// gradient (the adjoint of the same identity) all use it. Needs AVX2 and FMA.
+#pragma once
+#include <cstdint>
+
+#include "kernels/cpu/conv_cols.h"
+
+namespace ember::conv::winograd {
+
+// One group of a batched 2-D convolution: x holds n images of c channels (h x w planes, images
+// x_stride floats apart) and y n images of k channels (oh x ow planes, y_stride floats apart).
+struct Problem {
+  int64_t n = 0, c = 0, h = 0, w = 0, k = 0, ph = 0, pw = 0, x_stride = 0, y_stride = 0;
+  int64_t oh() const { return h + 2 * ph - 2; }
+  int64_t ow() const { return w + 2 * pw - 2; }
+};
+
+// Whether a convolution of geometry g is a 2-D one with a 3x3 kernel, stride 1, no dilation and
+// padding of at most 2 (in either direction: the transposed one pads by 2 minus that).
+bool geometry_fits(const Geometry& g);
+
+// Whether this path serves problem p on this CPU: enough channels on both sides and a large enough
+// output for the products to outweigh the transforms, and offsets that fit in 32 bits.
+bool applies(const Problem& p);
+
+// y = the convolution of x with w, plus bias (k values) unless it is null. w is (k, c, 3, 3); with
+// `flipped_transposed` it is (c, k, 3, 3) and used rotated by 180 degrees, which makes this the
+// transposed convolution (the input gradient) of the stride-1 convolution with kernel w.
+// Returns false, having written nothing, when x or w holds a NaN or an infinity: a transform would
+// spread it over its whole tile, where direct convolution keeps it to the windows that see it.
+bool forward(const float* x, const float* w, const float* bias, bool flipped_transposed, float* y, const Problem& p);
+
+// dw (k, c, 3, 3) = the gradient of the convolution's weight given dy (the output's gradient, laid
+// out as y) and x. Returns false, having written nothing, when dy or x is not all finite.
+bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p);
+
+}  // namespace ember::conv::winograd
