@@ -144,12 +144,16 @@ Layout make_layout(const Problem& p) {
   return l;
 }
 
-// Whether the n values are all finite: x * 0 is NaN exactly for NaN and infinities, and a sum
-// with a NaN in it is NaN (a loop the compiler vectorizes).
+// Whether the n values are all finite: the largest magnitude's bits stay below the exponent of
+// all ones (an integer max, which the compiler vectorizes, unlike an ordered float sum).
 bool all_finite(const float* x, int64_t n) {
-  float acc = 0.0f;
-  for (int64_t i = 0; i < n; i++) acc += x[i] * 0.0f;
-  return acc == 0.0f;
+  uint32_t worst = 0;
+  for (int64_t i = 0; i < n; i++) {
+    uint32_t bits;
+    std::memcpy(&bits, x + i, sizeof bits);
+    worst = std::max(worst, bits & 0x7fffffffu);
+  }
+  return worst < 0x7f800000u;
 }
 
 // xp (n x c planes of hp x wp) = x with ph / pw zeros before and zeros after up to the plane's end.
@@ -289,6 +293,13 @@ WINO_AVX2 void transform_output(const float* m, const float* bias, const Problem
                                 int64_t ntiles, float* y) {
   const int64_t oh = p.oh(), ow = p.ow(), groups = ceil_div(ntiles, kLanes);
   const TileTargets tt = tile_targets(p, l, t0, ntiles);
+  std::vector<char> full(static_cast<size_t>(groups));
+  for (int64_t grp = 0; grp < groups; grp++) {
+    bool all = grp * kLanes + kLanes <= ntiles;
+    for (int64_t lane = 0; all && lane < kLanes; lane++)
+      all = tt.rows[size_t(grp * kLanes + lane)] == 4 && tt.cols[size_t(grp * kLanes + lane)] == 4;
+    full[size_t(grp)] = all;
+  }
   for (int64_t ko = 0; ko < p.k; ko++) {
     float* yk = y + ko * oh * ow;
     const __m256 b = _mm256_set1_ps(bias ? bias[ko] : 0.0f);
@@ -315,6 +326,10 @@ WINO_AVX2 void transform_output(const float* m, const float* bias, const Problem
                                _mm256_castps256_ps128(r26), _mm256_castps256_ps128(r37),
                                _mm256_extractf128_ps(r04, 1), _mm256_extractf128_ps(r15, 1),
                                _mm256_extractf128_ps(r26, 1), _mm256_extractf128_ps(r37, 1)};
+        if (full[size_t(grp)]) {  // 8 whole tiles: no bounds to check
+          for (int lane = 0; lane < 8; lane++) _mm_storeu_ps(yk + tt.base[size_t(first + lane)] + i * ow, run[lane]);
+          continue;
+        }
         for (int64_t lane = 0; lane < lanes; lane++) {
           const size_t ti = size_t(first + lane);
           if (i >= tt.rows[ti]) continue;
@@ -339,11 +354,19 @@ WINO_AVX2 void transform_output_grad(const float* dyp, const Layout& l, int64_t 
   for (int64_t ch = 0; ch < channels; ch++) {
     const float* base = dyp + ch * plane;
     for (int64_t grp = 0; grp < groups; grp++) {
-      const __m256i o = _mm256_load_si256(reinterpret_cast<const __m256i*>(off + grp * kLanes));
+      const int32_t* o = off + grp * kLanes;
       __m256 t[4][6];
       for (int i = 0; i < 4; i++) {
-        __m256 d[4];
-        for (int j = 0; j < 4; j++) d[j] = _mm256_i32gather_ps(base + i * row + j, o, 4);
+        // Row i of tiles lane and lane + 4 side by side, then a 4x4 transpose in each half: d[j]
+        // holds column j of the 8 tiles in lane order.
+        __m256 a[4];
+        for (int lane = 0; lane < 4; lane++)
+          a[lane] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(base + o[lane] + i * row)),
+                                         _mm_loadu_ps(base + o[lane + 4] + i * row), 1);
+        const __m256 lo01 = _mm256_unpacklo_ps(a[0], a[1]), hi01 = _mm256_unpackhi_ps(a[0], a[1]);
+        const __m256 lo23 = _mm256_unpacklo_ps(a[2], a[3]), hi23 = _mm256_unpackhi_ps(a[2], a[3]);
+        const __m256 d[4] = {_mm256_shuffle_ps(lo01, lo23, 0x44), _mm256_shuffle_ps(lo01, lo23, 0xEE),
+                             _mm256_shuffle_ps(hi01, hi23, 0x44), _mm256_shuffle_ps(hi01, hi23, 0xEE)};
         output_adjoint_1d(d, t[i]);
       }
       for (int s = 0; s < 6; s++) {
