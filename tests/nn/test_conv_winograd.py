@@ -156,3 +156,32 @@ def test_can_be_turned_off():
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         errs[flag] = float(out.stdout)
     assert errs["0"] < 1e-6 < errs["1"] < 3e-5
+
+
+def test_huge_finite_values_take_the_direct_path():
+    # The transforms scale values by up to about 100: near float32's limit they would overflow.
+    rng = np.random.default_rng(3)
+    x = rng.choice([-1.0, 1.0], (1, 16, 12, 12)) * 1e37
+    wt = rng.standard_normal((16, 16, 3, 3)) * 0.01
+    y = F.conv2d(ember.tensor(x.astype(np.float32)), ember.tensor(wt.astype(np.float32)), padding=1).numpy()
+    assert np.isfinite(y).all()
+    assert rel_err(y.astype(np.float64), conv_ref(x, wt, (1, 1))) < 1e-5
+
+
+def test_depth_one_conv3d_with_depth_padding_is_not_a_2d_convolution():
+    # A 3-D convolution of depth 1 looks 2-D, but with depth padding its output sees only zeros.
+    rng = np.random.default_rng(4)
+    x = ember.tensor(rng.standard_normal((1, 8, 1, 8, 8)).astype(np.float32), requires_grad=True)
+    w = ember.tensor(rng.standard_normal((8, 8, 1, 3, 3)).astype(np.float32), requires_grad=True)
+    y = F.conv3d(x, w, padding=(1, 1, 1), stride=(3, 1, 1))
+    assert y.shape == (1, 8, 1, 8, 8)
+    assert np.abs(y.detach().numpy()).max() == 0
+    y.backward(ember.ones_like(y))
+    assert np.abs(w.grad.numpy()).max() == 0
+    z = F.conv_transpose3d(x, w, padding=(1, 1, 1), output_padding=(2, 0, 0), stride=(3, 1, 1))
+    assert np.abs(z.detach().numpy()).max() == 0
+    # Without depth padding it is the 2-D convolution.
+    y2 = F.conv3d(x, w, padding=(0, 1, 1)).detach().numpy()[:, :, 0]
+    ref = conv_ref(x.detach().numpy()[:, :, 0].astype(np.float64), w.detach().numpy()[:, :, 0].astype(np.float64),
+                   (1, 1))
+    assert rel_err(y2, ref) < 3e-5

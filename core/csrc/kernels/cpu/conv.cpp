@@ -3,7 +3,8 @@
 //   forward:            out_n[g]  = W[g] (O/g x C/g*K)  @ im2col(x_n[g])
 //   transposed forward: out_n[g] += col2im(W[g]^T @ x_n[g])          (the adjoint of forward)
 //   weight gradient:    dW[g]    += grad_n[g] @ im2col(x_n[g])^T
-// float16/bfloat16 compute in float32. Messages follow PyTorch's.
+// float32 2-D 3x3 stride-1 convolutions with enough channels take Winograd's F(4x4, 3x3) instead
+// (conv_winograd.h), for all three. float16/bfloat16 compute in float32. Messages follow PyTorch's.
 #include <algorithm>
 #include <string>
 #include <type_traits>
@@ -120,6 +121,7 @@ bool reduced(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType:
 // megabytes, and a fresh std::vector would page-fault (and zero) them on every call.
 template <class T>
 T* scratch(Tensor& holder, size_t n) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
   holder = empty(DimVec{int64_t(n)}, std::is_same_v<T, double> ? ScalarType::Float64 : ScalarType::Float32);
   return holder.data_as<T>();
 }
@@ -202,7 +204,7 @@ void forward_impl(const Plan& p, const T* x, const T* w, const T* bias, T* y) {
   if (bias) add_bias(y, bias, p.batch, p.out_ch, L);
 }
 
-// The transposed direction: y_in (in_ch planes of in_size, zeroed) += col2im(W^T @ x_out).
+// The transposed direction: y_in (in_ch planes of in_size) = col2im(W^T @ x_out).
 template <class T>
 void transposed_impl(const Plan& p, const T* xo, const T* w, T* yi) {
   const conv::Geometry& g = p.g;
@@ -215,9 +217,9 @@ void transposed_impl(const Plan& p, const T* xo, const T* w, T* yi) {
         done = conv::winograd::forward(xo + gi * og * L, w + gi * og * cg * K, nullptr, true, yi + gi * cg * g.in_size(),
                                        wp);
       if (done) return;
-      std::fill_n(yi, p.batch * p.in_ch * g.in_size(), T(0));  // the direct path accumulates
     }
   }
+  std::fill_n(yi, p.batch * p.in_ch * g.in_size(), T(0));  // the direct path accumulates
   for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
     blas::gemm<T>(Op::T, Op::N, cg * K, L, og, T(1), w + gi * og * cg * K, cg * K, xo + (n * p.out_ch + gi * og) * L,
                   L, T(0), cols, L);
@@ -293,7 +295,6 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
     Tensor b = bias.defined() ? as_compute(bias, ct) : Tensor();
     const T* pb = bias.defined() ? b.data_as<T>() : nullptr;
     if (transposed) {
-      fill_(y, Scalar(0.0));
       transposed_impl<T>(p, x.data_as<T>(), w.data_as<T>(), y.data_as<T>());
       if (pb) add_bias(y.data_as<T>(), pb, out_sizes[0], out_sizes[1], y.numel() / (out_sizes[0] * out_sizes[1]));
     } else {

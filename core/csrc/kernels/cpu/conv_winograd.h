@@ -19,8 +19,8 @@ struct Problem {
   int64_t ow() const { return w + 2 * pw - 2; }
 };
 
-// Whether a convolution of geometry g is a 2-D one with a 3x3 kernel, stride 1, no dilation and
-// padding of at most 2 (in either direction: the transposed one pads by 2 minus that).
+// Whether a convolution of geometry g is a 2-D one (or a 3-D one of depth 1 with no depth padding)
+// with a 3x3 kernel, stride 1, no dilation and padding of at most 2 (in either direction: the transposed one pads by 2 minus that).
 bool geometry_fits(const Geometry& g);
 
 // Whether this path serves problem p on this CPU: enough channels on both sides and a large enough
@@ -30,12 +30,13 @@ bool applies(const Problem& p);
 // y = the convolution of x with w, plus bias (k values) unless it is null. w is (k, c, 3, 3); with
 // `flipped_transposed` it is (c, k, 3, 3) and used rotated by 180 degrees, which makes this the
 // transposed convolution (the input gradient) of the stride-1 convolution with kernel w.
-// Returns false, having written nothing, when x or w holds a NaN or an infinity: a transform would
-// spread it over its whole tile, where direct convolution keeps it to the windows that see it.
+// Returns false, having written nothing, when x or w holds a NaN, an infinity or a magnitude of 2^40
+// or more: a transform would spread a non-finite value over its whole tile (direct convolution keeps
+// it to the windows that see it), and could overflow on huge finite ones.
 bool forward(const float* x, const float* w, const float* bias, bool flipped_transposed, float* y, const Problem& p);
 
 // dw (k, c, 3, 3) = the gradient of the convolution's weight given dy (the output's gradient, laid
-// out as y) and x. Returns false, having written nothing, when dy or x is not all finite.
+// out as y) and x. Returns false, having written nothing, on the values forward refuses.
 bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p);
 
 }  // namespace ember::conv::winograd
