@@ -249,12 +249,7 @@ void weight_grad_impl(const Plan& p, const T* go, const T* x, T* dw) {
     blas::gemm<T>(Op::N, Op::T, og, cg * K, L, T(1), go + (n * p.out_ch + gi * og) * L, L, cols, L, T(1),
                   acc.data_as<T>() + gi * og * cg * K, cg * K);
   }));
-  std::fill(dw, dw + wsize, T(0));
-  for (const Tensor& t : partial)
-    if (t.defined()) {
-      const T* part = t.data_as<T>();
-      for (int64_t i = 0; i < wsize; i++) dw[i] += part[i];
-    }
+  conv::sum_partials(partial, wsize, dw);
 }
 
 // Runs f<T>(...) in the compute type of dt, converting 16-bit floats through float32.

@@ -1,9 +1,12 @@
 // Column buffers of convolution (im2col / col2im) for 1, 2 or 3 spatial dims. Row r of the column
 // matrix is (channel, kernel offset); column j is an output position; entry = the input element
-// that kernel offset sees from output position j (zero in the padding).
+// that kernel offset sees from output position j (zero in the padding). Also the sum of per-thread
+// weight-gradient buffers that both convolution paths use.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "device/parallel.h"
 #include "tensor/tensor_impl.h"
@@ -93,6 +96,20 @@ void col2im(const T* cols, int64_t channels, const Geometry& g, T* x) {
         }
       }
     }
+  });
+}
+
+// out (n values) = the sum of the defined buffers in partials: the per-thread sums of a weight
+// gradient, added across the threads in slices.
+template <class T>
+void sum_partials(const std::vector<Tensor>& partials, int64_t n, T* out) {
+  std::vector<const T*> parts;
+  for (const Tensor& t : partials)
+    if (t.defined()) parts.push_back(t.data_as<T>());
+  parallel_for(n, 1 << 14, [&](int64_t lo, int64_t hi) {
+    std::fill(out + lo, out + hi, T(0));
+    for (const T* part : parts)
+      for (int64_t i = lo; i < hi; i++) out[i] += part[i];
   });
 }
 

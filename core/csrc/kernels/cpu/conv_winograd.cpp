@@ -457,12 +457,12 @@ bool applies(const Problem& p) {
     return !(v && std::string(v) == "0");
   }();
   if (!enabled || !cpu_has_avx2() || p.c < 8 || p.k < 8 || p.oh() < 4 || p.ow() < 4 || p.n < 1) return false;
+  const Layout l = make_layout(p);
   // The transformed kernel is 4 times the kernel: with few tiles per channel (deep layers on small
   // images) moving it costs more than the multiplications it saves.
-  if (p.n * ceil_div(p.oh(), 4) * ceil_div(p.ow(), 4) * 4 < std::max(p.c, p.k)) return false;
+  if (l.tiles * 4 < std::max(p.c, p.k)) return false;
   // Tile offsets into the padded planes are 32-bit.
-  const int64_t plane = (4 * ceil_div(p.oh(), 4) + 2) * (4 * ceil_div(p.ow(), 4) + 2);
-  return p.n * std::max(p.c, p.k) * plane < (int64_t(1) << 31);
+  return p.n * std::max(p.c, p.k) * l.hp * l.wp < (int64_t(1) << 31);
 }
 
 bool forward(const float* x, const float* w, const float* bias, bool flipped_transposed, float* y, const Problem& p) {
@@ -497,16 +497,9 @@ bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p) {
     std::fill(du, du + slice, 0.0f);
     weight_grad_blocks(p, l, xpd, dypd, du, lo, hi);
   });
-  float* total = nullptr;
-  for (Tensor& t : partial) {
-    if (!t.defined()) continue;
-    if (!total) {
-      total = t.data_as<float>();
-      continue;
-    }
-    const float* part = t.data_as<float>();
-    for (int64_t i = 0; i < slice; i++) total[i] += part[i];
-  }
+  Tensor sum = empty(DimVec{slice}, ScalarType::Float32);
+  float* total = sum.data_as<float>();
+  sum_partials(partial, slice, total);
   parallel_for(p.k, 8, [&](int64_t lo, int64_t hi) { transform_kernel_grad_rows(total, p.k, p.c, dw, lo, hi); });
   return true;
 }
