@@ -170,7 +170,6 @@ Tensor quantile_backward_q(const Tensor& grad, const Tensor& input, const Tensor
                            const std::string& interpolation, bool ignore_nan);
 
 // formulas_nn.cpp
-Tensor threshold_backward(const Tensor& grad, const Tensor& input, double threshold);
 Tensor elu_backward(const Tensor& grad, const Tensor& input, double alpha, double scale, double input_scale);
 Tensor gelu_backward(const Tensor& grad, const Tensor& input, const std::string& approximate);
 Tensor silu_backward(const Tensor& grad, const Tensor& input);

@@ -7,10 +7,6 @@
 
 namespace ember::ad {
 
-Tensor threshold_backward(const Tensor& grad, const Tensor& input, double threshold) {
-  return where(gt(input, num(threshold)), grad, zeros_of(grad));
-}
-
 Tensor elu_backward(const Tensor& grad, const Tensor& input, double alpha, double scale, double input_scale) {
   return where(gt(input, num(0.0)), grad * scale, grad * exp(input * input_scale) * (alpha * scale * input_scale));
 }

@@ -52,6 +52,9 @@ template <class T>
 inline T logsigmoid(T x) { return std::fmin(x, T(0)) - std::log1p(std::exp(-std::fabs(x))); }
 template <class T>
 inline T threshold(T x, T th, T value) { return x > th || x != x ? x : value; }
+// PyTorch's test (x <= th zeroes), so a NaN x lets the gradient through
+template <class T>
+inline T threshold_backward(T grad, T x, T th) { return x <= th ? T(0) : grad; }
 template <class T>
 inline T softshrink(T x, T l) { return x > l ? x - l : x < -l ? x + l : x != x ? x : T(0); }
 template <class T>

@@ -48,6 +48,8 @@ register(
     OpInfo("tanhshrink", ref=lambda a: a - np.tanh(a)),
     OpInfo("threshold", ref=lambda a, threshold, value: np.where(a > threshold, a, value),
            kwargs=[{"threshold": 0.5, "value": -2.0}]),
+    OpInfo("threshold_backward", ref=lambda g, a, threshold: np.where(a <= threshold, 0, g),
+           kwargs=[{"threshold": 0.0}, {"threshold": 0.5}]),
     OpInfo("softshrink", ref=lambda a, lambd=0.5: np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, 0)),
            kwargs=[{}, {"lambd": 1.0}]),
     OpInfo("hardshrink", ref=lambda a, lambd=0.5: np.where(np.abs(a) > lambd, a, 0), kwargs=[{}, {"lambd": 1.0}]),

@@ -18,7 +18,8 @@
 #include <vector>
 
 #include "device/parallel.h"
-#include "kernels/blas.h"
+#include "kernels/cpu/avx2_transpose.h"
+#include "kernels/cpu/sgemm_unpacked.h"
 #include "tensor/factory.h"
 
 namespace ember {
@@ -137,19 +138,30 @@ Layout make_layout(const Problem& p) {
   l.wp = 4 * l.tw + 2;
   // A block's V and M (36 points x channels x tiles) should stay within about a megabyte; blocks
   // share the tiles out evenly across the threads, and hold at least 32 tiles for the products
-  // unless a thread's share is smaller.
+  // unless a thread's share is smaller. Every block also reads all of U (or adds to all of dU),
+  // 36 k c floats, which for wide layers is far larger than the cache: blocks of at least
+  // 2 k c / (k + c) tiles keep that traffic below V's and M's own.
   const int64_t cache_tiles = (int64_t(1) << 20) / (kPoints * 4 * (p.c + p.k));
   const int64_t per_thread = ceil_div(l.tiles, get_num_threads());
-  l.tb = std::min(per_thread, std::max<int64_t>(32, cache_tiles));
+  l.tb = std::min(per_thread, std::max({int64_t(32), cache_tiles, 2 * p.k * p.c / (p.k + p.c)}));
   l.tb = ceil_div(std::max<int64_t>(l.tb, 1), kLanes) * kLanes;
   return l;
+}
+
+// The distance (in floats) between consecutive points' slices of a block's V or M (channels x tb
+// each): an odd number of 64-byte lines, so that a tile group's 36 points, read or written
+// together by the transforms, fall in different cache sets (slices a multiple of 4 KB apart would
+// all share one set).
+int64_t point_stride(int64_t channels, int64_t tb) {
+  const int64_t lines = ceil_div(channels * tb, 16);
+  return 16 * (lines % 2 ? lines : lines + 1);
 }
 
 // Whether the n values are all below 2^40 in magnitude (so neither NaN nor infinite): the
 // transforms scale by up to about 100 on each side, and a product of such values summed over many
 // channels and tiles stays far from float32's overflow. An integer max on the bits, which the
 // compiler vectorizes, unlike an ordered float sum.
-bool all_moderate(const float* x, int64_t n) {
+WINO_AVX2 bool all_moderate(const float* x, int64_t n) {
   uint32_t worst = 0;
   for (int64_t i = 0; i < n; i++) {
     uint32_t bits;
@@ -225,23 +237,28 @@ WINO_AVX2 void transform_kernel_rows(const float* w, bool flipped_transposed, in
   }
 }
 
-// The 8x8 transpose of rows r[0..7] in place: afterwards r[j] holds element j of each former row.
-WINO_INLINE void transpose8(__m256* r) {
-  __m256 t[8], u[8];
-  for (int i = 0; i < 4; i++) {
-    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+// The stretches of one channel's plane(s) that a block's tiles read, one per image the block
+// touches: [first tile's offset, last tile's offset + reach) within that image. A block's share of
+// a plane is a few kilobytes, too short for the hardware prefetcher to pick up before it ends.
+struct Span {
+  int64_t begin, end;
+};
+
+std::vector<Span> block_spans(const int32_t* off, int64_t ntiles, int64_t image_floats, int64_t reach) {
+  std::vector<Span> spans;
+  for (int64_t i = 0; i < ntiles; i++) {
+    const int64_t o = off[i];
+    if (spans.empty() || o / image_floats != spans.back().begin / image_floats) spans.push_back({o, o});
+    spans.back().end = o + reach;
   }
-  for (int i = 0; i < 2; i++) {
-    u[4 * i + 0] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
-    u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
-    u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
-    u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
-  }
-  for (int i = 0; i < 4; i++) {
-    r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
-    r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
-  }
+  return spans;
+}
+
+// Asks for the lines of `spans` (relative to base) to be brought into cache: the next channel's,
+// while this one's tiles are transformed.
+WINO_INLINE void prefetch(const float* base, const std::vector<Span>& spans) {
+  for (const Span& sp : spans)
+    for (int64_t a = sp.begin; a < sp.end; a += 16) _mm_prefetch(reinterpret_cast<const char*>(base + a), _MM_HINT_T0);
 }
 
 // V[xi] (channels x tb, this block's columns) from the padded planes xp, 8 tiles per step: each
@@ -249,23 +266,25 @@ WINO_INLINE void transpose8(__m256* r) {
 // rows into the 6 columns across the tiles.
 WINO_AVX2 void transform_input(const float* xp, const Layout& l, int64_t channels, int64_t ntiles, const int32_t* off,
                                float* v) {
-  const int64_t plane = l.hp * l.wp, groups = ceil_div(ntiles, kLanes);
+  const int64_t plane = l.hp * l.wp, groups = ceil_div(ntiles, kLanes), ps = point_stride(channels, l.tb);
+  const std::vector<Span> spans = block_spans(off, ntiles, channels * plane, 5 * l.wp + kLanes);
   for (int64_t ch = 0; ch < channels; ch++) {
     const float* base = xp + ch * plane;
+    if (ch + 1 < channels) prefetch(base + plane, spans);
     for (int64_t grp = 0; grp < groups; grp++) {
       const int32_t* o = off + grp * kLanes;
       __m256 t[6][6];
       for (int i = 0; i < 6; i++) {
         __m256 d[8];
         for (int lane = 0; lane < 8; lane++) d[lane] = _mm256_loadu_ps(base + o[lane] + i * l.wp);
-        transpose8(d);
+        avx2::transpose8(d);
         input_1d(d, t[i]);
       }
       for (int s = 0; s < 6; s++) {
         const __m256 col[6] = {t[0][s], t[1][s], t[2][s], t[3][s], t[4][s], t[5][s]};
         __m256 r[6];
         input_1d(col, r);
-        for (int i = 0; i < 6; i++) _mm256_storeu_ps(v + ((i * 6 + s) * channels + ch) * l.tb + grp * kLanes, r[i]);
+        for (int i = 0; i < 6; i++) _mm256_storeu_ps(v + (i * 6 + s) * ps + ch * l.tb + grp * kLanes, r[i]);
       }
     }
   }
@@ -294,7 +313,7 @@ TileTargets tile_targets(const Problem& p, const Layout& l, int64_t t0, int64_t 
 // inside the output and cut to its bounds at the edges.
 WINO_AVX2 void transform_output(const float* m, const float* bias, const Problem& p, const Layout& l, int64_t t0,
                                 int64_t ntiles, float* y) {
-  const int64_t oh = p.oh(), ow = p.ow(), groups = ceil_div(ntiles, kLanes);
+  const int64_t oh = p.oh(), ow = p.ow(), groups = ceil_div(ntiles, kLanes), ps = point_stride(p.k, l.tb);
   const TileTargets tt = tile_targets(p, l, t0, ntiles);
   std::vector<char> full(static_cast<size_t>(groups));
   for (int64_t grp = 0; grp < groups; grp++) {
@@ -310,7 +329,7 @@ WINO_AVX2 void transform_output(const float* m, const float* bias, const Problem
       __m256 q[6][4];
       for (int r = 0; r < 6; r++) {
         __m256 mr[6];
-        for (int s = 0; s < 6; s++) mr[s] = _mm256_loadu_ps(m + ((r * 6 + s) * p.k + ko) * l.tb + grp * kLanes);
+        for (int s = 0; s < 6; s++) mr[s] = _mm256_loadu_ps(m + (r * 6 + s) * ps + ko * l.tb + grp * kLanes);
         output_1d(mr, q[r]);
       }
       __m256 o[4][4];  // o[j][i]: output (i, j) of the 8 tiles
@@ -353,9 +372,12 @@ WINO_AVX2 void transform_output(const float* m, const float* bias, const Problem
 // dM[xi] (k x tb) from the output gradient's zero-padded planes dyp (4 th x 4 tw each).
 WINO_AVX2 void transform_output_grad(const float* dyp, const Layout& l, int64_t channels, int64_t ntiles,
                                      const int32_t* off, float* dm) {
-  const int64_t plane = 16 * l.th * l.tw, row = 4 * l.tw, groups = ceil_div(ntiles, kLanes);
+  const int64_t plane = 16 * l.th * l.tw, row = 4 * l.tw, groups = ceil_div(ntiles, kLanes),
+                ps = point_stride(channels, l.tb);
+  const std::vector<Span> spans = block_spans(off, ntiles, channels * plane, 3 * row + 4);
   for (int64_t ch = 0; ch < channels; ch++) {
     const float* base = dyp + ch * plane;
+    if (ch + 1 < channels) prefetch(base + plane, spans);
     for (int64_t grp = 0; grp < groups; grp++) {
       const int32_t* o = off + grp * kLanes;
       __m256 t[4][6];
@@ -376,7 +398,7 @@ WINO_AVX2 void transform_output_grad(const float* dyp, const Layout& l, int64_t 
         const __m256 col[4] = {t[0][s], t[1][s], t[2][s], t[3][s]};
         __m256 r[6];
         output_adjoint_1d(col, r);
-        for (int i = 0; i < 6; i++) _mm256_storeu_ps(dm + ((i * 6 + s) * channels + ch) * l.tb + grp * kLanes, r[i]);
+        for (int i = 0; i < 6; i++) _mm256_storeu_ps(dm + (i * 6 + s) * ps + ch * l.tb + grp * kLanes, r[i]);
       }
     }
   }
@@ -407,9 +429,10 @@ WINO_AVX2 void transform_kernel_grad_rows(const float* du, int64_t k, int64_t c,
 // One thread's share of the forward blocks [lo, hi).
 void forward_blocks(const Problem& p, const Layout& l, const float* xp, const float* u, const float* bias, float* y,
                     int64_t lo, int64_t hi) {
-  Tensor scratch = empty(DimVec{kPoints * (p.c + p.k) * l.tb}, ScalarType::Float32);
+  const int64_t vps = point_stride(p.c, l.tb), mps = point_stride(p.k, l.tb);
+  Tensor scratch = empty(DimVec{kPoints * (vps + mps)}, ScalarType::Float32);
   float* v = scratch.data_as<float>();
-  float* m = v + kPoints * p.c * l.tb;
+  float* m = v + kPoints * vps;
   std::vector<int32_t> offsets(static_cast<size_t>(l.tb));
   int32_t* off = offsets.data();
   for (int64_t b = lo; b < hi; b++) {
@@ -417,8 +440,8 @@ void forward_blocks(const Problem& p, const Layout& l, const float* xp, const fl
     tile_offsets(l, t0, nt, p.c * l.hp * l.wp, l.wp, off);
     transform_input(xp, l, p.c, nt, off, v);
     for (int64_t xi = 0; xi < kPoints; xi++)
-      blas::gemm_serial<float>(blas::Op::N, blas::Op::N, p.k, nt, p.c, 1.0f, u + xi * p.k * p.c, p.c,
-                               v + xi * p.c * l.tb, l.tb, 0.0f, m + xi * p.k * l.tb, l.tb);
+      sgemm_unpacked::product(p.k, nt, p.c, u + xi * p.k * p.c, p.c, v + xi * vps, l.tb, m + xi * mps,
+                              l.tb, false);
     transform_output(m, bias, p, l, t0, nt, y);
   }
 }
@@ -426,9 +449,11 @@ void forward_blocks(const Problem& p, const Layout& l, const float* xp, const fl
 // One thread's share of the weight-gradient blocks [lo, hi), summed into du (36 x k x c).
 void weight_grad_blocks(const Problem& p, const Layout& l, const float* xp, const float* dyp, float* du, int64_t lo,
                         int64_t hi) {
-  Tensor scratch = empty(DimVec{kPoints * (p.c + p.k) * l.tb}, ScalarType::Float32);
+  const int64_t vps = point_stride(p.c, l.tb), mps = point_stride(p.k, l.tb);
+  Tensor scratch = empty(DimVec{kPoints * (vps + mps) + p.c * l.tb}, ScalarType::Float32);
   float* v = scratch.data_as<float>();
-  float* dm = v + kPoints * p.c * l.tb;
+  float* dm = v + kPoints * vps;
+  float* vt = dm + kPoints * mps;  // one point's V transposed (tiles x c), B's rows for the kernel
   std::vector<int32_t> offsets(static_cast<size_t>(2 * l.tb));
   int32_t* xoff = offsets.data();
   int32_t* yoff = xoff + l.tb;
@@ -438,9 +463,10 @@ void weight_grad_blocks(const Problem& p, const Layout& l, const float* xp, cons
     tile_offsets(l, t0, nt, p.k * 16 * l.th * l.tw, 4 * l.tw, yoff);
     transform_input(xp, l, p.c, nt, xoff, v);
     transform_output_grad(dyp, l, p.k, nt, yoff, dm);
-    for (int64_t xi = 0; xi < kPoints; xi++)
-      blas::gemm_serial<float>(blas::Op::N, blas::Op::T, p.k, p.c, nt, 1.0f, dm + xi * p.k * l.tb, l.tb,
-                               v + xi * p.c * l.tb, l.tb, 1.0f, du + xi * p.k * p.c, p.c);
+    for (int64_t xi = 0; xi < kPoints; xi++) {
+      sgemm_unpacked::transpose(p.c, nt, v + xi * vps, l.tb, vt, p.c);
+      sgemm_unpacked::product(p.k, p.c, nt, dm + xi * mps, l.tb, vt, p.c, du + xi * p.k * p.c, p.c, true);
+    }
   }
 }
 

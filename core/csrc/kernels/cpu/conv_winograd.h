@@ -1,7 +1,8 @@
 // Winograd's minimal filtering F(4x4, 3x3) for float32 2-D convolutions with a 3x3 kernel, stride 1
 // and no dilation (Lavin & Gray, "Fast Algorithms for Convolutional Neural Networks", 2016): each
 // 6x6 input tile and each kernel go to a 36-point domain, where the channel sums are 36 matrix
-// products with a quarter of direct convolution's multiplications; the products run on OpenBLAS.
+// products with a quarter of direct convolution's multiplications; the products run on
+// sgemm_unpacked's register kernel, straight from the transforms' buffers.
 // Forward, the input gradient (a convolution with the flipped, transposed kernel) and the weight
 // gradient (the adjoint of the same identity) all use it. Needs AVX2 and FMA.
 #pragma once

@@ -16,6 +16,7 @@
 #include "generated/ops/max_pool_backward.h"
 #include "kernels/convert.h"
 #include "kernels/copy.h"
+#include "kernels/cpu/pool_max2x2.h"
 #include "tensor/factory.h"
 
 namespace ember::ops {
@@ -160,6 +161,17 @@ std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, con
     using T = decltype(z);
     using C = opmath_t<T>;
     const Axis &ah = w.ax[1], &aw = w.ax[2];
+    if constexpr (std::is_same_v<T, float>) {
+      if (w.ax[0].out == 1 && w.ax[0].in == 1 && w.ax[0].k == 1 && !ah.adaptive && !aw.adaptive && ah.k == 2 &&
+          aw.k == 2 && ah.stride == 2 && aw.stride == 2 && ah.pad == 0 && aw.pad == 0 && ah.dil == 1 &&
+          aw.dil == 1 && pool::max2x2_applies(ah.in, aw.in, ah.out, aw.out)) {
+        parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
+          pool::max2x2(x.data_as<float>() + pb * S, pe - pb, ah.in, aw.in, ah.out, aw.out,
+                       values.data_as<float>() + pb * L, indices.data_as<int64_t>() + pb * L);
+        });
+        return;
+      }
+    }
     if (w.ax[0].out == 1 && w.ax[0].in == 1 && w.ax[0].k == 1 && w.ax[0].pad == 0 && !ah.adaptive && !aw.adaptive) {
       // 1-d and 2-d windows: direct loops over the window's rows (the common max_pool2d)
       parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
