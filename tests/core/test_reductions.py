@@ -147,6 +147,21 @@ def test_layouts_and_paths(shape, rng):
         assert x.argmin().item() == ref.argmin()
 
 
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+def test_per_channel_statistics_of_batches(layout, rng):
+    # dims (0, 2, 3) of (N, C, H, W): reduced, kept, reduced in memory, read in place
+    a = rng.standard_normal((6, 9, 5, 7)).astype(np.float32)
+    x = E(a) if layout == "nchw" else E(a.transpose(0, 2, 3, 1).copy()).permute(0, 3, 1, 2)
+    a64 = a.astype(np.float64)
+    dims = (0, 2, 3)
+    np.testing.assert_allclose(N(x.sum(dims)), a64.sum(dims), rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(N(x.mean(dims, keepdim=True)), a64.mean(dims, keepdims=True), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(N(x.var(dims)), a64.var(dims, ddof=1), rtol=1e-5)
+    np.testing.assert_allclose(N(x.norm(2, dims)), np.sqrt((a64 ** 2).sum(dims)), rtol=1e-5)
+    np.testing.assert_allclose(N(x.logsumexp(dims)), np.log(np.exp(a64).sum(dims)), rtol=1e-5)
+    np.testing.assert_array_equal(N(x.amax(dims)), a.max(dims))
+
+
 def test_expanded_input():
     a = np.arange(4.0)
     x = E(a).expand(3, 4)

@@ -221,3 +221,35 @@ def test_state_dict_round_trip_mid_run(case):
         stateless = name in ("SGD",) and not kwargs.get("momentum")
         same = all(np.array_equal(numpy_of(p), numpy_of(q)) for p, q in zip(params, restart))
         assert same == stateless
+
+
+@pytest.mark.parametrize("kwargs", [dict(lr=0.1), dict(lr=0.05, momentum=0.8, nesterov=True, weight_decay=0.05)])
+def test_sgd_with_strided_params_and_grads_matches_reference(kwargs):
+    # SGD updates contiguous tensors in one fused pass and steps the others one by one; a group
+    # holding both kinds (a transposed parameter, a strided gradient) must follow the reference
+    rng = np.random.default_rng(3)
+    arrays = make_params(rng, np.float32)
+    params = to_ember(arrays)
+    params[0] = ember.tensor(arrays[0].T.copy()).t().requires_grad_()
+    assert not params[0].is_contiguous()
+    opt = optim.SGD(params, **kwargs)
+    want = run_reference("SGD", arrays, [([0, 1, 2], {})], kwargs, STEPS, grad_fn)
+    for t in range(1, STEPS + 1):
+        grads = [grad_fn(numpy_of(p), t) for p in params]
+        params[0].grad = ember.tensor(grads[0])
+        params[1].grad = ember.tensor(np.stack([grads[1], grads[1]], -1))[:, 0]  # strided
+        params[2].grad = ember.tensor(grads[2])
+        opt.step()
+        for p, w in zip(params, want[t - 1]):
+            np.testing.assert_allclose(numpy_of(p), w, rtol=2e-4, atol=2e-5, err_msg=f"step {t}")
+
+
+def test_sgd_rejects_mismatched_groups_in_its_fused_update():
+    p, g = ember.zeros(3), ember.zeros(4)
+    with pytest.raises(RuntimeError, match="grad 0"):
+        ember._C._sgd_update([p], [g], [], 0.1, 0.0, 0.0, 0.0, False, False)
+    with pytest.raises(RuntimeError, match="1 params but 0 momentum buffers"):
+        ember._C._sgd_update([p], [p.clone()], [], 0.1, 0.9, 0.0, 0.0, False, False)
+    with pytest.raises(TypeError, match="int64"):
+        q = ember.zeros(3, dtype=ember.int64)
+        ember._C._sgd_update([q], [q], [], 0.1, 0.0, 0.0, 0.0, False, False)

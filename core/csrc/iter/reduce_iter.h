@@ -27,6 +27,9 @@ struct ReducePlan {
   int64_t sa = 0, sr = 0, si = 0;  // input strides (elements)
   int64_t oa = 0, oi = 0;        // strides into a C-contiguous result of the kept dims (elements)
   int64_t out_numel = 1;         // A * I
+  // [reduced][kept][reduced] layouts (a conv bias gradient or batch statistics over (N, *, H, W))
+  // read in place: R0 runs of R, sr0 apart, fold into each of the A outputs (then I == 1).
+  int64_t R0 = 1, sr0 = 0;
 };
 
 // The plan for reducing the dims in `mask` of `input`, the result being C-contiguous over the kept
@@ -66,11 +69,11 @@ void run_reduce(const ReducePlan& p, const Op& op) {
     // Each output folds one run of R elements. Long runs with few outputs are split into fixed
     // chunks whose partials merge in order; the split depends only on the sizes.
     const int64_t nchunks = (p.R + kChunk - 1) / kChunk;
-    if (p.A >= 8 || nchunks < 4) {
-      parallel_for(p.A, std::max<int64_t>(1, kChunk / std::max<int64_t>(p.R, 1)), [&](int64_t b, int64_t e) {
+    if (p.A >= 8 || nchunks < 4 || p.R0 > 1) {
+      parallel_for(p.A, std::max<int64_t>(1, kChunk / std::max<int64_t>(p.R * p.R0, 1)), [&](int64_t b, int64_t e) {
         for (int64_t a = b; a < e; a++) {
           Acc acc = op.init();
-          op.run(acc, x + a * p.sa, p.R, p.sr, 0);
+          for (int64_t r0 = 0; r0 < p.R0; r0++) op.run(acc, x + a * p.sa + r0 * p.sr0, p.R, p.sr, r0 * p.R);
           op.write(acc, a * p.oa);
         }
       });

@@ -1,4 +1,5 @@
 """Stochastic gradient descent with optional (Nesterov) momentum, dampening and weight decay."""
+from .. import _C
 from ._helpers import call_closure, check, check_lr, check_unsupported, check_weight_decay, no_grad_step
 from .optimizer import Optimizer
 
@@ -32,40 +33,64 @@ class SGD(Optimizer):
         loss = call_closure(closure)
         with no_grad_step():
             for group in self.param_groups:
-                lr = group["lr"]
-                momentum = group["momentum"]
-                dampening = group["dampening"]
-                weight_decay = group["weight_decay"]
-                nesterov = group["nesterov"]
-                maximize = group["maximize"]
-                # The gradient enters as sign*g + weight_decay*p; the scalars are folded into in-place
-                # ops so a step allocates nothing (only the first momentum step makes the buffer).
-                sign = -1.0 if maximize else 1.0
+                # Parameters whose update is a plain pass over contiguous memory go to one fused call;
+                # the rest (a first momentum step, mixed dtypes, strided tensors) step here.
+                fused = ([], [], [])
                 for p in group["params"]:
                     g = p.grad
                     if g is None:
                         continue
-                    if momentum == 0:
-                        if weight_decay != 0:
-                            p.mul_(1 - lr * weight_decay)  # p - lr*(g + wd*p) = p*(1 - lr*wd) - lr*g
-                        p.add_(g, alpha=-lr * sign)
-                        continue
-                    state = self.state[p]
-                    buf = state.get("momentum_buffer")
-                    if buf is None:
-                        buf = g.neg() if maximize else g.clone()
-                        if weight_decay != 0:
-                            buf.add_(p, alpha=weight_decay)
-                        state["momentum_buffer"] = buf
+                    buf = self.state[p].get("momentum_buffer") if group["momentum"] != 0 else None
+                    if _fusable(p, g, buf, group["momentum"]):
+                        fused[0].append(p)
+                        fused[1].append(g)
+                        if buf is not None:
+                            fused[2].append(buf)
                     else:
-                        buf.mul_(momentum).add_(g, alpha=(1 - dampening) * sign)
-                        if weight_decay != 0:
-                            buf.add_(p, alpha=(1 - dampening) * weight_decay)
-                    if nesterov:
-                        # p - lr*(g' + mu*buf), with g' = sign*g + wd*p
-                        if weight_decay != 0:
-                            p.mul_(1 - lr * weight_decay)
-                        p.add_(g, alpha=-lr * sign).add_(buf, alpha=-lr * momentum)
-                    else:
-                        p.add_(buf, alpha=-lr)
+                        self._step_one(p, g, group)
+                if fused[0]:
+                    _C._sgd_update(*fused, group["lr"], group["momentum"], group["dampening"],
+                                   group["weight_decay"], group["nesterov"], group["maximize"])
         return loss
+
+    def _step_one(self, p, g, group):
+        lr = group["lr"]
+        momentum = group["momentum"]
+        dampening = group["dampening"]
+        weight_decay = group["weight_decay"]
+        nesterov = group["nesterov"]
+        maximize = group["maximize"]
+        # The gradient enters as sign*g + weight_decay*p; the scalars are folded into in-place
+        # ops so a step allocates nothing (only the first momentum step makes the buffer).
+        sign = -1.0 if maximize else 1.0
+        if momentum == 0:
+            if weight_decay != 0:
+                p.mul_(1 - lr * weight_decay)  # p - lr*(g + wd*p) = p*(1 - lr*wd) - lr*g
+            p.add_(g, alpha=-lr * sign)
+            return
+        state = self.state[p]
+        buf = state.get("momentum_buffer")
+        if buf is None:
+            buf = g.neg() if maximize else g.clone()
+            if weight_decay != 0:
+                buf.add_(p, alpha=weight_decay)
+            state["momentum_buffer"] = buf
+        else:
+            buf.mul_(momentum).add_(g, alpha=(1 - dampening) * sign)
+            if weight_decay != 0:
+                buf.add_(p, alpha=(1 - dampening) * weight_decay)
+        if nesterov:
+            # p - lr*(g' + mu*buf), with g' = sign*g + wd*p
+            if weight_decay != 0:
+                p.mul_(1 - lr * weight_decay)
+            p.add_(g, alpha=-lr * sign).add_(buf, alpha=-lr * momentum)
+        else:
+            p.add_(buf, alpha=-lr)
+
+
+def _fusable(p, g, buf, momentum):
+    if not (p.is_floating_point() and g.dtype == p.dtype and p.is_contiguous() and g.is_contiguous()):
+        return False
+    if momentum == 0:
+        return True
+    return buf is not None and buf.dtype == p.dtype and buf.is_contiguous() and buf.shape == p.shape
