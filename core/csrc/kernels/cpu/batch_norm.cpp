@@ -8,8 +8,13 @@
 #include "generated/ops/batch_norm_backward.h"
 #include "generated/ops/native_batch_norm.h"
 #include "kernels/convert.h"
+#include "kernels/cpu/batch_norm_sums.h"
 #include "kernels/copy.h"
 #include "tensor/factory.h"
+
+namespace ember {
+bool cpu_has_avx2();
+}
 
 namespace ember::ops {
 
@@ -67,6 +72,7 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
   const Tensor x = contiguous(input);
   const std::vector<double> w = channel_values(weight, L.c, 1.0), b = channel_values(bias, L.c, 0.0);
   std::vector<double> mean(size_t(L.c)), var(size_t(L.c));
+  const bool avx2 = cpu_has_avx2();
   float_types(input.dtype(), "batch_norm", [&](auto z) {
     using T = decltype(z);
     const T* px = x.data_as<T>();
@@ -77,6 +83,12 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
           double s = 0, s2 = 0;
           for (int64_t i = 0; i < L.n; i++) {
             const T* p = px + (i * L.c + c) * L.plane;
+            if constexpr (std::is_same_v<T, float>) {
+              if (avx2) {
+                s += bn::sum(p, L.plane);
+                continue;
+              }
+            }
             double ls = 0;
             for (int64_t j = 0; j < L.plane; j++) ls += p[j];
             s += ls;
@@ -84,6 +96,12 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
           const double m = s / double(count);
           for (int64_t i = 0; i < L.n; i++) {
             const T* p = px + (i * L.c + c) * L.plane;
+            if constexpr (std::is_same_v<T, float>) {
+              if (avx2) {
+                s2 += bn::sum_sq_dev(p, L.plane, m);
+                continue;
+              }
+            }
             double l2 = 0;
             for (int64_t j = 0; j < L.plane; j++) l2 += (double(p[j]) - m) * (double(p[j]) - m);
             s2 += l2;
@@ -142,6 +160,7 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
   const std::vector<double> w = channel_values(weight, L.c, 1.0), mean = channel_values(save_mean, L.c, 0.0),
                             inv = channel_values(save_invstd, L.c, 1.0);
   const int64_t count = L.n * L.plane;
+  const bool avx2 = cpu_has_avx2();
   float_types(input.dtype(), "batch_norm_backward", [&](auto z) {
     using T = decltype(z);
     const T *px = x.data_as<T>(), *pg = g.data_as<T>();
@@ -152,6 +171,12 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
         double sg = 0, sgx = 0;
         for (int64_t i = 0; i < L.n; i++) {
           const T *p = px + (i * L.c + c) * L.plane, *q = pg + (i * L.c + c) * L.plane;
+          if constexpr (std::is_same_v<T, float>) {
+            if (avx2) {
+              bn::sum_grad(q, p, L.plane, m, sg, sgx);
+              continue;
+            }
+          }
           for (int64_t j = 0; j < L.plane; j++) {
             sg += q[j];
             sgx += double(q[j]) * (double(p[j]) - m);
@@ -165,6 +190,12 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
         for (int64_t i = 0; i < L.n; i++) {
           const T *p = px + (i * L.c + c) * L.plane, *q = pg + (i * L.c + c) * L.plane;
           T* o = pi + (i * L.c + c) * L.plane;
+          if constexpr (std::is_same_v<T, float>) {
+            if (avx2) {
+              bn::input_grad(q, p, L.plane, float(k), float(mg), float(m), float(k * is * mgx), o);
+              continue;
+            }
+          }
           for (int64_t j = 0; j < L.plane; j++) {
             const double xhat = (double(p[j]) - m) * is;
             o[j] = T(k * (double(q[j]) - mg - xhat * mgx));

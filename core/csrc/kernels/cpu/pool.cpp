@@ -2,6 +2,7 @@
 // max_pool (with the flat spatial index of each max, NaN winning as in PyTorch), avg_pool and its
 // adjoint avg_pool_backward, adaptive_avg_pool and its adjoint, adaptive_max_pool. Windows follow
 // PyTorch's rules for padding, dilation, ceil_mode, count_include_pad and divisor_override.
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -341,14 +342,13 @@ Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const
               grad_output.sizes());
   Tensor out = empty(input_sizes, grad_output.dtype(), grad_output.device());
   if (grad_output.is_meta() || out.numel() == 0) return out;
-  fill_(out, Scalar(0.0));
   const int64_t planes = input_sizes[0] * input_sizes[1], S = out.numel() / planes;
   const int64_t L = planes ? grad_output.numel() / planes : 0;
   const Tensor g = contiguous(grad_output), idx = contiguous(indices);
   const int64_t* ip = idx.data_as<int64_t>();
-  for (int64_t i = 0; i < idx.numel(); i++)  // checked before the threads start: no throwing inside them
-    EMBER_CHECK(ip[i] >= 0 && ip[i] < S, Index, "max_pool_backward: index ", ip[i],
-                " is out of bounds for a plane of ", S, " elements");
+  // Each plane is zeroed and filled by one thread while it is in cache. A bad index is noted (no
+  // throwing inside the threads) and raised afterwards; the output is then discarded.
+  std::atomic<int64_t> bad{-1};
   float_types(out.dtype(), "max_pool_backward", [&](auto z) {
     using T = decltype(z);
     using C = opmath_t<T>;
@@ -357,10 +357,21 @@ Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const
         const T* gp = g.data_as<T>() + pl * L;
         const int64_t* jp = ip + pl * L;
         T* dp = out.data_as<T>() + pl * S;
-        for (int64_t o = 0; o < L; o++) dp[jp[o]] = convert<T>(convert<C>(dp[jp[o]]) + convert<C>(gp[o]));
+        std::fill(dp, dp + S, T(0));
+        for (int64_t o = 0; o < L; o++) {
+          const int64_t j = jp[o];
+          if (j < 0 || j >= S) {
+            bad = pl * L + o;
+            break;
+          }
+          dp[j] = convert<T>(convert<C>(dp[j]) + convert<C>(gp[o]));
+        }
       }
     });
   });
+  const int64_t at = bad.load();
+  EMBER_CHECK(at < 0, Index, "max_pool_backward: index ", at < 0 ? 0 : ip[at], " is out of bounds for a plane of ", S,
+              " elements");
   return out;
 }
 
