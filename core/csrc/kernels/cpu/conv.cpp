@@ -164,8 +164,8 @@ void add_bias(T* y, const T* bias, int64_t batch, int64_t channels, int64_t plan
   });
 }
 
-// The F(4x4, 3x3) problem of one group of this plan (3x3, stride 1), if that path serves it: the
-// convolution itself, or (adjoint) its transposed one, from the output side to the input side.
+// The F(4x4, 3x3) problem of one group of this plan (3x3, stride 1), if its geometry fits that path:
+// the convolution itself, or (adjoint) its transposed one, from the output side to the input side.
 bool winograd_problem(const Plan& p, bool adjoint, conv::winograd::Problem& w) {
   const conv::Geometry& g = p.g;
   if (!conv::winograd::geometry_fits(g)) return false;
@@ -179,7 +179,7 @@ bool winograd_problem(const Plan& p, bool adjoint, conv::winograd::Problem& w) {
   w.pw = adjoint ? 2 - g.pad[2] : g.pad[2];
   w.x_stride = adjoint ? p.out_ch * g.out_size() : p.in_ch * g.in_size();
   w.y_stride = adjoint ? p.in_ch * g.in_size() : p.out_ch * g.out_size();
-  return conv::winograd::applies(w);
+  return true;
 }
 
 // y = the convolution, plus bias (out_ch values) unless it is null.
@@ -190,7 +190,7 @@ void forward_impl(const Plan& p, const T* x, const T* w, const T* bias, T* y) {
   conv::winograd::Problem wp;
   if constexpr (std::is_same_v<T, float>) {
     // A group with NaN or infinity is refused; the direct path below then redoes them all.
-    bool done = winograd_problem(p, false, wp);
+    bool done = winograd_problem(p, false, wp) && conv::winograd::applies(wp);
     for (int64_t gi = 0; done && gi < p.groups; gi++)
       done = conv::winograd::forward(x + gi * cg * g.in_size(), w + gi * og * cg * K, bias ? bias + gi * og : nullptr,
                                      false, y + gi * og * L, wp);
@@ -211,7 +211,7 @@ void transposed_impl(const Plan& p, const T* xo, const T* w, T* yi) {
   const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
   conv::winograd::Problem wp;
   if constexpr (std::is_same_v<T, float>) {
-    if (winograd_problem(p, true, wp)) {
+    if (winograd_problem(p, true, wp) && conv::winograd::applies(wp)) {
       bool done = true;
       for (int64_t gi = 0; done && gi < p.groups; gi++)
         done = conv::winograd::forward(xo + gi * og * L, w + gi * og * cg * K, nullptr, true, yi + gi * cg * g.in_size(),
@@ -236,7 +236,7 @@ void weight_grad_impl(const Plan& p, const T* go, const T* x, T* dw) {
   const int64_t wsize = p.out_ch * cg * K;
   conv::winograd::Problem wp;
   if constexpr (std::is_same_v<T, float>) {
-    bool done = winograd_problem(p, false, wp);
+    bool done = winograd_problem(p, false, wp) && conv::winograd::applies_to_weight_grad(wp);
     for (int64_t gi = 0; done && gi < p.groups; gi++)
       done = conv::winograd::weight_grad(go + gi * og * L, x + gi * cg * g.in_size(), dw + gi * og * cg * K, wp);
     if (done) return;

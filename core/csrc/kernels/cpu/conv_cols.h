@@ -22,6 +22,16 @@ struct Geometry {
   int64_t k_size() const { return k[0] * k[1] * k[2]; }
 };
 
+// dst[o] = src[o * stride] for o in [lo, hi); the common stride 2 as a constant.
+template <int kStride, class T>
+void strided_copy(const T* src, int64_t lo, int64_t hi, T* dst) {
+  for (int64_t o = lo; o < hi; o++) dst[o] = src[o * kStride];
+}
+template <class T>
+void strided_copy(const T* src, int64_t lo, int64_t hi, T* dst, int64_t stride) {
+  for (int64_t o = lo; o < hi; o++) dst[o] = src[o * stride];
+}
+
 // cols (channels * k_size rows, out_size columns) from x (channels planes of in_size).
 template <class T>
 void im2col(const T* x, int64_t channels, const Geometry& g, T* cols) {
@@ -52,11 +62,14 @@ void im2col(const T* x, int64_t channels, const Geometry& g, T* cols) {
             std::memset(dst, 0, sizeof(T) * lo);
             std::memcpy(dst + lo, src + lo + off, sizeof(T) * (hi - lo));
             std::memset(dst + hi, 0, sizeof(T) * (g.out[2] - hi));
-          } else {
-            for (int64_t o2 = 0; o2 < g.out[2]; o2++) {
-              const int64_t i2 = o2 * g.stride[2] + off;
-              dst[o2] = i2 >= 0 && i2 < g.in[2] ? src[i2] : T(0);
-            }
+          } else {  // strided: the columns inside the row found once, no test per element
+            const int64_t s = g.stride[2], last = g.in[2] - 1 - off;  // column o2 reads src[o2 s + off]
+            const int64_t lo = std::min(g.out[2], off >= 0 ? 0 : (-off + s - 1) / s);
+            const int64_t hi = std::clamp<int64_t>(last < 0 ? 0 : last / s + 1, lo, g.out[2]);
+            std::fill(dst, dst + lo, T(0));
+            if (s == 2) strided_copy<2>(src + off, lo, hi, dst);
+            else strided_copy(src + off, lo, hi, dst, s);
+            std::fill(dst + hi, dst + g.out[2], T(0));
           }
         }
       }

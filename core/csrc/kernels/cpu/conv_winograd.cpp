@@ -35,6 +35,7 @@ namespace {
 
 constexpr int64_t kPoints = 36;  // the 6x6 transformed domain; point xi = 6 r + s
 constexpr int64_t kLanes = 8;
+constexpr int64_t kMinTiles = 16;
 
 // The 1-D transforms, for one float or 8 lanes (GCC's vector operators work on __m256).
 // B^T: 6 input values -> 6.
@@ -484,11 +485,19 @@ bool applies(const Problem& p) {
   }();
   if (!enabled || !cpu_has_avx2() || p.c < 8 || p.k < 8 || p.oh() < 4 || p.ow() < 4 || p.n < 1) return false;
   const Layout l = make_layout(p);
-  // The transformed kernel is 4 times the kernel: with few tiles per channel (deep layers on small
-  // images) moving it costs more than the multiplications it saves.
-  if (l.tiles * 4 < std::max(p.c, p.k)) return false;
+  // Transforming the kernel costs about as much as direct convolution of a couple of tiles.
+  if (l.tiles < kMinTiles) return false;
   // Tile offsets into the padded planes are 32-bit.
   return p.n * std::max(p.c, p.k) * l.hp * l.wp < (int64_t(1) << 31);
+}
+
+bool applies_to_weight_grad(const Problem& p) {
+  if (!applies(p)) return false;
+  // Each thread sums into its own dU (36 k c floats), zeroed, written and added up at the end:
+  // beyond the cache that traffic outweighs the products unless each thread has many tiles.
+  const Layout l = make_layout(p);
+  const int64_t du_bytes = kPoints * p.k * p.c * 4;
+  return du_bytes <= (int64_t(1) << 19) || ceil_div(l.tiles, get_num_threads()) >= 32;
 }
 
 bool forward(const float* x, const float* w, const float* bias, bool flipped_transposed, float* y, const Problem& p) {

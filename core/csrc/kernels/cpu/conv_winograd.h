@@ -28,6 +28,10 @@ bool geometry_fits(const Geometry& g);
 // output for the products to outweigh the transforms, and offsets that fit in 32 bits.
 bool applies(const Problem& p);
 
+// Whether the weight gradient of problem p takes this path too: it also needs each thread's share of
+// tiles to be large next to its own partial sum of the transformed kernel gradient.
+bool applies_to_weight_grad(const Problem& p);
+
 // y = the convolution of x with w, plus bias (k values) unless it is null. w is (k, c, 3, 3); with
 // `flipped_transposed` it is (c, k, 3, 3) and used rotated by 180 degrees, which makes this the
 // transposed convolution (the input gradient) of the stride-1 convolution with kernel w.
