@@ -162,6 +162,14 @@ def test_per_channel_statistics_of_batches(layout, rng):
     np.testing.assert_array_equal(N(x.amax(dims)), a.max(dims))
 
 
+def test_per_channel_sums_of_many_runs_stay_accurate():
+    # 32768 runs of 16 per channel: summed one after another in float, 0.1f's would drift by ~1e-3
+    x = np.full((1 << 15, 8, 4, 4), 0.1, dtype=np.float32)
+    got = E(x).sum((0, 2, 3))
+    np.testing.assert_allclose(N(got), np.full(8, float(np.float32(0.1)) * (1 << 19)), rtol=1e-6)
+    np.testing.assert_allclose(N(E(x).mean((0, 2, 3))), np.full(8, np.float32(0.1)), rtol=1e-6)
+
+
 def test_expanded_input():
     a = np.arange(4.0)
     x = E(a).expand(3, 4)

@@ -102,9 +102,10 @@ ReducePlan make_reduce_plan(const Tensor& input, const DimMask& mask, bool order
     if (inner) p.I = inner->size, p.si = inner->is, p.oi = inner->os;
     return p;
   }
-  // [reduced][kept][reduced] with enough kept outputs to share out: read in place, a run of the
-  // inner reduced dim at a time (an op reporting an index needs C order, so it copies instead).
-  if (co.size() == 3 && co[0].red && !co[1].red && co[2].red && co[1].size >= 8 && !ordered) {
+  // [reduced][kept][reduced] with enough kept outputs to share out and inner runs long enough to
+  // pay for a call each: read in place, a run of the inner reduced dim at a time (an op reporting
+  // an index needs C order, so it copies instead).
+  if (co.size() == 3 && co[0].red && !co[1].red && co[2].red && co[1].size >= 8 && co[2].size >= 16 && !ordered) {
     p.src = input;
     p.R0 = co[0].size, p.sr0 = co[0].is;
     p.A = co[1].size, p.sa = co[1].is, p.oa = co[1].os;

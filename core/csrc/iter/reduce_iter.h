@@ -73,7 +73,24 @@ void run_reduce(const ReducePlan& p, const Op& op) {
       parallel_for(p.A, std::max<int64_t>(1, kChunk / std::max<int64_t>(p.R * p.R0, 1)), [&](int64_t b, int64_t e) {
         for (int64_t a = b; a < e; a++) {
           Acc acc = op.init();
-          for (int64_t r0 = 0; r0 < p.R0; r0++) op.run(acc, x + a * p.sa + r0 * p.sr0, p.R, p.sr, r0 * p.R);
+          if (p.R0 == 1) {
+            op.run(acc, x + a * p.sa, p.R, p.sr, 0);
+          } else {
+            // one partial per run, merged up a cascade of levels (each full after kRowBlock
+            // merges), so that a float sum's error grows with the log of the run count
+            Acc level[4] = {op.init(), op.init(), op.init(), op.init()};
+            for (int64_t r0 = 0; r0 < p.R0; r0++) {
+              Acc run = op.init();
+              op.run(run, x + a * p.sa + r0 * p.sr0, p.R, p.sr, r0 * p.R);
+              op.merge(level[0], run);
+              for (int64_t lv = 0, n = r0 + 1; lv < 3 && n % kRowBlock == 0; lv++, n /= kRowBlock) {
+                op.merge(level[lv + 1], level[lv]);
+                level[lv] = op.init();
+              }
+            }
+            for (int lv = 0; lv < 3; lv++) op.merge(level[lv + 1], level[lv]);
+            op.merge(acc, level[3]);
+          }
           op.write(acc, a * p.oa);
         }
       });

@@ -89,7 +89,8 @@ class SGD(Optimizer):
 
 
 def _fusable(p, g, buf, momentum):
-    if not (p.is_floating_point() and g.dtype == p.dtype and p.is_contiguous() and g.is_contiguous()):
+    if not (p.is_floating_point() and g.dtype == p.dtype and g.shape == p.shape and g.device == p.device
+            and p.is_contiguous() and g.is_contiguous()):
         return False
     if momentum == 0:
         return True

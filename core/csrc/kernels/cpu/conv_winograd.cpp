@@ -130,7 +130,7 @@ struct Layout {
   int64_t tb;             // tiles per block (a multiple of 8)
 };
 
-Layout make_layout(const Problem& p) {
+Layout make_layout(const Problem& p, bool weight_grad) {
   Layout l;
   l.th = ceil_div(p.oh(), 4);
   l.tw = ceil_div(p.ow(), 4);
@@ -139,12 +139,13 @@ Layout make_layout(const Problem& p) {
   l.wp = 4 * l.tw + 2;
   // A block's V and M (36 points x channels x tiles) should stay within about a megabyte; blocks
   // share the tiles out evenly across the threads, and hold at least 32 tiles for the products
-  // unless a thread's share is smaller. Every block also reads all of U (or adds to all of dU),
-  // 36 k c floats, which for wide layers is far larger than the cache: blocks of at least
-  // 2 k c / (k + c) tiles keep that traffic below V's and M's own.
-  const int64_t cache_tiles = (int64_t(1) << 20) / (kPoints * 4 * (p.c + p.k));
-  const int64_t per_thread = ceil_div(l.tiles, get_num_threads());
-  l.tb = std::min(per_thread, std::max({int64_t(32), cache_tiles, 2 * p.k * p.c / (p.k + p.c)}));
+  // unless a thread's share is smaller. The weight gradient's blocks each add to all of dU (36 k c
+  // floats, for wide layers far larger than the cache): there blocks of 2 k c / (k + c) tiles keep
+  // that traffic below V's and M's own, as long as V and M stay within 8 MB.
+  const int64_t tile_bytes = kPoints * 4 * (p.c + p.k);
+  int64_t tb = std::max<int64_t>(32, (int64_t(1) << 20) / tile_bytes);
+  if (weight_grad) tb = std::max(tb, std::min(2 * p.k * p.c / (p.k + p.c), (int64_t(8) << 20) / tile_bytes));
+  l.tb = std::min(ceil_div(l.tiles, get_num_threads()), tb);
   l.tb = ceil_div(std::max<int64_t>(l.tb, 1), kLanes) * kLanes;
   return l;
 }
@@ -258,8 +259,12 @@ std::vector<Span> block_spans(const int32_t* off, int64_t ntiles, int64_t image_
 // Asks for the lines of `spans` (relative to base) to be brought into cache: the next channel's,
 // while this one's tiles are transformed.
 WINO_INLINE void prefetch(const float* base, const std::vector<Span>& spans) {
-  for (const Span& sp : spans)
-    for (int64_t a = sp.begin; a < sp.end; a += 16) _mm_prefetch(reinterpret_cast<const char*>(base + a), _MM_HINT_T0);
+  for (const Span& sp : spans) {
+    // whole lines: from the line holding the span's first float to the one holding its last
+    const char* first = reinterpret_cast<const char*>(base + sp.begin);
+    const char* last = reinterpret_cast<const char*>(base + sp.end - 1);
+    for (const char* a = first - (reinterpret_cast<uintptr_t>(first) & 63); a <= last; a += 64) _mm_prefetch(a, _MM_HINT_T0);
+  }
 }
 
 // V[xi] (channels x tb, this block's columns) from the padded planes xp, 8 tiles per step: each
@@ -484,7 +489,7 @@ bool applies(const Problem& p) {
     return !(v && std::string(v) == "0");
   }();
   if (!enabled || !cpu_has_avx2() || p.c < 8 || p.k < 8 || p.oh() < 4 || p.ow() < 4 || p.n < 1) return false;
-  const Layout l = make_layout(p);
+  const Layout l = make_layout(p, false);
   // Transforming the kernel costs about as much as direct convolution of a couple of tiles.
   if (l.tiles < kMinTiles) return false;
   // Tile offsets into the padded planes are 32-bit.
@@ -495,13 +500,13 @@ bool applies_to_weight_grad(const Problem& p) {
   if (!applies(p)) return false;
   // Each thread sums into its own dU (36 k c floats), zeroed, written and added up at the end:
   // beyond the cache that traffic outweighs the products unless each thread has many tiles.
-  const Layout l = make_layout(p);
+  const Layout l = make_layout(p, true);
   const int64_t du_bytes = kPoints * p.k * p.c * 4;
   return du_bytes <= (int64_t(1) << 19) || ceil_div(l.tiles, get_num_threads()) >= 32;
 }
 
 bool forward(const float* x, const float* w, const float* bias, bool flipped_transposed, float* y, const Problem& p) {
-  const Layout l = make_layout(p);
+  const Layout l = make_layout(p, false);
   if (!all_moderate(w, p.k * p.c * 9)) return false;
   Tensor xp = empty(DimVec{p.n * p.c * l.hp * l.wp + kLanes}, ScalarType::Float32);
   if (!pad_planes(x, p.c, p.x_stride, p.n, p.h, p.w, p.ph, p.pw, l.hp, l.wp, xp.data_as<float>())) return false;
@@ -515,7 +520,7 @@ bool forward(const float* x, const float* w, const float* bias, bool flipped_tra
 }
 
 bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p) {
-  const Layout l = make_layout(p);
+  const Layout l = make_layout(p, true);
   Tensor xp = empty(DimVec{p.n * p.c * l.hp * l.wp + kLanes}, ScalarType::Float32);
   Tensor dyp = empty(DimVec{p.n * p.k * 16 * l.th * l.tw}, ScalarType::Float32);
   if (!pad_planes(x, p.c, p.x_stride, p.n, p.h, p.w, p.ph, p.pw, l.hp, l.wp, xp.data_as<float>()) ||

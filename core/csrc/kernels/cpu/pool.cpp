@@ -346,9 +346,11 @@ Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const
   const int64_t L = planes ? grad_output.numel() / planes : 0;
   const Tensor g = contiguous(grad_output), idx = contiguous(indices);
   const int64_t* ip = idx.data_as<int64_t>();
-  // Each plane is zeroed and filled by one thread while it is in cache. A bad index is noted (no
-  // throwing inside the threads) and raised afterwards; the output is then discarded.
-  std::atomic<int64_t> bad{-1};
+  // Each plane is zeroed and filled by one thread while it is in cache. The first bad index (in
+  // flat order, whatever the threads' timing) is noted, not thrown inside the threads, and raised
+  // afterwards; the output is then discarded.
+  constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
+  std::atomic<int64_t> bad{kNone};
   float_types(out.dtype(), "max_pool_backward", [&](auto z) {
     using T = decltype(z);
     using C = opmath_t<T>;
@@ -361,7 +363,9 @@ Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const
         for (int64_t o = 0; o < L; o++) {
           const int64_t j = jp[o];
           if (j < 0 || j >= S) {
-            bad = pl * L + o;
+            int64_t seen = bad.load();
+            while (pl * L + o < seen && !bad.compare_exchange_weak(seen, pl * L + o)) {
+            }
             break;
           }
           dp[j] = convert<T>(convert<C>(dp[j]) + convert<C>(gp[o]));
@@ -370,8 +374,8 @@ Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const
     });
   });
   const int64_t at = bad.load();
-  EMBER_CHECK(at < 0, Index, "max_pool_backward: index ", at < 0 ? 0 : ip[at], " is out of bounds for a plane of ", S,
-              " elements");
+  EMBER_CHECK(at == kNone, Index, "max_pool_backward: index ", at == kNone ? 0 : ip[at],
+              " is out of bounds for a plane of ", S, " elements");
   return out;
 }
 

@@ -45,7 +45,9 @@ template <int MR, int NV, bool kMasked>
 SGEMM_AVX2 void block(int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc,
                       bool accumulate, __m256i mask) {
   Row<NV> r0{}, r1{}, r2{}, r3{}, r4{}, r5{};
-  const float *a0 = a, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda, *a4 = a3 + lda, *a5 = a4 + lda;
+  // rows past MR are never formed (they would point past A)
+  const float *a0 = a, *a1 = MR > 1 ? a + lda : a, *a2 = MR > 2 ? a + 2 * lda : a, *a3 = MR > 3 ? a + 3 * lda : a,
+              *a4 = MR > 4 ? a + 4 * lda : a, *a5 = MR > 5 ? a + 5 * lda : a;
   for (int64_t p = 0; p < k; p++) {
     const float* bp = b + p * ldb;
     const __m256 b0 = (kMasked && NV == 1) ? _mm256_maskload_ps(bp, mask) : _mm256_loadu_ps(bp);

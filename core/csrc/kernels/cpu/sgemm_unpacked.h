@@ -1,8 +1,9 @@
-// Float32 matrix products for operands that already sit in cache, read where they lie: no packing,
-// no threads, no size checks beyond the caller's. Small products (a few dozen rows and columns, as
-// in Winograd's 36 per-point products per tile block) spend more in OpenBLAS's packing and dispatch
-// than in arithmetic; this runs them on a 6x16 AVX2/FMA register kernel straight from row-major
-// storage. Needs AVX2 and FMA (the caller checks cpu_has_avx2).
+// Float32 matrix products read where their operands lie: no packing, no threads, no size checks
+// beyond the caller's. Small products (a few dozen rows and columns, as in Winograd's 36 per-point
+// products per tile block) spend more in OpenBLAS's packing and dispatch than in arithmetic; this
+// runs them on a 6x16 AVX2/FMA register kernel straight from row-major storage. Column panels of
+// B go outside, rows of A inside, so A is read once per 16 columns: it should fit in L2. Needs
+// AVX2 and FMA (the caller checks cpu_has_avx2).
 #pragma once
 #include <cstdint>
 
