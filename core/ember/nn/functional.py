@@ -374,22 +374,14 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if weight is not None and (weight.dim() != 1 or weight.numel() != c):
         raise RuntimeError(f"weight tensor should be defined either for all {c} classes or no classes but got "
                            f"weight tensor of shape: {tuple(weight.shape)}")
-    valid = target != ignore_index
-    t = _C.where(valid, target, _C.zeros_like(target)).to(_C.int64)
-    bad = (t < 0) | (t >= c)
-    if bad.any().item():
-        raise IndexError(f"Target {t[bad].reshape(-1)[0].item()} is out of bounds (the input has {c} classes).")
-    if batched:
-        picked = -input.gather(1, t.unsqueeze(1)).squeeze(1)
-    else:
-        picked = -input.gather(0, t.reshape(1)).reshape(())
-    w = valid.to(input.dtype)
-    if weight is not None:
-        w = w * weight.to(input.dtype)[t]
-    loss = picked * w
-    if reduction == "mean":
-        return loss.sum() / w.sum()
-    return _reduce(loss, reduction)
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if target.dtype != _C.int64:
+        target = target.to(_C.int64)
+    return _C._nll_loss(input, target, weight, _REDUCTIONS[reduction], ignore_index)[0]
+
+
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
