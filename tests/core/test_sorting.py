@@ -32,7 +32,7 @@ def test_sort_returns_named_tuple():
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64, np.int16, np.uint8, np.int8])
-@pytest.mark.parametrize("n", [5, 191, 192, 1000, 70000])
+@pytest.mark.parametrize("n", [5, 191, 192, 1000, 70000, 400000])  # 400000: MSD buckets of 16K+ items
 @pytest.mark.parametrize("descending", [False, True])
 def test_sort_long_rows_match_numpy_stable(dtype, n, descending):
     rng = np.random.default_rng(n)

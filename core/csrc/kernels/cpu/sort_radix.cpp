@@ -159,7 +159,11 @@ uint64_t* sort_low_bits(uint64_t* a, uint64_t* tmp, int64_t n, int bits) {
     std::sort(a, a + n);  // items order as (key, index): the sort is stable by construction
     return a;
   }
-  if (bits > 16 && bits <= 21 && n >= 4096) return lsd_passes<3, 7>(a, tmp, n, 32);  // small digits: cache-local scatters
+  // 21 bits (a bucket of the fused MSD pass): two 11-bit passes once the bucket is large enough to
+  // amortize their 2048-entry histograms (about 20% faster than three 7-bit ones on 20K items),
+  // else three 7-bit passes with cache-local scatters
+  if (bits > 16 && bits <= 22 && n >= 16384) return lsd_passes<2, 11>(a, tmp, n, 32);
+  if (bits > 16 && bits <= 21 && n >= 4096) return lsd_passes<3, 7>(a, tmp, n, 32);
   return lsd_serial(a, tmp, n, 32, (bits + 7) / 8);
 }
 
