@@ -21,14 +21,17 @@ def reference(x):
     return vals, rows * w + cols
 
 
-@pytest.mark.parametrize("shape", [(2, 3, 16, 16), (1, 2, 5, 17), (3, 1, 24, 26), (1, 1, 2, 46), (2, 2, 7, 9)])
-def test_values_and_indices_match_numpy(shape):
-    rng = np.random.default_rng(0)
-    x = rng.integers(-3, 4, shape).astype(np.float32)  # small integers: many ties
+def check_against_reference(x):
     out, idx = F.max_pool2d(ember.tensor(x), 2, return_indices=True)
     vals, ref_idx = reference(x)
     np.testing.assert_array_equal(out.numpy(), vals)
     np.testing.assert_array_equal(idx.numpy(), ref_idx)
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 16, 16), (1, 2, 5, 17), (3, 1, 24, 26), (1, 1, 2, 46), (2, 2, 7, 9)])
+def test_values_and_indices_match_numpy(shape):
+    rng = np.random.default_rng(0)
+    check_against_reference(rng.integers(-3, 4, shape).astype(np.float32))  # small integers: many ties
 
 
 def test_nans_win_their_window_the_last_one_first():
@@ -36,10 +39,13 @@ def test_nans_win_their_window_the_last_one_first():
     x = rng.standard_normal((2, 2, 6, 20)).astype(np.float32)
     x[rng.random(x.shape) < 0.15] = np.nan
     x[0, 0, 0, :2] = [np.nan, np.inf]
-    out, idx = F.max_pool2d(ember.tensor(x), 2, return_indices=True)
-    vals, ref_idx = reference(x)
-    np.testing.assert_array_equal(out.numpy(), vals)
-    np.testing.assert_array_equal(idx.numpy(), ref_idx)
+    check_against_reference(x)
+
+
+def test_windows_of_minus_infinity_pick_their_first_element():
+    x = np.full((1, 1, 4, 18), -np.inf, dtype=np.float32)
+    x[0, 0, 1, 3] = 2.0
+    check_against_reference(x)
 
 
 def test_non_contiguous_input_and_gradient():

@@ -4,6 +4,7 @@
 #include "generated/ops/_nll_loss_backward.h"
 #include "kernels/convert.h"
 #include "kernels/copy.h"
+#include "kernels/visit_float.h"
 #include "tensor/factory.h"
 
 namespace ember::ops {
@@ -53,15 +54,6 @@ void for_targets(const Shape& s, const int64_t* t, const C* w, int64_t ignore_in
     }
 }
 
-template <class F>
-void float_types(ScalarType dt, const char* op, F&& f) {
-  visit_dtype(dt, [&](auto z) {
-    using T = decltype(z);
-    if constexpr (std::is_floating_point_v<opmath_t<T>> && !std::is_integral_v<T> && !is_complex_v<T>) f(z);
-    else EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt));
-  });
-}
-
 // weight as opmath values (empty when undefined).
 template <class C>
 std::vector<C> weight_values(const Tensor& weight) {
@@ -81,7 +73,7 @@ std::tuple<Tensor, Tensor> _nll_loss(const Tensor& input, const Tensor& target, 
   Tensor out = empty(out_sizes, input.dtype(), input.device()), total = empty({}, input.dtype(), input.device());
   if (input.is_meta()) return {out, total};
   const Tensor x = contiguous(input), t = contiguous(target);
-  float_types(input.dtype(), "nll_loss", [&](auto z) {
+  visit_real_float(input.dtype(), "nll_loss", [&](auto z) {
     using T = decltype(z);
     using C = opmath_t<T>;
     const std::vector<C> w = weight_values<C>(weight);
@@ -112,7 +104,7 @@ Tensor _nll_loss_backward(const Tensor& grad_output, const Tensor& input, const 
   Tensor gi = empty(input.sizes(), input.dtype(), input.device());
   if (input.is_meta()) return gi;
   const Tensor g = contiguous(to_dtype(grad_output, input.dtype())), t = contiguous(target);
-  float_types(input.dtype(), "nll_loss_backward", [&](auto z) {
+  visit_real_float(input.dtype(), "nll_loss_backward", [&](auto z) {
     using T = decltype(z);
     using C = opmath_t<T>;
     const std::vector<C> w = weight_values<C>(weight);

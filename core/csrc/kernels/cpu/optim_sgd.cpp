@@ -2,6 +2,7 @@
 #include "device/parallel.h"
 #include "generated/ops/_sgd_update.h"
 #include "kernels/convert.h"
+#include "kernels/visit_float.h"
 
 namespace ember::ops {
 
@@ -73,12 +74,10 @@ std::vector<Tensor> _sgd_update(const std::vector<Tensor>& params, const std::ve
   for (size_t i = 0; i < params.size(); i++) {
     const Tensor& p = params[i];
     if (p.is_meta() || p.numel() == 0) continue;
-    visit_dtype(p.dtype(), [&](auto z) {
+    visit_real_float(p.dtype(), "_sgd_update", [&](auto z) {
       using T = decltype(z);
-      if constexpr (std::is_floating_point_v<opmath_t<T>> && !is_complex_v<T> && !std::is_integral_v<T>) {
-        T* b = momentum != 0 ? momentum_buffers[i].data_as<T>() : nullptr;
-        update<T>(p.data_as<T>(), grads[i].data_as<T>(), b, p.numel(), rule);
-      }
+      T* b = momentum != 0 ? momentum_buffers[i].data_as<T>() : nullptr;
+      update<T>(p.data_as<T>(), grads[i].data_as<T>(), b, p.numel(), rule);
     });
     p.bump_version();
     if (momentum != 0) momentum_buffers[i].bump_version();

@@ -18,6 +18,7 @@
 #include "kernels/convert.h"
 #include "kernels/copy.h"
 #include "kernels/cpu/pool_max2x2.h"
+#include "kernels/visit_float.h"
 #include "tensor/factory.h"
 
 namespace ember::ops {
@@ -143,22 +144,13 @@ void sweep(const Windows& w, Start&& start, Each&& each, Stop&& stop) {
       }
 }
 
-template <class F>
-void float_types(ScalarType dt, const char* op, F&& f) {
-  visit_dtype(dt, [&](auto z) {
-    using T = decltype(z);
-    if constexpr (std::is_floating_point_v<opmath_t<T>> && !std::is_integral_v<T> && !is_complex_v<T>) f(z);
-    else EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt));
-  });
-}
-
 std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, const char* op) {
   const DimVec osz = out_sizes(input.sizes(), w);
   Tensor values = empty(osz, input.dtype(), input.device()), indices = empty(osz, ScalarType::Int64, input.device());
   if (input.is_meta() || values.numel() == 0) return {values, indices};
   const Tensor x = contiguous(input);
   const int64_t planes = osz[0] * osz[1], L = w.out_size(), S = w.in_size();
-  float_types(input.dtype(), op, [&](auto z) {
+  visit_real_float(input.dtype(), op, [&](auto z) {
     using T = decltype(z);
     using C = opmath_t<T>;
     const Axis &ah = w.ax[1], &aw = w.ax[2];
@@ -288,7 +280,7 @@ void avg_apply(const Tensor& src, const Tensor& dst, const Windows& w, bool coun
           divisor[size_t(o)] =
               avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override, in_window(w, o0, o1, o2));
         });
-  float_types(src.dtype(), op, [&](auto z) {
+  visit_real_float(src.dtype(), op, [&](auto z) {
     using T = decltype(z);
     using C = opmath_t<T>;
     parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
@@ -351,7 +343,7 @@ Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const
   // afterwards; the output is then discarded.
   constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
   std::atomic<int64_t> bad{kNone};
-  float_types(out.dtype(), "max_pool_backward", [&](auto z) {
+  visit_real_float(out.dtype(), "max_pool_backward", [&](auto z) {
     using T = decltype(z);
     using C = opmath_t<T>;
     parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
