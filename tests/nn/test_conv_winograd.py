@@ -52,6 +52,8 @@ CASES = [
     (1, 64, 64, 30, 30, (1, 1), 1),
     (2, 32, 16, 10, 9, (1, 1), 2),
     (9, 8, 12, 6, 7, (0, 0), 1),
+    (2, 16, 8, 10, 10, (0, 0), 1),   # outputs a whole number of tiles: the output gradient is read in place
+    (2, 16, 16, 8, 8, (1, 1), 2),    # the same with groups (images not back to back: copied)
 ]
 
 

@@ -173,6 +173,16 @@ WINO_AVX2 bool all_moderate(const float* x, int64_t n) {
   return worst < 0x53800000u;  // 2^40
 }
 
+// all_moderate over n values, in parallel.
+bool all_moderate_parallel(const float* x, int64_t n) {
+  std::atomic<bool> moderate{true};
+  parallel_for(ceil_div(n, 16384), 4, [&](int64_t lo, int64_t hi) {
+    const int64_t b = lo * 16384, e = std::min(n, hi * 16384);
+    if (!all_moderate(x + b, e - b)) moderate = false;
+  });
+  return moderate;
+}
+
 // xp (n x c planes of hp x wp) = x with ph / pw zeros before and zeros after up to the plane's end.
 // Returns whether x is all moderate (all_moderate).
 bool pad_planes(const float* x, int64_t planes_per_image, int64_t x_stride, int64_t n, int64_t h, int64_t w,
@@ -522,15 +532,23 @@ bool forward(const float* x, const float* w, const float* bias, bool flipped_tra
 bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p) {
   const Layout l = make_layout(p, true);
   Tensor xp = empty(DimVec{p.n * p.c * l.hp * l.wp + kLanes}, ScalarType::Float32);
-  Tensor dyp = empty(DimVec{p.n * p.k * 16 * l.th * l.tw}, ScalarType::Float32);
-  if (!pad_planes(x, p.c, p.x_stride, p.n, p.h, p.w, p.ph, p.pw, l.hp, l.wp, xp.data_as<float>()) ||
-      !pad_planes(dy, p.k, p.y_stride, p.n, p.oh(), p.ow(), 0, 0, 4 * l.th, 4 * l.tw, dyp.data_as<float>()))
-    return false;
+  if (!pad_planes(x, p.c, p.x_stride, p.n, p.h, p.w, p.ph, p.pw, l.hp, l.wp, xp.data_as<float>())) return false;
+  // The output gradient's tiles read whole rows of 4 inside the planes: when the tiles cover the
+  // output exactly and the images lie back to back, dy serves as it is (only checked).
+  const bool as_is = p.oh() % 4 == 0 && p.ow() % 4 == 0 && p.y_stride == p.k * p.oh() * p.ow();
+  Tensor dyp;
+  if (as_is) {
+    if (!all_moderate_parallel(dy, p.n * p.y_stride)) return false;
+  } else {
+    dyp = empty(DimVec{p.n * p.k * 16 * l.th * l.tw}, ScalarType::Float32);
+    if (!pad_planes(dy, p.k, p.y_stride, p.n, p.oh(), p.ow(), 0, 0, 4 * l.th, 4 * l.tw, dyp.data_as<float>()))
+      return false;
+  }
   const int64_t blocks = ceil_div(l.tiles, l.tb), slice = kPoints * p.k * p.c;
   // Each thread sums its blocks into its own dU (indexed by its first block); added at the end.
   std::vector<Tensor> partial(static_cast<size_t>(blocks));
   const float* xpd = xp.data_as<float>();
-  const float* dypd = dyp.data_as<float>();
+  const float* dypd = as_is ? dy : dyp.data_as<float>();
   parallel_for(blocks, 1, [&](int64_t lo, int64_t hi) {
     partial[size_t(lo)] = empty(DimVec{slice}, ScalarType::Float32);
     float* du = partial[size_t(lo)].data_as<float>();
