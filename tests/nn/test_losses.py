@@ -419,7 +419,22 @@ def test_cross_entropy_gradient_analytic():
     np.testing.assert_allclose(npy(x.grad), (sm - np.eye(4)[Y2]) / 6, rtol=1e-10)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.int32])
+def test_small_integer_targets_with_weights_and_smoothing(dtype):
+    # the smoothing term's weights are picked by class index: any integer dtype is an index, never a mask
+    w = np.linspace(0.5, 2.0, 4)
+    got = F.cross_entropy(T(X2), ember.tensor(Y2.astype(dtype)), weight=T(w), label_smoothing=0.3).item()
+    assert got == pytest.approx(float(ref_cross_entropy(X2, Y2, weight=w, label_smoothing=0.3)), rel=1e-12)
+
+
 # ---- bad inputs ---------------------------------------------------------------------------------
+def test_zero_dim_input_and_bool_targets_raise():
+    with pytest.raises(ValueError, match="at least 1 dimension"):
+        F.cross_entropy(T(1.0), T(0, ember.int64))
+    with pytest.raises(RuntimeError, match="integer dtype"):
+        F.nll_loss(T(X2), T(Y2 > 1))
+
+
 def test_target_out_of_range_raises_index_error():
     bad = Y2.copy()
     bad[3] = 4

@@ -368,7 +368,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """-input[n, target[n]] * weight[target[n]], over inputs (N, C, d1...) or (C,), with
     ignore_index skipped and "mean" normalized by the weights of the targets used."""
     batched = _class_dim_checks(input, target, "nll_loss")
-    if target.is_floating_point() or target.is_complex():
+    if target.is_floating_point() or target.is_complex() or target.dtype == _C.bool:
         raise RuntimeError(f"nll_loss: expected target of an integer dtype (class indices), got {target.dtype}")
     c = input.shape[1] if batched else input.shape[0]
     if weight is not None and (weight.dim() != 1 or weight.numel() != c):
@@ -390,6 +390,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     likelihood of class-index targets or, for floating targets, of class probabilities."""
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if input.dim() < 1:
+        raise ValueError("cross_entropy: expected input with at least 1 dimension (the classes), got a 0-D tensor")
+    if not target.is_floating_point() and target.dtype not in (_C.int64, _C.bool) and not target.is_complex():
+        target = target.to(_C.int64)  # class indices: the smoothing term below indexes weight with them
     cdim = 1 if input.dim() >= 2 else 0
     logp = _C.log_softmax(input, cdim)
     c = input.shape[cdim]
