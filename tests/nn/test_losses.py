@@ -427,6 +427,16 @@ def test_small_integer_targets_with_weights_and_smoothing(dtype):
     assert got == pytest.approx(float(ref_cross_entropy(X2, Y2, weight=w, label_smoothing=0.3)), rel=1e-12)
 
 
+def test_functional_losses_honour_the_legacy_reduction_arguments():
+    # size_average / reduce map to reduction as in PyTorch: reduce=False gives per-element losses
+    logp = log_softmax(X2, axis=1)
+    picked = -logp[np.arange(6), Y2]
+    np.testing.assert_allclose(npy(F.nll_loss(T(logp), T(Y2, ember.int64), size_average=False)), picked.sum())
+    np.testing.assert_allclose(npy(F.nll_loss(T(logp), T(Y2, ember.int64), reduce=False)), picked)
+    np.testing.assert_allclose(npy(F.mse_loss(T(X2), T(2 * X2), reduce=False)), X2 ** 2)
+    np.testing.assert_allclose(npy(F.l1_loss(T(X2), T(0 * X2), size_average=False)), np.abs(X2).sum())
+
+
 # ---- bad inputs ---------------------------------------------------------------------------------
 def test_zero_dim_input_and_bool_targets_raise():
     with pytest.raises(ValueError, match="at least 1 dimension"):

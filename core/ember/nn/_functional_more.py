@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import _C
+from ._reduction import _legacy_reduction
 
 __all__ = ["margin_ranking_loss", "hinge_embedding_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
            "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss",
@@ -23,6 +24,7 @@ def _reduce(loss, reduction):
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     """max(0, -y (x1 - x2) + margin)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                            f"input1: {list(input1.shape)}, input2: {list(input2.shape)}, target: {list(target.shape)} ")
@@ -31,6 +33,7 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
     """x where y = 1, max(0, margin - x) where y = -1."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     zeros = _C.zeros_like(input)
     pos = _C.where(target == 1, input, zeros)
     neg = _C.where(target == -1, (margin - input).clamp_min(0), zeros)
@@ -39,6 +42,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
 
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-mean over classes of y log sigmoid(x) + (1 - y) log sigmoid(-x)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     loss = -(target * _C.logsigmoid(input) + (1 - target) * _C.logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
@@ -48,6 +52,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """sum over target classes j (target's entries up to the first -1) and non-target classes i of
     max(0, 1 - (x[j] - x[i])) / C."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if input.dim() not in (1, 2) or tuple(target.shape) != tuple(input.shape):
         raise RuntimeError(f"multilabel_margin_loss: expected input and target of the same shape (C) or (N, C), got "
                            f"{list(input.shape)} and {list(target.shape)}")
@@ -77,6 +82,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
 
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
     """sum over i != y of max(0, margin - x[y] + x[i])^p / C (times weight[y])."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
     x = input.unsqueeze(0) if input.dim() == 1 else input
@@ -99,6 +105,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     """1 - cos(x1, x2) where y = 1, max(0, cos(x1, x2) - margin) where y = -1."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     eps = 1e-12
     dim = input1.dim() - 1
     cos = (input1 * input2).sum(dim) / ((input1 * input1).sum(dim) + eps).sqrt() / \
@@ -111,6 +118,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
     """max(d(a, p) - d(a, n) + margin, 0), d the p-norm of the difference plus eps."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     from .functional import pairwise_distance
     dp = pairwise_distance(anchor, positive, p, eps)
     dn = pairwise_distance(anchor, negative, p, eps)
@@ -122,6 +130,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
                      reduction="mean"):
     """exp(x) - y x (log_input), else x - y log(x + eps); full adds Stirling's term for y > 1."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:
         stirling = target * target.clamp_min(1).log() - target + 0.5 * (2 * math.pi * target.clamp_min(1)).log()

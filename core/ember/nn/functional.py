@@ -7,6 +7,7 @@ import math
 import warnings
 
 from .. import _C
+from ._reduction import _legacy_reduction
 
 __all__ = [
     "linear", "bilinear", "relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "selu_",
@@ -324,17 +325,20 @@ def _same_shape(input, target, name):
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _same_shape(input, target, "mse_loss")
     loss = (input - target) ** 2
     return _reduce(loss if weight is None else loss * weight, reduction)
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _same_shape(input, target, "l1_loss")
     return _reduce((input - target).abs(), reduction)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _same_shape(input, target, "smooth_l1_loss")
@@ -367,6 +371,7 @@ def _class_dim_checks(input, target, name):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """-input[n, target[n]] * weight[target[n]], over inputs (N, C, d1...) or (C,), with
     ignore_index skipped and "mean" normalized by the weights of the targets used."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     batched = _class_dim_checks(input, target, "nll_loss")
     if target.is_floating_point() or target.is_complex() or target.dtype == _C.bool:
         raise RuntimeError(f"nll_loss: expected target of an integer dtype (class indices), got {target.dtype}")
@@ -388,6 +393,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                   label_smoothing=0.0):
     """log_softmax over the class dim (1, or 0 for unbatched input), then the negative log
     likelihood of class-index targets or, for floating targets, of class probabilities."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     if input.dim() < 1:
@@ -430,6 +436,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-(t log x + (1 - t) log(1 - x)), the logs clamped at -100 as PyTorch does."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if tuple(input.shape) != tuple(target.shape):
         raise ValueError(f"Using a target size ({tuple(target.shape)}) that is different to the input size "
                          f"({tuple(input.shape)}) is deprecated. Please ensure they have the same size.")
@@ -444,6 +451,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
     """BCE of sigmoid(input), computed stably: (1 - t) x + (1 + (pw - 1) t) log(1 + exp(-x))."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if tuple(input.shape) != tuple(target.shape):
         raise ValueError(f"Target size ({tuple(target.shape)}) must be the same as input size ({tuple(input.shape)})")
     log_sig_neg = _C.logsigmoid(-input)  # log(1 - sigmoid(x))
@@ -459,6 +467,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """target * (log target - input), input being log-probabilities (and target too when log_target)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     if log_target:
         loss = target.exp() * (target - input)
     else:
@@ -469,6 +478,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     return _reduce(_C.softplus(-target * input), reduction)
 
 
