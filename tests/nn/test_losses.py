@@ -438,6 +438,11 @@ def test_functional_losses_honour_the_legacy_reduction_arguments():
 
 
 # ---- bad inputs ---------------------------------------------------------------------------------
+def test_probability_targets_with_a_wrong_weight_raise():
+    with pytest.raises(RuntimeError, match="for all 4 classes"):
+        F.cross_entropy(T(X2), T(np.full((6, 4), 0.25)), weight=T([1.0, 2.0]))
+
+
 def test_zero_dim_input_and_bool_targets_raise():
     with pytest.raises(ValueError, match="at least 1 dimension"):
         F.cross_entropy(T(1.0), T(0, ember.int64))

@@ -368,6 +368,12 @@ def _class_dim_checks(input, target, name):
     return batched
 
 
+def _check_class_weight(weight, c):
+    if weight is not None and (weight.dim() != 1 or weight.numel() != c):
+        raise RuntimeError(f"weight tensor should be defined either for all {c} classes or no classes but got "
+                           f"weight tensor of shape: {tuple(weight.shape)}")
+
+
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """-input[n, target[n]] * weight[target[n]], over inputs (N, C, d1...) or (C,), with
     ignore_index skipped and "mean" normalized by the weights of the targets used."""
@@ -376,9 +382,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if target.is_floating_point() or target.is_complex() or target.dtype == _C.bool:
         raise RuntimeError(f"nll_loss: expected target of an integer dtype (class indices), got {target.dtype}")
     c = input.shape[1] if batched else input.shape[0]
-    if weight is not None and (weight.dim() != 1 or weight.numel() != c):
-        raise RuntimeError(f"weight tensor should be defined either for all {c} classes or no classes but got "
-                           f"weight tensor of shape: {tuple(weight.shape)}")
+    _check_class_weight(weight, c)
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if target.dtype != _C.int64:
@@ -403,6 +407,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     cdim = 1 if input.dim() >= 2 else 0
     logp = _C.log_softmax(input, cdim)
     c = input.shape[cdim]
+    _check_class_weight(weight, c)
     wshape = [c] + [1] * (input.dim() - cdim - 1)
     if target.is_floating_point():
         if tuple(target.shape) != tuple(input.shape):
