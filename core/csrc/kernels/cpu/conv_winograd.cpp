@@ -277,33 +277,71 @@ WINO_INLINE void prefetch(const float* base, const std::vector<Span>& spans) {
   }
 }
 
-// V[xi] (channels x tb, this block's columns) from the padded planes xp, 8 tiles per step: each
-// tile's patch row is one unaligned load (its last 2 lanes unused), and a transpose turns the 8
-// rows into the 6 columns across the tiles.
-WINO_AVX2 void transform_input(const float* xp, const Layout& l, int64_t channels, int64_t ntiles, const int32_t* off,
-                               float* v) {
-  const int64_t plane = l.hp * l.wp, groups = ceil_div(ntiles, kLanes), ps = point_stride(channels, l.tb);
-  const std::vector<Span> spans = block_spans(off, ntiles, channels * plane, 5 * l.wp + kLanes);
+// The tiles' transform that the input and the output gradient share: for each channel (the next
+// one's stretch prefetched) and each group of 8 tiles, Tile::row loads row i of the 8 tiles
+// column-wise across the lanes (d[j]: column j), Tile::transform_1d runs on the rows and then on
+// the columns, and the 36 points go to out's slices, `ps` floats apart.
+template <class Tile>
+WINO_INLINE void transform_tiles(const float* planes, int64_t plane, int64_t row_floats, const Layout& l,
+                                 int64_t channels, int64_t ntiles, const int32_t* off, float* out) {
+  constexpr int R = Tile::kRows;
+  const int64_t groups = ceil_div(ntiles, kLanes), ps = point_stride(channels, l.tb);
+  const std::vector<Span> spans = block_spans(off, ntiles, channels * plane, (R - 1) * row_floats + Tile::kLoad);
   for (int64_t ch = 0; ch < channels; ch++) {
-    const float* base = xp + ch * plane;
+    const float* base = planes + ch * plane;
     if (ch + 1 < channels) prefetch(base + plane, spans);
     for (int64_t grp = 0; grp < groups; grp++) {
       const int32_t* o = off + grp * kLanes;
-      __m256 t[6][6];
-      for (int i = 0; i < 6; i++) {
-        __m256 d[8];
-        for (int lane = 0; lane < 8; lane++) d[lane] = _mm256_loadu_ps(base + o[lane] + i * l.wp);
-        avx2::transpose8(d);
-        input_1d(d, t[i]);
+      __m256 t[R][6];
+      for (int i = 0; i < R; i++) {
+        __m256 d[kLanes];
+        Tile::row(base + i * row_floats, o, d);
+        Tile::transform_1d(d, t[i]);
       }
       for (int s = 0; s < 6; s++) {
-        const __m256 col[6] = {t[0][s], t[1][s], t[2][s], t[3][s], t[4][s], t[5][s]};
-        __m256 r[6];
-        input_1d(col, r);
-        for (int i = 0; i < 6; i++) _mm256_storeu_ps(v + (i * 6 + s) * ps + ch * l.tb + grp * kLanes, r[i]);
+        __m256 col[R], r[6];
+        for (int i = 0; i < R; i++) col[i] = t[i][s];
+        Tile::transform_1d(col, r);
+        for (int i = 0; i < 6; i++) _mm256_storeu_ps(out + (i * 6 + s) * ps + ch * l.tb + grp * kLanes, r[i]);
       }
     }
   }
+}
+
+// Input tiles (6x6, B^T d B): each tile's patch row is one unaligned load of 8 (the last 2 lanes
+// unused), and an 8x8 transpose turns the 8 rows into the columns across the tiles.
+struct InputTile {
+  static constexpr int kRows = 6, kLoad = 8;
+  static WINO_INLINE void row(const float* base, const int32_t* o, __m256* d) {
+    for (int lane = 0; lane < 8; lane++) d[lane] = _mm256_loadu_ps(base + o[lane]);
+    avx2::transpose8(d);
+  }
+  static WINO_INLINE void transform_1d(const __m256* d, __m256* r) { input_1d(d, r); }
+};
+
+// Output-gradient tiles (4x4, A dy A^T): the rows of tiles lane and lane + 4 side by side, then a
+// 4x4 transpose in each half.
+struct OutputGradTile {
+  static constexpr int kRows = 4, kLoad = 4;
+  static WINO_INLINE void row(const float* base, const int32_t* o, __m256* d) {
+    __m256 a[4];
+    for (int lane = 0; lane < 4; lane++)
+      a[lane] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(base + o[lane])), _mm_loadu_ps(base + o[lane + 4]),
+                                     1);
+    const __m256 lo01 = _mm256_unpacklo_ps(a[0], a[1]), hi01 = _mm256_unpackhi_ps(a[0], a[1]);
+    const __m256 lo23 = _mm256_unpacklo_ps(a[2], a[3]), hi23 = _mm256_unpackhi_ps(a[2], a[3]);
+    d[0] = _mm256_shuffle_ps(lo01, lo23, 0x44);
+    d[1] = _mm256_shuffle_ps(lo01, lo23, 0xEE);
+    d[2] = _mm256_shuffle_ps(hi01, hi23, 0x44);
+    d[3] = _mm256_shuffle_ps(hi01, hi23, 0xEE);
+  }
+  static WINO_INLINE void transform_1d(const __m256* d, __m256* r) { output_adjoint_1d(d, r); }
+};
+
+// V[xi] (channels x tb, this block's columns) from the padded planes xp.
+WINO_AVX2 void transform_input(const float* xp, const Layout& l, int64_t channels, int64_t ntiles, const int32_t* off,
+                               float* v) {
+  transform_tiles<InputTile>(xp, l.hp * l.wp, l.wp, l, channels, ntiles, off, v);
 }
 
 // Where each tile of a block writes its 4x4 outputs, and how much of it lies within the output.
@@ -388,36 +426,7 @@ WINO_AVX2 void transform_output(const float* m, const float* bias, const Problem
 // dM[xi] (k x tb) from the output gradient's zero-padded planes dyp (4 th x 4 tw each).
 WINO_AVX2 void transform_output_grad(const float* dyp, const Layout& l, int64_t channels, int64_t ntiles,
                                      const int32_t* off, float* dm) {
-  const int64_t plane = 16 * l.th * l.tw, row = 4 * l.tw, groups = ceil_div(ntiles, kLanes),
-                ps = point_stride(channels, l.tb);
-  const std::vector<Span> spans = block_spans(off, ntiles, channels * plane, 3 * row + 4);
-  for (int64_t ch = 0; ch < channels; ch++) {
-    const float* base = dyp + ch * plane;
-    if (ch + 1 < channels) prefetch(base + plane, spans);
-    for (int64_t grp = 0; grp < groups; grp++) {
-      const int32_t* o = off + grp * kLanes;
-      __m256 t[4][6];
-      for (int i = 0; i < 4; i++) {
-        // Row i of tiles lane and lane + 4 side by side, then a 4x4 transpose in each half: d[j]
-        // holds column j of the 8 tiles in lane order.
-        __m256 a[4];
-        for (int lane = 0; lane < 4; lane++)
-          a[lane] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(base + o[lane] + i * row)),
-                                         _mm_loadu_ps(base + o[lane + 4] + i * row), 1);
-        const __m256 lo01 = _mm256_unpacklo_ps(a[0], a[1]), hi01 = _mm256_unpackhi_ps(a[0], a[1]);
-        const __m256 lo23 = _mm256_unpacklo_ps(a[2], a[3]), hi23 = _mm256_unpackhi_ps(a[2], a[3]);
-        const __m256 d[4] = {_mm256_shuffle_ps(lo01, lo23, 0x44), _mm256_shuffle_ps(lo01, lo23, 0xEE),
-                             _mm256_shuffle_ps(hi01, hi23, 0x44), _mm256_shuffle_ps(hi01, hi23, 0xEE)};
-        output_adjoint_1d(d, t[i]);
-      }
-      for (int s = 0; s < 6; s++) {
-        const __m256 col[4] = {t[0][s], t[1][s], t[2][s], t[3][s]};
-        __m256 r[6];
-        output_adjoint_1d(col, r);
-        for (int i = 0; i < 6; i++) _mm256_storeu_ps(dm + (i * 6 + s) * ps + ch * l.tb + grp * kLanes, r[i]);
-      }
-    }
-  }
+  transform_tiles<OutputGradTile>(dyp, 16 * l.th * l.tw, 4 * l.tw, l, channels, ntiles, off, dm);
 }
 
 // dw (k, c, 3, 3) rows ko in [lo, hi) from dU[xi] (k x c), 8 input channels at a time.
