@@ -8,11 +8,9 @@
 #include <cstdint>
 
 #include "iter/tensor_iter.h"
+#include "kernels/cpu/cpu_features.h"
 
 namespace ember {
-
-bool cpu_has_avx2();
-bool cpu_has_avx512();  // AVX-512F
 
 #ifndef EMBER_AVX2
 #define EMBER_AVX2 __attribute__((target("avx2,fma")))

@@ -12,10 +12,6 @@
 #include "kernels/copy.h"
 #include "tensor/factory.h"
 
-namespace ember {
-bool cpu_has_avx2();
-}
-
 namespace ember::ops {
 
 namespace {
@@ -72,7 +68,6 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
   const Tensor x = contiguous(input);
   const std::vector<double> w = channel_values(weight, L.c, 1.0), b = channel_values(bias, L.c, 0.0);
   std::vector<double> mean(size_t(L.c)), var(size_t(L.c));
-  const bool avx2 = cpu_has_avx2();
   float_types(input.dtype(), "batch_norm", [&](auto z) {
     using T = decltype(z);
     const T* px = x.data_as<T>();
@@ -81,31 +76,9 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
       parallel_for(L.c, 1, [&](int64_t cb, int64_t ce) {
         for (int64_t c = cb; c < ce; c++) {
           double s = 0, s2 = 0;
-          for (int64_t i = 0; i < L.n; i++) {
-            const T* p = px + (i * L.c + c) * L.plane;
-            if constexpr (std::is_same_v<T, float>) {
-              if (avx2) {
-                s += bn::sum(p, L.plane);
-                continue;
-              }
-            }
-            double ls = 0;
-            for (int64_t j = 0; j < L.plane; j++) ls += p[j];
-            s += ls;
-          }
+          for (int64_t i = 0; i < L.n; i++) s += bn::sum(px + (i * L.c + c) * L.plane, L.plane);
           const double m = s / double(count);
-          for (int64_t i = 0; i < L.n; i++) {
-            const T* p = px + (i * L.c + c) * L.plane;
-            if constexpr (std::is_same_v<T, float>) {
-              if (avx2) {
-                s2 += bn::sum_sq_dev(p, L.plane, m);
-                continue;
-              }
-            }
-            double l2 = 0;
-            for (int64_t j = 0; j < L.plane; j++) l2 += (double(p[j]) - m) * (double(p[j]) - m);
-            s2 += l2;
-          }
+          for (int64_t i = 0; i < L.n; i++) s2 += bn::sum_sq_dev(px + (i * L.c + c) * L.plane, L.plane, m);
           mean[size_t(c)] = m;
           var[size_t(c)] = s2 / double(count);
         }
@@ -160,7 +133,6 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
   const std::vector<double> w = channel_values(weight, L.c, 1.0), mean = channel_values(save_mean, L.c, 0.0),
                             inv = channel_values(save_invstd, L.c, 1.0);
   const int64_t count = L.n * L.plane;
-  const bool avx2 = cpu_has_avx2();
   float_types(input.dtype(), "batch_norm_backward", [&](auto z) {
     using T = decltype(z);
     const T *px = x.data_as<T>(), *pg = g.data_as<T>();
@@ -170,17 +142,8 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
         const double m = mean[size_t(c)], is = inv[size_t(c)];
         double sg = 0, sgx = 0;
         for (int64_t i = 0; i < L.n; i++) {
-          const T *p = px + (i * L.c + c) * L.plane, *q = pg + (i * L.c + c) * L.plane;
-          if constexpr (std::is_same_v<T, float>) {
-            if (avx2) {
-              bn::sum_grad(q, p, L.plane, m, sg, sgx);
-              continue;
-            }
-          }
-          for (int64_t j = 0; j < L.plane; j++) {
-            sg += q[j];
-            sgx += double(q[j]) * (double(p[j]) - m);
-          }
+          const int64_t at = (i * L.c + c) * L.plane;
+          bn::sum_grad(pg + at, px + at, L.plane, m, sg, sgx);
         }
         sgx *= is;  // sum(g * xhat)
         gw.data_as<T>()[c] = T(sgx);
@@ -188,18 +151,8 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
         const double k = w[size_t(c)] * is;
         const double mg = training ? sg / double(count) : 0.0, mgx = training ? sgx / double(count) : 0.0;
         for (int64_t i = 0; i < L.n; i++) {
-          const T *p = px + (i * L.c + c) * L.plane, *q = pg + (i * L.c + c) * L.plane;
-          T* o = pi + (i * L.c + c) * L.plane;
-          if constexpr (std::is_same_v<T, float>) {
-            if (avx2) {
-              bn::input_grad(q, p, L.plane, float(k), float(mg), float(m), float(k * is * mgx), o);
-              continue;
-            }
-          }
-          for (int64_t j = 0; j < L.plane; j++) {
-            const double xhat = (double(p[j]) - m) * is;
-            o[j] = T(k * (double(q[j]) - mg - xhat * mgx));
-          }
+          const int64_t at = (i * L.c + c) * L.plane;
+          bn::input_grad(pg + at, px + at, L.plane, k, mg, m, k * is * mgx, pi + at);  // k (g - mg - xhat mgx)
         }
       }
     });

@@ -24,7 +24,7 @@ BN_INLINE double total(__m256d a) {
 
 }  // namespace
 
-BN_AVX2 double sum(const float* p, int64_t n) {
+BN_AVX2 double sum_avx2(const float* p, int64_t n) {
   __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
   int64_t j = 0;
   for (; j + 16 <= n; j += 16) {
@@ -39,7 +39,7 @@ BN_AVX2 double sum(const float* p, int64_t n) {
   return s;
 }
 
-BN_AVX2 double sum_sq_dev(const float* p, int64_t n, double m) {
+BN_AVX2 double sum_sq_dev_avx2(const float* p, int64_t n, double m) {
   const __m256d mv = _mm256_set1_pd(m);
   __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
   int64_t j = 0;
@@ -57,7 +57,7 @@ BN_AVX2 double sum_sq_dev(const float* p, int64_t n, double m) {
   return s;
 }
 
-BN_AVX2 void sum_grad(const float* q, const float* p, int64_t n, double m, double& sq, double& sqx) {
+BN_AVX2 void sum_grad_avx2(const float* q, const float* p, int64_t n, double m, double& sq, double& sqx) {
   const __m256d mv = _mm256_set1_pd(m);
   __m256d s0 = _mm256_setzero_pd(), s1 = s0, x0 = s0, x1 = s0;
   int64_t j = 0;
@@ -77,7 +77,7 @@ BN_AVX2 void sum_grad(const float* q, const float* p, int64_t n, double m, doubl
   sqx += b;
 }
 
-BN_AVX2 void input_grad(const float* q, const float* p, int64_t n, float k, float mg, float m, float kx, float* o) {
+BN_AVX2 void input_grad_avx2(const float* q, const float* p, int64_t n, float k, float mg, float m, float kx, float* o) {
   const __m256 kv = _mm256_set1_ps(k), mgv = _mm256_set1_ps(mg), mv = _mm256_set1_ps(m), kxv = _mm256_set1_ps(kx);
   int64_t j = 0;
   for (; j + 8 <= n; j += 8) {

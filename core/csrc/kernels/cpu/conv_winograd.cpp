@@ -19,12 +19,9 @@
 
 #include "device/parallel.h"
 #include "kernels/cpu/avx2_transpose.h"
+#include "kernels/cpu/cpu_features.h"
 #include "kernels/cpu/sgemm_unpacked.h"
 #include "tensor/factory.h"
-
-namespace ember {
-bool cpu_has_avx2();
-}
 
 namespace ember::conv::winograd {
 

@@ -3,11 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "kernels/cpu/cpu_features.h"
 #include "kernels/cpu/fft_ducc_variants.h"
-
-namespace ember {
-bool cpu_has_avx2();
-}
 
 namespace ember::fft {
 

@@ -2,9 +2,7 @@
 
 #include <immintrin.h>
 
-namespace ember {
-bool cpu_has_avx2();
-}
+#include "kernels/cpu/cpu_features.h"
 
 namespace ember::pool {
 
