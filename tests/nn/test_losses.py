@@ -443,6 +443,30 @@ def test_probability_targets_with_a_wrong_weight_raise():
         F.cross_entropy(T(X2), T(np.full((6, 4), 0.25)), weight=T([1.0, 2.0]))
 
 
+def test_class_weight_and_target_shape_are_checked():
+    with pytest.raises(RuntimeError, match="for all 4 classes or no classes"):
+        F.nll_loss(T(X2), T(Y2, ember.int64), weight=T([1.0, 2.0, 3.0]))
+    with pytest.raises(RuntimeError, match="for all 4 classes or no classes"):
+        F.cross_entropy(T(X2), T(Y2, ember.int64), weight=T(np.ones((2, 2))), label_smoothing=0.1)
+    with pytest.raises(ValueError, match=r"expected target of shape \[6\]"):
+        F.nll_loss(T(X2), T(Y2[:5], ember.int64))
+    with pytest.raises(ValueError, match="at least 1 dimension"):
+        F.nll_loss(T(1.0), T(0, ember.int64))
+
+
+def test_nll_loss_ops_reject_bad_arguments():
+    x, t = T(X2), T(Y2, ember.int64)
+    with pytest.raises(ValueError, match="reduction must be 0"):
+        ember._C._nll_loss(x, t, None, 3, -100)
+    with pytest.raises(RuntimeError, match="int64 target"):
+        ember._C._nll_loss(x, T(Y2, ember.int32), None, 1, -100)
+    total = ember._C._nll_loss(x, t, None, 1, -100)[1]
+    with pytest.raises(RuntimeError, match="does not fit the loss"):
+        ember._C._nll_loss_backward(T(np.ones(6)), x, t, None, 1, -100, total)
+    with pytest.raises(RuntimeError, match="total_weight must hold one value"):
+        ember._C._nll_loss_backward(T(1.0), x, t, None, 1, -100, T(np.ones(2)))
+
+
 def test_zero_dim_input_and_bool_targets_raise():
     with pytest.raises(ValueError, match="at least 1 dimension"):
         F.cross_entropy(T(1.0), T(0, ember.int64))

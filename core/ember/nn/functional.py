@@ -357,40 +357,23 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     return _reduce(loss if weight is None else loss * weight, reduction)
 
 
-def _class_dim_checks(input, target, name):
-    if input.dim() < 1:
-        raise ValueError(f"{name}: expected input with at least 1 dimension (the classes), got a 0-D tensor")
-    batched = input.dim() >= 2
-    expected = (input.shape[0],) + tuple(input.shape[2:]) if batched else ()
-    if tuple(target.shape) != expected:
-        raise ValueError(f"{name}: expected target of shape {expected} for input of shape {tuple(input.shape)}, got "
-                         f"{tuple(target.shape)}")
-    return batched
-
-
-def _check_class_weight(weight, c):
-    if weight is not None and (weight.dim() != 1 or weight.numel() != c):
-        raise RuntimeError(f"weight tensor should be defined either for all {c} classes or no classes but got "
-                           f"weight tensor of shape: {tuple(weight.shape)}")
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+_NARROW_INTS = (_C.uint8, _C.int8, _C.int16, _C.int32)  # class indices of these dtypes are widened to int64
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """-input[n, target[n]] * weight[target[n]], over inputs (N, C, d1...) or (C,), with
     ignore_index skipped and "mean" normalized by the weights of the targets used."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    batched = _class_dim_checks(input, target, "nll_loss")
-    if target.is_floating_point() or target.is_complex() or target.dtype == _C.bool:
-        raise RuntimeError(f"nll_loss: expected target of an integer dtype (class indices), got {target.dtype}")
-    c = input.shape[1] if batched else input.shape[0]
-    _check_class_weight(weight, c)
-    if reduction not in _REDUCTIONS:
+    code = _REDUCTIONS.get(reduction)
+    if code is None:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if target.dtype != _C.int64:
+        if target.dtype not in _NARROW_INTS:
+            raise RuntimeError(f"nll_loss: expected target of an integer dtype (class indices), got {target.dtype}")
         target = target.to(_C.int64)
-    return _C._nll_loss(input, target, weight, _REDUCTIONS[reduction], ignore_index)[0]
-
-
-_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+    # the op checks the input's rank, the target's shape, the weight's and each target's range
+    return _C._nll_loss(input, target, weight, code, ignore_index)[0]
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
@@ -402,14 +385,16 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     if input.dim() < 1:
         raise ValueError("cross_entropy: expected input with at least 1 dimension (the classes), got a 0-D tensor")
-    if not target.is_floating_point() and target.dtype not in (_C.int64, _C.bool) and not target.is_complex():
+    if target.dtype in _NARROW_INTS:
         target = target.to(_C.int64)  # class indices: the smoothing term below indexes weight with them
     cdim = 1 if input.dim() >= 2 else 0
     logp = _C.log_softmax(input, cdim)
     c = input.shape[cdim]
-    _check_class_weight(weight, c)
     wshape = [c] + [1] * (input.dim() - cdim - 1)
     if target.is_floating_point():
+        if weight is not None and (weight.dim() != 1 or weight.numel() != c):  # nll_loss checks it for indices
+            raise RuntimeError(f"weight tensor should be defined either for all {c} classes or no classes but got "
+                               f"weight tensor of shape: {tuple(weight.shape)}")
         if tuple(target.shape) != tuple(input.shape):
             raise ValueError(f"cross_entropy: probability targets must have the input's shape {tuple(input.shape)}, "
                              f"got {tuple(target.shape)}")
