@@ -89,9 +89,8 @@ class SGD(Optimizer):
 
 
 def _fusable(p, g, buf, momentum):
-    if not (p.is_floating_point() and g.dtype == p.dtype and g.shape == p.shape and g.device == p.device
-            and p.is_contiguous() and g.is_contiguous()):
+    # .grad's setter already holds a gradient to its parameter's shape, dtype and device, and the
+    # fused op checks them all again (raising, not skipping): only the layouts are asked here.
+    if not (p.is_contiguous() and g.is_contiguous() and p.is_floating_point()):
         return False
-    if momentum == 0:
-        return True
-    return buf is not None and buf.dtype == p.dtype and buf.is_contiguous() and buf.shape == p.shape
+    return momentum == 0 or (buf is not None and buf.is_contiguous())
