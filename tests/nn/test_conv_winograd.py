@@ -54,6 +54,10 @@ CASES = [
     (9, 8, 12, 6, 7, (0, 0), 1),
     (2, 16, 8, 10, 10, (0, 0), 1),   # outputs a whole number of tiles: the output gradient is read in place
     (2, 16, 16, 8, 8, (1, 1), 2),    # the same with groups (images not back to back: copied)
+    # few tiles next to many channels: the kernel-major schedule, with partial blocks of kernel
+    # rows and of input channels (136 = 128 + 8), and with groups
+    (4, 136, 200, 7, 7, (1, 1), 1),
+    (4, 96, 96, 6, 6, (1, 1), 2),
 ]
 
 

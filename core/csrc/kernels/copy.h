@@ -8,5 +8,6 @@ void copy_(const Tensor& dst, const Tensor& src);         // src broadcasts to d
 Tensor to_dtype(const Tensor& t, ScalarType dtype);        // a new tensor, t's layout kept if dense
 Tensor contiguous_copy(const Tensor& t);                   // a new C-contiguous tensor
 Tensor contiguous(const Tensor& t);                        // t itself when already contiguous
+Tensor contiguous_as(const Tensor& t, ScalarType dtype);   // t itself when contiguous and of dtype
 
 }  // namespace ember

@@ -61,7 +61,7 @@ Item from_tensor(const Tensor& t, PyObject* o) {
   if (dt == ScalarType::Bool || dt == ScalarType::UInt8) {
     if (t.dim() == 0) {
       // A 0-dim bool tensor adds a size-1 dim indexed by [0] (true) or [] (false), as in PyTorch.
-      Tensor c = contiguous(to_dtype(t, ScalarType::Bool));
+      Tensor c = contiguous_as(t, ScalarType::Bool);
       return Item{*c.data_as<bool>() ? Kind::True : Kind::False, o, 1};
     }
     return Item{Kind::Mask, o, 0, t};

@@ -42,7 +42,7 @@ void float_types(ScalarType dt, const char* op, F&& f) {
 std::vector<double> channel_values(const Tensor& t, int64_t c, double fallback) {
   std::vector<double> v(size_t(c), fallback);
   if (!t.defined()) return v;
-  const Tensor d = contiguous(to_dtype(t, ScalarType::Float64));
+  const Tensor d = contiguous_as(t, ScalarType::Float64);
   for (int64_t i = 0; i < c; i++) v[size_t(i)] = d.data_as<double>()[i];
   return v;
 }
@@ -129,7 +129,7 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
   Tensor gi = empty(input.sizes(), input.dtype(), input.device());
   Tensor gw = empty({L.c}, input.dtype(), input.device()), gb = empty({L.c}, input.dtype(), input.device());
   if (input.is_meta() || input.numel() == 0) return {gi, gw, gb};
-  const Tensor x = contiguous(input), g = contiguous(to_dtype(grad_output, input.dtype()));
+  const Tensor x = contiguous(input), g = contiguous_as(grad_output, input.dtype());
   const std::vector<double> w = channel_values(weight, L.c, 1.0), mean = channel_values(save_mean, L.c, 0.0),
                             inv = channel_values(save_invstd, L.c, 1.0);
   const int64_t count = L.n * L.plane;

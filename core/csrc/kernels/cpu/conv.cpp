@@ -1,5 +1,6 @@
 // convolution (1-3 spatial dims, stride, padding, dilation, groups, transposed with output_padding)
-// and convolution_weight_grad, by column matrices and OpenBLAS gemm, an image at a time:
+// and convolution_weight_grad, by column matrices and OpenBLAS gemm, an image at a time (small
+// output planes: a chunk of images at a time, conv_chunked.h):
 //   forward:            out_n[g]  = W[g] (O/g x C/g*K)  @ im2col(x_n[g])
 //   transposed forward: out_n[g] += col2im(W[g]^T @ x_n[g])          (the adjoint of forward)
 //   weight gradient:    dW[g]    += grad_n[g] @ im2col(x_n[g])^T
@@ -14,6 +15,7 @@
 #include "generated/ops/convolution_weight_grad.h"
 #include "kernels/blas.h"
 #include "kernels/copy.h"
+#include "kernels/cpu/conv_chunked.h"
 #include "kernels/cpu/conv_cols.h"
 #include "kernels/cpu/conv_winograd.h"
 #include "device/parallel.h"
@@ -24,6 +26,8 @@ namespace ember::ops {
 namespace {
 
 using blas::Op;
+using conv::Plan;
+using conv::scratch;
 
 std::string shape_str(const DimVec& s) {
   std::string out = "[";
@@ -38,11 +42,6 @@ DimVec per_dim(const DimVec& v, int64_t nd, const char* what) {
               " values to match the convolution dimensions, but got ", what, "=", shape_str(v));
   return v;
 }
-
-struct Plan {
-  conv::Geometry g;
-  int64_t batch, in_ch, out_ch, groups;
-};
 
 // Checks the arguments and computes the geometry; `x` is the convolution's input side (for a
 // transposed convolution, its output) and `y` its output side.
@@ -117,15 +116,6 @@ DimVec spatial(const conv::Geometry& g, int64_t nd, bool input_side) {
 
 bool reduced(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType::BFloat16; }
 
-// A scratch buffer of n values of T from ember's caching allocator: the column matrices are
-// megabytes, and a fresh std::vector would page-fault (and zero) them on every call.
-template <class T>
-T* scratch(Tensor& holder, size_t n) {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
-  holder = empty(DimVec{int64_t(n)}, std::is_same_v<T, double> ? ScalarType::Float64 : ScalarType::Float32);
-  return holder.data_as<T>();
-}
-
 // The work items are (image, group) pairs. With enough of them, each of ember's threads takes whole
 // items (their products then run on that thread); otherwise the items run in order and each
 // product is split across the threads.
@@ -196,8 +186,13 @@ void forward_impl(const Plan& p, const T* x, const T* w, const T* bias, T* y) {
                                      false, y + gi * og * L, wp);
     if (done) return;
   }
+  if (const int64_t nb = conv::chunked::images_per_chunk(p)) {
+    conv::chunked::forward(p, nb, x, w, y);
+    if (bias) add_bias(y, bias, p.batch, p.out_ch, L);
+    return;
+  }
   for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
-    conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols);
+    conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols, L);
     blas::gemm<T>(Op::N, Op::N, og, L, cg * K, T(1), w + gi * og * cg * K, cg * K, cols, L, T(0),
                   y + (n * p.out_ch + gi * og) * L, L);
   }));
@@ -219,11 +214,12 @@ void transposed_impl(const Plan& p, const T* xo, const T* w, T* yi) {
       if (done) return;
     }
   }
+  if (const int64_t nb = conv::chunked::images_per_chunk(p)) return conv::chunked::transposed(p, nb, xo, w, yi);
   std::fill_n(yi, p.batch * p.in_ch * g.in_size(), T(0));  // the direct path accumulates
   for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
     blas::gemm<T>(Op::T, Op::N, cg * K, L, og, T(1), w + gi * og * cg * K, cg * K, xo + (n * p.out_ch + gi * og) * L,
                   L, T(0), cols, L);
-    conv::col2im(cols, cg, g, yi + (n * p.in_ch + gi * cg) * g.in_size());
+    conv::col2im(cols, cg, g, yi + (n * p.in_ch + gi * cg) * g.in_size(), L);
   }));
 }
 
@@ -241,11 +237,12 @@ void weight_grad_impl(const Plan& p, const T* go, const T* x, T* dw) {
       done = conv::winograd::weight_grad(go + gi * og * L, x + gi * cg * g.in_size(), dw + gi * og * cg * K, wp);
     if (done) return;
   }
+  if (const int64_t nb = conv::chunked::images_per_chunk(p)) return conv::chunked::weight_grad(p, nb, go, x, dw);
   std::vector<Tensor> partial(size_t(p.batch * p.groups));
   for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t first) {
     Tensor& acc = partial[size_t(first)];
     if (!acc.defined()) std::fill_n(scratch<T>(acc, size_t(wsize)), wsize, T(0));
-    conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols);
+    conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols, L);
     blas::gemm<T>(Op::N, Op::T, og, cg * K, L, T(1), go + (n * p.out_ch + gi * og) * L, L, cols, L, T(1),
                   acc.data_as<T>() + gi * og * cg * K, cg * K);
   }));
@@ -259,8 +256,6 @@ void dispatch_float(ScalarType dt, const char* op, F&& f) {
   else if (dt == ScalarType::Float32 || reduced(dt)) f(float(0));
   else EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt));
 }
-
-Tensor as_compute(const Tensor& t, ScalarType ct) { return contiguous(t.dtype() == ct ? t : to_dtype(t, ct)); }
 
 ScalarType compute_type(ScalarType dt) { return reduced(dt) ? ScalarType::Float32 : dt; }
 
@@ -283,11 +278,11 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
   Tensor out = empty(out_sizes, input.dtype(), input.device());
   if (input.is_meta() || weight.is_meta() || out.numel() == 0) return out;
   const ScalarType ct = compute_type(input.dtype());
-  Tensor x = as_compute(input, ct), w = as_compute(weight, ct);
+  Tensor x = contiguous_as(input, ct), w = contiguous_as(weight, ct);
   Tensor y = ct == out.dtype() ? out : empty(out_sizes, ct, input.device());
   dispatch_float(input.dtype(), "convolution", [&](auto z) {
     using T = decltype(z);
-    Tensor b = bias.defined() ? as_compute(bias, ct) : Tensor();
+    Tensor b = bias.defined() ? contiguous_as(bias, ct) : Tensor();
     const T* pb = bias.defined() ? b.data_as<T>() : nullptr;
     if (transposed) {
       transposed_impl<T>(p, x.data_as<T>(), w.data_as<T>(), y.data_as<T>());
@@ -315,7 +310,7 @@ Tensor convolution_weight_grad(const Tensor& grad_output, const Tensor& input, c
     return out;
   }
   const ScalarType ct = compute_type(input.dtype());
-  Tensor go = as_compute(grad_output, ct), x = as_compute(input, ct);
+  Tensor go = contiguous_as(grad_output, ct), x = contiguous_as(input, ct);
   Tensor dw = ct == out.dtype() ? out : empty(weight_sizes, ct, input.device());
   dispatch_float(input.dtype(), "convolution_weight_grad", [&](auto z) {
     using T = decltype(z);

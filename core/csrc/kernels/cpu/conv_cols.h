@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "device/parallel.h"
+#include "tensor/factory.h"
 #include "tensor/tensor_impl.h"
 
 namespace ember::conv {
@@ -22,6 +24,22 @@ struct Geometry {
   int64_t k_size() const { return k[0] * k[1] * k[2]; }
 };
 
+// A convolution: its geometry and counts. in_ch/out_ch are the forward convolution's, also when
+// it runs transposed.
+struct Plan {
+  Geometry g;
+  int64_t batch = 0, in_ch = 0, out_ch = 0, groups = 1;
+};
+
+// A scratch buffer of n values of T from ember's caching allocator: the column matrices are
+// megabytes, and a fresh std::vector would page-fault (and zero) them on every call.
+template <class T>
+T* scratch(Tensor& holder, size_t n) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
+  holder = empty(DimVec{int64_t(n)}, std::is_same_v<T, double> ? ScalarType::Float64 : ScalarType::Float32);
+  return holder.data_as<T>();
+}
+
 // dst[o] = src[o * stride] for o in [lo, hi); the common stride 2 as a constant.
 template <int kStride, class T>
 void strided_copy(const T* src, int64_t lo, int64_t hi, T* dst) {
@@ -32,16 +50,16 @@ void strided_copy(const T* src, int64_t lo, int64_t hi, T* dst, int64_t stride) 
   for (int64_t o = lo; o < hi; o++) dst[o] = src[o * stride];
 }
 
-// cols (channels * k_size rows, out_size columns) from x (channels planes of in_size).
+// cols (channels * k_size rows of out_size columns, rows ld apart) from x (channels planes of in_size).
 template <class T>
-void im2col(const T* x, int64_t channels, const Geometry& g, T* cols) {
+void im2col(const T* x, int64_t channels, const Geometry& g, T* cols, int64_t ld) {
   const int64_t L = g.out_size(), K = g.k_size();
   parallel_for(channels * K, std::max<int64_t>(1, 4096 / std::max<int64_t>(L, 1)), [&](int64_t rb, int64_t re) {
     for (int64_t r = rb; r < re; r++) {
       const int64_t c = r / K, kk = r % K;
       const int64_t k0 = kk / (g.k[1] * g.k[2]), k1 = (kk / g.k[2]) % g.k[1], k2 = kk % g.k[2];
       const T* xc = x + c * g.in_size();
-      T* row = cols + r * L;
+      T* row = cols + r * ld;
       for (int64_t o0 = 0; o0 < g.out[0]; o0++) {
         const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dil[0];
         for (int64_t o1 = 0; o1 < g.out[1]; o1++) {
@@ -77,17 +95,17 @@ void im2col(const T* x, int64_t channels, const Geometry& g, T* cols) {
   });
 }
 
-// x (channels planes, zeroed by the caller or accumulated into) += the columns put back where
-// im2col took them from; parallel over channels (each writes only its own plane).
+// x (channels planes, zeroed by the caller or accumulated into) += the columns (rows ld apart) put
+// back where im2col took them from; parallel over channels (each writes only its own plane).
 template <class T>
-void col2im(const T* cols, int64_t channels, const Geometry& g, T* x) {
-  const int64_t L = g.out_size(), K = g.k_size();
+void col2im(const T* cols, int64_t channels, const Geometry& g, T* x, int64_t ld) {
+  const int64_t K = g.k_size();
   parallel_for(channels, 1, [&](int64_t cb, int64_t ce) {
     for (int64_t c = cb; c < ce; c++) {
       T* xc = x + c * g.in_size();
       for (int64_t kk = 0; kk < K; kk++) {
         const int64_t k0 = kk / (g.k[1] * g.k[2]), k1 = (kk / g.k[2]) % g.k[1], k2 = kk % g.k[2];
-        const T* row = cols + (c * K + kk) * L;
+        const T* row = cols + (c * K + kk) * ld;
         for (int64_t o0 = 0; o0 < g.out[0]; o0++) {
           const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dil[0];
           if (i0 < 0 || i0 >= g.in[0]) continue;

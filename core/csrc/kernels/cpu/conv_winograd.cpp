@@ -217,31 +217,41 @@ void tile_offsets(const Layout& l, int64_t t0, int64_t count, int64_t image_floa
   }
 }
 
-// U[xi] (k x c) for every point, rows ko in [lo, hi): the kernel's transform, 8 input channels at a
-// time.
-WINO_AVX2 void transform_kernel_rows(const float* w, bool flipped_transposed, int64_t k, int64_t c, float* u,
-                                   int64_t lo, int64_t hi) {
-  for (int64_t ko = lo; ko < hi; ko++) {
-    // (ko, ci)'s kernel tap (a, b) lies at w[ko][ci][a][b], or at w[ci][ko][2-a][2-b] flipped.
-    const int64_t ci_step = flipped_transposed ? k * 9 : 9;
+// U[xi] for every point, over kernel rows ko in [k_lo, k_hi) and input channels ci in [c_lo, c_hi):
+// the kernel's transform, 8 input channels at a time, into u (point xi at u + xi * u_point, row
+// ko - k_lo u_cols floats apart, column ci - c_lo).
+WINO_AVX2 void transform_kernel(const float* w, bool flipped_transposed, int64_t k, int64_t c, int64_t k_lo,
+                                int64_t k_hi, int64_t c_lo, int64_t c_hi, float* u, int64_t u_point, int64_t u_cols) {
+  // (ko, ci)'s kernel tap (a, b) lies at w[ko][ci][a][b], or at w[ci][ko][2-a][2-b] flipped.
+  const int64_t ci_step = flipped_transposed ? k * 9 : 9;
+  auto tap = [&](int a, int b) { return flipped_transposed ? (2 - a) * 3 + (2 - b) : a * 3 + b; };
+  const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(int32_t(ci_step)));
+  for (int64_t ko = k_lo; ko < k_hi; ko++) {
     const float* base = w + (flipped_transposed ? ko * 9 : ko * c * 9);
-    auto tap = [&](int a, int b) { return flipped_transposed ? (2 - a) * 3 + (2 - b) : a * 3 + b; };
-    int64_t ci = 0;
-    for (; ci + kLanes <= c; ci += kLanes) {
-      const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-                                             _mm256_set1_epi32(int32_t(ci_step)));
-      __m256 g[9], u36[36];
-      for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) g[a * 3 + b] = _mm256_i32gather_ps(base + ci * ci_step + tap(a, b), idx, 4);
+    float* row = u + (ko - k_lo) * u_cols - c_lo;  // row[xi * u_point + ci]
+    int64_t ci = c_lo;
+    for (; ci + kLanes <= c_hi; ci += kLanes) {
+      // Each lane's 9 taps lie together (reversed when flipped): 8 of them come by a load per lane
+      // and a transpose, the last by a gather (a gather per tap is several times slower).
+      const float* taps = base + ci * ci_step;
+      // Unflipped, a row's channels lie one after another: asks for those 4 steps ahead (a row's
+      // slice is too short for the hardware prefetcher to pick up before it ends).
+      if (!flipped_transposed)
+        for (int line = 0; line < 5; line++) _mm_prefetch(reinterpret_cast<const char*>(taps + 4 * 72 + 16 * line), _MM_HINT_T0);
+      __m256 r[kLanes], g[9], u36[36];
+      for (int lane = 0; lane < kLanes; lane++) r[lane] = _mm256_loadu_ps(taps + lane * ci_step + (flipped_transposed ? 1 : 0));
+      avx2::transpose8(r);
+      for (int j = 0; j < 8; j++) g[flipped_transposed ? 7 - j : j] = r[j];
+      g[8] = _mm256_i32gather_ps(taps + (flipped_transposed ? 0 : 8), idx, 4);
       kernel_2d(g, u36);
-      for (int64_t xi = 0; xi < kPoints; xi++) _mm256_storeu_ps(u + (xi * k + ko) * c + ci, u36[xi]);
+      for (int64_t xi = 0; xi < kPoints; xi++) _mm256_storeu_ps(row + xi * u_point + ci, u36[xi]);
     }
-    for (; ci < c; ci++) {
+    for (; ci < c_hi; ci++) {
       float g[9], u36[36];
       for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) g[a * 3 + b] = base[ci * ci_step + tap(a, b)];
       kernel_2d(g, u36);
-      for (int64_t xi = 0; xi < kPoints; xi++) u[(xi * k + ko) * c + ci] = u36[xi];
+      for (int64_t xi = 0; xi < kPoints; xi++) row[xi * u_point + ci] = u36[xi];
     }
   }
 }
@@ -359,12 +369,13 @@ TileTargets tile_targets(const Problem& p, const Layout& l, int64_t t0, int64_t 
   return tt;
 }
 
-// y's tiles t0 .. t0+ntiles-1 (plus bias, if given) from M[xi] (k x tb), 8 tiles per step: each
-// output row of the 8 tiles is transposed in registers into 8 runs of 4, stored whole for tiles
-// inside the output and cut to its bounds at the edges.
-WINO_AVX2 void transform_output(const float* m, const float* bias, const Problem& p, const Layout& l, int64_t t0,
-                                int64_t ntiles, float* y) {
-  const int64_t oh = p.oh(), ow = p.ow(), groups = ceil_div(ntiles, kLanes), ps = point_stride(p.k, l.tb);
+// y's tiles t0 .. t0+ntiles-1 of `channels` output planes (plus bias, if given) from M[xi]
+// (channels x tb, points ps floats apart), 8 tiles per step: each output row of the 8 tiles is
+// transposed in registers into 8 runs of 4, stored whole for tiles inside the output and cut to
+// its bounds at the edges.
+WINO_AVX2 void transform_output(const float* m, int64_t ps, int64_t channels, const float* bias, const Problem& p,
+                                const Layout& l, int64_t t0, int64_t ntiles, float* y) {
+  const int64_t oh = p.oh(), ow = p.ow(), groups = ceil_div(ntiles, kLanes);
   const TileTargets tt = tile_targets(p, l, t0, ntiles);
   std::vector<char> full(static_cast<size_t>(groups));
   for (int64_t grp = 0; grp < groups; grp++) {
@@ -373,7 +384,7 @@ WINO_AVX2 void transform_output(const float* m, const float* bias, const Problem
       all = tt.rows[size_t(grp * kLanes + lane)] == 4 && tt.cols[size_t(grp * kLanes + lane)] == 4;
     full[size_t(grp)] = all;
   }
-  for (int64_t ko = 0; ko < p.k; ko++) {
+  for (int64_t ko = 0; ko < channels; ko++) {
     float* yk = y + ko * oh * ow;
     const __m256 b = _mm256_set1_ps(bias ? bias[ko] : 0.0f);
     for (int64_t grp = 0; grp < groups; grp++) {
@@ -426,22 +437,31 @@ WINO_AVX2 void transform_output_grad(const float* dyp, const Layout& l, int64_t 
   transform_tiles<OutputGradTile>(dyp, 16 * l.th * l.tw, 4 * l.tw, l, channels, ntiles, off, dm);
 }
 
-// dw (k, c, 3, 3) rows ko in [lo, hi) from dU[xi] (k x c), 8 input channels at a time.
-WINO_AVX2 void transform_kernel_grad_rows(const float* du, int64_t k, int64_t c, float* dw, int64_t lo, int64_t hi) {
-  for (int64_t ko = lo; ko < hi; ko++) {
-    int64_t ci = 0;
-    for (; ci + kLanes <= c; ci += kLanes) {
+// dw (k, c, 3, 3) over rows ko in [k_lo, k_hi) and input channels ci in [c_lo, c_hi) from dU (point
+// xi at du + xi * du_point, row ko - k_lo du_cols floats apart, column ci - c_lo), 8 input channels
+// at a time.
+WINO_AVX2 void transform_kernel_grad(const float* du, int64_t du_point, int64_t du_cols, int64_t c, int64_t k_lo,
+                                     int64_t k_hi, int64_t c_lo, int64_t c_hi, float* dw) {
+  for (int64_t ko = k_lo; ko < k_hi; ko++) {
+    const float* row = du + (ko - k_lo) * du_cols - c_lo;  // row[xi * du_point + ci]
+    int64_t ci = c_lo;
+    for (; ci + kLanes <= c_hi; ci += kLanes) {
       __m256 u36[36], g[9];
-      for (int64_t xi = 0; xi < kPoints; xi++) u36[xi] = _mm256_loadu_ps(du + (xi * k + ko) * c + ci);
+      for (int64_t xi = 0; xi < kPoints; xi++) u36[xi] = _mm256_loadu_ps(row + xi * du_point + ci);
       kernel_adjoint_2d(u36, g);
-      alignas(32) float taps[9][kLanes];
-      for (int i = 0; i < 9; i++) _mm256_store_ps(taps[i], g[i]);
-      for (int64_t lane = 0; lane < kLanes; lane++)
-        for (int i = 0; i < 9; i++) dw[(ko * c + ci + lane) * 9 + i] = taps[i][lane];
+      // Each lane's 9 taps go together: 8 by a transpose and a store per lane, the last alone.
+      alignas(32) float last[kLanes];
+      _mm256_store_ps(last, g[8]);
+      avx2::transpose8(g);
+      float* taps = dw + (ko * c + ci) * 9;
+      for (int64_t lane = 0; lane < kLanes; lane++) {
+        _mm256_storeu_ps(taps + lane * 9, g[lane]);
+        taps[lane * 9 + 8] = last[lane];
+      }
     }
-    for (; ci < c; ci++) {
+    for (; ci < c_hi; ci++) {
       float u36[36], g[9];
-      for (int64_t xi = 0; xi < kPoints; xi++) u36[xi] = du[(xi * k + ko) * c + ci];
+      for (int64_t xi = 0; xi < kPoints; xi++) u36[xi] = row[xi * du_point + ci];
       kernel_adjoint_2d(u36, g);
       for (int i = 0; i < 9; i++) dw[(ko * c + ci) * 9 + i] = g[i];
     }
@@ -464,7 +484,7 @@ void forward_blocks(const Problem& p, const Layout& l, const float* xp, const fl
     for (int64_t xi = 0; xi < kPoints; xi++)
       sgemm_unpacked::product(p.k, nt, p.c, u + xi * p.k * p.c, p.c, v + xi * vps, l.tb, m + xi * mps,
                               l.tb, false);
-    transform_output(m, bias, p, l, t0, nt, y);
+    transform_output(m, mps, p.k, bias, p, l, t0, nt, y);
   }
 }
 
@@ -490,6 +510,106 @@ void weight_grad_blocks(const Problem& p, const Layout& l, const float* xp, cons
       sgemm_unpacked::product(p.k, p.c, nt, dm + xi * mps, l.tb, vt, p.c, du + xi * p.k * p.c, p.c, true);
     }
   }
+}
+
+// The kernel-major schedule, for deep layers on small images (512 channels at 7x7): there the
+// transformed kernel (36 k c floats, 38 MB at 512 channels) dwarfs all the tiles' V and M, and the
+// tile-block schedule writes it out and reads it back through memory once per block. Instead all
+// tiles are transformed first, and each thread takes blocks of kernel rows, transforming a slice
+// of the kernel at a time into its cache and using it there at once.
+int64_t padded_tiles(const Layout& l) { return ceil_div(l.tiles, kLanes) * kLanes; }
+
+bool kernel_major(const Problem& p, const Layout& l) {
+  const int64_t tp = padded_tiles(l), tiles_bytes = kPoints * 4 * tp * (p.c + p.k);
+  return tiles_bytes <= (int64_t(12) << 20) && p.k * p.c >= tp * (p.c + p.k);
+}
+
+// Kernel rows per block: a multiple of the register kernel's 6 rows such that a block's M (rows x
+// tp) and a slice of its U (rows x kSliceChannels) stay within about 512 KB.
+constexpr int64_t kSliceChannels = 128;
+int64_t kernel_block_rows(int64_t tp) {
+  const int64_t rows = (int64_t(1) << 19) / (kPoints * 4 * (tp + kSliceChannels));
+  return std::max<int64_t>(6, (rows + 3) / 6 * 6);
+}
+
+// The tiles' transform (transform_input or transform_output_grad) of all tiles, into columns
+// 0 .. tp-1 of out (channels x tp per point), split across the threads by groups of 8 tiles.
+template <class F>
+void transform_all_tiles(const Layout& all, const int32_t* off, F&& transform) {
+  parallel_for(padded_tiles(all) / kLanes, 1, [&](int64_t lo, int64_t hi) {
+    const int64_t t0 = lo * kLanes, nt = std::min(hi * kLanes, all.tiles) - t0;
+    transform(nt, off + t0, t0);
+  });
+}
+
+void forward_kernel_major(const Problem& p, const Layout& l, const float* xp, const float* w, bool flipped_transposed,
+                          const float* bias, float* y) {
+  Layout all = l;
+  all.tb = padded_tiles(l);
+  const int64_t tp = all.tb, vps = point_stride(p.c, tp);
+  Tensor vt = empty(DimVec{kPoints * vps}, ScalarType::Float32);
+  float* v = vt.data_as<float>();
+  std::vector<int32_t> off(static_cast<size_t>(tp));
+  tile_offsets(all, 0, l.tiles, p.c * l.hp * l.wp, l.wp, off.data());
+  transform_all_tiles(all, off.data(), [&](int64_t nt, const int32_t* o, int64_t t0) {
+    transform_input(xp, all, p.c, nt, o, v + t0);
+  });
+  const int64_t kb = kernel_block_rows(tp), mps = point_stride(kb, tp), plane = p.oh() * p.ow();
+  const int64_t ups = point_stride(kb, kSliceChannels);
+  parallel_for(ceil_div(p.k, kb), 1, [&](int64_t lo, int64_t hi) {
+    Tensor scratch = empty(DimVec{kPoints * (ups + mps)}, ScalarType::Float32);
+    float* u = scratch.data_as<float>();
+    float* m = u + kPoints * ups;
+    for (int64_t blk = lo; blk < hi; blk++) {
+      const int64_t k0 = blk * kb, kn = std::min(kb, p.k - k0);
+      for (int64_t c0 = 0; c0 < p.c; c0 += kSliceChannels) {
+        const int64_t cn = std::min(kSliceChannels, p.c - c0);
+        transform_kernel(w, flipped_transposed, p.k, p.c, k0, k0 + kn, c0, c0 + cn, u, ups, cn);
+        for (int64_t xi = 0; xi < kPoints; xi++)
+          sgemm_unpacked::product(kn, l.tiles, cn, u + xi * ups, cn, v + xi * vps + c0 * tp, tp, m + xi * mps, tp,
+                                  c0 > 0);
+      }
+      transform_output(m, mps, kn, bias ? bias + k0 : nullptr, p, all, 0, l.tiles, y + k0 * plane);
+    }
+  });
+}
+
+void weight_grad_kernel_major(const Problem& p, const Layout& l, const float* xp, const float* dyp, float* dw) {
+  Layout all = l;
+  all.tb = padded_tiles(l);
+  const int64_t tp = all.tb, vps = point_stride(p.c, tp), mps = point_stride(p.k, tp);
+  Tensor buf = empty(DimVec{kPoints * (vps + mps + tp * p.c)}, ScalarType::Float32);
+  float* v = buf.data_as<float>();
+  float* dm = v + kPoints * vps;
+  float* vt = dm + kPoints * mps;  // V transposed per point (tp x c): B's rows for the products
+  std::vector<int32_t> xoff(static_cast<size_t>(tp)), yoff(static_cast<size_t>(tp));
+  tile_offsets(all, 0, l.tiles, p.c * l.hp * l.wp, l.wp, xoff.data());
+  tile_offsets(all, 0, l.tiles, p.k * 16 * l.th * l.tw, 4 * l.tw, yoff.data());
+  transform_all_tiles(all, xoff.data(), [&](int64_t nt, const int32_t* o, int64_t t0) {
+    transform_input(xp, all, p.c, nt, o, v + t0);
+  });
+  transform_all_tiles(all, yoff.data(), [&](int64_t nt, const int32_t* o, int64_t t0) {
+    transform_output_grad(dyp, all, p.k, nt, o, dm + t0);
+  });
+  parallel_for(kPoints, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t xi = lo; xi < hi; xi++) sgemm_unpacked::transpose(p.c, l.tiles, v + xi * vps, tp, vt + xi * tp * p.c, p.c);
+  });
+  // Blocks of kernel rows and input channels: each one's dU is whole (summed over all tiles) and
+  // goes straight to dw.
+  const int64_t kb = kernel_block_rows(tp), cb = kSliceChannels, kblocks = ceil_div(p.k, kb);
+  const int64_t ups = point_stride(kb, cb);
+  parallel_for(kblocks * ceil_div(p.c, cb), 1, [&](int64_t lo, int64_t hi) {
+    Tensor scratch = empty(DimVec{kPoints * ups}, ScalarType::Float32);
+    float* du = scratch.data_as<float>();
+    for (int64_t item = lo; item < hi; item++) {
+      const int64_t k0 = item % kblocks * kb, c0 = item / kblocks * cb;
+      const int64_t kn = std::min(kb, p.k - k0), cn = std::min(cb, p.c - c0);
+      for (int64_t xi = 0; xi < kPoints; xi++)
+        sgemm_unpacked::product(kn, cn, l.tiles, dm + xi * mps + k0 * tp, tp, vt + xi * tp * p.c + c0, p.c,
+                                du + xi * ups, cn, false);
+      transform_kernel_grad(du, ups, cn, p.c, k0, k0 + kn, c0, c0 + cn, dw);
+    }
+  });
 }
 
 }  // namespace
@@ -518,7 +638,7 @@ bool applies_to_weight_grad(const Problem& p) {
   // beyond the cache that traffic outweighs the products unless each thread has many tiles.
   const Layout l = make_layout(p, true);
   const int64_t du_bytes = kPoints * p.k * p.c * 4;
-  return du_bytes <= (int64_t(1) << 19) || ceil_div(l.tiles, get_num_threads()) >= 32;
+  return du_bytes <= (int64_t(1) << 19) || ceil_div(l.tiles, get_num_threads()) >= 32 || kernel_major(p, l);
 }
 
 bool forward(const float* x, const float* w, const float* bias, bool flipped_transposed, float* y, const Problem& p) {
@@ -526,9 +646,15 @@ bool forward(const float* x, const float* w, const float* bias, bool flipped_tra
   if (!all_moderate(w, p.k * p.c * 9)) return false;
   Tensor xp = empty(DimVec{p.n * p.c * l.hp * l.wp + kLanes}, ScalarType::Float32);
   if (!pad_planes(x, p.c, p.x_stride, p.n, p.h, p.w, p.ph, p.pw, l.hp, l.wp, xp.data_as<float>())) return false;
+  if (kernel_major(p, l)) {
+    forward_kernel_major(p, l, xp.data_as<float>(), w, flipped_transposed, bias, y);
+    return true;
+  }
   Tensor u = empty(DimVec{kPoints * p.k * p.c}, ScalarType::Float32);
   float* ud = u.data_as<float>();
-  parallel_for(p.k, 8, [&](int64_t lo, int64_t hi) { transform_kernel_rows(w, flipped_transposed, p.k, p.c, ud, lo, hi); });
+  parallel_for(p.k, 8, [&](int64_t lo, int64_t hi) {
+    transform_kernel(w, flipped_transposed, p.k, p.c, lo, hi, 0, p.c, ud + lo * p.c, p.k * p.c, p.c);
+  });
   const float* xpd = xp.data_as<float>();
   parallel_for(ceil_div(l.tiles, l.tb), 1,
                [&](int64_t lo, int64_t hi) { forward_blocks(p, l, xpd, ud, bias, y, lo, hi); });
@@ -550,11 +676,15 @@ bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p) {
     if (!pad_planes(dy, p.k, p.y_stride, p.n, p.oh(), p.ow(), 0, 0, 4 * l.th, 4 * l.tw, dyp.data_as<float>()))
       return false;
   }
+  const float* xpd = xp.data_as<float>();
+  const float* dypd = as_is ? dy : dyp.data_as<float>();
+  if (kernel_major(p, l)) {
+    weight_grad_kernel_major(p, l, xpd, dypd, dw);
+    return true;
+  }
   const int64_t blocks = ceil_div(l.tiles, l.tb), slice = kPoints * p.k * p.c;
   // Each thread sums its blocks into its own dU (indexed by its first block); added at the end.
   std::vector<Tensor> partial(static_cast<size_t>(blocks));
-  const float* xpd = xp.data_as<float>();
-  const float* dypd = as_is ? dy : dyp.data_as<float>();
   parallel_for(blocks, 1, [&](int64_t lo, int64_t hi) {
     partial[size_t(lo)] = empty(DimVec{slice}, ScalarType::Float32);
     float* du = partial[size_t(lo)].data_as<float>();
@@ -564,7 +694,9 @@ bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p) {
   Tensor sum = empty(DimVec{slice}, ScalarType::Float32);
   float* total = sum.data_as<float>();
   sum_partials(partial, slice, total);
-  parallel_for(p.k, 8, [&](int64_t lo, int64_t hi) { transform_kernel_grad_rows(total, p.k, p.c, dw, lo, hi); });
+  parallel_for(p.k, 8, [&](int64_t lo, int64_t hi) {
+    transform_kernel_grad(total + lo * p.c, p.k * p.c, p.c, p.c, lo, hi, 0, p.c, dw);
+  });
   return true;
 }
 

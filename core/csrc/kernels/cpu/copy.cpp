@@ -74,4 +74,8 @@ Tensor contiguous_copy(const Tensor& t) {
 
 Tensor contiguous(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
 
+Tensor contiguous_as(const Tensor& t, ScalarType dtype) {
+  return t.dtype() == dtype ? contiguous(t) : contiguous(to_dtype(t, dtype));
+}
+
 }  // namespace ember

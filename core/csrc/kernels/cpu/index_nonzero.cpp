@@ -21,7 +21,7 @@ constexpr int64_t kBlock = 1 << 16;
 Tensor nonzero_matrix(const Tensor& t, const char* op) {
   EMBER_CHECK(!t.is_meta(), NotImplemented, op, "(): the result size depends on the data, so it has no meta version");
   const int64_t nd = t.dim();
-  Tensor b = t.dtype() == ScalarType::Bool ? contiguous(t) : contiguous(to_dtype(t, ScalarType::Bool));
+  Tensor b = contiguous_as(t, ScalarType::Bool);
   const uint8_t* p = reinterpret_cast<const uint8_t*>(b.data());
   const int64_t n = b.numel();
   const int64_t nblocks = (n + kBlock - 1) / kBlock;

@@ -59,7 +59,7 @@ template <class C>
 std::vector<C> weight_values(const Tensor& weight) {
   std::vector<C> w;
   if (!weight.defined()) return w;
-  const Tensor d = contiguous(to_dtype(weight, ScalarType::Float64));
+  const Tensor d = contiguous_as(weight, ScalarType::Float64);
   for (int64_t i = 0; i < d.numel(); i++) w.push_back(C(d.data_as<double>()[i]));
   return w;
 }
@@ -103,7 +103,7 @@ Tensor _nll_loss_backward(const Tensor& grad_output, const Tensor& input, const 
   EMBER_CHECK(total_weight.numel() == 1, Runtime, "nll_loss_backward: total_weight must hold one value");
   Tensor gi = empty(input.sizes(), input.dtype(), input.device());
   if (input.is_meta()) return gi;
-  const Tensor g = contiguous(to_dtype(grad_output, input.dtype())), t = contiguous(target);
+  const Tensor g = contiguous_as(grad_output, input.dtype()), t = contiguous(target);
   visit_real_float(input.dtype(), "nll_loss_backward", [&](auto z) {
     using T = decltype(z);
     using C = opmath_t<T>;
@@ -112,7 +112,7 @@ Tensor _nll_loss_backward(const Tensor& grad_output, const Tensor& input, const 
     std::fill(pg, pg + gi.numel(), T(0));
     const T* go = g.data_as<T>();
     C scale = reduction == kNone ? C(1) : convert<C>(go[0]);
-    if (reduction == kMean) scale /= convert<C>(contiguous(to_dtype(total_weight, input.dtype())).template data_as<T>()[0]);
+    if (reduction == kMean) scale /= convert<C>(contiguous_as(total_weight, input.dtype()).template data_as<T>()[0]);
     for_targets<C>(s, t.data_as<int64_t>(), w.empty() ? nullptr : w.data(), ignore_index,
                    [&](int64_t pos, int64_t n, int64_t i, int64_t cls, C wt) {
                      const C gv = reduction == kNone ? convert<C>(go[pos]) : scale;

@@ -33,7 +33,7 @@ Tensor like(const Tensor& input, ScalarType dtype, std::optional<Device> device,
 
 Tensor as_doubles(const Tensor& t, const DimVec& sizes) {
   Tensor b = t.sizes() == sizes ? t : ops::expand(t, sizes);
-  return contiguous(to_dtype(b, ScalarType::Float64));
+  return contiguous_as(b, ScalarType::Float64);
 }
 
 namespace {

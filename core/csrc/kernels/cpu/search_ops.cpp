@@ -65,7 +65,7 @@ Tensor search_impl(const Tensor& seq_in, const Tensor& input, bool out_int32, bo
   Tensor out = empty(input.sizes(), out_int32 ? ScalarType::Int32 : ScalarType::Int64, dev);
   if (out.is_meta() || input.is_meta() || seq_in.is_meta() || out.numel() == 0) return out;
   const ScalarType ct = common_dtype(seq_in, input);
-  const Tensor seq = ember::contiguous(to_dtype(seq_in, ct)), vals = ember::contiguous(to_dtype(input, ct));
+  const Tensor seq = contiguous_as(seq_in, ct), vals = contiguous_as(input, ct);
   const int64_t n = seq.sizes()[seq.dim() - 1];
   EMBER_CHECK(!out_int32 || n < (int64_t(1) << 31), Runtime, op,
               "(): the size of boundaries' last dim (", n, ") does not fit out_int32=True");
@@ -139,7 +139,7 @@ Tensor isin(const Tensor& elements, const Tensor& test_elements, bool assume_uni
                      elements.is_wrapped_number() ? test_elements.device() : elements.device());
   if (out.is_meta() || elements.is_meta() || test_elements.is_meta() || out.numel() == 0) return out;
   const ScalarType ct = common_dtype(elements, test_elements);
-  const Tensor el = ember::contiguous(to_dtype(elements, ct)), te = ember::contiguous(to_dtype(test_elements, ct));
+  const Tensor el = contiguous_as(elements, ct), te = contiguous_as(test_elements, ct);
   visit_dtype(ct, [&](auto z) {
     using T = decltype(z);
     if constexpr (!is_complex_v<T>) {

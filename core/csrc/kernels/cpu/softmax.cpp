@@ -57,7 +57,7 @@ Tensor softmax_impl(const Tensor& input, int64_t dim, ScalarType dtype, const ch
               " (give a floating-point input or dtype=)");
   Tensor out = empty(input.sizes(), out_dt, input.device());
   if (input.is_meta() || input.numel() == 0) return out;
-  const Tensor x = contiguous(input.dtype() == out_dt ? input : to_dtype(input, out_dt));
+  const Tensor x = contiguous_as(input, out_dt);
   int64_t outer = 1, inner = 1;
   const int64_t n = input.dim() ? input.sizes()[d] : 1;
   for (int64_t k = 0; k < d; k++) outer *= input.sizes()[k];
