@@ -145,6 +145,24 @@ struct Item {
 template <class T, class Body>
 Item<T, Body> item(Body b) { return Item<T, Body>{std::move(b)}; }
 
+// Output lines per column block: an image's column matrix (rows x all its positions) can run to
+// megabytes (ResNet's 7x7 stem: 147 rows x 12544), which im2col would write out to memory and the
+// product read back. Blocks of about kBlock values stay in cache between the two.
+int64_t lines_per_block(const conv::Geometry& g, int64_t rows) {
+  constexpr int64_t kBlock = int64_t(1) << 18;  // 1 MB of float
+  return std::clamp<int64_t>(kBlock / std::max<int64_t>(rows * g.out[2], 1), 1, conv::all_lines(g).hi);
+}
+
+// Runs f(lines, width) for consecutive blocks of per_block output lines (width: their positions).
+template <class F>
+void for_line_blocks(const conv::Geometry& g, int64_t per_block, F&& f) {
+  const conv::Lines all = conv::all_lines(g);
+  for (int64_t lo = all.lo; lo < all.hi; lo += per_block) {
+    const conv::Lines lines{lo, std::min(all.hi, lo + per_block)};
+    f(lines, lines.count() * g.out[2]);
+  }
+}
+
 // y (batch x channels planes of `plane`) += bias per channel.
 template <class T>
 void add_bias(T* y, const T* bias, int64_t batch, int64_t channels, int64_t plane) {
@@ -191,10 +209,13 @@ void forward_impl(const Plan& p, const T* x, const T* w, const T* bias, T* y) {
     if (bias) add_bias(y, bias, p.batch, p.out_ch, L);
     return;
   }
-  for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
-    conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols, L);
-    blas::gemm<T>(Op::N, Op::N, og, L, cg * K, T(1), w + gi * og * cg * K, cg * K, cols, L, T(0),
-                  y + (n * p.out_ch + gi * og) * L, L);
+  const int64_t per_block = lines_per_block(g, cg * K);
+  for_items(p, size_t(cg * K * per_block * g.out[2]), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
+    for_line_blocks(g, per_block, [&](conv::Lines lines, int64_t width) {
+      conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols, width, lines);
+      blas::gemm<T>(Op::N, Op::N, og, width, cg * K, T(1), w + gi * og * cg * K, cg * K, cols, width, T(0),
+                    y + (n * p.out_ch + gi * og) * L + lines.lo * g.out[2], L);
+    });
   }));
   if (bias) add_bias(y, bias, p.batch, p.out_ch, L);
 }
@@ -216,10 +237,13 @@ void transposed_impl(const Plan& p, const T* xo, const T* w, T* yi) {
   }
   if (const int64_t nb = conv::chunked::images_per_chunk(p)) return conv::chunked::transposed(p, nb, xo, w, yi);
   std::fill_n(yi, p.batch * p.in_ch * g.in_size(), T(0));  // the direct path accumulates
-  for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
-    blas::gemm<T>(Op::T, Op::N, cg * K, L, og, T(1), w + gi * og * cg * K, cg * K, xo + (n * p.out_ch + gi * og) * L,
-                  L, T(0), cols, L);
-    conv::col2im(cols, cg, g, yi + (n * p.in_ch + gi * cg) * g.in_size(), L);
+  const int64_t per_block = lines_per_block(g, cg * K);
+  for_items(p, size_t(cg * K * per_block * g.out[2]), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
+    for_line_blocks(g, per_block, [&](conv::Lines lines, int64_t width) {
+      blas::gemm<T>(Op::T, Op::N, cg * K, width, og, T(1), w + gi * og * cg * K, cg * K,
+                    xo + (n * p.out_ch + gi * og) * L + lines.lo * g.out[2], L, T(0), cols, width);
+      conv::col2im(cols, cg, g, yi + (n * p.in_ch + gi * cg) * g.in_size(), width, lines);
+    });
   }));
 }
 
@@ -239,12 +263,15 @@ void weight_grad_impl(const Plan& p, const T* go, const T* x, T* dw) {
   }
   if (const int64_t nb = conv::chunked::images_per_chunk(p)) return conv::chunked::weight_grad(p, nb, go, x, dw);
   std::vector<Tensor> partial(size_t(p.batch * p.groups));
-  for_items(p, size_t(cg * K * L), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t first) {
+  const int64_t per_block = lines_per_block(g, cg * K);
+  for_items(p, size_t(cg * K * per_block * g.out[2]), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t first) {
     Tensor& acc = partial[size_t(first)];
     if (!acc.defined()) std::fill_n(scratch<T>(acc, size_t(wsize)), wsize, T(0));
-    conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols, L);
-    blas::gemm<T>(Op::N, Op::T, og, cg * K, L, T(1), go + (n * p.out_ch + gi * og) * L, L, cols, L, T(1),
-                  acc.data_as<T>() + gi * og * cg * K, cg * K);
+    for_line_blocks(g, per_block, [&](conv::Lines lines, int64_t width) {
+      conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols, width, lines);
+      blas::gemm<T>(Op::N, Op::T, og, cg * K, width, T(1), go + (n * p.out_ch + gi * og) * L + lines.lo * g.out[2], L,
+                    cols, width, T(1), acc.data_as<T>() + gi * og * cg * K, cg * K);
+    });
   }));
   conv::sum_partials(partial, wsize, dw);
 }

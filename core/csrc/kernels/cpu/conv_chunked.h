@@ -58,7 +58,7 @@ void forward(const Plan& p, int64_t nb, const T* x, const T* w, T* y) {
   T* out = scratch<T>(out_holder, size_t(og * nb * L));
   for_chunks(p, nb, [&](int64_t n0, int64_t m, int64_t gi) {
     for (int64_t n = 0; n < m; n++)
-      im2col(x + ((n0 + n) * p.in_ch + gi * cg) * g.in_size(), cg, g, cols + n * L, m * L);
+      im2col(x + ((n0 + n) * p.in_ch + gi * cg) * g.in_size(), cg, g, cols + n * L, m * L, all_lines(g));
     blas::gemm<T>(blas::Op::N, blas::Op::N, og, m * L, cg * K, T(1), w + gi * og * cg * K, cg * K, cols, m * L, T(0),
                   out, m * L);
     copy_planes(out, L, m * L, y + (n0 * p.out_ch + gi * og) * L, p.out_ch * L, L, m, og, L);
@@ -80,7 +80,7 @@ void transposed(const Plan& p, int64_t nb, const T* xo, const T* w, T* yi) {
     blas::gemm<T>(blas::Op::T, blas::Op::N, cg * K, m * L, og, T(1), w + gi * og * cg * K, cg * K, in, m * L, T(0),
                   cols, m * L);
     for (int64_t n = 0; n < m; n++)
-      col2im(cols + n * L, cg, g, yi + ((n0 + n) * p.in_ch + gi * cg) * g.in_size(), m * L);
+      col2im(cols + n * L, cg, g, yi + ((n0 + n) * p.in_ch + gi * cg) * g.in_size(), m * L, all_lines(g));
   });
 }
 
@@ -95,7 +95,7 @@ void weight_grad(const Plan& p, int64_t nb, const T* go, const T* x, T* dw) {
   for_chunks(p, nb, [&](int64_t n0, int64_t m, int64_t gi) {
     copy_planes(go + (n0 * p.out_ch + gi * og) * L, p.out_ch * L, L, grad, L, m * L, m, og, L);
     for (int64_t n = 0; n < m; n++)
-      im2col(x + ((n0 + n) * p.in_ch + gi * cg) * g.in_size(), cg, g, cols + n * L, m * L);
+      im2col(x + ((n0 + n) * p.in_ch + gi * cg) * g.in_size(), cg, g, cols + n * L, m * L, all_lines(g));
     blas::gemm<T>(blas::Op::N, blas::Op::T, og, cg * K, m * L, T(1), grad, m * L, cols, m * L, T(n0 == 0 ? 0 : 1),
                   dw + gi * og * cg * K, cg * K);
   });

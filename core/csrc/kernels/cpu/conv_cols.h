@@ -24,6 +24,13 @@ struct Geometry {
   int64_t k_size() const { return k[0] * k[1] * k[2]; }
 };
 
+// A range of output lines (a line: the out[2] positions of one (o0, o1) pair).
+struct Lines {
+  int64_t lo = 0, hi = 0;
+  int64_t count() const { return hi - lo; }
+};
+inline Lines all_lines(const Geometry& g) { return {0, g.out[0] * g.out[1]}; }
+
 // A convolution: its geometry and counts. in_ch/out_ch are the forward convolution's, also when
 // it runs transposed.
 struct Plan {
@@ -50,20 +57,22 @@ void strided_copy(const T* src, int64_t lo, int64_t hi, T* dst, int64_t stride) 
   for (int64_t o = lo; o < hi; o++) dst[o] = src[o * stride];
 }
 
-// cols (channels * k_size rows of out_size columns, rows ld apart) from x (channels planes of in_size).
+// cols (channels * k_size rows, ld apart) from x (channels planes of in_size): the columns of output
+// lines [lines.lo, lines.hi) (a line: out[2] positions of one (o0, o1)).
 template <class T>
-void im2col(const T* x, int64_t channels, const Geometry& g, T* cols, int64_t ld) {
-  const int64_t L = g.out_size(), K = g.k_size();
-  parallel_for(channels * K, std::max<int64_t>(1, 4096 / std::max<int64_t>(L, 1)), [&](int64_t rb, int64_t re) {
+void im2col(const T* x, int64_t channels, const Geometry& g, T* cols, int64_t ld, Lines lines) {
+  const int64_t width = lines.count() * g.out[2], K = g.k_size();
+  parallel_for(channels * K, std::max<int64_t>(1, 4096 / std::max<int64_t>(width, 1)), [&](int64_t rb, int64_t re) {
     for (int64_t r = rb; r < re; r++) {
       const int64_t c = r / K, kk = r % K;
       const int64_t k0 = kk / (g.k[1] * g.k[2]), k1 = (kk / g.k[2]) % g.k[1], k2 = kk % g.k[2];
       const T* xc = x + c * g.in_size();
       T* row = cols + r * ld;
-      for (int64_t o0 = 0; o0 < g.out[0]; o0++) {
+      for (int64_t line = lines.lo; line < lines.hi; line++) {
+        const int64_t o0 = line / g.out[1], o1 = line % g.out[1];
         const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dil[0];
-        for (int64_t o1 = 0; o1 < g.out[1]; o1++) {
-          T* dst = row + (o0 * g.out[1] + o1) * g.out[2];
+        {
+          T* dst = row + (line - lines.lo) * g.out[2];
           const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dil[1];
           if (i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1]) {
             std::memset(dst, 0, sizeof(T) * g.out[2]);
@@ -95,10 +104,11 @@ void im2col(const T* x, int64_t channels, const Geometry& g, T* cols, int64_t ld
   });
 }
 
-// x (channels planes, zeroed by the caller or accumulated into) += the columns (rows ld apart) put
-// back where im2col took them from; parallel over channels (each writes only its own plane).
+// x (channels planes, zeroed by the caller or accumulated into) += the columns of output lines
+// [lines.lo, lines.hi) (rows ld apart) put back where im2col took them from; parallel over channels
+// (each writes only its own plane).
 template <class T>
-void col2im(const T* cols, int64_t channels, const Geometry& g, T* x, int64_t ld) {
+void col2im(const T* cols, int64_t channels, const Geometry& g, T* x, int64_t ld, Lines lines) {
   const int64_t K = g.k_size();
   parallel_for(channels, 1, [&](int64_t cb, int64_t ce) {
     for (int64_t c = cb; c < ce; c++) {
@@ -106,13 +116,14 @@ void col2im(const T* cols, int64_t channels, const Geometry& g, T* x, int64_t ld
       for (int64_t kk = 0; kk < K; kk++) {
         const int64_t k0 = kk / (g.k[1] * g.k[2]), k1 = (kk / g.k[2]) % g.k[1], k2 = kk % g.k[2];
         const T* row = cols + (c * K + kk) * ld;
-        for (int64_t o0 = 0; o0 < g.out[0]; o0++) {
+        for (int64_t line = lines.lo; line < lines.hi; line++) {
+          const int64_t o0 = line / g.out[1], o1 = line % g.out[1];
           const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dil[0];
           if (i0 < 0 || i0 >= g.in[0]) continue;
-          for (int64_t o1 = 0; o1 < g.out[1]; o1++) {
+          {
             const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dil[1];
             if (i1 < 0 || i1 >= g.in[1]) continue;
-            const T* src = row + (o0 * g.out[1] + o1) * g.out[2];
+            const T* src = row + (line - lines.lo) * g.out[2];
             T* dst = xc + (i0 * g.in[1] + i1) * g.in[2];
             const int64_t off = k2 * g.dil[2] - g.pad[2];
             const int64_t lo = std::max<int64_t>(0, (-off + g.stride[2] - 1) / g.stride[2]);
