@@ -164,6 +164,15 @@ std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, con
         });
         return;
       }
+      if (w.ax[0].out == 1 && w.ax[0].in == 1 && w.ax[0].k == 1 && !ah.adaptive && !aw.adaptive && ah.k == 3 &&
+          aw.k == 3 && ah.stride == 2 && aw.stride == 2 && ah.pad == 1 && aw.pad == 1 && ah.dil == 1 &&
+          aw.dil == 1 && pool::max3x3s2_applies(ah.in, aw.in, ah.out, aw.out)) {
+        parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
+          pool::max3x3s2(x.data_as<float>() + pb * S, pe - pb, ah.in, aw.in, ah.out, aw.out,
+                         values.data_as<float>() + pb * L, indices.data_as<int64_t>() + pb * L);
+        });
+        return;
+      }
     }
     if (w.ax[0].out == 1 && w.ax[0].in == 1 && w.ax[0].k == 1 && w.ax[0].pad == 0 && !ah.adaptive && !aw.adaptive) {
       // 1-d and 2-d windows: direct loops over the window's rows (the common max_pool2d)
