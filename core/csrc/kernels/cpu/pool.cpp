@@ -144,6 +144,16 @@ void sweep(const Windows& w, Start&& start, Each&& each, Stop&& stop) {
       }
 }
 
+// Whether w is 2-d (fixed, not adaptive) with k x k windows, this stride and padding, no dilation.
+bool square_2d(const Windows& w, int64_t k, int64_t stride, int64_t pad) {
+  if (w.ax[0].out != 1 || w.ax[0].in != 1 || w.ax[0].k != 1) return false;
+  for (int d = 1; d < 3; d++) {
+    const Axis& a = w.ax[d];
+    if (a.adaptive || a.k != k || a.stride != stride || a.pad != pad || a.dil != 1) return false;
+  }
+  return true;
+}
+
 std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, const char* op) {
   const DimVec osz = out_sizes(input.sizes(), w);
   Tensor values = empty(osz, input.dtype(), input.device()), indices = empty(osz, ScalarType::Int64, input.device());
@@ -155,18 +165,14 @@ std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, con
     using C = opmath_t<T>;
     const Axis &ah = w.ax[1], &aw = w.ax[2];
     if constexpr (std::is_same_v<T, float>) {
-      if (w.ax[0].out == 1 && w.ax[0].in == 1 && w.ax[0].k == 1 && !ah.adaptive && !aw.adaptive && ah.k == 2 &&
-          aw.k == 2 && ah.stride == 2 && aw.stride == 2 && ah.pad == 0 && aw.pad == 0 && ah.dil == 1 &&
-          aw.dil == 1 && pool::max2x2_applies(ah.in, aw.in, ah.out, aw.out)) {
+      if (square_2d(w, 2, 2, 0) && pool::max2x2_applies(ah.in, aw.in, ah.out, aw.out)) {
         parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
           pool::max2x2(x.data_as<float>() + pb * S, pe - pb, ah.in, aw.in, ah.out, aw.out,
                        values.data_as<float>() + pb * L, indices.data_as<int64_t>() + pb * L);
         });
         return;
       }
-      if (w.ax[0].out == 1 && w.ax[0].in == 1 && w.ax[0].k == 1 && !ah.adaptive && !aw.adaptive && ah.k == 3 &&
-          aw.k == 3 && ah.stride == 2 && aw.stride == 2 && ah.pad == 1 && aw.pad == 1 && ah.dil == 1 &&
-          aw.dil == 1 && pool::max3x3s2_applies(ah.in, aw.in, ah.out, aw.out)) {
+      if (square_2d(w, 3, 2, 1) && pool::max3x3s2_applies(ah.in, aw.in, ah.out, aw.out)) {
         parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
           pool::max3x3s2(x.data_as<float>() + pb * S, pe - pb, ah.in, aw.in, ah.out, aw.out,
                          values.data_as<float>() + pb * L, indices.data_as<int64_t>() + pb * L);

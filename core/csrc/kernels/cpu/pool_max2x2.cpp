@@ -19,6 +19,21 @@ __attribute__((target("avx2"), always_inline)) inline void split(const float* p,
   odd = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(lo, hi, 0xDD)), 0xD8));
 }
 
+// Lanes where cand beats best (greater, or NaN: so the last NaN stays, nothing beats a NaN after
+// it) take cand and its index.
+__attribute__((target("avx2"), always_inline)) inline void keep_max(__m256& best, __m256i& at, __m256 cand, __m256i idx) {
+  const __m256 take = _mm256_or_ps(_mm256_cmp_ps(cand, best, _CMP_GT_OQ), _mm256_cmp_ps(cand, cand, _CMP_UNORD_Q));
+  best = _mm256_blendv_ps(best, cand, take);
+  at = _mm256_blendv_epi8(at, idx, _mm256_castps_si256(take));
+}
+
+// 8 maxima and their indices (widened to int64).
+__attribute__((target("avx2"), always_inline)) inline void store8(__m256 best, __m256i at, float* values, int64_t* indices) {
+  _mm256_storeu_ps(values, best);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(indices), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(at)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(indices + 4), _mm256_cvtepi32_epi64(_mm256_extracti128_si256(at, 1)));
+}
+
 // Outputs ox .. ox+7 of output row oy.
 __attribute__((target("avx2"), always_inline)) inline void eight(const float* plane, int64_t w, int64_t oy, int64_t ox,
                                                                  float* values, int64_t* indices) {
@@ -31,15 +46,8 @@ __attribute__((target("avx2"), always_inline)) inline void eight(const float* pl
   const int32_t step[4] = {0, 1, int32_t(w), int32_t(w) + 1};
   __m256 best = cand[0];
   __m256i at = first;
-  for (int i = 1; i < 4; i++) {
-    // later wins when greater, or when NaN (so the last NaN stays; nothing beats a NaN after it)
-    const __m256 take = _mm256_or_ps(_mm256_cmp_ps(cand[i], best, _CMP_GT_OQ), _mm256_cmp_ps(cand[i], cand[i], _CMP_UNORD_Q));
-    best = _mm256_blendv_ps(best, cand[i], take);
-    at = _mm256_blendv_epi8(at, _mm256_add_epi32(first, _mm256_set1_epi32(step[i])), _mm256_castps_si256(take));
-  }
-  _mm256_storeu_ps(values, best);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(indices), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(at)));
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(indices + 4), _mm256_cvtepi32_epi64(_mm256_extracti128_si256(at, 1)));
+  for (int i = 1; i < 4; i++) keep_max(best, at, cand[i], _mm256_add_epi32(first, _mm256_set1_epi32(step[i])));
+  store8(best, at, values, indices);
 }
 
 // Window (3x3, stride 2, padding 1) maxima for outputs ox .. ox+7 of output row oy, over the window
@@ -63,14 +71,10 @@ __attribute__((target("avx2"), always_inline)) inline void eight3x3(const float*
         at = idx;
         continue;
       }
-      const __m256 take = _mm256_or_ps(_mm256_cmp_ps(cand[c], best, _CMP_GT_OQ), _mm256_cmp_ps(cand[c], cand[c], _CMP_UNORD_Q));
-      best = _mm256_blendv_ps(best, cand[c], take);
-      at = _mm256_blendv_epi8(at, idx, _mm256_castps_si256(take));
+      keep_max(best, at, cand[c], idx);
     }
   }
-  _mm256_storeu_ps(values, best);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(indices), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(at)));
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(indices + 4), _mm256_cvtepi32_epi64(_mm256_extracti128_si256(at, 1)));
+  store8(best, at, values, indices);
 }
 
 // The same for one output at the plane's edges: the window clipped to the plane, scanned in order.
