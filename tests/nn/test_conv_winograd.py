@@ -117,22 +117,31 @@ def test_16_bit_inputs_compute_in_float32(dtype):
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf])
-def test_non_finite_values_reach_only_the_windows_that_see_them(bad):
+@pytest.mark.parametrize("n,c,size,at", [
+    (1, 8, 16, (0, 2, 2)),
+    (1, 8, 16, (0, 15, 15)),   # the plane's last corner: a tile clipped on two sides
+    (4, 64, 8, (3, 0, 7)),     # few tiles, many channels: the kernel-major schedule
+])
+def test_non_finite_values_reach_only_the_windows_that_see_them(bad, n, c, size, at):
     # A transform would spread a NaN or infinity over its whole tile; such inputs take the direct
     # path, so outputs whose 3x3 window misses the value stay finite, as in PyTorch.
     rng = np.random.default_rng(2)
-    x = rng.standard_normal((1, 8, 16, 16))
-    x[0, 3, 2, 2] = bad
-    wt = rng.standard_normal((8, 8, 3, 3)) * 0.1
+    x = rng.standard_normal((n, c, size, size))
+    img, r, col = at
+    x[img, 3, r, col] = bad
+    wt = rng.standard_normal((c, c, 3, 3)) * 0.1
     xe = ember.tensor(x.astype(np.float32), requires_grad=True)
     we = ember.tensor(wt.astype(np.float32), requires_grad=True)
     ye = F.conv2d(xe, we, padding=1)
     y = ye.detach().numpy()
-    assert not np.isfinite(y[0, :, 1:4, 1:4]).any()
-    mask = np.ones((16, 16), bool)
-    mask[1:4, 1:4] = False
+    seen = np.zeros((size, size), bool)  # the outputs whose window holds the bad value
+    seen[max(0, r - 1):r + 2, max(0, col - 1):col + 2] = True
+    assert not np.isfinite(y[img][:, seen]).any()
     ref = conv_ref(np.nan_to_num(x, nan=0.0, posinf=0.0), wt, (1, 1))
-    assert rel_err(y[0][:, mask], ref[0][:, mask]) < 3e-5
+    assert rel_err(y[img][:, ~seen], ref[img][:, ~seen]) < 3e-5
+    others = [i for i in range(n) if i != img]
+    if others:
+        assert rel_err(y[others], ref[others]) < 3e-5
     # The input gradient with a non-finite weight, and the weight gradient with a non-finite input.
     g = np.ones(y.shape, np.float32)
     ye.backward(ember.tensor(g))
@@ -140,9 +149,9 @@ def test_non_finite_values_reach_only_the_windows_that_see_them(bad):
     assert not np.isfinite(we.grad.numpy()[:, 3]).all() and np.isfinite(we.grad.numpy()[:, 4:]).all()
     wt_bad = wt.copy()
     wt_bad[0, 0, 1, 1] = bad
-    gx = F.conv_transpose2d(ember.tensor(np.ones((1, 8, 16, 16), np.float32)), ember.tensor(wt_bad.astype(np.float32)),
-                            padding=1).numpy()
-    assert not np.isfinite(gx[0, 0]).any() and np.isfinite(gx[0, 1:]).all()
+    gx = F.conv_transpose2d(ember.tensor(np.ones((n, c, size, size), np.float32)),
+                            ember.tensor(wt_bad.astype(np.float32)), padding=1).numpy()
+    assert not np.isfinite(gx[:, 0]).any() and np.isfinite(gx[:, 1:]).all()
 
 
 def test_can_be_turned_off():

@@ -11,6 +11,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -123,7 +124,6 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // Tiles of the output, and the zero-padded input planes the tiles read.
 struct Layout {
   int64_t th, tw, tiles;  // tile rows and columns per image; tiles in all
-  int64_t hp, wp;         // padded input planes: 4 th + 2 rows of 4 tw + 2
   int64_t tb;             // tiles per block (a multiple of 8)
 };
 
@@ -132,8 +132,6 @@ Layout make_layout(const Problem& p, bool weight_grad) {
   l.th = ceil_div(p.oh(), 4);
   l.tw = ceil_div(p.ow(), 4);
   l.tiles = p.n * l.th * l.tw;
-  l.hp = 4 * l.th + 2;
-  l.wp = 4 * l.tw + 2;
   // A block's V and M (36 points x channels x tiles) should stay within about a megabyte; blocks
   // share the tiles out evenly across the threads, and hold at least 32 tiles for the products
   // unless a thread's share is smaller. The weight gradient's blocks each add to all of dU (36 k c
@@ -263,11 +261,11 @@ struct Span {
   int64_t begin, end;
 };
 
-std::vector<Span> block_spans(const int32_t* off, int64_t ntiles, int64_t image_floats, int64_t reach) {
+std::vector<Span> block_spans(const int32_t* off, int64_t ntiles, int64_t reach) {
   std::vector<Span> spans;
   for (int64_t i = 0; i < ntiles; i++) {
-    const int64_t o = off[i];
-    if (spans.empty() || o / image_floats != spans.back().begin / image_floats) spans.push_back({o, o});
+    const int64_t o = off[i];  // ascending; a tile starting past the span's end begins the next image's
+    if (spans.empty() || o > spans.back().end) spans.push_back({o, o});
     spans.back().end = o + reach;
   }
   return spans;
@@ -289,11 +287,11 @@ WINO_INLINE void prefetch(const float* base, const std::vector<Span>& spans) {
 // column-wise across the lanes (d[j]: column j), Tile::transform_1d runs on the rows and then on
 // the columns, and the 36 points go to out's slices, `ps` floats apart.
 template <class Tile>
-WINO_INLINE void transform_tiles(const float* planes, int64_t plane, int64_t row_floats, const Layout& l,
+WINO_INLINE void transform_tiles(Tile& tile, const float* planes, int64_t plane, int64_t row_floats, const Layout& l,
                                  int64_t channels, int64_t ntiles, const int32_t* off, float* out) {
   constexpr int R = Tile::kRows;
   const int64_t groups = ceil_div(ntiles, kLanes), ps = point_stride(channels, l.tb);
-  const std::vector<Span> spans = block_spans(off, ntiles, channels * plane, (R - 1) * row_floats + Tile::kLoad);
+  const std::vector<Span> spans = block_spans(off, ntiles, (R - 1) * row_floats + Tile::kLoad);
   for (int64_t ch = 0; ch < channels; ch++) {
     const float* base = planes + ch * plane;
     if (ch + 1 < channels) prefetch(base + plane, spans);
@@ -302,7 +300,7 @@ WINO_INLINE void transform_tiles(const float* planes, int64_t plane, int64_t row
       __m256 t[R][6];
       for (int i = 0; i < R; i++) {
         __m256 d[kLanes];
-        Tile::row(base + i * row_floats, o, d);
+        tile.row(base + i * row_floats, i, o, d);
         Tile::transform_1d(d, t[i]);
       }
       for (int s = 0; s < 6; s++) {
@@ -315,22 +313,68 @@ WINO_INLINE void transform_tiles(const float* planes, int64_t plane, int64_t row
   }
 }
 
-// Input tiles (6x6, B^T d B): each tile's patch row is one unaligned load of 8 (the last 2 lanes
-// unused), and an 8x8 transpose turns the 8 rows into the columns across the tiles.
+// A block's input tiles, read from x itself (no padded copy): per tile the offset of its 6x6
+// patch's top-left corner (padding included, so it may lie outside the plane), which of the patch's
+// rows lie inside the plane, and a lane mask of its columns inside (never the last 2 of the 8-wide
+// loads, which belong to the next tile). Loads outside come back as zeros without touching memory.
+struct InputTiles {
+  std::vector<int32_t> off;
+  std::vector<uint8_t> rows;
+  std::vector<std::array<int32_t, kLanes>> cols;
+};
+
+InputTiles input_tiles(const Problem& p, const Layout& l, int64_t t0, int64_t count) {
+  const int64_t per_image = l.th * l.tw, padded = ceil_div(count, kLanes) * kLanes;
+  InputTiles it;
+  for (int64_t i = 0; i < padded; i++) {
+    const int64_t t = t0 + std::min(i, count - 1), img = t / per_image, r = t % per_image;  // the last repeats
+    const int64_t r0 = (r / l.tw) * 4 - p.ph, c0 = (r % l.tw) * 4 - p.pw;
+    it.off.push_back(int32_t(img * p.x_stride + r0 * p.w + c0));
+    uint8_t rows = 0;
+    for (int j = 0; j < 6; j++) rows |= uint8_t((r0 + j >= 0 && r0 + j < p.h) << j);
+    it.rows.push_back(rows);
+    std::array<int32_t, kLanes> cols{};
+    for (int j = 0; j < 6; j++) cols[size_t(j)] = c0 + j >= 0 && c0 + j < p.w ? -1 : 0;
+    it.cols.push_back(cols);
+  }
+  return it;
+}
+
+// Input tiles (6x6, B^T d B): each tile's patch row is one masked load of 8, and an 8x8 transpose
+// turns the 8 rows into the columns across the tiles. Keeps the largest magnitude it loads, for
+// the finiteness check (all_moderate) without a pass of its own.
 struct InputTile {
   static constexpr int kRows = 6, kLoad = 8;
-  static WINO_INLINE void row(const float* base, const int32_t* o, __m256* d) {
-    for (int lane = 0; lane < 8; lane++) d[lane] = _mm256_loadu_ps(base + o[lane]);
+  const InputTiles& tiles;
+  __m256i worst = _mm256_setzero_si256();
+  WINO_INLINE void row(const float* base, int i, const int32_t* o, __m256* d) {
+    const int64_t first = o - tiles.off.data();
+    for (int lane = 0; lane < 8; lane++) {
+      const size_t t = size_t(first + lane);
+      const __m256i row_inside = _mm256_set1_epi32(-int32_t((tiles.rows[t] >> i) & 1));
+      const __m256i inside = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(tiles.cols[t].data())),
+                                              row_inside);
+      d[lane] = _mm256_maskload_ps(base + o[lane], inside);
+      worst = _mm256_max_epu32(worst, _mm256_and_si256(_mm256_castps_si256(d[lane]), _mm256_set1_epi32(0x7fffffff)));
+    }
     avx2::transpose8(d);
   }
   static WINO_INLINE void transform_1d(const __m256* d, __m256* r) { input_1d(d, r); }
+  // Whether every value loaded was below 2^40 in magnitude (see all_moderate).
+  WINO_INLINE bool moderate() const {
+    alignas(32) uint32_t lanes[kLanes];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), worst);
+    uint32_t most = 0;
+    for (uint32_t v : lanes) most = std::max(most, v);
+    return most < 0x53800000u;
+  }
 };
 
 // Output-gradient tiles (4x4, A dy A^T): the rows of tiles lane and lane + 4 side by side, then a
 // 4x4 transpose in each half.
 struct OutputGradTile {
   static constexpr int kRows = 4, kLoad = 4;
-  static WINO_INLINE void row(const float* base, const int32_t* o, __m256* d) {
+  WINO_INLINE void row(const float* base, int, const int32_t* o, __m256* d) {
     __m256 a[4];
     for (int lane = 0; lane < 4; lane++)
       a[lane] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(base + o[lane])), _mm_loadu_ps(base + o[lane + 4]),
@@ -345,10 +389,13 @@ struct OutputGradTile {
   static WINO_INLINE void transform_1d(const __m256* d, __m256* r) { output_adjoint_1d(d, r); }
 };
 
-// V[xi] (channels x tb, this block's columns) from the padded planes xp.
-WINO_AVX2 void transform_input(const float* xp, const Layout& l, int64_t channels, int64_t ntiles, const int32_t* off,
-                               float* v) {
-  transform_tiles<InputTile>(xp, l.hp * l.wp, l.wp, l, channels, ntiles, off, v);
+// V[xi] (c x tb, this block's columns) of the tiles whose offsets start at `off` (within `tiles`),
+// read from x. Returns whether all the values read are moderate (all_moderate).
+WINO_AVX2 bool transform_input(const float* x, const Problem& p, const Layout& l, const InputTiles& tiles,
+                               int64_t ntiles, const int32_t* off, float* v) {
+  InputTile tile{tiles};
+  transform_tiles(tile, x, p.h * p.w, p.w, l, p.c, ntiles, off, v);
+  return tile.moderate();
 }
 
 // Where each tile of a block writes its 4x4 outputs, and how much of it lies within the output.
@@ -434,7 +481,8 @@ WINO_AVX2 void transform_output(const float* m, int64_t ps, int64_t channels, co
 // dM[xi] (k x tb) from the output gradient's zero-padded planes dyp (4 th x 4 tw each).
 WINO_AVX2 void transform_output_grad(const float* dyp, const Layout& l, int64_t channels, int64_t ntiles,
                                      const int32_t* off, float* dm) {
-  transform_tiles<OutputGradTile>(dyp, 16 * l.th * l.tw, 4 * l.tw, l, channels, ntiles, off, dm);
+  OutputGradTile tile;
+  transform_tiles(tile, dyp, 16 * l.th * l.tw, 4 * l.tw, l, channels, ntiles, off, dm);
 }
 
 // dw (k, c, 3, 3) over rows ko in [k_lo, k_hi) and input channels ci in [c_lo, c_hi) from dU (point
@@ -468,48 +516,48 @@ WINO_AVX2 void transform_kernel_grad(const float* du, int64_t du_point, int64_t 
   }
 }
 
-// One thread's share of the forward blocks [lo, hi).
-void forward_blocks(const Problem& p, const Layout& l, const float* xp, const float* u, const float* bias, float* y,
+// One thread's share of the forward blocks [lo, hi). Returns false, at once, on input values that
+// are not moderate.
+bool forward_blocks(const Problem& p, const Layout& l, const float* x, const float* u, const float* bias, float* y,
                     int64_t lo, int64_t hi) {
   const int64_t vps = point_stride(p.c, l.tb), mps = point_stride(p.k, l.tb);
   Tensor scratch = empty(DimVec{kPoints * (vps + mps)}, ScalarType::Float32);
   float* v = scratch.data_as<float>();
   float* m = v + kPoints * vps;
-  std::vector<int32_t> offsets(static_cast<size_t>(l.tb));
-  int32_t* off = offsets.data();
   for (int64_t b = lo; b < hi; b++) {
     const int64_t t0 = b * l.tb, nt = std::min(l.tb, l.tiles - t0);
-    tile_offsets(l, t0, nt, p.c * l.hp * l.wp, l.wp, off);
-    transform_input(xp, l, p.c, nt, off, v);
+    const InputTiles tiles = input_tiles(p, l, t0, nt);
+    if (!transform_input(x, p, l, tiles, nt, tiles.off.data(), v)) return false;
     for (int64_t xi = 0; xi < kPoints; xi++)
       sgemm_unpacked::product(p.k, nt, p.c, u + xi * p.k * p.c, p.c, v + xi * vps, l.tb, m + xi * mps,
                               l.tb, false);
     transform_output(m, mps, p.k, bias, p, l, t0, nt, y);
   }
+  return true;
 }
 
-// One thread's share of the weight-gradient blocks [lo, hi), summed into du (36 x k x c).
-void weight_grad_blocks(const Problem& p, const Layout& l, const float* xp, const float* dyp, float* du, int64_t lo,
+// One thread's share of the weight-gradient blocks [lo, hi), summed into du (36 x k x c). Returns
+// false, at once, on input values that are not moderate.
+bool weight_grad_blocks(const Problem& p, const Layout& l, const float* x, const float* dyp, float* du, int64_t lo,
                         int64_t hi) {
   const int64_t vps = point_stride(p.c, l.tb), mps = point_stride(p.k, l.tb);
   Tensor scratch = empty(DimVec{kPoints * (vps + mps) + p.c * l.tb}, ScalarType::Float32);
   float* v = scratch.data_as<float>();
   float* dm = v + kPoints * vps;
   float* vt = dm + kPoints * mps;  // one point's V transposed (tiles x c), B's rows for the kernel
-  std::vector<int32_t> offsets(static_cast<size_t>(2 * l.tb));
-  int32_t* xoff = offsets.data();
-  int32_t* yoff = xoff + l.tb;
+  std::vector<int32_t> yoff(static_cast<size_t>(l.tb));
   for (int64_t b = lo; b < hi; b++) {
     const int64_t t0 = b * l.tb, nt = std::min(l.tb, l.tiles - t0);
-    tile_offsets(l, t0, nt, p.c * l.hp * l.wp, l.wp, xoff);
-    tile_offsets(l, t0, nt, p.k * 16 * l.th * l.tw, 4 * l.tw, yoff);
-    transform_input(xp, l, p.c, nt, xoff, v);
-    transform_output_grad(dyp, l, p.k, nt, yoff, dm);
+    const InputTiles tiles = input_tiles(p, l, t0, nt);
+    if (!transform_input(x, p, l, tiles, nt, tiles.off.data(), v)) return false;
+    tile_offsets(l, t0, nt, p.k * 16 * l.th * l.tw, 4 * l.tw, yoff.data());
+    transform_output_grad(dyp, l, p.k, nt, yoff.data(), dm);
     for (int64_t xi = 0; xi < kPoints; xi++) {
       sgemm_unpacked::transpose(p.c, nt, v + xi * vps, l.tb, vt, p.c);
       sgemm_unpacked::product(p.k, p.c, nt, dm + xi * mps, l.tb, vt, p.c, du + xi * p.k * p.c, p.c, true);
     }
   }
+  return true;
 }
 
 // The kernel-major schedule, for deep layers on small images (512 channels at 7x7): there the
@@ -542,18 +590,24 @@ void transform_all_tiles(const Layout& all, const int32_t* off, F&& transform) {
   });
 }
 
-void forward_kernel_major(const Problem& p, const Layout& l, const float* xp, const float* w, bool flipped_transposed,
+// V of all tiles (c x tp per point, points vps apart) from x. Returns whether x is moderate.
+bool transform_all_inputs(const Problem& p, const Layout& all, const float* x, float* v) {
+  const InputTiles tiles = input_tiles(p, all, 0, all.tiles);
+  std::atomic<bool> moderate{true};
+  transform_all_tiles(all, tiles.off.data(), [&](int64_t nt, const int32_t* o, int64_t t0) {
+    if (!transform_input(x, p, all, tiles, nt, o, v + t0)) moderate = false;
+  });
+  return moderate;
+}
+
+bool forward_kernel_major(const Problem& p, const Layout& l, const float* x, const float* w, bool flipped_transposed,
                           const float* bias, float* y) {
   Layout all = l;
   all.tb = padded_tiles(l);
   const int64_t tp = all.tb, vps = point_stride(p.c, tp);
   Tensor vt = empty(DimVec{kPoints * vps}, ScalarType::Float32);
   float* v = vt.data_as<float>();
-  std::vector<int32_t> off(static_cast<size_t>(tp));
-  tile_offsets(all, 0, l.tiles, p.c * l.hp * l.wp, l.wp, off.data());
-  transform_all_tiles(all, off.data(), [&](int64_t nt, const int32_t* o, int64_t t0) {
-    transform_input(xp, all, p.c, nt, o, v + t0);
-  });
+  if (!transform_all_inputs(p, all, x, v)) return false;
   const int64_t kb = kernel_block_rows(tp), mps = point_stride(kb, tp), plane = p.oh() * p.ow();
   const int64_t ups = point_stride(kb, kSliceChannels);
   parallel_for(ceil_div(p.k, kb), 1, [&](int64_t lo, int64_t hi) {
@@ -572,9 +626,10 @@ void forward_kernel_major(const Problem& p, const Layout& l, const float* xp, co
       transform_output(m, mps, kn, bias ? bias + k0 : nullptr, p, all, 0, l.tiles, y + k0 * plane);
     }
   });
+  return true;
 }
 
-void weight_grad_kernel_major(const Problem& p, const Layout& l, const float* xp, const float* dyp, float* dw) {
+bool weight_grad_kernel_major(const Problem& p, const Layout& l, const float* x, const float* dyp, float* dw) {
   Layout all = l;
   all.tb = padded_tiles(l);
   const int64_t tp = all.tb, vps = point_stride(p.c, tp), mps = point_stride(p.k, tp);
@@ -582,12 +637,9 @@ void weight_grad_kernel_major(const Problem& p, const Layout& l, const float* xp
   float* v = buf.data_as<float>();
   float* dm = v + kPoints * vps;
   float* vt = dm + kPoints * mps;  // V transposed per point (tp x c): B's rows for the products
-  std::vector<int32_t> xoff(static_cast<size_t>(tp)), yoff(static_cast<size_t>(tp));
-  tile_offsets(all, 0, l.tiles, p.c * l.hp * l.wp, l.wp, xoff.data());
+  if (!transform_all_inputs(p, all, x, v)) return false;
+  std::vector<int32_t> yoff(static_cast<size_t>(tp));
   tile_offsets(all, 0, l.tiles, p.k * 16 * l.th * l.tw, 4 * l.tw, yoff.data());
-  transform_all_tiles(all, xoff.data(), [&](int64_t nt, const int32_t* o, int64_t t0) {
-    transform_input(xp, all, p.c, nt, o, v + t0);
-  });
   transform_all_tiles(all, yoff.data(), [&](int64_t nt, const int32_t* o, int64_t t0) {
     transform_output_grad(dyp, all, p.k, nt, o, dm + t0);
   });
@@ -610,6 +662,7 @@ void weight_grad_kernel_major(const Problem& p, const Layout& l, const float* xp
       transform_kernel_grad(du, ups, cn, p.c, k0, k0 + kn, c0, c0 + cn, dw);
     }
   });
+  return true;
 }
 
 }  // namespace
@@ -628,8 +681,8 @@ bool applies(const Problem& p) {
   const Layout l = make_layout(p, false);
   // Transforming the kernel costs about as much as direct convolution of a couple of tiles.
   if (l.tiles < kMinTiles) return false;
-  // Tile offsets into the padded planes are 32-bit.
-  return p.n * std::max(p.c, p.k) * l.hp * l.wp < (int64_t(1) << 31);
+  // Tile offsets into the input and the output gradient (or its padded planes) are 32-bit.
+  return p.n * std::max({p.x_stride, p.y_stride, p.k * 16 * l.th * l.tw}) < (int64_t(1) << 31);
 }
 
 bool applies_to_weight_grad(const Problem& p) {
@@ -644,27 +697,21 @@ bool applies_to_weight_grad(const Problem& p) {
 bool forward(const float* x, const float* w, const float* bias, bool flipped_transposed, float* y, const Problem& p) {
   const Layout l = make_layout(p, false);
   if (!all_moderate(w, p.k * p.c * 9)) return false;
-  Tensor xp = empty(DimVec{p.n * p.c * l.hp * l.wp + kLanes}, ScalarType::Float32);
-  if (!pad_planes(x, p.c, p.x_stride, p.n, p.h, p.w, p.ph, p.pw, l.hp, l.wp, xp.data_as<float>())) return false;
-  if (kernel_major(p, l)) {
-    forward_kernel_major(p, l, xp.data_as<float>(), w, flipped_transposed, bias, y);
-    return true;
-  }
+  if (kernel_major(p, l)) return forward_kernel_major(p, l, x, w, flipped_transposed, bias, y);
   Tensor u = empty(DimVec{kPoints * p.k * p.c}, ScalarType::Float32);
   float* ud = u.data_as<float>();
   parallel_for(p.k, 8, [&](int64_t lo, int64_t hi) {
     transform_kernel(w, flipped_transposed, p.k, p.c, lo, hi, 0, p.c, ud + lo * p.c, p.k * p.c, p.c);
   });
-  const float* xpd = xp.data_as<float>();
-  parallel_for(ceil_div(l.tiles, l.tb), 1,
-               [&](int64_t lo, int64_t hi) { forward_blocks(p, l, xpd, ud, bias, y, lo, hi); });
-  return true;
+  std::atomic<bool> moderate{true};
+  parallel_for(ceil_div(l.tiles, l.tb), 1, [&](int64_t lo, int64_t hi) {
+    if (!forward_blocks(p, l, x, ud, bias, y, lo, hi)) moderate = false;
+  });
+  return moderate;
 }
 
 bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p) {
   const Layout l = make_layout(p, true);
-  Tensor xp = empty(DimVec{p.n * p.c * l.hp * l.wp + kLanes}, ScalarType::Float32);
-  if (!pad_planes(x, p.c, p.x_stride, p.n, p.h, p.w, p.ph, p.pw, l.hp, l.wp, xp.data_as<float>())) return false;
   // The output gradient's tiles read whole rows of 4 inside the planes: when the tiles cover the
   // output exactly and the images lie back to back, dy serves as it is (only checked).
   const bool as_is = p.oh() % 4 == 0 && p.ow() % 4 == 0 && p.y_stride == p.k * p.oh() * p.ow();
@@ -676,21 +723,19 @@ bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p) {
     if (!pad_planes(dy, p.k, p.y_stride, p.n, p.oh(), p.ow(), 0, 0, 4 * l.th, 4 * l.tw, dyp.data_as<float>()))
       return false;
   }
-  const float* xpd = xp.data_as<float>();
   const float* dypd = as_is ? dy : dyp.data_as<float>();
-  if (kernel_major(p, l)) {
-    weight_grad_kernel_major(p, l, xpd, dypd, dw);
-    return true;
-  }
+  if (kernel_major(p, l)) return weight_grad_kernel_major(p, l, x, dypd, dw);
   const int64_t blocks = ceil_div(l.tiles, l.tb), slice = kPoints * p.k * p.c;
   // Each thread sums its blocks into its own dU (indexed by its first block); added at the end.
   std::vector<Tensor> partial(static_cast<size_t>(blocks));
+  std::atomic<bool> moderate{true};
   parallel_for(blocks, 1, [&](int64_t lo, int64_t hi) {
     partial[size_t(lo)] = empty(DimVec{slice}, ScalarType::Float32);
     float* du = partial[size_t(lo)].data_as<float>();
     std::fill(du, du + slice, 0.0f);
-    weight_grad_blocks(p, l, xpd, dypd, du, lo, hi);
+    if (!weight_grad_blocks(p, l, x, dypd, du, lo, hi)) moderate = false;
   });
+  if (!moderate) return false;
   Tensor sum = empty(DimVec{slice}, ScalarType::Float32);
   float* total = sum.data_as<float>();
   sum_partials(partial, slice, total);
