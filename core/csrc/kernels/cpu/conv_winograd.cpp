@@ -317,14 +317,18 @@ WINO_INLINE void transform_tiles(Tile& tile, const float* planes, int64_t plane,
 // patch's top-left corner (padding included, so it may lie outside the plane), which of the patch's
 // rows lie inside the plane, and a lane mask of its columns inside (never the last 2 of the 8-wide
 // loads, which belong to the next tile). Loads outside come back as zeros without touching memory.
+// Groups of 8 tiles wholly inside x (every patch row, and all 8 floats of each load, which may
+// reach 2 past the row into the next: harmless, except past x's end) load without masks.
 struct InputTiles {
   std::vector<int32_t> off;
   std::vector<uint8_t> rows;
   std::vector<std::array<int32_t, kLanes>> cols;
+  std::vector<bool> inside;  // per group of 8
 };
 
 InputTiles input_tiles(const Problem& p, const Layout& l, int64_t t0, int64_t count) {
   const int64_t per_image = l.th * l.tw, padded = ceil_div(count, kLanes) * kLanes;
+  const int64_t extent = (p.n - 1) * p.x_stride + p.c * p.h * p.w;  // x's floats
   InputTiles it;
   for (int64_t i = 0; i < padded; i++) {
     const int64_t t = t0 + std::min(i, count - 1), img = t / per_image, r = t % per_image;  // the last repeats
@@ -336,6 +340,11 @@ InputTiles input_tiles(const Problem& p, const Layout& l, int64_t t0, int64_t co
     std::array<int32_t, kLanes> cols{};
     for (int j = 0; j < 6; j++) cols[size_t(j)] = c0 + j >= 0 && c0 + j < p.w ? -1 : 0;
     it.cols.push_back(cols);
+    // the last channel's plane of this tile's image ends the loads it could make
+    const bool whole = rows == 0x3f && c0 >= 0 && c0 + 6 <= p.w &&
+                       it.off.back() + (p.c - 1) * p.h * p.w + 5 * p.w + 8 <= extent;
+    if (i % kLanes == 0) it.inside.push_back(whole);
+    else it.inside.back() = it.inside.back() && whole;
   }
   return it;
 }
@@ -349,13 +358,22 @@ struct InputTile {
   __m256i worst = _mm256_setzero_si256();
   WINO_INLINE void row(const float* base, int i, const int32_t* o, __m256* d) {
     const int64_t first = o - tiles.off.data();
+    const __m256i magnitude = _mm256_set1_epi32(0x7fffffff);
+    if (tiles.inside[size_t(first / kLanes)]) {
+      for (int lane = 0; lane < 8; lane++) {
+        d[lane] = _mm256_loadu_ps(base + o[lane]);
+        worst = _mm256_max_epu32(worst, _mm256_and_si256(_mm256_castps_si256(d[lane]), magnitude));
+      }
+      avx2::transpose8(d);
+      return;
+    }
     for (int lane = 0; lane < 8; lane++) {
       const size_t t = size_t(first + lane);
       const __m256i row_inside = _mm256_set1_epi32(-int32_t((tiles.rows[t] >> i) & 1));
       const __m256i inside = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(tiles.cols[t].data())),
                                               row_inside);
       d[lane] = _mm256_maskload_ps(base + o[lane], inside);
-      worst = _mm256_max_epu32(worst, _mm256_and_si256(_mm256_castps_si256(d[lane]), _mm256_set1_epi32(0x7fffffff)));
+      worst = _mm256_max_epu32(worst, _mm256_and_si256(_mm256_castps_si256(d[lane]), magnitude));
     }
     avx2::transpose8(d);
   }
