@@ -48,20 +48,44 @@ void for_chunks(const Plan& p, int64_t nb, F&& body) {
     for (int64_t gi = 0; gi < p.groups; gi++) body(n0, std::min(nb, p.batch - n0), gi);
 }
 
+// A chunked convolution's sizes and buffers: the column matrix (C/g*K rows of nb*L) and the output
+// side's planes regrouped by channel (O/g rows of nb*L).
+template <class T>
+struct Chunks {
+  const Plan& p;
+  const int64_t cg, og, K, L;
+  Tensor cols_holder, planes_holder;
+  T* cols;
+  T* planes;
+  Chunks(const Plan& plan, int64_t nb)
+      : p(plan), cg(plan.in_ch / plan.groups), og(plan.out_ch / plan.groups), K(plan.g.k_size()),
+        L(plan.g.out_size()) {
+    cols = scratch<T>(cols_holder, size_t(cg * K * nb * L));
+    planes = scratch<T>(planes_holder, size_t(og * nb * L));
+  }
+  // The columns of images n0 .. n0+m-1, group gi of x, side by side.
+  void im2cols(const T* x, int64_t n0, int64_t m, int64_t gi) {
+    for (int64_t n = 0; n < m; n++)
+      im2col(x + ((n0 + n) * p.in_ch + gi * cg) * p.g.in_size(), cg, p.g, cols + n * L, m * L, all_lines(p.g));
+  }
+  // planes = group gi of images n0 .. n0+m-1 of y (out_ch planes per image), or the reverse.
+  void gather(const T* y, int64_t n0, int64_t m, int64_t gi) {
+    copy_planes(y + (n0 * p.out_ch + gi * og) * L, p.out_ch * L, L, planes, L, m * L, m, og, L);
+  }
+  void scatter(T* y, int64_t n0, int64_t m, int64_t gi) const {
+    copy_planes(planes, L, m * L, y + (n0 * p.out_ch + gi * og) * L, p.out_ch * L, L, m, og, L);
+  }
+};
+
 // y (batch x out_ch planes of out_size) = the convolution of x with w, no bias.
 template <class T>
 void forward(const Plan& p, int64_t nb, const T* x, const T* w, T* y) {
-  const Geometry& g = p.g;
-  const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
-  Tensor cols_holder, out_holder;
-  T* cols = scratch<T>(cols_holder, size_t(cg * K * nb * L));
-  T* out = scratch<T>(out_holder, size_t(og * nb * L));
+  Chunks<T> c(p, nb);
   for_chunks(p, nb, [&](int64_t n0, int64_t m, int64_t gi) {
-    for (int64_t n = 0; n < m; n++)
-      im2col(x + ((n0 + n) * p.in_ch + gi * cg) * g.in_size(), cg, g, cols + n * L, m * L, all_lines(g));
-    blas::gemm<T>(blas::Op::N, blas::Op::N, og, m * L, cg * K, T(1), w + gi * og * cg * K, cg * K, cols, m * L, T(0),
-                  out, m * L);
-    copy_planes(out, L, m * L, y + (n0 * p.out_ch + gi * og) * L, p.out_ch * L, L, m, og, L);
+    c.im2cols(x, n0, m, gi);
+    blas::gemm<T>(blas::Op::N, blas::Op::N, c.og, m * c.L, c.cg * c.K, T(1), w + gi * c.og * c.cg * c.K, c.cg * c.K,
+                  c.cols, m * c.L, T(0), c.planes, m * c.L);
+    c.scatter(y, n0, m, gi);
   });
 }
 
@@ -69,35 +93,26 @@ void forward(const Plan& p, int64_t nb, const T* x, const T* w, T* y) {
 // out_size) with w: the adjoint of forward.
 template <class T>
 void transposed(const Plan& p, int64_t nb, const T* xo, const T* w, T* yi) {
-  const Geometry& g = p.g;
-  const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
-  Tensor cols_holder, in_holder;
-  T* cols = scratch<T>(cols_holder, size_t(cg * K * nb * L));
-  T* in = scratch<T>(in_holder, size_t(og * nb * L));
-  std::fill_n(yi, p.batch * p.in_ch * g.in_size(), T(0));  // col2im accumulates
+  Chunks<T> c(p, nb);
+  std::fill_n(yi, p.batch * p.in_ch * p.g.in_size(), T(0));  // col2im accumulates
   for_chunks(p, nb, [&](int64_t n0, int64_t m, int64_t gi) {
-    copy_planes(xo + (n0 * p.out_ch + gi * og) * L, p.out_ch * L, L, in, L, m * L, m, og, L);
-    blas::gemm<T>(blas::Op::T, blas::Op::N, cg * K, m * L, og, T(1), w + gi * og * cg * K, cg * K, in, m * L, T(0),
-                  cols, m * L);
+    c.gather(xo, n0, m, gi);
+    blas::gemm<T>(blas::Op::T, blas::Op::N, c.cg * c.K, m * c.L, c.og, T(1), w + gi * c.og * c.cg * c.K, c.cg * c.K,
+                  c.planes, m * c.L, T(0), c.cols, m * c.L);
     for (int64_t n = 0; n < m; n++)
-      col2im(cols + n * L, cg, g, yi + ((n0 + n) * p.in_ch + gi * cg) * g.in_size(), m * L, all_lines(g));
+      col2im(c.cols + n * c.L, c.cg, p.g, yi + ((n0 + n) * p.in_ch + gi * c.cg) * p.g.in_size(), m * c.L, all_lines(p.g));
   });
 }
 
 // dw (out_ch x in_ch/groups x k) = the weight gradient from go (batch x out_ch planes) and x.
 template <class T>
 void weight_grad(const Plan& p, int64_t nb, const T* go, const T* x, T* dw) {
-  const Geometry& g = p.g;
-  const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
-  Tensor cols_holder, grad_holder;
-  T* cols = scratch<T>(cols_holder, size_t(cg * K * nb * L));
-  T* grad = scratch<T>(grad_holder, size_t(og * nb * L));
+  Chunks<T> c(p, nb);
   for_chunks(p, nb, [&](int64_t n0, int64_t m, int64_t gi) {
-    copy_planes(go + (n0 * p.out_ch + gi * og) * L, p.out_ch * L, L, grad, L, m * L, m, og, L);
-    for (int64_t n = 0; n < m; n++)
-      im2col(x + ((n0 + n) * p.in_ch + gi * cg) * g.in_size(), cg, g, cols + n * L, m * L, all_lines(g));
-    blas::gemm<T>(blas::Op::N, blas::Op::T, og, cg * K, m * L, T(1), grad, m * L, cols, m * L, T(n0 == 0 ? 0 : 1),
-                  dw + gi * og * cg * K, cg * K);
+    c.gather(go, n0, m, gi);
+    c.im2cols(x, n0, m, gi);
+    blas::gemm<T>(blas::Op::N, blas::Op::T, c.og, c.cg * c.K, m * c.L, T(1), c.planes, m * c.L, c.cols, m * c.L,
+                  T(n0 == 0 ? 0 : 1), dw + gi * c.og * c.cg * c.K, c.cg * c.K);
   });
 }
 

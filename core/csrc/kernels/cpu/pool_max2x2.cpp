@@ -95,6 +95,16 @@ void one3x3(const float* plane, int64_t h, int64_t w, int64_t oy, int64_t ox, fl
   *index = at;
 }
 
+// Plane pl's input, and where its maxima and their indices go.
+struct Plane {
+  const float* in;
+  float* values;
+  int64_t* indices;
+};
+inline Plane plane_at(const float* x, float* values, int64_t* indices, int64_t pl, int64_t in_size, int64_t out_size) {
+  return {x + pl * in_size, values + pl * out_size, indices + pl * out_size};
+}
+
 }  // namespace
 
 bool max3x3s2_applies(int64_t h, int64_t w, int64_t oh, int64_t ow) {
@@ -106,9 +116,7 @@ __attribute__((target("avx2"))) void max3x3s2(const float* x, int64_t planes, in
                                               int64_t ow, float* values, int64_t* indices) {
   const int64_t last = (w - 17) / 2;  // the last ox whose 8 outputs a vector step can take
   for (int64_t pl = 0; pl < planes; pl++) {
-    const float* plane = x + pl * h * w;
-    float* vp = values + pl * oh * ow;
-    int64_t* ip = indices + pl * oh * ow;
+    const auto [plane, vp, ip] = plane_at(x, values, indices, pl, h * w, oh * ow);
     for (int64_t oy = 0; oy < oh; oy++) {
       const int64_t row = oy * ow;
       const int r_lo = oy == 0 ? 1 : 0, r_hi = int(std::min<int64_t>(3, h - (2 * oy - 1)));
@@ -130,9 +138,7 @@ bool max2x2_applies(int64_t h, int64_t w, int64_t oh, int64_t ow) {
 __attribute__((target("avx2"))) void max2x2(const float* x, int64_t planes, int64_t h, int64_t w, int64_t oh,
                                             int64_t ow, float* values, int64_t* indices) {
   for (int64_t pl = 0; pl < planes; pl++) {
-    const float* plane = x + pl * h * w;
-    float* vp = values + pl * oh * ow;
-    int64_t* ip = indices + pl * oh * ow;
+    const auto [plane, vp, ip] = plane_at(x, values, indices, pl, h * w, oh * ow);
     for (int64_t oy = 0; oy < oh; oy++) {
       const int64_t row = oy * ow;
       for (int64_t ox = 0; ox + 8 <= ow; ox += 8) eight(plane, w, oy, ox, vp + row + ox, ip + row + ox);
