@@ -52,6 +52,18 @@ def test_sort_long_rows_match_numpy_stable(dtype, n, descending):
     np.testing.assert_array_equal(_np(ember.argsort(ember.tensor(a), descending=descending)), want)
 
 
+@pytest.mark.parametrize("high", [2**31 - 1, 2**26, 2**20])
+def test_long_int32_rows_of_every_spread(high):
+    # The fused MSD pass splits on 8, 10 or 12 top bits by how spread the keys are: the full range
+    # takes 8, [0, 2^26) 10 (8 bits would leave 4 buckets of 50K), [0, 2^20) 12.
+    rng = np.random.default_rng(high)
+    a = rng.integers(0, high, 200000).astype(np.int32)
+    v, i = ember.sort(ember.tensor(a))
+    want = _stable_order(a, False)
+    np.testing.assert_array_equal(_np(i), want)
+    np.testing.assert_array_equal(_np(v), a[want])
+
+
 def test_sort_keeps_negative_zero_and_nan_payloads():
     a = np.array([0.0, -0.0, np.nan, -np.nan, -1.0, 0.0, -0.0], np.float32)
     v, i = ember.sort(ember.tensor(a), stable=True)
