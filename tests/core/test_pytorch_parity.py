@@ -63,6 +63,27 @@ def test_sub_with_a_bool_operand_is_refused(expr):
         expr()
 
 
+@pytest.mark.parametrize("expr,message", [
+    (lambda: e.tensor([1, 2]).add(e.tensor([1, 1]), alpha=0.5), "argument alpha must not be a floating point"),
+    (lambda: e.tensor([1, 2]).add_(e.tensor([1, 1]), alpha=0.5), "argument alpha must not be a floating point"),
+    (lambda: e.sub(e.tensor([1], dtype=e.uint8), 1, alpha=1.5), "argument alpha must not be a floating point"),
+    (lambda: e.add(e.tensor([True]), e.tensor([True]), alpha=0.5), "argument alpha must not be a floating point"),
+    (lambda: e.add(e.tensor([1.0]), e.tensor([1.0]), alpha=True), "Boolean alpha only supported for Boolean results"),
+    (lambda: e.add(e.tensor([1.0]), e.tensor([1.0]), alpha=1j), "alpha must not be a complex number"),
+])
+def test_alpha_that_does_not_fit_the_result_is_refused(expr, message):
+    # A float alpha on integers would be truncated (SGD on an integer tensor would silently do nothing).
+    with pytest.raises(RuntimeError, match=message):
+        expr()
+
+
+def test_alpha_that_fits_the_result_is_applied():
+    assert e.add(e.tensor([1, 2]), e.tensor([1, 1]), alpha=3).tolist() == [4, 5]
+    assert e.add(e.tensor([True]), e.tensor([False]), alpha=True).tolist() == [True]
+    assert e.add(e.tensor([1, 2]), 1.5, alpha=2).tolist() == [4.0, 5.0]        # the result is float
+    assert e.sub(e.tensor([1.0j]), e.tensor([1.0]), alpha=2j).tolist() == [-1j]
+
+
 def test_integer_tensor_to_negative_python_int_is_refused():
     for expr in (lambda: e.tensor([2, 3]) ** -1, lambda: e.pow(e.tensor([2], dtype=e.uint8), -2),
                  lambda: e.tensor([2, 3]).pow_(-1), lambda: e.tensor([True]) ** -1):

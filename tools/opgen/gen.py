@@ -92,6 +92,10 @@ def gen_pointwise(op: Op) -> str:
     # `check: fn` names a C++ function called with the op's tensor arguments before anything runs
     # (declared in a header listed under `includes`), for argument rules that are not about dtypes.
     pre = f"  {op.entry['check']}({', '.join(a.name for a in tens)});\n" if op.entry.get("check") else ""
+    # `iter_check: fn` is called with the built iterator and the op's other arguments, for rules
+    # that need the result's dtype (add's alpha against it).
+    if op.entry.get("iter_check"):
+        check += f"  {op.entry['iter_check']}(it{cap_names});\n"
     fns = [f"Tensor {op.name}({params(op.args)}) {{\n{pre}  TensorIter it;\n  {build}{inputs}.build();\n"
            f"{check}  {op.name}_kernel(it{cap_names});\n  return it.finish();\n}}"]
     if "inplace" in op.variants:

@@ -1,6 +1,7 @@
 // Argument rules of single ops that are not about dtypes, run before their iterator is built
-// (named by `check:` in core/ops/*.yaml).
+// (named by `check:` in core/ops/*.yaml), or after it, to see the result's dtype (`iter_check:`).
 #pragma once
+#include "iter/tensor_iter.h"
 #include "tensor/factory.h"
 
 namespace ember {
@@ -10,5 +11,8 @@ void check_sub_operands(const Tensor& input, const Tensor& other);
 // pow: an integer (or bool) tensor raised to a negative Python int is refused, since the result
 // would not be an integer; a tensor of negative exponents is allowed (PyTorch's rule).
 void check_pow_operands(const Tensor& input, const Tensor& exponent);
+// add/sub: alpha must fit the result's dtype, as in PyTorch: not floating for an integral (or bool)
+// result, where it would be truncated; not complex for a real one; bool only for a bool one.
+void check_alpha(const TensorIter& it, const Scalar& alpha);
 
 }  // namespace ember

@@ -22,4 +22,13 @@ void check_pow_operands(const Tensor& input, const Tensor& exponent) {
   EMBER_CHECK(scalar_value(exponent).to_int() >= 0, Runtime, "Integers to negative integer powers are not allowed.");
 }
 
+void check_alpha(const TensorIter& it, const Scalar& alpha) {
+  const ScalarType dt = it.compute_dtype();
+  EMBER_CHECK(!alpha.is_bool() || dt == ScalarType::Bool, Runtime, "Boolean alpha only supported for Boolean results.");
+  EMBER_CHECK(is_floating(dt) || is_complex(dt) || alpha.is_int() || alpha.is_bool(), Runtime,
+              "For integral input tensors, argument alpha must not be a floating point number.");
+  EMBER_CHECK(is_complex(dt) || !alpha.is_complex(), Runtime,
+              "For non-complex input tensors, argument alpha must not be a complex number.");
+}
+
 }  // namespace ember
