@@ -167,6 +167,14 @@ def test_cross_entropy_probability_targets(reduction, weighted, smoothing):
     check(out, ref_cross_entropy_probs(x1, p1, reduction=reduction, label_smoothing=smoothing))
 
 
+def test_cross_entropy_probability_targets_with_nothing_to_average():
+    # No classes or no samples: the mean is NaN, as in PyTorch; the sum is 0.
+    for x, t in [(ember.randn(3, 0), ember.empty(3, 0)), (ember.randn(0, 4), ember.empty(0, 4))]:
+        assert np.isnan(F.cross_entropy(x, t).item())
+        assert F.cross_entropy(x, t, reduction="sum").item() == 0.0
+        assert tuple(F.cross_entropy(x, t, reduction="none").shape) == (x.shape[0],)
+
+
 def test_cross_entropy_one_hot_probs_equal_indices():
     onehot = np.eye(4)[Y2]
     check(F.cross_entropy(T(X2), T(onehot)), ref_cross_entropy(X2, Y2))

@@ -405,7 +405,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             prod = prod * weight.reshape(wshape)
         loss = -prod.sum(cdim)
         if reduction == "mean":  # over the N * d1 * ... distributions (numel / C), whatever the weights
-            return loss.sum() / (input.numel() // c)
+            return loss.sum() / (input.numel() // c if c else 0)  # none (no classes, or no samples): NaN
         return _reduce(loss, reduction)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
