@@ -662,3 +662,12 @@ def test_generator_capsule_round_trip():
     assert ember.rand(3, generator=h).shape == (3,)
     with pytest.raises(TypeError, match="ember.GeneratorImpl"):
         ember._C._generator_from_capsule(5)
+
+
+def test_bernoulli_inplace_reads_probabilities_that_overlap_its_output_as_they_were():
+    # p and x share storage, shifted by one: the probabilities are read as they were before the
+    # call (0 then ones), not as bernoulli_ has already overwritten them.
+    base = ember.tensor(np.r_[0.0, np.ones(200000)])
+    x, p = base[1:], base[:-1]
+    x.bernoulli_(p)
+    assert x[0].item() == 0.0 and x[1:].sum().item() == 199999.0

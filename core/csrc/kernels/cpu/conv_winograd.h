@@ -35,9 +35,11 @@ bool applies_to_weight_grad(const Problem& p);
 // y = the convolution of x with w, plus bias (k values) unless it is null. w is (k, c, 3, 3); with
 // `flipped_transposed` it is (c, k, 3, 3) and used rotated by 180 degrees, which makes this the
 // transposed convolution (the input gradient) of the stride-1 convolution with kernel w.
-// Returns false, having written nothing, when x or w holds a NaN, an infinity or a magnitude of 2^40
-// or more: a transform would spread a non-finite value over its whole tile (direct convolution keeps
-// it to the windows that see it), and could overflow on huge finite ones.
+// Returns false when x or w holds a NaN, an infinity or a magnitude of 2^40 or more: a transform
+// would spread a non-finite value over its whole tile (direct convolution keeps it to the windows
+// that see it), and could overflow on huge finite ones. x is checked as its tiles are read, so y
+// may then hold some finished blocks: the caller must write all of y again (conv.cpp redoes the
+// whole convolution on the direct path).
 bool forward(const float* x, const float* w, const float* bias, bool flipped_transposed, float* y, const Problem& p);
 
 // dw (k, c, 3, 3) = the gradient of the convolution's weight given dy (the output's gradient, laid

@@ -33,7 +33,8 @@ Tensor like(const Tensor& input, ScalarType dtype, std::optional<Device> device,
 
 Tensor as_doubles(const Tensor& t, const DimVec& sizes) {
   Tensor b = t.sizes() == sizes ? t : ops::expand(t, sizes);
-  return contiguous_as(b, ScalarType::Float64);
+  // always a copy: bernoulli_ writes its input while reading these, and the two may overlap
+  return to_dtype(contiguous(b), ScalarType::Float64);
 }
 
 namespace {
