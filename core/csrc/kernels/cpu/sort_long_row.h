@@ -4,7 +4,7 @@
 #pragma once
 #include <immintrin.h>
 
-#include <memory>
+#include <algorithm>
 #include <vector>
 
 #include "kernels/cpu/sort_rows.h"
@@ -86,8 +86,8 @@ void sort_long_row(const T* x, int64_t n, int64_t stride, bool descending, T* vo
     }
   }
   start[nb] = n;
-  std::unique_ptr<uint64_t[]> buf(new uint64_t[2 * n]);
-  uint64_t* items = buf.get();
+  Tensor buf = empty(DimVec{n}, ScalarType::Int64);  // from the caching allocator: no page faults each call
+  uint64_t* items = reinterpret_cast<uint64_t*>(buf.data_as<int64_t>());
   parallel_for(parts, 1, [&](int64_t tb, int64_t te) {
     for (int64_t t = tb; t < te; t++) {
       int64_t* c = &cnt[size_t(t) * nb];
@@ -106,10 +106,17 @@ void sort_long_row(const T* x, int64_t n, int64_t stride, bool descending, T* vo
   }
   parallel_for(parts, 1, [&](int64_t tb, int64_t te) {
     for (int64_t t = tb; t < te; t++) {
+      // The LSD passes' scratch: one buffer the size of the piece's largest bucket, which stays in
+      // the cache from bucket to bucket (a scratch half as large as all the items would be read
+      // for ownership from memory, bucket after bucket).
+      int64_t largest = 0;
+      for (int64_t b = first[t]; b < first[t + 1]; b++) largest = std::max(largest, start[b + 1] - start[b]);
+      Tensor scratch = empty(DimVec{std::max<int64_t>(largest, 1)}, ScalarType::Int64);
+      uint64_t* tmp = reinterpret_cast<uint64_t*>(scratch.data_as<int64_t>());
       for (int64_t b = first[t]; b < first[t + 1]; b++) {
         const int64_t lo = start[b], m = start[b + 1] - lo;
         if (m == 0) continue;
-        const uint64_t* r = sort_low_bits(items + lo, items + n + lo, m, low);
+        const uint64_t* r = sort_low_bits(items + lo, tmp, m, low);
         write_indices(r, m, iout + lo * istride, istride);
         if (vout)
           for (int64_t j = 0; j < m; j++) vout[(lo + j) * vstride] = item_value(r[j], x, stride, descending, exact);
