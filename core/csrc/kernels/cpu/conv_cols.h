@@ -71,33 +71,31 @@ void im2col(const T* x, int64_t channels, const Geometry& g, T* cols, int64_t ld
       for (int64_t line = lines.lo; line < lines.hi; line++) {
         const int64_t o0 = line / g.out[1], o1 = line % g.out[1];
         const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dil[0];
-        {
-          T* dst = row + (line - lines.lo) * g.out[2];
-          const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dil[1];
-          if (i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1]) {
+        T* dst = row + (line - lines.lo) * g.out[2];
+        const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dil[1];
+        if (i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1]) {
+          std::memset(dst, 0, sizeof(T) * g.out[2]);
+          continue;
+        }
+        const T* src = xc + (i0 * g.in[1] + i1) * g.in[2];
+        const int64_t off = k2 * g.dil[2] - g.pad[2];
+        if (g.stride[2] == 1) {  // a contiguous run, zeros where it leaves the row
+          const int64_t lo = std::max<int64_t>(0, -off), hi = std::min<int64_t>(g.out[2], g.in[2] - off);
+          if (hi <= lo) {
             std::memset(dst, 0, sizeof(T) * g.out[2]);
             continue;
           }
-          const T* src = xc + (i0 * g.in[1] + i1) * g.in[2];
-          const int64_t off = k2 * g.dil[2] - g.pad[2];
-          if (g.stride[2] == 1) {  // a contiguous run, zeros where it leaves the row
-            const int64_t lo = std::max<int64_t>(0, -off), hi = std::min<int64_t>(g.out[2], g.in[2] - off);
-            if (hi <= lo) {
-              std::memset(dst, 0, sizeof(T) * g.out[2]);
-              continue;
-            }
-            std::memset(dst, 0, sizeof(T) * lo);
-            std::memcpy(dst + lo, src + lo + off, sizeof(T) * (hi - lo));
-            std::memset(dst + hi, 0, sizeof(T) * (g.out[2] - hi));
-          } else {  // strided: the columns inside the row found once, no test per element
-            const int64_t s = g.stride[2], last = g.in[2] - 1 - off;  // column o2 reads src[o2 s + off]
-            const int64_t lo = std::min(g.out[2], off >= 0 ? 0 : (-off + s - 1) / s);
-            const int64_t hi = std::clamp<int64_t>(last < 0 ? 0 : last / s + 1, lo, g.out[2]);
-            std::fill(dst, dst + lo, T(0));
-            if (s == 2) strided_copy<2>(src + off, lo, hi, dst);
-            else strided_copy(src + off, lo, hi, dst, s);
-            std::fill(dst + hi, dst + g.out[2], T(0));
-          }
+          std::memset(dst, 0, sizeof(T) * lo);
+          std::memcpy(dst + lo, src + lo + off, sizeof(T) * (hi - lo));
+          std::memset(dst + hi, 0, sizeof(T) * (g.out[2] - hi));
+        } else {  // strided: the columns inside the row found once, no test per element
+          const int64_t s = g.stride[2], last = g.in[2] - 1 - off;  // column o2 reads src[o2 s + off]
+          const int64_t lo = std::min(g.out[2], off >= 0 ? 0 : (-off + s - 1) / s);
+          const int64_t hi = std::clamp<int64_t>(last < 0 ? 0 : last / s + 1, lo, g.out[2]);
+          std::fill(dst, dst + lo, T(0));
+          if (s == 2) strided_copy<2>(src + off, lo, hi, dst);
+          else strided_copy(src + off, lo, hi, dst, s);
+          std::fill(dst + hi, dst + g.out[2], T(0));
         }
       }
     }
@@ -120,20 +118,18 @@ void col2im(const T* cols, int64_t channels, const Geometry& g, T* x, int64_t ld
           const int64_t o0 = line / g.out[1], o1 = line % g.out[1];
           const int64_t i0 = o0 * g.stride[0] - g.pad[0] + k0 * g.dil[0];
           if (i0 < 0 || i0 >= g.in[0]) continue;
-          {
-            const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dil[1];
-            if (i1 < 0 || i1 >= g.in[1]) continue;
-            const T* src = row + (line - lines.lo) * g.out[2];
-            T* dst = xc + (i0 * g.in[1] + i1) * g.in[2];
-            const int64_t off = k2 * g.dil[2] - g.pad[2];
-            const int64_t lo = std::max<int64_t>(0, (-off + g.stride[2] - 1) / g.stride[2]);
-            const int64_t hi = std::min<int64_t>(g.out[2], (g.in[2] - off + g.stride[2] - 1) / g.stride[2]);
-            if (g.stride[2] == 1) {  // contiguous on both sides: a loop the compiler vectorizes
-              T* d = dst + off;
-              for (int64_t o2 = lo; o2 < hi; o2++) d[o2] += src[o2];
-            } else {
-              for (int64_t o2 = lo; o2 < hi; o2++) dst[o2 * g.stride[2] + off] += src[o2];
-            }
+          const int64_t i1 = o1 * g.stride[1] - g.pad[1] + k1 * g.dil[1];
+          if (i1 < 0 || i1 >= g.in[1]) continue;
+          const T* src = row + (line - lines.lo) * g.out[2];
+          T* dst = xc + (i0 * g.in[1] + i1) * g.in[2];
+          const int64_t off = k2 * g.dil[2] - g.pad[2];
+          const int64_t lo = std::max<int64_t>(0, (-off + g.stride[2] - 1) / g.stride[2]);
+          const int64_t hi = std::min<int64_t>(g.out[2], (g.in[2] - off + g.stride[2] - 1) / g.stride[2]);
+          if (g.stride[2] == 1) {  // contiguous on both sides: a loop the compiler vectorizes
+            T* d = dst + off;
+            for (int64_t o2 = lo; o2 < hi; o2++) d[o2] += src[o2];
+          } else {
+            for (int64_t o2 = lo; o2 < hi; o2++) dst[o2 * g.stride[2] + off] += src[o2];
           }
         }
       }
