@@ -25,6 +25,12 @@ DTYPE_GROUPS = {
 }
 PROMOTIONS = {"default", "int_to_float", "bool_out", "complex_to_real", "none"}
 VARIANTS = {"function", "method", "inplace", "out"}
+# Every key an entry may have (core/ops/README.md says what each means); a misspelled key is an error,
+# not a silently ignored line.
+ENTRY_KEYS = {"name", "schema", "doc", "variants", "dtypes", "promotion", "kernel", "includes", "backward",
+              "differentiable", "not_differentiable", "composite", "elementwise", "overload_of",
+              "method_overload_of", "check", "iter_check", "int_divisor_check", "captures", "simd_f32"}
+KERNEL_KEYS = {"pointwise", "impl"}
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OPS_DIR = ROOT / "core" / "ops"
 
@@ -150,11 +156,23 @@ def _check_composite(fname: str, name: str, e: dict, variants: list[str]) -> Non
         raise ValueError(f"{fname}: {name}: a composite op's out= variant needs a single Tensor return")
 
 
+def _check_keys(fname: str, e) -> None:
+    if not isinstance(e, dict) or not isinstance(e.get("name"), str) or "schema" not in e:
+        raise ValueError(f"{fname}: every entry is a mapping with a name and a schema, got {e!r:.80}")
+    unknown = sorted(set(e) - ENTRY_KEYS)
+    kernel = e.get("kernel", {})
+    unknown += [f"kernel.{k}" for k in sorted(set(kernel) - KERNEL_KEYS)] if isinstance(kernel, dict) else ["kernel"]
+    if unknown:
+        raise ValueError(f"{fname}: {e['name']}: unknown key(s) {', '.join(unknown)} (the keys are listed in "
+                         "core/ops/README.md)")
+
+
 def load(ops_dir: pathlib.Path = OPS_DIR) -> list[Op]:
     ops: list[Op] = []
     seen: set[str] = set()
     for path in sorted(ops_dir.glob("*.yaml")):
         for e in yaml.safe_load(path.read_text()) or []:
+            _check_keys(path.name, e)
             name, args, ret = parse_schema(e["schema"])
             if name != e["name"]:
                 raise ValueError(f"{path.name}: schema name {name} != entry name {e['name']}")
