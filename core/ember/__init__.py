@@ -56,3 +56,4 @@ from . import optim  # noqa: E402,F401  (after nn: its hooks' handle class)
 from . import special  # noqa: E402,F401
 from . import fft  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
+from . import testing  # noqa: E402,F401
