@@ -15,7 +15,7 @@ import weakref
 
 from . import _shared_memory
 from ._worker import ExceptionWrapper, IterableDatasetStopIteration, ResumeIteration, worker_loop
-from .dataloader import _BaseDataLoaderIter
+from ._iterators import _BaseDataLoaderIter
 
 _loader_ids = itertools.count()
 _live_iterators: "weakref.WeakSet[_MultiProcessingDataLoaderIter]" = weakref.WeakSet()

@@ -6,9 +6,8 @@ import math
 import multiprocessing
 from typing import Any, Callable, Iterable, Sequence
 
-import ember
-
-from . import _fetch
+from ._iterators import _SingleProcessDataLoaderIter
+from ._multiprocessing_iter import _MultiProcessingDataLoaderIter
 from .collate import default_collate, default_convert
 from .dataset import Dataset, IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
@@ -157,7 +156,6 @@ class DataLoader:
     def _get_iterator(self):
         if self.num_workers == 0:
             return _SingleProcessDataLoaderIter(self)
-        from ._multiprocessing_iter import _MultiProcessingDataLoaderIter
         return _MultiProcessingDataLoaderIter(self)
 
     def __iter__(self):
@@ -176,48 +174,3 @@ class DataLoader:
                 length = length // self.batch_size if self.drop_last else math.ceil(length / self.batch_size)
             return length
         return len(self._index_sampler)
-
-
-class _BaseDataLoaderIter:
-    def __init__(self, loader: DataLoader) -> None:
-        self._dataset = loader.dataset
-        self._is_iterable = loader._dataset_kind_iterable
-        self._auto_collation = loader._auto_collation
-        self._drop_last = loader.drop_last
-        self._index_sampler = loader._index_sampler
-        self._num_workers = loader.num_workers
-        self._timeout = loader.timeout
-        self._collate_fn = loader.collate_fn
-        self._sampler_iter = iter(self._index_sampler)
-        # Drawn whether or not there are workers, so a seed gives the same sampler order either way.
-        self._base_seed = int(ember.empty((), dtype=ember.int64).random_(generator=loader.generator).item())
-        self._num_yielded = 0
-
-    def __iter__(self):
-        return self
-
-    def _reset(self, loader: DataLoader, first_iter: bool = False) -> None:
-        self._sampler_iter = iter(self._index_sampler)
-        self._num_yielded = 0
-
-    def _next_index(self):
-        return next(self._sampler_iter)
-
-    def __next__(self):
-        data = self._next_data()
-        self._num_yielded += 1
-        return data
-
-    def __len__(self) -> int:
-        return len(self._index_sampler)
-
-
-class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
-    def __init__(self, loader: DataLoader) -> None:
-        super().__init__(loader)
-        self._fetcher = _fetch.create_fetcher(self._is_iterable, self._dataset, self._auto_collation,
-                                              self._collate_fn, self._drop_last)
-
-    def _next_data(self):
-        index = self._next_index()  # StopIteration ends the epoch
-        return self._fetcher.fetch(index)
