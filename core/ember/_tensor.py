@@ -8,6 +8,7 @@ from ._ops_sort import SortMethods
 from ._tensor_indexing import IndexingMethods
 from ._tensor_pointwise import PointwiseMethods
 from ._tensor_protocols import ProtocolMethods
+from ._tensor_str import tensor_repr
 from ._tensor_views import ViewMethods
 
 
@@ -16,8 +17,8 @@ class Tensor(AutogradMethods, ConversionMethods, ViewMethods, ComplexMethods, Po
     __array_priority__ = 1000  # NumPy defers to our operators
 
     def __repr__(self, *, tensor_contents=None):
-        from ._tensor_str import tensor_repr
-        return tensor_repr(self)
+        # A subclass is printed under its own name unless it asks to read as a tensor (Parameter).
+        return tensor_repr(self, plain=type(self) is Tensor or getattr(type(self), "_repr_as_tensor", False))
 
     def __len__(self):
         if self.dim() == 0:

@@ -191,9 +191,8 @@ def _add_suffixes(text, suffixes, indent):
     return "".join(out)
 
 
-def tensor_repr(t):
-    from ._tensor import Tensor
-    plain = type(t) is Tensor or type(t) is _C.TensorBase or getattr(type(t), "_repr_as_tensor", False)
+def tensor_repr(t, plain=True):
+    """What repr(t) shows; `plain` says "tensor(" rather than the subclass's name."""
     prefix = "tensor(" if plain else f"{type(t).__name__}("
     indent = len(prefix)
     suffixes = []
