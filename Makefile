@@ -9,7 +9,7 @@ STAMP ?= .stamps
 CORE_SRC := $(shell find core/csrc core/cmake core/ops core/ember tools/opgen -type f 2>/dev/null) core/CMakeLists.txt core/pyproject.toml
 DOMAIN_SRC := $(shell find vision audio text csprng -path '*/build' -prune -o \( -name '*.py' -o -name pyproject.toml -o -name '*.cpp' -o -name '*.h' -o -name CMakeLists.txt \) -print 2>/dev/null)
 
-.PHONY: demo test bench setup clean
+.PHONY: demo test bench setup wheels clean
 demo: $(STAMP)/domains $(STAMP)/recipes
 	$(VPY) examples/digits/train.py
 
@@ -53,5 +53,15 @@ $(STAMP)/domains: $(STAMP)/core $(DOMAIN_SRC)
 	PATH="$(abspath $(VENV))/bin:$$PATH" CCACHE_BASEDIR="$(CURDIR)" $(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps -e vision -e audio -e text -e csprng
 	@touch $@
 
+# Wheels of every package into dist/, each built with build isolation from its own pyproject.toml
+# (the core in core/build/wheel, apart from the editable build); csprng builds against the ember
+# wheel it finds there. `pip install dist/ember-*.whl dist/embervision-*.whl` installs one package.
+wheels: $(STAMP)/venv
+	rm -rf dist && mkdir -p dist
+	$(VPY) -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist --config-settings=build-dir=build/wheel ./core
+	$(VPY) -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist --find-links dist \
+	    --config-settings=build-dir=build/wheel ./csprng ./vision ./audio ./text
+	@ls dist
+
 clean:
-	rm -rf $(VENV) $(STAMP) core/build
+	rm -rf $(VENV) $(STAMP) core/build csprng/build dist

@@ -1,5 +1,5 @@
 """emberaudio: ember's audio package. The package exists so the workspace installs it; its features land with their issues."""
 import ember as _ember
 
-__version__ = "0.0.1"
+from ._version import __version__  # noqa: F401
 ember_version = _ember.__version__

@@ -33,7 +33,7 @@ from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled, is_inference_mode_enabled)
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 # PyTorch's dtype aliases.
 half, float, double = float16, float32, float64

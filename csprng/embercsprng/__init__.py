@@ -12,7 +12,7 @@ import ember as _ember
 
 from . import _C  # noqa: F401  (loading it registers ember.ops.csprng)
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: F401
 ember_version = _ember.__version__
 
 _errors = _ember._C._take_registration_errors()

@@ -2,7 +2,6 @@
 differences in float64. Complex inputs and outputs follow PyTorch's convention: the gradient for a
 grad_output v is that of the real loss Re(sum(conj(v) * output)), whose derivative along a real
 direction is the real part of the gradient and along an imaginary one its imaginary part."""
-import numpy as np
 
 from .. import _C
 from .grad_mode import no_grad
@@ -39,6 +38,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     """True when every analytic Jacobian entry of func at inputs matches finite differences (the full
     Jacobian: fast_mode is accepted and computes the same). nondet_tol, check_undefined_grad and
     masked are accepted for PyTorch compatibility and have no effect; check_batched_grad is refused."""
+    import numpy as np  # here, not at import: numpy is optional for ember
     from . import grad as autograd_grad
     if check_batched_grad:
         raise NotImplementedError("gradcheck: check_batched_grad=True is not supported by ember yet")
@@ -118,6 +118,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     """gradcheck of the gradient: func's vector-Jacobian product (with create_graph) is checked as a
     function of the inputs and of the grad_outputs. check_fwd_over_rev needs forward-mode AD, which
     ember does not have yet, and is refused."""
+    import numpy as np  # here, not at import: numpy is optional for ember
     if check_fwd_over_rev or check_batched_grad:
         raise NotImplementedError("gradgradcheck: check_fwd_over_rev and check_batched_grad are not supported by "
                                   "ember yet")
