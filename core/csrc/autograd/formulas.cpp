@@ -131,8 +131,8 @@ Tensor var_backward(const Tensor& grad, const Tensor& input, const std::optional
 
 Tensor std_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<DimVec>& dim,
                     const std::optional<Scalar>& correction, const std::optional<bool>& unbiased, bool keepdim) {
-  // d std = d var / (2 std)
-  Tensor g = grad / (result * 2.0);
+  // d std = d var / (2 std); 0 where std is 0 (constant input), as PyTorch, not 0 * inf
+  Tensor g = where(eq(result, num(0.0)), zeros_of(grad), grad / (result * 2.0));
   return var_backward(g, input, dim, correction, unbiased, keepdim);
 }
 
@@ -175,6 +175,12 @@ Tensor cumprod_backward(const Tensor& grad, const Tensor& input, int64_t dim, co
 Tensor logsumexp_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const DimVec& dim, bool keepdim) {
   std::optional<DimVec> d = dim.empty() ? std::nullopt : std::optional<DimVec>(dim);
   return expand_reduced(grad, input.sizes(), d, keepdim) * exp(input - expand_reduced(result, input.sizes(), d, keepdim));
+}
+
+Tensor atan2_grad(const Tensor& grad, const Tensor& input, const Tensor& other, bool for_input) {
+  Tensor r2 = input * input + other * other;
+  Tensor g = grad * (for_input ? other : -input) / r2;
+  return where(eq(r2, num(0.0)), zeros_of(g), g);
 }
 
 Tensor norm_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<Scalar>& p_in,

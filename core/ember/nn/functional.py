@@ -430,12 +430,14 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if tuple(input.shape) != tuple(target.shape):
         raise ValueError(f"Using a target size ({tuple(target.shape)}) that is different to the input size "
                          f"({tuple(input.shape)}) is deprecated. Please ensure they have the same size.")
-    if input.numel() and ((input < 0) | (input > 1)).any().item():
-        raise RuntimeError("all elements of input should be between 0 and 1")
-    loss = -(target * input.log().clamp_min(-100) + (1 - target) * (1 - input).log().clamp_min(-100))
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    code = _REDUCTIONS.get(reduction)
+    if code is None:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if weight is not None and weight.requires_grad and _C.is_grad_enabled():
+        raise RuntimeError("The function 'binary_cross_entropy' is not differentiable with respect to argument "
+                           "'weight'. This input cannot have requires_grad True.")
+    # an op of its own: its gradient divides by max(x (1 - x), 1e-12), finite where x is 0 or 1
+    return _C._binary_cross_entropy(input, target, weight, code)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
