@@ -412,7 +412,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return nll
     valid = target != ignore_index
     smooth = -(logp * weight.reshape(wshape)).sum(cdim) if weight is not None else -logp.sum(cdim)
-    smooth = smooth * valid.to(smooth.dtype)
+    smooth = _C.where(valid, smooth, _C.zeros_like(smooth))  # an ignored row's -inf logits count for nothing
     if reduction == "mean":
         if weight is not None:
             t = _C.where(valid, target, _C.zeros_like(target))
@@ -463,7 +463,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if log_target:
         loss = target.exp() * (target - input)
     else:
-        loss = _C.where(target > 0, target * (target.clamp_min(1e-45).log() - input), target * 0)
+        loss = _C.xlogy(target, target) - target * input  # PyTorch's: 0 log 0 = 0, and 0 * -inf is NaN
     if reduction == "batchmean":
         return loss.sum() / (input.shape[0] if input.dim() else 1)
     return _reduce(loss, reduction)
@@ -480,9 +480,12 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     prod = x1 * x2
     # broadcast first: a size-1 dim that is broadcast along `dim` counts in the norms
     x1, x2 = x1.expand_as(prod), x2.expand_as(prod)
-    n1 = x1.norm(dim=dim).clamp_min(eps)
-    n2 = x2.norm(dim=dim).clamp_min(eps)
-    return prod.sum(dim) / (n1 * n2)
+    # each over its norm floored at eps as PyTorch does (in place, unrecorded: the gradient goes
+    # through the norm, whose gradient is 0 at a zero vector)
+    n1, n2 = x1.norm(dim=dim, keepdim=True), x2.norm(dim=dim, keepdim=True)
+    n1 = n1 + (n1.clamp_min(eps) - n1).detach()
+    n2 = n2 + (n2.clamp_min(eps) - n2).detach()
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
