@@ -131,8 +131,11 @@ Tensor var_backward(const Tensor& grad, const Tensor& input, const std::optional
 
 Tensor std_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<DimVec>& dim,
                     const std::optional<Scalar>& correction, const std::optional<bool>& unbiased, bool keepdim) {
-  // d std = d var / (2 std)
-  Tensor g = grad / (result * 2.0);
+  // d std = d var / (2 std); 0 where std is 0 (constant input), as PyTorch, not 0 * inf. The
+  // divisor is 1 there, so that no inf or NaN reaches second derivatives through the other branch.
+  Tensor zero = eq(result, num(0.0));
+  Tensor safe = where(zero, ones_like(result, ScalarType::Undefined, std::nullopt, false), result);
+  Tensor g = where(zero, zeros_of(grad), grad / (safe * 2.0));
   return var_backward(g, input, dim, correction, unbiased, keepdim);
 }
 
@@ -175,6 +178,14 @@ Tensor cumprod_backward(const Tensor& grad, const Tensor& input, int64_t dim, co
 Tensor logsumexp_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const DimVec& dim, bool keepdim) {
   std::optional<DimVec> d = dim.empty() ? std::nullopt : std::optional<DimVec>(dim);
   return expand_reduced(grad, input.sizes(), d, keepdim) * exp(input - expand_reduced(result, input.sizes(), d, keepdim));
+}
+
+Tensor atan2_grad(const Tensor& grad, const Tensor& input, const Tensor& other, bool for_input) {
+  Tensor r2 = input * input + other * other;
+  Tensor zero = eq(r2, num(0.0));  // divided by 1 there, so second derivatives see no 0/0 either
+  Tensor safe = where(zero, ones_like(r2, ScalarType::Undefined, std::nullopt, false), r2);
+  Tensor g = grad * (for_input ? other : -input) / safe;
+  return where(zero, zeros_of(g), g);
 }
 
 Tensor norm_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<Scalar>& p_in,

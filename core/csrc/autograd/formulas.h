@@ -99,6 +99,9 @@ Tensor prod_backward(const Tensor& grad, const Tensor& input, const Tensor& resu
                      bool keepdim);
 Tensor cumprod_backward(const Tensor& grad, const Tensor& input, int64_t dim, const Tensor& result);
 Tensor logsumexp_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const DimVec& dim, bool keepdim);
+// atan2's gradient for input (for_input) or other: grad (other or -input) / (input^2 + other^2), 0
+// where both are 0 (PyTorch's value there).
+Tensor atan2_grad(const Tensor& grad, const Tensor& input, const Tensor& other, bool for_input);
 Tensor norm_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<Scalar>& p,
                      const std::optional<DimVec>& dim, bool keepdim);
 // matmul's gradients for each operand, for every broadcasting batch rule.
@@ -180,6 +183,16 @@ Tensor batch_norm_grad(const Tensor& grad, const Tensor& input, const Tensor& we
                        const Tensor& save_invstd, bool training, double eps, int which);
 Tensor batch_norm_stats_grad(const Tensor& grad_mean, const Tensor& grad_invstd, const Tensor& input,
                              const Tensor& save_mean, const Tensor& save_invstd, bool training);
+
+// formulas_loss.cpp: binary_cross_entropy's target gradient and its gradient's derivatives
+Tensor bce_target_grad(const Tensor& grad, const Tensor& input, const Tensor& target, const Tensor& weight,
+                       int64_t reduction);
+Tensor bce_double_grad_output(const Tensor& grad, const Tensor& input, const Tensor& target, const Tensor& weight,
+                              int64_t reduction);
+Tensor bce_double_grad_input(const Tensor& grad, const Tensor& grad_output, const Tensor& input, const Tensor& target,
+                             const Tensor& weight, int64_t reduction);
+Tensor bce_double_grad_target(const Tensor& grad, const Tensor& grad_output, const Tensor& input, const Tensor& target,
+                              const Tensor& weight, int64_t reduction);
 
 // formulas_conv.cpp
 Tensor conv_backward_input(const Tensor& grad, const DimVec& input_sizes, const Tensor& weight, const DimVec& stride,

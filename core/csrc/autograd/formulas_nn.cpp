@@ -39,9 +39,10 @@ Tensor softplus_backward(const Tensor& grad, const Tensor& input, double beta, d
   return where(gt(input * beta, num(threshold)), grad, grad * sigmoid(input * beta));
 }
 
+// PyTorch's pieces at the joints: 0 for x <= -3, grad for x >= 3.
 Tensor hardswish_backward(const Tensor& grad, const Tensor& input) {
   Tensor mid = grad * (input / 3.0 + 0.5);
-  return where(lt(input, num(-3.0)), zeros_of(grad), where(gt(input, num(3.0)), grad, mid));
+  return where(le(input, num(-3.0)), zeros_of(grad), where(ge(input, num(3.0)), grad, mid));
 }
 
 // native_batch_norm's gradient for input (which 0), weight (1) or bias (2). Without create_graph,

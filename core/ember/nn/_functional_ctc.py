@@ -64,7 +64,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
             raise IndexError(f"ctc_loss: target labels must be in [0, {C}) and not the blank ({blank}), got {labels}")
         loss = _sample_loss(lp[:in_lens[i], i], labels, blank)
         if loss.item() > 1e29:  # no alignment exists: an infinite loss
-            loss = loss * 0 if zero_infinity else (loss.detach() * 0 + float("inf"))
+            loss = loss * 0 if zero_infinity else loss * 0 + float("inf")  # still on the graph
         losses.append(loss)
     out = _C.stack(losses)
     if reduction == "none":

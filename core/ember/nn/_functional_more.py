@@ -73,7 +73,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
             is_target[_C.tensor(labels)] = True
         total = x[r].sum() * 0
         for j in labels:
-            hinge = (1 - (x[r, j] - x[r])).clamp_min(0)
+            hinge = _C.relu(1 - (x[r, j] - x[r]))  # gradient 0 at the kink, as PyTorch's (z > 0)
             total = total + _C.where(is_target, _C.zeros_like(hinge), hinge).sum()
         rows.append(total / c)
     loss = _C.stack(rows)
@@ -93,7 +93,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if y.numel() and (y.min().item() < 0 or y.max().item() >= c):
         raise IndexError(f"multi_margin_loss: target out of range for {c} classes")
     xy = x.gather(1, y.unsqueeze(1))
-    h = (margin - xy + x).clamp_min(0)
+    h = _C.relu(margin - xy + x)  # gradient 0 at the kink, as PyTorch's (z > 0)
     if p == 2:
         h = h * h
     if weight is not None:
@@ -145,7 +145,9 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
             var = var.unsqueeze(-1)
     if (var < 0).any().item():
         raise ValueError("var has negative entry/entries")
-    v = var.clamp_min(eps)
+    # PyTorch clamps var in place without recording: the value is floored at eps, the gradient
+    # still reaches var (a recorded clamp would give var 0 gradient below eps)
+    v = var + (var.clamp_min(eps) - var).detach()
     loss = 0.5 * (v.log() + (input - target) ** 2 / v)
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)
@@ -159,14 +161,16 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
     diff = (x1.unsqueeze(-2) - x2.unsqueeze(-3)).abs()
-    if p == 0:
-        return (diff != 0).to(x1.dtype).sum(-1)
     if math.isinf(p):
-        return diff.amax(-1)
+        # PyTorch's gradient: the whole of it to every coordinate at the maximum (no split among ties)
+        dist = diff.amax(-1)
+        at_max = (diff == dist.detach().unsqueeze(-1)).to(diff.dtype)
+        return dist.detach() + ((diff - diff.detach()) * at_max).sum(-1)
     if p == 2:  # sqrt of zero has an infinite derivative: keep it finite at coincident points
         sq = (diff * diff).sum(-1)
         return _C.where(sq > 0, sq.clamp_min(1e-300).sqrt(), sq * 0)
-    return (diff ** p).sum(-1) ** (1.0 / p)
+    # the p-norm's gradient is 0 at coincident points and zero coordinates, as PyTorch's cdist
+    return _C.norm(diff, p, [-1], False)
 
 
 def pixel_shuffle(input, upscale_factor):

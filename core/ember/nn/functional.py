@@ -412,7 +412,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return nll
     valid = target != ignore_index
     smooth = -(logp * weight.reshape(wshape)).sum(cdim) if weight is not None else -logp.sum(cdim)
-    smooth = smooth * valid.to(smooth.dtype)
+    smooth = _C.where(valid, smooth, _C.zeros_like(smooth))  # an ignored row's -inf logits count for nothing
     if reduction == "mean":
         if weight is not None:
             t = _C.where(valid, target, _C.zeros_like(target))
@@ -430,12 +430,14 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if tuple(input.shape) != tuple(target.shape):
         raise ValueError(f"Using a target size ({tuple(target.shape)}) that is different to the input size "
                          f"({tuple(input.shape)}) is deprecated. Please ensure they have the same size.")
-    if input.numel() and ((input < 0) | (input > 1)).any().item():
-        raise RuntimeError("all elements of input should be between 0 and 1")
-    loss = -(target * input.log().clamp_min(-100) + (1 - target) * (1 - input).log().clamp_min(-100))
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    code = _REDUCTIONS.get(reduction)
+    if code is None:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if weight is not None and weight.requires_grad and _C.is_grad_enabled():
+        raise RuntimeError("The function 'binary_cross_entropy' is not differentiable with respect to argument "
+                           "'weight'. This input cannot have requires_grad True.")
+    # an op of its own: its gradient divides by max(x (1 - x), 1e-12), finite where x is 0 or 1
+    return _C._binary_cross_entropy(input, target, weight, code)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
@@ -461,7 +463,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if log_target:
         loss = target.exp() * (target - input)
     else:
-        loss = _C.where(target > 0, target * (target.clamp_min(1e-45).log() - input), target * 0)
+        loss = _C.xlogy(target, target) - target * input  # PyTorch's: 0 log 0 = 0, and 0 * -inf is NaN
     if reduction == "batchmean":
         return loss.sum() / (input.shape[0] if input.dim() else 1)
     return _reduce(loss, reduction)
@@ -478,9 +480,12 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     prod = x1 * x2
     # broadcast first: a size-1 dim that is broadcast along `dim` counts in the norms
     x1, x2 = x1.expand_as(prod), x2.expand_as(prod)
-    n1 = x1.norm(dim=dim).clamp_min(eps)
-    n2 = x2.norm(dim=dim).clamp_min(eps)
-    return prod.sum(dim) / (n1 * n2)
+    # each over its norm floored at eps as PyTorch does (in place, unrecorded: the gradient goes
+    # through the norm, whose gradient is 0 at a zero vector)
+    n1, n2 = x1.norm(dim=dim, keepdim=True), x2.norm(dim=dim, keepdim=True)
+    n1 = n1 + (n1.clamp_min(eps) - n1).detach()
+    n2 = n2 + (n2.clamp_min(eps) - n2).detach()
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
