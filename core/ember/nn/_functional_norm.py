@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import _C
 from .._dtype_info import finfo
+from .._ops_sort import unique
 from ..autograd.grad_mode import no_grad
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "local_response_norm", "embedding",
@@ -153,8 +154,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         padding_idx %= num
     if max_norm is not None:
         with no_grad():
-            rows = _C.unique(input.reshape(-1))
-            norms = _C.norm_p(weight[rows], norm_type, [1], True)
+            rows = unique(input.reshape(-1))
+            norms = weight[rows].norm(norm_type, 1, True)
             scale = _C.where(norms > max_norm, max_norm / (norms + 1e-7), _C.ones_like(norms))
             weight[rows] = weight[rows] * scale
     flat = input.reshape(-1).to(_C.int64)
