@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import _C
+from ._arg_checks import check_positive, tensor_args
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
@@ -28,6 +29,7 @@ def _repeat_heads(t, heads):
     return expanded.reshape(shape[:-3] + [heads] + shape[-2:])
 
 
+@tensor_args("query", "key", "value", optional=("attn_mask",))
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
     """softmax(q k^T * scale + mask) v over the last two dims, batch dims broadcast."""
@@ -65,6 +67,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     return _C.matmul(attn, value)
 
 
+@tensor_args("query", "key", "value", "out_proj_weight", optional=("in_proj_weight", "in_proj_bias", "out_proj_bias", "bias_k", "bias_v", "key_padding_mask", "attn_mask", "q_proj_weight", "k_proj_weight", "v_proj_weight"))
 def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, in_proj_bias, out_proj_weight,
                                  out_proj_bias, bias_k=None, bias_v=None, add_zero_attn=False, dropout_p=0.0,
                                  training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
@@ -81,7 +84,14 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
         if key_padding_mask is not None:
             key_padding_mask = key_padding_mask.unsqueeze(0)
+    if query.dim() != 3:
+        raise RuntimeError(f"multi_head_attention_forward: query should be unbatched 2D or batched 3D tensor but "
+                           f"received {query.dim()}-D query tensor")
     L, N, E = query.shape
+    check_positive("multi_head_attention_forward", "num_heads", num_heads)
+    if in_proj_weight is None and (q_proj_weight is None or k_proj_weight is None or v_proj_weight is None):
+        raise RuntimeError("multi_head_attention_forward(): in_proj_weight is None, so q_proj_weight, k_proj_weight "
+                           "and v_proj_weight must all be given")
     if E % num_heads:
         raise AssertionError(f"embed_dim {E} not divisible by num_heads {num_heads}")
     hd = E // num_heads

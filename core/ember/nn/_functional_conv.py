@@ -3,6 +3,7 @@ as in PyTorch; the work is the `convolution` op (core/ops/nn.yaml)."""
 from __future__ import annotations
 
 from .. import _C
+from ._arg_checks import tensor_args
 
 __all__ = ["pad", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
@@ -19,8 +20,10 @@ def _ntuple(v, n, name):
     return v
 
 
-def _pad_indices(n, left, right, mode, dim, shape):
-    """The source index of every output position along a dim of size n padded by (left, right)."""
+def _pad_dim(x, dim, left, right, mode, shape):
+    """x padded along dim by (left, right) >= 0 in a non-constant mode: slices of x (reflected
+    ones flipped) concatenated, so the output is allocated once and no index is built per position."""
+    n = x.shape[dim]
     if mode == "reflect" and (left >= n or right >= n):
         raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, but got: "
                            f"padding ({left}, {right}) at dimension {dim} of input {list(shape)}")
@@ -28,18 +31,25 @@ def _pad_indices(n, left, right, mode, dim, shape):
         raise RuntimeError("Padding value causes wrapping around more than once.")
     if n == 0:
         raise RuntimeError(f"{mode} padding of an empty dimension {dim} of input {list(shape)}")
-    out = []
-    for i in range(-left, n + right):
-        if mode == "reflect":
-            j = -i if i < 0 else 2 * (n - 1) - i if i >= n else i
-        elif mode == "replicate":
-            j = min(max(i, 0), n - 1)
-        else:
-            j = i % n
-        out.append(j)
-    return out
+    if mode == "replicate":
+        before = _repeat_edge(x, dim, 0, left)
+        after = _repeat_edge(x, dim, n - 1, right)
+    elif mode == "reflect":  # x[left], ..., x[1] | x | x[n-2], ..., x[n-1-right]
+        before = x.narrow(dim, 1, left).flip([dim])
+        after = x.narrow(dim, n - 1 - right, right).flip([dim])
+    else:  # circular: the last `left` entries, then the first `right`
+        before = x.narrow(dim, n - left, left)
+        after = x.narrow(dim, 0, right)
+    return _C.cat([before, x, after], dim)
 
 
+def _repeat_edge(x, dim, index, count):
+    sizes = list(x.shape)
+    sizes[dim] = count
+    return x.narrow(dim, index, 1).expand(sizes)
+
+
+@tensor_args("input")
 def pad(input, pad, mode="constant", value=None):
     """Pads the last len(pad)//2 dims: pad = (last_left, last_right, second_last_left, ...).
     Negative amounts crop. mode: constant (value, default 0), reflect, replicate, circular."""
@@ -64,8 +74,7 @@ def pad(input, pad, mode="constant", value=None):
             left, right = pad[2 * i], pad[2 * i + 1]
             if left == 0 and right == 0:
                 continue
-            idx = _pad_indices(input.shape[dim], max(left, 0), max(right, 0), mode, dim, input.shape)
-            out = out.index_select(dim, _C.tensor(idx, dtype=_C.int64))
+            out = _pad_dim(out, dim, max(left, 0), max(right, 0), mode, input.shape)
             if left < 0 or right < 0:  # negative amounts crop after padding the other side
                 start = -left if left < 0 else 0
                 stop = out.shape[dim] + right if right < 0 else out.shape[dim]
@@ -124,14 +133,17 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
     return out.squeeze(0) if unbatched else out
 
 
+@tensor_args("input", "weight", optional=("bias",))
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
+@tensor_args("input", "weight", optional=("bias",))
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
+@tensor_args("input", "weight", optional=("bias",))
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
@@ -150,16 +162,19 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     return out.squeeze(0) if unbatched else out
 
 
+@tensor_args("input", "weight", optional=("bias",))
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
                            "conv_transpose1d")
 
 
+@tensor_args("input", "weight", optional=("bias",))
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2,
                            "conv_transpose2d")
 
 
+@tensor_args("input", "weight", optional=("bias",))
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3,
                            "conv_transpose3d")

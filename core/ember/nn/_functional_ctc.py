@@ -3,6 +3,7 @@ written with differentiable ops (a Python loop over time steps; slow for long in
 from __future__ import annotations
 
 from .. import _C
+from ._arg_checks import tensor_args
 
 __all__ = ["ctc_loss"]
 
@@ -31,6 +32,7 @@ def _sample_loss(lp, labels, blank):
     return -_C.logsumexp(ends, 0)
 
 
+@tensor_args("log_probs", "targets")
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
     """Connectionist temporal classification loss. log_probs (T, N, C) (or (T, C) unbatched);
     targets (N, S) padded or 1-D concatenated; 'mean' divides each loss by its target length."""
@@ -41,9 +43,19 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     if lp.dim() != 3:
         raise RuntimeError(f"ctc_loss: log_probs must be (T, N, C) or (T, C), got {list(log_probs.shape)}")
     T, N, C = lp.shape
-    as_list = lambda v: [int(x) for x in (v.tolist() if isinstance(v, _C.TensorBase) else v)]  # noqa: E731
-    in_lens = as_list(input_lengths) if not unbatched or not isinstance(input_lengths, int) else [input_lengths]
-    tg_lens = as_list(target_lengths) if not unbatched or not isinstance(target_lengths, int) else [target_lengths]
+    def as_list(v, name, position):
+        if isinstance(v, _C.TensorBase):
+            if v.is_floating_point() or v.is_complex():
+                raise RuntimeError(f"ctc_loss: {name} must be of an integer dtype, got {v.dtype}")
+            return [int(x) for x in v.reshape(-1).tolist()]
+        if isinstance(v, (list, tuple)) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            return list(v)
+        raise TypeError(f"ctc_loss(): argument '{name}' (position {position}) must be Tensor or tuple of ints, not "
+                        f"{type(v).__name__}")
+    in_lens = [input_lengths] if unbatched and isinstance(input_lengths, int) else \
+        as_list(input_lengths, "input_lengths", 3)
+    tg_lens = [target_lengths] if unbatched and isinstance(target_lengths, int) else \
+        as_list(target_lengths, "target_lengths", 4)
     if len(in_lens) != N or len(tg_lens) != N:
         raise RuntimeError(f"ctc_loss: expected {N} input_lengths and target_lengths, got {len(in_lens)} and "
                            f"{len(tg_lens)}")

@@ -4,6 +4,7 @@ bilinear/trilinear, nearest and (4-D) bicubic, with zeros/border/reflection padd
 from __future__ import annotations
 
 from .. import _C
+from ._arg_checks import tensor_args
 
 __all__ = ["affine_grid", "grid_sample"]
 
@@ -17,6 +18,7 @@ def _base(n, align_corners, dtype):
     return (steps * 2 + 1) / n - 1
 
 
+@tensor_args("theta")
 def affine_grid(theta, size, align_corners=False):
     """The sampling grid of an affine transform: (N, H, W, 2) for 2-D, (N, D, H, W, 3) for 3-D."""
     size = list(size)
@@ -65,6 +67,7 @@ def _pad_coord(x, size, padding_mode, align_corners):
     return x
 
 
+@tensor_args("input", "grid")
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """input (N, C, H, W) sampled at grid (N, Ho, Wo, 2) of (x, y) in [-1, 1] -> (N, C, Ho, Wo);
     5-D input (N, C, D, H, W) at grid (N, Do, Ho, Wo, 3) of (x, y, z). bilinear (trilinear for
@@ -100,9 +103,9 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         """input at integer coordinates idx (one per dim; zero outside), shape (N, C, *out_shape)."""
         inside, lin = None, None
         for d, i in enumerate(idx):
-            ok = (i >= 0) & (i <= sizes[d] - 1)
+            ok = (i >= 0) & (i <= sizes[d] - 1)  # False for NaN: such taps read index 0 and count as zeros
             inside = ok if inside is None else inside & ok
-            ci = i.clamp(0, sizes[d] - 1)
+            ci = _C.where(ok, i, _C.zeros_like(i))
             lin = ci if lin is None else lin * sizes[d] + ci
         lin = lin.to(_C.int64).reshape(n, 1, m).expand(n, c, m)
         vals = flat.gather(2, lin).reshape([n, c] + out_shape)

@@ -8,6 +8,7 @@ import math
 import struct
 
 from .. import _C
+from ._arg_checks import check_int, check_numel, size_from_float, tensor_args
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 
@@ -16,12 +17,13 @@ _MODES = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "linear": (1,), "bil
 _CUBIC_A = -0.75
 
 
-def _source(dst, in_size, out_size, scale, align_corners, cubic):
-    """The source coordinate of output index dst."""
+def _sources(out_size, in_size, scale, align_corners, cubic):
+    """The source coordinate of every output index (float64), as PyTorch's area_pixel rule."""
+    dst = _C.arange(out_size, dtype=_C.float64)
     if align_corners:
-        return dst * (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
+        return dst * (in_size - 1) / (out_size - 1) if out_size > 1 else dst * 0
     src = (dst + 0.5) * scale - 0.5
-    return src if cubic else max(src, 0.0)
+    return src if cubic else src.clamp_min(0.0)
 
 
 def cubic_weights(t):
@@ -36,16 +38,17 @@ def cubic_weights(t):
 
 
 def _nearest_sources(n, out_size, scale, exact):
-    """The input index of each output, as PyTorch's kernels compute it: in float32, and for
-    "nearest" the identity and exact doubling taken as special cases (no rounding there)."""
+    """The input index of each output (an int64 tensor), as PyTorch's kernels compute it: in
+    float32, and for "nearest" the identity and exact doubling taken as special cases."""
+    dst = _C.arange(out_size, dtype=_C.int64)
     if not exact and out_size == n:
-        return list(range(out_size))
+        return dst
     if not exact and out_size == 2 * n:
-        return [o >> 1 for o in range(out_size)]
+        return dst // 2
     off = 0.5 if exact else 0.0
-    scale32 = _to_float32(scale)
     # a product of two float32 values is exact in a double, so rounding it once gives float32's product
-    return [min(int(math.floor(_to_float32((o + off) * scale32))), n - 1) for o in range(out_size)]
+    pos = ((dst.to(_C.float64) + off) * _to_float32(scale)).to(_C.float32)
+    return pos.floor().to(_C.int64).clamp_max(n - 1)
 
 
 def _to_float32(x):
@@ -53,43 +56,80 @@ def _to_float32(x):
 
 
 def _resample(x, dim, out_size, scale, mode, align_corners):
-    """x resampled along dim to out_size (scale: input positions per output position)."""
+    """x resampled along dim to out_size (scale: input positions per output position); the
+    index maps and weights are tensors, one entry per output position."""
     n = x.shape[dim]
     shape = [1] * x.dim()
     shape[dim] = out_size
     if mode in ("nearest", "nearest-exact"):
-        idx = _nearest_sources(n, out_size, scale, mode == "nearest-exact")
-        return x.index_select(dim, _C.tensor(idx, dtype=_C.int64))
+        return x.index_select(dim, _nearest_sources(n, out_size, scale, mode == "nearest-exact"))
     if mode == "linear":
-        lo, hi, w = [], [], []
-        for o in range(out_size):
-            s = _source(o, n, out_size, scale, align_corners, False)
-            i0 = min(int(math.floor(s)), n - 1)
-            i1 = min(i0 + 1, n - 1)
-            lo.append(i0)
-            hi.append(i1)
-            w.append(s - i0)
-        wt = _C.tensor(w, dtype=x.dtype).reshape(shape)
-        a = x.index_select(dim, _C.tensor(lo, dtype=_C.int64))
-        b = x.index_select(dim, _C.tensor(hi, dtype=_C.int64))
-        return a + (b - a) * wt
+        s = _sources(out_size, n, scale, align_corners, False)
+        i0 = s.floor().clamp_max(n - 1)
+        w = (s - i0).to(x.dtype).reshape(shape)
+        lo = i0.to(_C.int64)
+        a = x.index_select(dim, lo)
+        b = x.index_select(dim, (lo + 1).clamp_max(n - 1))
+        return a + (b - a) * w
     # cubic convolution, taps clamped at the borders
-    taps = [[] for _ in range(4)]
-    weights = [[] for _ in range(4)]
-    for o in range(out_size):
-        s = _source(o, n, out_size, scale, align_corners, True)
-        i0 = int(math.floor(s))
-        t = s - i0
-        for k, wk in enumerate(cubic_weights(t)):
-            taps[k].append(min(max(i0 - 1 + k, 0), n - 1))
-            weights[k].append(wk)
+    s = _sources(out_size, n, scale, align_corners, True)
+    i0 = s.floor()
+    start = i0.to(_C.int64) - 1
     out = None
-    for k in range(4):
-        term = x.index_select(dim, _C.tensor(taps[k], dtype=_C.int64)) * _C.tensor(weights[k], dtype=x.dtype).reshape(shape)
+    for k, wk in enumerate(cubic_weights(s - i0)):
+        tap = (start + k).clamp(0, n - 1)
+        term = x.index_select(dim, tap) * wk.to(x.dtype).reshape(shape)
         out = term if out is None else out + term
     return out
 
 
+def _output_sizes(input, size, scale_factor, recompute_scale_factor, nd):
+    """The output's spatial sizes and each dim's scale (input positions per output position),
+    checked before anything is allocated: positive, and within int64."""
+    in_sizes = list(input.shape[2:])
+    if size is not None:
+        out_sizes = [size] * nd if not isinstance(size, (list, tuple)) else list(size)
+        if len(out_sizes) != nd:
+            raise ValueError(f"Input and output must have the same number of spatial dimensions, but got input with "
+                             f"spatial dimensions of {in_sizes} and output size of {out_sizes}. Please provide input "
+                             "tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
+        out_sizes = [check_int("interpolate", "size", o) for o in out_sizes]
+        scales = None
+    else:
+        factors = [scale_factor] * nd if not isinstance(scale_factor, (list, tuple)) else list(scale_factor)
+        if len(factors) != nd:
+            raise ValueError(f"Input and scale_factor must have the same number of spatial dimensions, but got input "
+                             f"with spatial dimensions of {in_sizes} and scale_factor of shape {factors}.")
+        for f in factors:
+            if isinstance(f, bool) or not isinstance(f, (int, float)):
+                raise TypeError(f"interpolate(): scale_factor must be a float or a sequence of floats, not "
+                                f"{type(f).__name__}")
+        out_sizes = [size_from_float("interpolate", i * float(f)) for i, f in zip(in_sizes, factors)]
+        if any(o <= 0 for o in out_sizes):
+            raise RuntimeError(f"Input and output sizes should be greater than 0, but got input {tuple(in_sizes)} "
+                               f"and output {tuple(out_sizes)}")
+        scales = None if recompute_scale_factor else [1.0 / f for f in factors]
+    if any(o <= 0 for o in out_sizes):
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input {tuple(in_sizes)} and "
+                           f"output {tuple(out_sizes)}")
+    if scales is None:
+        scales = [i / o for i, o in zip(in_sizes, out_sizes)]
+    return out_sizes, scales
+
+
+def _reserve(input, out_sizes):
+    """Asks for the output's memory once, before any index map is built, so that a size beyond
+    the machine's memory fails at once (naming the op and the bytes) instead of after work."""
+    shape = list(input.shape[:2]) + out_sizes
+    numel = check_numel("interpolate", shape)
+    try:
+        _C.empty(shape, dtype=input.dtype)
+    except MemoryError as e:
+        raise MemoryError(f"interpolate: cannot allocate the output of shape {shape} "
+                          f"({numel * input.element_size()} bytes)") from e
+
+
+@tensor_args("input")
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
                 antialias=False):
     """Resizes the spatial dims (all dims after N, C) to `size` or by `scale_factor`."""
@@ -109,24 +149,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     align_corners = bool(align_corners)
     if (size is None) == (scale_factor is None):
         raise ValueError("only one of size or scale_factor should be defined")
-    in_sizes = list(input.shape[2:])
-    if size is not None:
-        out_sizes = [size] * nd if isinstance(size, int) else list(size)
-        if len(out_sizes) != nd:
-            raise ValueError(f"Input and output must have the same number of spatial dimensions, but got input with "
-                             f"spatial dimensions of {in_sizes} and output size of {out_sizes}. Please provide input "
-                             "tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
-        scales = [i / o for i, o in zip(in_sizes, out_sizes)]
-    else:
-        factors = [scale_factor] * nd if isinstance(scale_factor, (int, float)) else list(scale_factor)
-        if len(factors) != nd:
-            raise ValueError(f"Input and scale_factor must have the same number of spatial dimensions, but got input "
-                             f"with spatial dimensions of {in_sizes} and scale_factor of shape {factors}.")
-        out_sizes = [int(math.floor(i * f)) for i, f in zip(in_sizes, factors)]
-        scales = [i / o for i, o in zip(in_sizes, out_sizes)] if recompute_scale_factor else \
-            [1.0 / f for f in factors]
-    if any(o <= 0 for o in out_sizes):
-        raise ValueError(f"interpolate: output size {out_sizes} must be positive")
+    out_sizes, scales = _output_sizes(input, size, scale_factor, recompute_scale_factor, nd)
+    _reserve(input, out_sizes)
     if mode == "area":
         return _C.adaptive_avg_pool(input, out_sizes)
     kind = "nearest" if mode == "nearest" else "nearest-exact" if mode == "nearest-exact" else \
@@ -137,13 +161,16 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     return out
 
 
+@tensor_args("input")
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
+@tensor_args("input")
 def upsample_nearest(input, size=None, scale_factor=None):
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
+@tensor_args("input")
 def upsample_bilinear(input, size=None, scale_factor=None):
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import _C
+from ._arg_checks import check_int, tensor_args
 from ._reduction import _legacy_reduction
 
 __all__ = ["margin_ranking_loss", "hinge_embedding_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
@@ -22,6 +23,7 @@ def _reduce(loss, reduction):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+@tensor_args("input1", "input2", "target")
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     """max(0, -y (x1 - x2) + margin)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -31,6 +33,7 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
     return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
+@tensor_args("input", "target")
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
     """x where y = 1, max(0, margin - x) where y = -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -40,6 +43,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     return _reduce(pos + neg, reduction)
 
 
+@tensor_args("input", "target", optional=("weight",))
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-mean over classes of y log sigmoid(x) + (1 - y) log sigmoid(-x)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -49,37 +53,47 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     return _reduce(loss.mean(-1), reduction)
 
 
+@tensor_args("input", "target")
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    """sum over target classes j (target's entries up to the first -1) and non-target classes i of
-    max(0, 1 - (x[j] - x[i])) / C."""
+    """sum over target classes j (target's entries up to the first negative one) and non-target
+    classes i of max(0, 1 - (x[j] - x[i])) / C; O(C log C) per row (a sort), never O(C^2)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if input.dim() not in (1, 2) or tuple(target.shape) != tuple(input.shape):
-        raise RuntimeError(f"multilabel_margin_loss: expected input and target of the same shape (C) or (N, C), got "
-                           f"{list(input.shape)} and {list(target.shape)}")
-    x = input.unsqueeze(0) if input.dim() == 1 else input
-    y = target.unsqueeze(0) if target.dim() == 1 else target
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if target.dtype != _C.int64:
+        raise RuntimeError(f"multilabel_margin_loss: expected scalar type Long but found {target.dtype} for target")
+    if input.dim() > 2 or (input.dim() and input.shape[-1] == 0):
+        raise RuntimeError(f"multilabel_margin_loss: Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {list(input.shape)}")
+    if tuple(target.shape) != tuple(input.shape):
+        raise RuntimeError(f"multilabel_margin_loss: inconsistent target size: {list(target.shape)} for input of "
+                           f"size: {list(input.shape)}")
+    x = input.reshape(1, -1) if input.dim() < 2 else input
+    y = target.reshape(1, -1) if target.dim() < 2 else target
     n, c = x.shape
-    rows = []
-    for r in range(n):
-        labels = []
-        for v in y[r].tolist():
-            if v < 0:
-                break
-            if v >= c:
-                raise IndexError(f"multilabel_margin_loss: target {v} is out of range for {c} classes")
-            labels.append(int(v))
-        is_target = _C.zeros(c, dtype=_C.bool)
-        if labels:
-            is_target[_C.tensor(labels)] = True
-        total = x[r].sum() * 0
-        for j in labels:
-            hinge = _C.relu(1 - (x[r, j] - x[r]))  # gradient 0 at the kink, as PyTorch's (z > 0)
-            total = total + _C.where(is_target, _C.zeros_like(hinge), hinge).sum()
-        rows.append(total / c)
-    loss = _C.stack(rows)
-    return _reduce(loss.squeeze(0) if input.dim() == 1 else loss, reduction)
+    # a row's labels are its entries before the first negative one
+    labelled = (y >= 0).to(_C.int64).cumprod(1).to(_C.bool)
+    if n * c and (labelled & (y >= c)).any().item():
+        raise RuntimeError("multilabel_margin_loss: argument #2 'target' is out of range: its labels must be in "
+                           f"[0, {c}) for {c} classes")
+    label = _C.where(labelled, y, _C.zeros_like(y))
+    is_target = _C.zeros([n, c], dtype=_C.int64).scatter_add(1, label, labelled.to(_C.int64)) > 0
+    # sum over non-targets i of max(0, x[i] - t) with t = x[j] - 1: non-target values sorted
+    # ascending, targets replaced by a value below every t; then suffix sums past searchsorted(t)
+    acc = _C.float64 if x.dtype in (_C.float32, _C.float16, _C.bfloat16) else x.dtype  # long sums cancel
+    xa = x.to(acc)
+    floor = xa.detach().amin(1, keepdim=True) - 2
+    others = _C.where(is_target, floor.expand(n, c), xa).sort(1)[0]
+    suffix = _C.cat([others.flip([1]).cumsum(1).flip([1]), _C.zeros([n, 1], dtype=acc)], 1)  # (n, c + 1)
+    t = xa.gather(1, label) - 1
+    k = _C.searchsorted(others.detach().contiguous(), t.detach().contiguous(), right=True)
+    hinge = suffix.gather(1, k) - (c - k).to(acc) * t
+    per_row = (hinge * labelled.to(acc)).sum(1) / c
+    loss = per_row.to(x.dtype)
+    return _reduce(loss.reshape([]) if input.dim() < 2 else loss, reduction)
 
 
+@tensor_args("input", "target", optional=("weight",))
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
     """sum over i != y of max(0, margin - x[y] + x[i])^p / C (times weight[y])."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -103,6 +117,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return _reduce(loss.squeeze(0) if input.dim() == 1 else loss, reduction)
 
 
+@tensor_args("input1", "input2", "target")
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     """1 - cos(x1, x2) where y = 1, max(0, cos(x1, x2) - margin) where y = -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -115,10 +130,15 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     return _reduce(loss, reduction)
 
 
+@tensor_args("anchor", "positive", "negative")
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
     """max(d(a, p) - d(a, n) + margin, 0), d the p-norm of the difference plus eps."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if not anchor.dim() == positive.dim() == negative.dim():
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {anchor.dim()}D, positive {positive.dim()}D, and negative "
+                           f"{negative.dim()}D inputs")
     from .functional import pairwise_distance
     dp = pairwise_distance(anchor, positive, p, eps)
     dn = pairwise_distance(anchor, negative, p, eps)
@@ -127,6 +147,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     return _reduce((dp - dn + margin).clamp_min(0), reduction)
 
 
+@tensor_args("input", "target")
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
                      reduction="mean"):
     """exp(x) - y x (log_input), else x - y log(x + eps); full adds Stirling's term for y > 1."""
@@ -138,8 +159,16 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     return _reduce(loss, reduction)
 
 
+@tensor_args("input", "target")
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
     """0.5 (log(max(var, eps)) + (x - y)^2 / max(var, eps)) (+ 0.5 log 2 pi when full)."""
+    if isinstance(var, (int, float)) and not isinstance(var, bool):  # a homoscedastic variance, as PyTorch takes it
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = _C.full(list(input.shape), float(var), dtype=input.dtype)
+    elif not isinstance(var, _C.TensorBase):
+        raise TypeError(f"gaussian_nll_loss(): argument 'var' (position 3) must be Tensor or float, not "
+                        f"{type(var).__name__}")
     if var.dim() == input.dim() - 1 or (var.shape[-1] == 1 and input.shape[-1] != 1 and var.dim() == input.dim()):
         if var.dim() == input.dim() - 1:
             var = var.unsqueeze(-1)
@@ -154,6 +183,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     return _reduce(loss, reduction)
 
 
+@tensor_args("x1", "x2")
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance of every row of x1 to every row of x2 (batched over leading dims)."""
     if x1.dim() < 2 or x2.dim() < 2:
@@ -173,9 +203,12 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     return _C.norm(diff, p, [-1], False)
 
 
+@tensor_args("input")
 def pixel_shuffle(input, upscale_factor):
     """(*, C r^2, H, W) -> (*, C, H r, W r)."""
     r = upscale_factor
+    if check_int("pixel_shuffle", "upscale_factor", r) <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
     if input.dim() < 3 or input.shape[-3] % (r * r):
         raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
                            f"upscale_factor, but input.size(-3)={input.shape[-3] if input.dim() >= 3 else 0} is not "
@@ -187,9 +220,12 @@ def pixel_shuffle(input, upscale_factor):
     return x.reshape(lead + [c // (r * r), h * r, w * r])
 
 
+@tensor_args("input")
 def pixel_unshuffle(input, downscale_factor):
     """(*, C, H r, W r) -> (*, C r^2, H, W)."""
     r = downscale_factor
+    if check_int("pixel_unshuffle", "downscale_factor", r) <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
     if input.dim() < 3 or input.shape[-1] % r or input.shape[-2] % r:
         raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor {r}, got "
                            f"{list(input.shape)}")

@@ -3,10 +3,13 @@ differentiable ops: batch_norm (running statistics with momentum, the unbiased v
 PyTorch stores it), instance_norm, layer_norm, group_norm, local_response_norm, embedding."""
 from __future__ import annotations
 
+import math
+
 from .. import _C
 from .._dtype_info import finfo
 from .._ops_sort import unique
 from ..autograd.grad_mode import no_grad
+from ._arg_checks import check_int, check_positive, tensor_args
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "local_response_norm", "embedding",
            "rms_norm"]
@@ -20,6 +23,7 @@ def _affine(y, weight, bias, shape):
     return y
 
 
+@tensor_args("input", optional=("running_mean", "running_var", "weight", "bias"))
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
     """Normalizes over every dim but 1 (the channels): with the batch's statistics in training
     (updating the running ones in place), with the running ones otherwise."""
@@ -57,6 +61,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return _affine(y, weight, bias, shape)
 
 
+@tensor_args("input", optional=("running_mean", "running_var", "weight", "bias"))
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
                   momentum=0.1, eps=1e-5):
     """batch_norm of each (n, c) plane on its own."""
@@ -81,13 +86,28 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return _affine(y, weight, bias, shape)
 
 
+def _normalized_dims(fname, input, normalized_shape, weight, bias=None):
+    """The last len(normalized_shape) dims, which must equal normalized_shape (and weight's and
+    bias's shapes too), as layer_norm and rms_norm check them."""
+    ns = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    ns = [check_int(fname, "normalized_shape", v) for v in ns]
+    if fname == "rms_norm" and len(ns) > input.dim():
+        raise ValueError(f"Input tensor must have at least {len(ns)} dimensions, but got {input.dim()}")
+    if len(ns) > input.dim() or list(input.shape[input.dim() - len(ns):]) != ns:
+        star = "*" if fname == "rms_norm" else "*, "  # PyTorch's two messages differ by that comma
+        raise RuntimeError(f"Given normalized_shape={ns}, expected input with shape [{star}{', '.join(map(str, ns))}], "
+                           f"but got input of size{list(input.shape)}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and list(t.shape) != ns:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{list(t.shape)} and normalized_shape = {ns}")
+    return list(range(input.dim() - len(ns), input.dim()))
+
+
+@tensor_args("input", optional=("weight", "bias"))
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Normalizes over the last len(normalized_shape) dims, which must equal normalized_shape."""
-    ns = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
-    if list(input.shape[input.dim() - len(ns):]) != ns or len(ns) > input.dim():
-        raise RuntimeError(f"Given normalized_shape={ns}, expected input with shape [*, {', '.join(map(str, ns))}], "
-                           f"but got input of size{list(input.shape)}")
-    dims = list(range(input.dim() - len(ns), input.dim()))
+    dims = _normalized_dims("layer_norm", input, normalized_shape, weight, bias)
     mean = input.mean(dims, keepdim=True)
     var = (input - mean).square().mean(dims, keepdim=True)
     y = (input - mean) * (var + eps).rsqrt()
@@ -98,44 +118,57 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return y
 
 
+@tensor_args("input", optional=("weight",))
 def rms_norm(input, normalized_shape, weight=None, eps=None):
-    ns = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
-    dims = list(range(input.dim() - len(ns), input.dim()))
+    """input / sqrt(mean of squares over the normalized dims + eps) (* weight); eps defaults to
+    the dtype's machine epsilon."""
+    dims = _normalized_dims("rms_norm", input, normalized_shape, weight)
     if eps is None:
         eps = finfo(input.dtype).eps
     y = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
     return y * weight if weight is not None else y
 
 
+@tensor_args("input", optional=("weight", "bias"))
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """Normalizes each group of num_groups consecutive channels over (channels of the group, spatial)."""
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    check_positive("group_norm", "num_groups", num_groups)
     n, c = input.shape[0], input.shape[1]
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
                            f"shape {list(input.shape)} and num_groups={num_groups}")
-    x = input.reshape([n, num_groups, -1])
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != c):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, but "
+                               f"got {name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
+    per_group = input.numel() // (n * num_groups) if n else (c // num_groups) * math.prod(input.shape[2:])
+    x = input.reshape([n, num_groups, per_group])
     mean = x.mean(2, keepdim=True)
     var = (x - mean).square().mean(2, keepdim=True)
     y = ((x - mean) * (var + eps).rsqrt()).reshape(list(input.shape))
     return _affine(y, weight, bias, [1, c] + [1] * (input.dim() - 2))
 
 
+@tensor_args("input")
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
-    """x / (k + alpha * mean of x^2 over a window of `size` channels around each)^beta."""
+    """x / (k + alpha * mean of x^2 over a window of `size` channels around each)^beta; the
+    window means are an average pooling along the channels (zeros beyond them)."""
     if input.dim() < 3:
         raise ValueError(f"Expected 3D or higher dimensionality input (got {input.dim()} dimensions)")
+    check_positive("local_response_norm", "size", size)
+    if input.numel() == 0:
+        return input / (input * 0 + k) ** beta
     from ._functional_conv import pad
-    c = input.shape[1]
-    sq = pad((input * input).movedim(1, -1), [size // 2, (size - 1) // 2])  # zeros beyond the channels
-    window = sq.narrow(-1, 0, c)
-    for j in range(1, size):
-        window = window + sq.narrow(-1, j, c)
-    div = (window / size).movedim(-1, 1)
+    n, c = input.shape[0], input.shape[1]
+    rest = input.numel() // (n * c)
+    sq = pad((input * input).reshape(n, 1, c, rest), [0, 0, size // 2, (size - 1) // 2])
+    div = _C.avg_pool(sq, [size, 1], [1, 1], [0, 0], False, True, None).reshape(list(input.shape))
     return input / (div * alpha + k) ** beta
 
 
+@tensor_args("input", "weight")
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
     """weight[input]; padding_idx rows get no gradient; max_norm renormalizes the looked-up rows
     of weight in place (as PyTorch does)."""

@@ -3,6 +3,7 @@ the max_pool / avg_pool / adaptive_*_pool ops (core/ops/nn.yaml)."""
 from __future__ import annotations
 
 from .. import _C
+from ._arg_checks import tensor_args
 
 __all__ = [f"{kind}_pool{n}d" for kind in ("max", "avg", "adaptive_avg", "adaptive_max") for n in (1, 2, 3)]
 
@@ -40,14 +41,17 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
     return (values, indices) if return_indices else values
 
 
+@tensor_args("input")
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 1)
 
 
+@tensor_args("input")
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 2)
 
 
+@tensor_args("input")
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 3)
 
@@ -60,15 +64,18 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
     return _unbatch(out, unbatched)
 
 
+@tensor_args("input")
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, None, 1)
 
 
+@tensor_args("input")
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 2)
 
 
+@tensor_args("input")
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 3)
@@ -96,25 +103,31 @@ def _adaptive_max(input, output_size, return_indices, nd):
     return (values, indices) if return_indices else values
 
 
+@tensor_args("input")
 def adaptive_avg_pool1d(input, output_size):
     return _adaptive_avg(input, output_size, 1)
 
 
+@tensor_args("input")
 def adaptive_avg_pool2d(input, output_size):
     return _adaptive_avg(input, output_size, 2)
 
 
+@tensor_args("input")
 def adaptive_avg_pool3d(input, output_size):
     return _adaptive_avg(input, output_size, 3)
 
 
+@tensor_args("input")
 def adaptive_max_pool1d(input, output_size, return_indices=False):
     return _adaptive_max(input, output_size, return_indices, 1)
 
 
+@tensor_args("input")
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     return _adaptive_max(input, output_size, return_indices, 2)
 
 
+@tensor_args("input")
 def adaptive_max_pool3d(input, output_size, return_indices=False):
     return _adaptive_max(input, output_size, return_indices, 3)

@@ -7,6 +7,7 @@ import math
 import warnings
 
 from .. import _C
+from ._arg_checks import tensor_args, wrap_dim
 from ._reduction import _legacy_reduction
 
 __all__ = [
@@ -24,6 +25,7 @@ SELU_SCALE = 1.0507009873554804934193349852946
 
 
 # ---- linear layers ------------------------------------------------------------------------
+@tensor_args("input", "weight", optional=("bias",))
 def linear(input, weight, bias=None):
     """y = input @ weight.T + bias, for input (*, in_features) and weight (out_features, in_features)."""
     if weight.dim() not in (1, 2):
@@ -38,6 +40,7 @@ def linear(input, weight, bias=None):
     return out if bias is None else out + bias
 
 
+@tensor_args("input1", "input2", "weight", optional=("bias",))
 def bilinear(input1, input2, weight, bias=None):
     """y_o = x1^T A_o x2 + b_o, for weight (out, in1, in2)."""
     if weight.dim() != 3 or input1.shape[-1] != weight.shape[1] or input2.shape[-1] != weight.shape[2]:
@@ -54,135 +57,166 @@ def _maybe_inplace(name, input, inplace, *args):
     return getattr(input, name + "_")(*args) if inplace else getattr(_C, name)(input, *args)
 
 
+@tensor_args("input")
 def relu(input, inplace=False):
     return input.relu_() if inplace else _C.relu(input)
 
 
+@tensor_args("input")
 def relu_(input):
     return input.relu_()
 
 
+@tensor_args("input")
 def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
+@tensor_args("input")
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     return _maybe_inplace("leaky_relu", input, inplace, negative_slope)
 
 
+@tensor_args("input")
 def leaky_relu_(input, negative_slope=0.01):
     return input.leaky_relu_(negative_slope)
 
 
+@tensor_args("input")
 def elu(input, alpha=1.0, inplace=False):
     return _maybe_inplace("elu", input, inplace, alpha)
 
 
+@tensor_args("input")
 def elu_(input, alpha=1.0):
     return input.elu_(alpha)
 
 
+@tensor_args("input")
 def selu(input, inplace=False):
     return _maybe_inplace("elu", input, inplace, SELU_ALPHA, SELU_SCALE)
 
 
+@tensor_args("input")
 def selu_(input):
     return input.elu_(SELU_ALPHA, SELU_SCALE)
 
 
+@tensor_args("input")
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise ValueError("ZeroDivisionError: alpha cannot be 0 for CELU")
     return _maybe_inplace("celu", input, inplace, alpha)
 
 
+@tensor_args("input")
 def celu_(input, alpha=1.0):
     return input.celu_(alpha)
 
 
+@tensor_args("input")
 def gelu(input, approximate="none"):
     return _C.gelu(input, approximate=approximate)
 
 
+@tensor_args("input")
 def silu(input, inplace=False):
     return _maybe_inplace("silu", input, inplace)
 
 
+@tensor_args("input")
 def mish(input, inplace=False):
     return _maybe_inplace("mish", input, inplace)
 
 
+@tensor_args("input")
 def softplus(input, beta=1.0, threshold=20.0):
     return _C.softplus(input, beta, threshold)
 
 
+@tensor_args("input")
 def softsign(input):
     return _C.softsign(input)
 
 
+@tensor_args("input")
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     return _maybe_inplace("hardtanh", input, inplace, min_val, max_val)
 
 
+@tensor_args("input")
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
     return hardtanh(input, min_val, max_val, True)
 
 
+@tensor_args("input")
 def hardsigmoid(input, inplace=False):
     return _maybe_inplace("hardsigmoid", input, inplace)
 
 
+@tensor_args("input")
 def hardswish(input, inplace=False):
     return _maybe_inplace("hardswish", input, inplace)
 
 
+@tensor_args("input")
 def logsigmoid(input):
     return _C.logsigmoid(input)
 
 
+@tensor_args("input")
 def tanhshrink(input):
     return _C.tanhshrink(input)
 
 
+@tensor_args("input")
 def threshold(input, threshold, value, inplace=False):
     return _maybe_inplace("threshold", input, inplace, threshold, value)
 
 
+@tensor_args("input")
 def threshold_(input, threshold, value):
     return input.threshold_(threshold, value)
 
 
+@tensor_args("input")
 def softshrink(input, lambd=0.5):
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
     return _C.softshrink(input, lambd)
 
 
+@tensor_args("input")
 def hardshrink(input, lambd=0.5):
     return _C.hardshrink(input, lambd)
 
 
+@tensor_args("input")
 def sigmoid(input):
     return _C.sigmoid(input)
 
 
+@tensor_args("input")
 def tanh(input):
     return _C.tanh(input)
 
 
+@tensor_args("input")
 def glu(input, dim=-1):
     """a * sigmoid(b) for the two halves a, b of input along dim (whose size must be even)."""
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
+    dim = wrap_dim("glu", dim, input.dim())
     size = input.shape[dim]
     if size % 2:
-        raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.dim()} is size {size}")
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {size}")
     a, b = input.chunk(2, dim)
     return a * _C.sigmoid(b)
 
 
+@tensor_args("input", "weight")
 def prelu(input, weight):
     """max(0, x) + weight * min(0, x), weight of 1 element or one per channel (dim 1)."""
     if weight.numel() != 1:
@@ -195,8 +229,11 @@ def prelu(input, weight):
     return _C.where(input > 0, input, weight * input)
 
 
+@tensor_args("input")
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Leaky ReLU with a random slope from U(lower, upper) per element in training, else their mean."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if not training:
         return leaky_relu(input, (lower + upper) / 2, inplace)
     slope = _C.empty_like(input).uniform_(lower, upper)
@@ -212,14 +249,17 @@ def _softmax_dim(name, input, dim, stacklevel):
     return dim
 
 
+@tensor_args("input")
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     return _C.softmax(input, _softmax_dim("softmax", input, dim, _stacklevel), dtype=dtype)
 
 
+@tensor_args("input")
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     return _C.softmax(-input, _softmax_dim("softmin", input, dim, _stacklevel), dtype=dtype)
 
 
+@tensor_args("input")
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return _C.log_softmax(input, _softmax_dim("log_softmax", input, dim, _stacklevel), dtype=dtype)
 
@@ -236,6 +276,7 @@ def _apply_mask(input, mask, scale, inplace):
     return input * mask * scale
 
 
+@tensor_args("input")
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeros each element with probability p in training, scaling the rest by 1/(1-p)."""
     _check_p(p)
@@ -262,10 +303,12 @@ def _feature_dropout(input, p, training, inplace, batched_dim, name):
     return _apply_mask(input, mask, 1.0 / (1 - p), inplace)
 
 
+@tensor_args("input")
 def dropout1d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace, 2, "dropout1d")
 
 
+@tensor_args("input")
 def dropout2d(input, p=0.5, training=True, inplace=False):
     if input.dim() == 3:  # PyTorch still reads 3-D as (N, C, L): channel-wise 1-D dropout, with this warning
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
@@ -277,6 +320,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace, 3, "dropout2d")
 
 
+@tensor_args("input")
 def dropout3d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace, 4, "dropout3d")
 
@@ -296,10 +340,12 @@ def _alpha_dropout(input, p, training, inplace, mask_shape):
     return input.copy_(out) if inplace else out
 
 
+@tensor_args("input")
 def alpha_dropout(input, p=0.5, training=False, inplace=False):
     return _alpha_dropout(input, p, training, inplace, list(input.shape))
 
 
+@tensor_args("input")
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     shape = list(input.shape[:2]) + [1] * (input.dim() - 2)
     return _alpha_dropout(input, p, training, inplace, shape)
@@ -324,6 +370,7 @@ def _same_shape(input, target, name):
                       "Please ensure they have the same size.", stacklevel=3)
 
 
+@tensor_args("input", "target", optional=("weight",))
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _same_shape(input, target, "mse_loss")
@@ -331,12 +378,14 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     return _reduce(loss if weight is None else loss * weight, reduction)
 
 
+@tensor_args("input", "target")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _same_shape(input, target, "l1_loss")
     return _reduce((input - target).abs(), reduction)
 
 
+@tensor_args("input", "target")
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if beta < 0:
@@ -348,6 +397,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _reduce(_C.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
 
 
+@tensor_args("input", "target", optional=("weight",))
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -361,6 +411,7 @@ _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 _NARROW_INTS = (_C.uint8, _C.int8, _C.int16, _C.int32)  # class indices of these dtypes are widened to int64
 
 
+@tensor_args("input", "target", optional=("weight",))
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """-input[n, target[n]] * weight[target[n]], over inputs (N, C, d1...) or (C,), with
     ignore_index skipped and "mean" normalized by the weights of the targets used."""
@@ -376,6 +427,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     return _C._nll_loss(input, target, weight, code, ignore_index)[0]
 
 
+@tensor_args("input", "target", optional=("weight",))
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                   label_smoothing=0.0):
     """log_softmax over the class dim (1, or 0 for unbatched input), then the negative log
@@ -424,6 +476,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return (1 - label_smoothing) * nll + smooth * (label_smoothing / c)
 
 
+@tensor_args("input", "target", optional=("weight",))
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-(t log x + (1 - t) log(1 - x)), the logs clamped at -100 as PyTorch does."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -440,6 +493,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return _C._binary_cross_entropy(input, target, weight, code)
 
 
+@tensor_args("input", "target", optional=("weight", "pos_weight"))
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
     """BCE of sigmoid(input), computed stably: (1 - t) x + (1 + (pw - 1) t) log(1 + exp(-x))."""
@@ -457,9 +511,15 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _reduce(loss, reduction)
 
 
+@tensor_args("input", "target")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """target * (log target - input), input being log-probabilities (and target too when log_target)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    for t in (input, target):
+        if t.is_complex():
+            raise RuntimeError("kl_div: Complex inputs not supported.")
+        if not t.is_floating_point():
+            raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         loss = target.exp() * (target - input)
     else:
@@ -469,12 +529,14 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return _reduce(loss, reduction)
 
 
+@tensor_args("input", "target")
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     return _reduce(_C.softplus(-target * input), reduction)
 
 
 # ---- distances and utilities ----------------------------------------------------------------
+@tensor_args("x1", "x2")
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """x1 . x2 / (max(|x1|, eps) max(|x2|, eps)) along dim, the inputs broadcast together."""
     prod = x1 * x2
@@ -488,12 +550,14 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
+@tensor_args("x1", "x2")
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """The p-norm of x1 - x2 + eps along the last dim."""
     d = x1 - x2 + eps
     return _C.norm(d, p, [-1], keepdim) if d.dim() else d.abs()
 
 
+@tensor_args("tensor")
 def one_hot(tensor, num_classes=-1):
     """(..., num_classes) int64 with a 1 at each value's class; num_classes=-1 takes max + 1."""
     if tensor.dtype != _C.int64:
@@ -507,6 +571,7 @@ def one_hot(tensor, num_classes=-1):
     return out.scatter(-1, tensor.unsqueeze(-1), 1)
 
 
+@tensor_args("input", optional=("out",))
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input / max(|input|_p, eps) along dim."""
     n = _C.norm(input, p, [dim], True).clamp_min(eps)

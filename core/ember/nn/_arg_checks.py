@@ -1,0 +1,97 @@
+"""Argument checks shared by ember.nn.functional, so that bad input is named before the body
+divides by it or calls a Tensor method on it: Tensor arguments (PyTorch's binding message),
+positive sizes, dims in range, int64 sizes."""
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+
+from .. import _C
+
+_INT64_MAX = (1 << 63) - 1
+
+
+def tensor_args(*required, optional=()):
+    """Checks, before the function runs, that the named parameters hold Tensors (`optional`
+    ones may also be None), raising PyTorch's TypeError "f(): argument 'x' (position i) must be
+    Tensor, not int". Decorate Python-level functionals whose first use of an argument would
+    otherwise fail with an AttributeError or a wrong-type error deep inside."""
+    def wrap(fn):
+        names = list(inspect.signature(fn).parameters)
+        checks = tuple((names.index(n), n, False) for n in required) + \
+            tuple((names.index(n), n, True) for n in optional)
+        fname = fn.__name__
+
+        @functools.wraps(fn)
+        def checked(*args, **kwargs):
+            for pos, name, may_be_none in checks:
+                if pos < len(args):
+                    v = args[pos]
+                elif name in kwargs:
+                    v = kwargs[name]
+                else:
+                    continue  # missing: the call itself raises Python's TypeError
+                if not isinstance(v, _C.TensorBase) and not (may_be_none and v is None):
+                    raise TypeError(f"{fname}(): argument '{name}' (position {pos + 1}) must be Tensor, not "
+                                    f"{type(v).__name__}")
+            return fn(*args, **kwargs)
+        return checked
+    return wrap
+
+
+def check_int(fname, name, value):
+    """value as a Python int (bools and integral floats refused as PyTorch's int arguments do)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        if hasattr(value, "__index__") and not isinstance(value, bool):
+            return value.__index__()
+        raise TypeError(f"{fname}(): argument '{name}' must be int, not {type(value).__name__}")
+    return value
+
+
+def check_positive(fname, name, value, error=RuntimeError):
+    """value (an int, or each int of a sequence) must be > 0: it divides or counts something."""
+    for v in (value if isinstance(value, (list, tuple)) else [value]):
+        v = check_int(fname, name, v)
+        if v <= 0:
+            raise error(f"{fname}(): {name} must be positive, but got {name}={value}")
+    return value
+
+
+def int_sequence(fname, name, value, n):
+    """value as a list of n ints: an int repeats, a sequence must have n entries (or 1)."""
+    if isinstance(value, (list, tuple)):
+        vals = list(value)
+        if len(vals) == 1:
+            vals = vals * n
+        if len(vals) != n:
+            raise RuntimeError(f"{fname}(): {name} must be an int or a sequence of {n} ints, but got {name}={value}")
+    else:
+        vals = [value] * n
+    return [check_int(fname, name, v) for v in vals]
+
+
+def wrap_dim(fname, dim, ndim):
+    """dim in [-ndim, ndim) (a 0-D tensor counts as one dim) as a non-negative index."""
+    dim = check_int(fname, "dim", dim)
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+def size_from_float(fname, value):
+    """floor(value) as an int64 size, refusing NaN, infinities and values past int64 as PyTorch."""
+    if math.isnan(value) or math.isinf(value) or abs(value) >= 2.0 ** 63:
+        raise RuntimeError(f"{fname}(): value cannot be converted to type int64_t without overflow (got {value})")
+    return int(math.floor(value))
+
+
+def check_numel(fname, shape):
+    """A shape whose element count fits int64 (so the allocation can be attempted and refused)."""
+    total = 1
+    for s in shape:
+        total *= s
+    if total > _INT64_MAX:
+        raise RuntimeError(f"{fname}(): the output of shape {list(shape)} has more elements than int64 can count")
+    return total
