@@ -152,3 +152,9 @@ VALID_CALLS = {
 
 # Arguments that PyTorch also takes as a list or tuple of ints (not only a Tensor).
 TENSOR_OR_SEQUENCE = {("ctc_loss", "input_lengths"), ("ctc_loss", "target_lengths")}
+# Tensor parameters without a default that also take None (as in PyTorch's signatures).
+NONE_ALLOWED = {("batch_norm", "running_mean"), ("batch_norm", "running_var"),
+                ("multi_head_attention_forward", "in_proj_weight"), ("multi_head_attention_forward", "in_proj_bias"),
+                ("multi_head_attention_forward", "out_proj_bias")}
+# Tensor parameters that PyTorch also takes as a Python number.
+TENSOR_OR_NUMBER = {("gaussian_nll_loss", "var")}

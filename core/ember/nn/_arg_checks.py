@@ -6,38 +6,50 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import numbers
 
 from .. import _C
 
 _INT64_MAX = (1 << 63) - 1
 
 
-def tensor_args(*required, optional=()):
+def tensor_args(*required, optional=(), numbers=()):
     """Checks, before the function runs, that the named parameters hold Tensors (`optional`
     ones may also be None), raising PyTorch's TypeError "f(): argument 'x' (position i) must be
-    Tensor, not int". Decorate Python-level functionals whose first use of an argument would
-    otherwise fail with an AttributeError or a wrong-type error deep inside."""
+    Tensor, not int"; `numbers` name scalar parameters (a Python number or a Tensor). Decorate
+    Python-level functionals whose first use of an argument would otherwise fail with an
+    AttributeError or a comparison's TypeError deep inside."""
     def wrap(fn):
         names = list(inspect.signature(fn).parameters)
-        checks = tuple((names.index(n), n, False) for n in required) + \
-            tuple((names.index(n), n, True) for n in optional)
+        checks = tuple((names.index(n), n, _TENSOR) for n in required) + \
+            tuple((names.index(n), n, _TENSOR_OR_NONE) for n in optional) + \
+            tuple((names.index(n), n, _NUMBER) for n in numbers)
         fname = fn.__name__
 
         @functools.wraps(fn)
         def checked(*args, **kwargs):
-            for pos, name, may_be_none in checks:
+            for pos, name, kind in checks:
                 if pos < len(args):
                     v = args[pos]
                 elif name in kwargs:
                     v = kwargs[name]
                 else:
                     continue  # missing: the call itself raises Python's TypeError
-                if not isinstance(v, _C.TensorBase) and not (may_be_none and v is None):
-                    raise TypeError(f"{fname}(): argument '{name}' (position {pos + 1}) must be Tensor, not "
-                                    f"{type(v).__name__}")
+                if not isinstance(v, kind):
+                    _refuse(fname, name, pos, v, kind)
             return fn(*args, **kwargs)
         return checked
     return wrap
+
+
+_TENSOR = _C.TensorBase
+_TENSOR_OR_NONE = (_C.TensorBase, type(None))
+_NUMBER = (numbers.Number, _C.TensorBase)
+
+
+def _refuse(fname, name, pos, value, kind):
+    what = "Tensor" if kind is _TENSOR else "Tensor or None" if kind is _TENSOR_OR_NONE else "a number"
+    raise TypeError(f"{fname}(): argument '{name}' (position {pos + 1}) must be {what}, not {type(value).__name__}")
 
 
 def check_int(fname, name, value):
@@ -50,17 +62,17 @@ def check_int(fname, name, value):
 
 
 def check_positive(fname, name, value, error=RuntimeError):
-    """value (an int, or each int of a sequence) must be > 0: it divides or counts something."""
-    for v in (value if isinstance(value, (list, tuple)) else [value]):
-        v = check_int(fname, name, v)
-        if v <= 0:
-            raise error(f"{fname}(): {name} must be positive, but got {name}={value}")
+    """value must be an int > 0: it divides or counts something."""
+    if check_int(fname, name, value) <= 0:
+        raise error(f"{fname}(): {name} must be positive, but got {name}={value}")
     return value
 
 
 def int_sequence(fname, name, value, n):
     """value as a list of n ints: an int repeats, a sequence must have n entries (or 1)."""
-    if isinstance(value, (list, tuple)):
+    if not isinstance(value, (int, list, tuple)) or isinstance(value, bool):
+        raise TypeError(f"{fname}(): argument '{name}' must be int or tuple of ints, not {type(value).__name__}")
+    if not isinstance(value, int):
         vals = list(value)
         if len(vals) == 1:
             vals = vals * n
@@ -93,5 +105,5 @@ def check_numel(fname, shape):
     for s in shape:
         total *= s
     if total > _INT64_MAX:
-        raise RuntimeError(f"{fname}(): the output of shape {list(shape)} has more elements than int64 can count")
+        raise RuntimeError(f"{fname}(): the number of elements of the output of shape {list(shape)} overflows int64")
     return total

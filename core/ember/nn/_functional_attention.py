@@ -29,7 +29,7 @@ def _repeat_heads(t, heads):
     return expanded.reshape(shape[:-3] + [heads] + shape[-2:])
 
 
-@tensor_args("query", "key", "value", optional=("attn_mask",))
+@tensor_args("query", "key", "value", optional=("attn_mask",), numbers=("dropout_p",))
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
     """softmax(q k^T * scale + mask) v over the last two dims, batch dims broadcast."""
@@ -67,7 +67,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     return _C.matmul(attn, value)
 
 
-@tensor_args("query", "key", "value", "out_proj_weight", optional=("in_proj_weight", "in_proj_bias", "out_proj_bias", "bias_k", "bias_v", "key_padding_mask", "attn_mask", "q_proj_weight", "k_proj_weight", "v_proj_weight"))
+@tensor_args("query", "key", "value", "out_proj_weight",
+             optional=("in_proj_weight", "in_proj_bias", "out_proj_bias", "bias_k", "bias_v", "key_padding_mask",
+                       "attn_mask", "q_proj_weight", "k_proj_weight", "v_proj_weight"), numbers=("dropout_p",))
 def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, in_proj_bias, out_proj_weight,
                                  out_proj_bias, bias_k=None, bias_v=None, add_zero_attn=False, dropout_p=0.0,
                                  training=True, key_padding_mask=None, need_weights=True, attn_mask=None,

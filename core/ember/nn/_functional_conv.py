@@ -9,6 +9,8 @@ __all__ = ["pad", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transp
 
 
 def _ntuple(v, n, name):
+    if not isinstance(v, (int, list, tuple)):
+        raise TypeError(f"expected {name} to be an int or a tuple of ints, but got {type(v).__name__}")
     if isinstance(v, int):
         return [v] * n
     v = list(v)
@@ -53,6 +55,9 @@ def _repeat_edge(x, dim, index, count):
 def pad(input, pad, mode="constant", value=None):
     """Pads the last len(pad)//2 dims: pad = (last_left, last_right, second_last_left, ...).
     Negative amounts crop. mode: constant (value, default 0), reflect, replicate, circular."""
+    if not isinstance(pad, (list, tuple)) or not all(isinstance(v, int) for v in pad):
+        bad = pad if not isinstance(pad, (list, tuple)) else next(v for v in pad if not isinstance(v, int))
+        raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, not {type(bad).__name__}")
     pad = list(pad)
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")

@@ -10,6 +10,8 @@ __all__ = ["unfold", "fold", "max_unpool1d", "max_unpool2d", "max_unpool3d", "lp
 
 
 def _pair(v, name):
+    if not isinstance(v, (int, list, tuple)):
+        raise TypeError(f"{name} must be an int or a pair of ints, not {type(v).__name__}")
     v = [v, v] if isinstance(v, int) else list(v)
     if len(v) != 2:
         raise RuntimeError(f"{name} must be an int or a pair of ints, got {v}")
@@ -137,8 +139,9 @@ def _max_unpool(input, indices, kernel_size, stride, padding, output_size, nd):
     plane = 1
     for v in size:
         plane *= v
-    if indices.numel() and (indices.min().item() < 0 or indices.max().item() >= plane):
-        bad = indices.min().item() if indices.min().item() < 0 else indices.max().item()
+    invalid = ((indices < 0) | (indices >= plane)).reshape(-1)
+    if invalid.any().item():
+        bad = indices.reshape(-1)[invalid.to(_C.int64).argmax()].item()  # the first, as PyTorch reports it
         raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size {'x'.join(map(str, size))}")
     flat_in = input.reshape(lead + [-1])
     out = _C.zeros(lead + [plane], dtype=input.dtype).scatter(-1, indices.reshape(lead + [-1]), flat_in)
@@ -164,7 +167,7 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, nd):
     from ._functional_pool import _avg_pool
     if norm_type == 0:  # the 1/p power below
         raise ValueError(f"lp_pool{nd}d(): norm_type must be non-zero, but got norm_type={norm_type}")
-    k = [kernel_size] * nd if isinstance(kernel_size, int) else list(kernel_size)
+    k = int_sequence(f"lp_pool{nd}d", "kernel_size", kernel_size, nd)
     count = 1
     for v in k:
         count *= v
@@ -173,17 +176,17 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, nd):
     return (_C.sign(avg) * _C.relu(avg.abs()) * count).pow(1.0 / norm_type)
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("norm_type",))
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("norm_type",))
 def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("norm_type",))
 def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)
 

@@ -21,6 +21,8 @@ def _base(n, align_corners, dtype):
 @tensor_args("theta")
 def affine_grid(theta, size, align_corners=False):
     """The sampling grid of an affine transform: (N, H, W, 2) for 2-D, (N, D, H, W, 3) for 3-D."""
+    if not isinstance(size, (list, tuple)) or not all(isinstance(v, int) for v in size):
+        raise TypeError(f"affine_grid(): argument 'size' must be a sequence of ints, not {size!r}")
     size = list(size)
     if len(size) == 4:
         if theta.dim() != 3 or list(theta.shape[1:]) != [2, 3]:

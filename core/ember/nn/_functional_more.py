@@ -23,7 +23,7 @@ def _reduce(loss, reduction):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-@tensor_args("input1", "input2", "target")
+@tensor_args("input1", "input2", "target", numbers=("margin",))
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     """max(0, -y (x1 - x2) + margin)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -33,7 +33,7 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
     return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
-@tensor_args("input", "target")
+@tensor_args("input", "target", numbers=("margin",))
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
     """x where y = 1, max(0, margin - x) where y = -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -90,10 +90,12 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     hinge = suffix.gather(1, k) - (c - k).to(acc) * t
     per_row = (hinge * labelled.to(acc)).sum(1) / c
     loss = per_row.to(x.dtype)
+    if reduction == "mean" and n == 0:
+        return loss.sum()  # PyTorch's mean over no samples is 0
     return _reduce(loss.reshape([]) if input.dim() < 2 else loss, reduction)
 
 
-@tensor_args("input", "target", optional=("weight",))
+@tensor_args("input", "target", optional=("weight",), numbers=("p", "margin"))
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
     """sum over i != y of max(0, margin - x[y] + x[i])^p / C (times weight[y])."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -117,7 +119,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return _reduce(loss.squeeze(0) if input.dim() == 1 else loss, reduction)
 
 
-@tensor_args("input1", "input2", "target")
+@tensor_args("input1", "input2", "target", numbers=("margin",))
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     """1 - cos(x1, x2) where y = 1, max(0, cos(x1, x2) - margin) where y = -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -130,7 +132,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     return _reduce(loss, reduction)
 
 
-@tensor_args("anchor", "positive", "negative")
+@tensor_args("anchor", "positive", "negative", numbers=("margin", "p", "eps"))
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
     """max(d(a, p) - d(a, n) + margin, 0), d the p-norm of the difference plus eps."""
@@ -147,7 +149,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     return _reduce((dp - dn + margin).clamp_min(0), reduction)
 
 
-@tensor_args("input", "target")
+@tensor_args("input", "target", numbers=("eps",))
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
                      reduction="mean"):
     """exp(x) - y x (log_input), else x - y log(x + eps); full adds Stirling's term for y > 1."""
@@ -159,7 +161,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     return _reduce(loss, reduction)
 
 
-@tensor_args("input", "target")
+@tensor_args("input", "target", numbers=("eps",))
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
     """0.5 (log(max(var, eps)) + (x - y)^2 / max(var, eps)) (+ 0.5 log 2 pi when full)."""
     if isinstance(var, (int, float)) and not isinstance(var, bool):  # a homoscedastic variance, as PyTorch takes it
@@ -183,7 +185,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     return _reduce(loss, reduction)
 
 
-@tensor_args("x1", "x2")
+@tensor_args("x1", "x2", numbers=("p",))
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance of every row of x1 to every row of x2 (batched over leading dims)."""
     if x1.dim() < 2 or x2.dim() < 2:

@@ -23,7 +23,8 @@ def _affine(y, weight, bias, shape):
     return y
 
 
-@tensor_args("input", optional=("running_mean", "running_var", "weight", "bias"))
+@tensor_args("input", optional=("running_mean", "running_var", "weight", "bias"),
+             numbers=("momentum", "eps"))
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
     """Normalizes over every dim but 1 (the channels): with the batch's statistics in training
     (updating the running ones in place), with the running ones otherwise."""
@@ -61,7 +62,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return _affine(y, weight, bias, shape)
 
 
-@tensor_args("input", optional=("running_mean", "running_var", "weight", "bias"))
+@tensor_args("input", optional=("running_mean", "running_var", "weight", "bias"),
+             numbers=("momentum", "eps"))
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
                   momentum=0.1, eps=1e-5):
     """batch_norm of each (n, c) plane on its own."""
@@ -89,6 +91,9 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
 def _normalized_dims(fname, input, normalized_shape, weight, bias=None):
     """The last len(normalized_shape) dims, which must equal normalized_shape (and weight's and
     bias's shapes too), as layer_norm and rms_norm check them."""
+    if not isinstance(normalized_shape, (int, list, tuple)):
+        raise TypeError(f"{fname}(): argument 'normalized_shape' must be int or tuple of ints, not "
+                        f"{type(normalized_shape).__name__}")
     ns = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     ns = [check_int(fname, "normalized_shape", v) for v in ns]
     if fname == "rms_norm" and len(ns) > input.dim():
@@ -104,7 +109,7 @@ def _normalized_dims(fname, input, normalized_shape, weight, bias=None):
     return list(range(input.dim() - len(ns), input.dim()))
 
 
-@tensor_args("input", optional=("weight", "bias"))
+@tensor_args("input", optional=("weight", "bias"), numbers=("eps",))
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Normalizes over the last len(normalized_shape) dims, which must equal normalized_shape."""
     dims = _normalized_dims("layer_norm", input, normalized_shape, weight, bias)
@@ -129,7 +134,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return y * weight if weight is not None else y
 
 
-@tensor_args("input", optional=("weight", "bias"))
+@tensor_args("input", optional=("weight", "bias"), numbers=("eps",))
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """Normalizes each group of num_groups consecutive channels over (channels of the group, spatial)."""
     if input.dim() < 2:
@@ -151,7 +156,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return _affine(y, weight, bias, [1, c] + [1] * (input.dim() - 2))
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("alpha", "beta", "k"))
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     """x / (k + alpha * mean of x^2 over a window of `size` channels around each)^beta; the
     window means are an average pooling along the channels (zeros beyond them)."""

@@ -11,6 +11,8 @@ __all__ = [f"{kind}_pool{n}d" for kind in ("max", "avg", "adaptive_avg", "adapti
 def _list(v, n, name):
     if v is None:
         return None
+    if not isinstance(v, (int, list, tuple)):
+        raise TypeError(f"{name} must be an int or a tuple of {n} ints, not {type(v).__name__}")
     if isinstance(v, int):
         return [v] * n
     v = list(v)
@@ -83,6 +85,9 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 def _output_size(x, output_size, nd):
     """output_size with None entries taken from the input's spatial size."""
+    if not isinstance(output_size, (int, list, tuple, type(None))):
+        raise TypeError(f"adaptive pool: output_size must be an int or a tuple of {nd} ints (or None), not "
+                        f"{type(output_size).__name__}")
     size = [output_size] * nd if isinstance(output_size, int) or output_size is None else list(output_size)
     if len(size) == 1 and nd > 1:
         size = size * nd

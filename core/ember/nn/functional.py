@@ -7,7 +7,7 @@ import math
 import warnings
 
 from .. import _C
-from ._arg_checks import tensor_args, wrap_dim
+from ._arg_checks import check_int, tensor_args, wrap_dim
 from ._reduction import _legacy_reduction
 
 __all__ = [
@@ -102,14 +102,14 @@ def selu_(input):
     return input.elu_(SELU_ALPHA, SELU_SCALE)
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("alpha",))
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise ValueError("ZeroDivisionError: alpha cannot be 0 for CELU")
     return _maybe_inplace("celu", input, inplace, alpha)
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("alpha",))
 def celu_(input, alpha=1.0):
     return input.celu_(alpha)
 
@@ -139,14 +139,14 @@ def softsign(input):
     return _C.softsign(input)
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("min_val", "max_val"))
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     return _maybe_inplace("hardtanh", input, inplace, min_val, max_val)
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("min_val", "max_val"))
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
     return hardtanh(input, min_val, max_val, True)
 
@@ -181,14 +181,14 @@ def threshold_(input, threshold, value):
     return input.threshold_(threshold, value)
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("lambd",))
 def softshrink(input, lambd=0.5):
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
     return _C.softshrink(input, lambd)
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("lambd",))
 def hardshrink(input, lambd=0.5):
     return _C.hardshrink(input, lambd)
 
@@ -229,7 +229,7 @@ def prelu(input, weight):
     return _C.where(input > 0, input, weight * input)
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("lower", "upper"))
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Leaky ReLU with a random slope from U(lower, upper) per element in training, else their mean."""
     if lower > upper:
@@ -276,7 +276,7 @@ def _apply_mask(input, mask, scale, inplace):
     return input * mask * scale
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("p",))
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeros each element with probability p in training, scaling the rest by 1/(1-p)."""
     _check_p(p)
@@ -303,12 +303,12 @@ def _feature_dropout(input, p, training, inplace, batched_dim, name):
     return _apply_mask(input, mask, 1.0 / (1 - p), inplace)
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("p",))
 def dropout1d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace, 2, "dropout1d")
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("p",))
 def dropout2d(input, p=0.5, training=True, inplace=False):
     if input.dim() == 3:  # PyTorch still reads 3-D as (N, C, L): channel-wise 1-D dropout, with this warning
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
@@ -320,7 +320,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace, 3, "dropout2d")
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("p",))
 def dropout3d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace, 4, "dropout3d")
 
@@ -340,12 +340,12 @@ def _alpha_dropout(input, p, training, inplace, mask_shape):
     return input.copy_(out) if inplace else out
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("p",))
 def alpha_dropout(input, p=0.5, training=False, inplace=False):
     return _alpha_dropout(input, p, training, inplace, list(input.shape))
 
 
-@tensor_args("input")
+@tensor_args("input", numbers=("p",))
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     shape = list(input.shape[:2]) + [1] * (input.dim() - 2)
     return _alpha_dropout(input, p, training, inplace, shape)
@@ -385,7 +385,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _reduce((input - target).abs(), reduction)
 
 
-@tensor_args("input", "target")
+@tensor_args("input", "target", numbers=("beta",))
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if beta < 0:
@@ -397,7 +397,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _reduce(_C.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
 
 
-@tensor_args("input", "target", optional=("weight",))
+@tensor_args("input", "target", optional=("weight",), numbers=("delta",))
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -427,7 +427,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     return _C._nll_loss(input, target, weight, code, ignore_index)[0]
 
 
-@tensor_args("input", "target", optional=("weight",))
+@tensor_args("input", "target", optional=("weight",), numbers=("label_smoothing",))
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                   label_smoothing=0.0):
     """log_softmax over the class dim (1, or 0 for unbatched input), then the negative log
@@ -536,7 +536,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
 
 
 # ---- distances and utilities ----------------------------------------------------------------
-@tensor_args("x1", "x2")
+@tensor_args("x1", "x2", numbers=("eps",))
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """x1 . x2 / (max(|x1|, eps) max(|x2|, eps)) along dim, the inputs broadcast together."""
     prod = x1 * x2
@@ -550,7 +550,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
-@tensor_args("x1", "x2")
+@tensor_args("x1", "x2", numbers=("p", "eps"))
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """The p-norm of x1 - x2 + eps along the last dim."""
     d = x1 - x2 + eps
@@ -562,6 +562,7 @@ def one_hot(tensor, num_classes=-1):
     """(..., num_classes) int64 with a 1 at each value's class; num_classes=-1 takes max + 1."""
     if tensor.dtype != _C.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    num_classes = check_int("one_hot", "num_classes", num_classes)
     if num_classes == -1:
         num_classes = int(tensor.max().item()) + 1 if tensor.numel() else 0
     if tensor.numel() and (tensor.min().item() < 0 or tensor.max().item() >= num_classes):
@@ -571,7 +572,7 @@ def one_hot(tensor, num_classes=-1):
     return out.scatter(-1, tensor.unsqueeze(-1), 1)
 
 
-@tensor_args("input", optional=("out",))
+@tensor_args("input", optional=("out",), numbers=("p", "eps"))
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input / max(|input|_p, eps) along dim."""
     n = _C.norm(input, p, [dim], True).clamp_min(eps)
