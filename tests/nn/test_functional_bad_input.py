@@ -343,3 +343,112 @@ def test_group_norm_of_zero_size_input(shape):
     assert list(out.shape) == list(shape)
     out.sum().backward()
     assert list(x.grad.shape) == list(shape)
+
+
+# ---- silent acceptance found by comparing every function's mutated calls with PyTorch's -------
+def _r(*shape, dtype=ember.float32):
+    return ember.rand(*shape, dtype=dtype) * 0.8 + 0.1
+
+
+REFUSED = [  # (call, exception, PyTorch's message or ours naming the argument)
+    (lambda: F.bilinear(_r(1, 2, 3), _r(2, 5), _r(4, 3, 5)), RuntimeError,
+     "bilinear\\(\\): input dimensions do not match: got 3 and 2"),
+    (lambda: F.bilinear(_r(2, 3), _r(2, 5), _r(4, 3, 5), _r(1)), RuntimeError,
+     "bilinear\\(\\): bias size does not match weight size: got 1 but expected 4"),
+    (lambda: F.bilinear(_r(2, 3), _r(2, 5), _r(4, 3, 5), _r(4, dtype=ember.float64)), RuntimeError, "bias"),
+    (lambda: F.glu(ember.ones(4, dtype=ember.int64)), NotImplementedError, "glu"),
+    (lambda: F.prelu(_r(2, 3), _r(3, dtype=ember.float64)), RuntimeError, "prelu: Type promoting not supported"),
+    (lambda: F.dropout(ember.ones(4, dtype=ember.int64), 0.5, True), RuntimeError,
+     "result type Float can't be cast to the desired output type"),
+    (lambda: F.feature_alpha_dropout(_r(1), 0.5, True), RuntimeError,
+     "Feature dropout requires at least 2 dimensions in the input"),
+    (lambda: F.mse_loss(_r(3, dtype=ember.complex64), _r(3, dtype=ember.complex64)), NotImplementedError, "mse_loss"),
+    (lambda: F.nll_loss(_r(3, 4), ember.tensor([0, 1, 2]), _r(4, dtype=ember.float64)), RuntimeError, "weight"),
+    (lambda: F.cross_entropy(_r(3, 4, dtype=ember.float64), ember.tensor([0, 1, 2]), _r(4)), RuntimeError, "weight"),
+    (lambda: F.binary_cross_entropy(ember.tensor([0.5, math.nan]), _r(2)), RuntimeError,
+     "all elements of input should be between 0 and 1"),
+    (lambda: F.binary_cross_entropy(_r(3), ember.tensor([0.5, 2.0, 0.0])), RuntimeError,
+     "all elements of target should be between 0 and 1"),
+    (lambda: F.binary_cross_entropy(_r(3), _r(3, dtype=ember.float64)), RuntimeError, "target"),
+    (lambda: F.binary_cross_entropy(_r(3, 4), _r(3, 4), _r(1, 3, 4)), RuntimeError,
+     "output with shape \\[3, 4\\] doesn't match the broadcast shape \\[1, 3, 4\\]"),
+    (lambda: F.binary_cross_entropy_with_logits(_r(3, 4), _r(3, 4), pos_weight=_r(2, 3, 4)), RuntimeError,
+     "doesn't match the broadcast shape"),
+    (lambda: F.binary_cross_entropy_with_logits(_r(3), ember.ones(3, dtype=ember.int64)), RuntimeError, "target"),
+    (lambda: F.soft_margin_loss(_r(3, 4), _r(1, 3, 4)), RuntimeError, "doesn't match the broadcast shape"),
+    (lambda: F.cosine_similarity(_r(3, 4, dtype=ember.complex64), _r(3, 4)), RuntimeError,
+     "expected common dtype to be floating point"),
+    (lambda: F.conv2d(_r(1, 2, 4, 4), _r(3, 2, 2, 2), _r(3, dtype=ember.float64)), RuntimeError, "bias"),
+    (lambda: F.conv2d(_r(1, 2, 4, 4), _r(3, 2, 2, 2, dtype=ember.float64)), RuntimeError, "weight"),
+    (lambda: F.conv2d(_r(1, 2, 4, 4), _r(3, 2, 2, 0)), RuntimeError, "kernel size should be greater than zero"),
+    (lambda: F.conv_transpose2d(_r(1, 2, 5, 0), _r(2, 3, 2, 2)), RuntimeError,
+     "Only zero batch or zero channel inputs are supported"),
+    (lambda: F.batch_norm(_r(4, 3), _r(1, 3), _r(3)), RuntimeError, "running_mean should be a 1-D tensor of 3"),
+    (lambda: F.batch_norm(_r(4, 3), _r(3), _r(3), _r(3, dtype=ember.float64)), RuntimeError, "weight"),
+    (lambda: F.instance_norm(_r(2, 3, 4), _r(1, 3), _r(3)), RuntimeError, "running_mean should be a 1-D tensor"),
+    (lambda: F.instance_norm(_r(2, 3, 4), None, None, _r(3, dtype=ember.float64)), RuntimeError, "weight"),
+    (lambda: F.instance_norm(_r(2, 3, 4), use_input_stats=False), RuntimeError,
+     "Expected running_mean and running_var to be defined when use_input_stats is false"),
+    (lambda: F.layer_norm(_r(2, 3), [3], _r(3, dtype=ember.float64)), RuntimeError, "weight"),
+    (lambda: F.group_norm(_r(2, 4, 3), 2, _r(4, dtype=ember.float64)), RuntimeError, "weight"),
+    (lambda: F.group_norm(_r(2, 4, 3), 2, _r(3)), RuntimeError,
+     "Expected weight to be a vector of size equal to the number of channels in input"),
+    (lambda: F.embedding(ember.tensor([True, False]), _r(3, 2)), RuntimeError, "argument #1 'indices'"),
+    (lambda: F.scaled_dot_product_attention(_r(2, 3, 4), _r(2, 5, 4), _r(2, 5, 6),
+                                            attn_mask=ember.ones(3, 5, dtype=ember.int64)), RuntimeError,
+     "Expected attn_mask dtype to be bool or float or to match query dtype"),
+    (lambda: F.multilabel_margin_loss(_r(3), ember.tensor([0, -1, -5])), RuntimeError,
+     "argument #2 'target' is out of range"),
+    (lambda: F.multilabel_margin_loss(_r(3), ember.tensor([0, -1, 3])), RuntimeError,
+     "argument #2 'target' is out of range"),
+    (lambda: F.multi_margin_loss(_r(3, 4), ember.tensor([0.0, 1.0, 2.0])), RuntimeError, "expected scalar type Long"),
+    (lambda: F.multi_margin_loss(_r(3, 4), ember.tensor([[0, 1, 2]])), RuntimeError,
+     "target tensor should be 1-D with size equal to the number of input samples"),
+    (lambda: F.multi_margin_loss(_r(3, 4), ember.tensor([0, 1, 2]), weight=_r(5)), RuntimeError,
+     "inconsistent weight size, expected 4 but got \\[5\\]"),
+    (lambda: F.multi_margin_loss(_r(3, 4), ember.tensor([0, 1, 2]), weight=_r(1, 4)), ValueError,
+     "weight must be one-dimensional"),
+    (lambda: F.multi_margin_loss(ember.ones(3, 4, dtype=ember.int64), ember.tensor([0, 1, 2])), NotImplementedError,
+     "multi_margin_loss"),
+    (lambda: F.cosine_embedding_loss(_r(3, 4), _r(3, 4), ember.ones(3, 1)), RuntimeError,
+     "0D or 1D target tensor expected, multi-target not supported"),
+    (lambda: F.cosine_embedding_loss(_r(4), _r(4), ember.ones(3)), RuntimeError,
+     "1D target tensor expects 2D input tensors, but found inputs with sizes \\[4\\] and \\[4\\]"),
+    (lambda: F.gaussian_nll_loss(_r(3, 4), _r(3, 4), _r(1, 3, 4)), ValueError, "var is of incorrect size"),
+    (lambda: F.gaussian_nll_loss(_r(3, 4), _r(3, 4), _r(3, 4), reduction="bad"), ValueError, "bad is not valid"),
+    (lambda: F.ctc_loss(_r(6, 2, 4).log_softmax(2), ember.tensor([1, 2, 3]), [6, 5], [2, 2]), RuntimeError,
+     "Expected tensor to have size 4 at dimension 0, but got size 3 for argument #2 'targets'"),
+    (lambda: F.ctc_loss(_r(6, 2, 4).log_softmax(2), ember.tensor([[1, 2]]), [6, 5], [2, 2]), RuntimeError,
+     "Expected tensor to have size 2 at dimension 0, but got size 1 for argument #2 'targets'"),
+    (lambda: F.ctc_loss(_r(6, 2, 4).log_softmax(2), ember.tensor([[1, 2], [1, 2]]), [6, 5], [2, -1]), RuntimeError,
+     "Expected target_lengths to have value at least 0, but got value -1"),
+    (lambda: F.ctc_loss(_r(6, 2, 4).log_softmax(2), ember.tensor([[1, 2], [1, 2]]), ember.tensor([True, True]),
+                        [2, 2]), RuntimeError, "input_lengths must be integral"),
+    (lambda: F.embedding_bag(ember.tensor([0, 1, 2]), _r(3, 2), ember.tensor([0, 1]), mode="sum",
+                             per_sample_weights=_r(2)), ValueError,
+     "If per_sample_weights \\(\\(2,\\)\\) is not None, then it must have the same shape as the input \\(\\(3,\\)\\)"),
+    (lambda: F.embedding_bag(ember.tensor([0, 1, 2]), _r(3, 2), ember.tensor([0, 1]), mode="sum",
+                             per_sample_weights=_r(3, dtype=ember.float64)), RuntimeError, "per_sample_weights"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(REFUSED)))
+def test_refused_as_pytorch_refuses(case):
+    call, exc, pattern = REFUSED[case]
+    with pytest.raises(exc, match=pattern):
+        call()
+
+
+def test_what_pytorch_accepts_stays_accepted():
+    x = _r(2, 3).to(ember.bfloat16)
+    assert F.layer_norm(x, [3], _r(3)).dtype == ember.bfloat16  # float32 parameters for a bfloat16 input
+    assert list(F.batch_norm(_r(4, 3), _r(3), _r(3), _r(1, 3), _r(1, 3)).shape) == [4, 3]  # (1, C) weight and bias
+    assert F.rms_norm(_r(2, 3, dtype=ember.float64), [3], _r(3)).dtype == ember.float64  # rms_norm promotes
+    sim = F.cosine_similarity(ember.tensor([[1, 0]]), ember.tensor([[1.0, 1.0]]))  # integers compared as floats
+    assert sim.item() == pytest.approx(1 / math.sqrt(2))
+    loss = F.binary_cross_entropy(ember.tensor([0.5]), ember.tensor([1.0]), weight=ember.tensor([2.0],
+                                                                                              dtype=ember.float64))
+    assert loss.item() == pytest.approx(2 * math.log(2), rel=1e-6)  # a weight of another dtype
+    lengths = ember.tensor([6, 5])
+    got = F.ctc_loss(_r(6, 2, 4).log_softmax(2), ember.tensor([[1.0, 2.0], [3.0, 3.0]]), lengths, ember.tensor([2, 2]))
+    assert math.isfinite(got.item())  # float class indices, as PyTorch reads them

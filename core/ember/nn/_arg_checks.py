@@ -107,3 +107,38 @@ def check_numel(fname, shape):
     if total > _INT64_MAX:
         raise RuntimeError(f"{fname}(): the number of elements of the output of shape {list(shape)} overflows int64")
     return total
+
+
+def check_same_dtype(fname, input, reduced_params_may_be_float=False, **params):
+    """Each given parameter Tensor (None skipped) has the input's dtype, as PyTorch's kernels
+    require (they do not promote); norms also take float32 parameters for a half/bfloat16 input."""
+    for name, t in params.items():
+        if t is None or t.dtype == input.dtype:
+            continue
+        if reduced_params_may_be_float and t.dtype == _C.float32 and input.dtype in (_C.float16, _C.bfloat16):
+            continue
+        raise RuntimeError(f"{fname}(): expected {name} to have the input's dtype {input.dtype}, but got {t.dtype}")
+
+
+def check_output_shape(fname, input, **others):
+    """Each given Tensor broadcasts to the input's shape without growing it (PyTorch writes the
+    result into an input-shaped output)."""
+    for name, t in others.items():
+        if t is None:
+            continue
+        shape = _broadcast(list(input.shape), list(t.shape), fname, name)
+        if shape != list(input.shape):
+            raise RuntimeError(f"{fname}(): output with shape {list(input.shape)} doesn't match the broadcast shape "
+                               f"{shape} (of the input and {name} {list(t.shape)})")
+
+
+def _broadcast(a, b, fname, name):
+    n = max(len(a), len(b))
+    a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    out = []
+    for x, y in zip(a, b):
+        if x != y and 1 not in (x, y):
+            raise RuntimeError(f"{fname}(): the size of {name} {y} must match the input's {x} or be 1 (shapes do not "
+                               "broadcast)")
+        out.append(y if x == 1 else x)
+    return out

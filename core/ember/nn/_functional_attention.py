@@ -41,6 +41,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if key.shape[-2] != value.shape[-2]:
         raise RuntimeError(f"scaled_dot_product_attention: key has {key.shape[-2]} positions, value "
                            f"{value.shape[-2]}")
+    if attn_mask is not None and attn_mask.dtype != _C.bool and attn_mask.dtype != query.dtype:
+        raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+                           f"attn_mask.dtype: {attn_mask.dtype} and query.dtype: {query.dtype} instead.")
     if enable_gqa and query.dim() >= 3 and key.shape[-3] != query.shape[-3]:
         key, value = _repeat_heads(key, query.shape[-3]), _repeat_heads(value, query.shape[-3])
     L, S = query.shape[-2], key.shape[-2]

@@ -3,7 +3,7 @@ as in PyTorch; the work is the `convolution` op (core/ops/nn.yaml)."""
 from __future__ import annotations
 
 from .. import _C
-from ._arg_checks import tensor_args
+from ._arg_checks import check_same_dtype, tensor_args
 
 __all__ = ["pad", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
@@ -125,10 +125,20 @@ def _conv_padding(input, weight, padding, stride, dilation, nd):
     return input, _ntuple(padding, nd, "padding")
 
 
+def _check_conv_params(input, weight, bias, nd, name):
+    """What the convolution op would accept but PyTorch refuses: a weight (or, not transposed,
+    a bias) of another dtype than the input, an empty kernel."""
+    check_same_dtype(name, input, weight=weight, bias=None if "transpose" in name else bias)
+    if weight.dim() == nd + 2 and any(k == 0 for k in weight.shape[2:]):
+        raise RuntimeError(f"{name}(): kernel size should be greater than zero, but got weight of shape "
+                           f"{list(weight.shape)}")
+
+
 def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
     if input.dim() not in (nd + 1, nd + 2):
         raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {name}, but got input of "
                            f"size: {list(input.shape)}")
+    _check_conv_params(input, weight, bias, nd, name)
     unbatched = input.dim() == nd + 1
     if unbatched:
         input = input.unsqueeze(0)
@@ -157,6 +167,10 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     if input.dim() not in (nd + 1, nd + 2):
         raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {name}, but got input of "
                            f"size: {list(input.shape)}")
+    _check_conv_params(input, weight, bias, nd, name)
+    if input.numel() == 0 and input.dim() == nd + 2 and input.shape[0] and input.shape[1]:
+        raise RuntimeError(f"Only zero batch or zero channel inputs are supported, but got input shape: "
+                           f"{list(input.shape)}")
     unbatched = input.dim() == nd + 1
     if unbatched:
         input = input.unsqueeze(0)

@@ -45,8 +45,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     T, N, C = lp.shape
     def as_list(v, name, position):
         if isinstance(v, _C.TensorBase):
-            if v.is_floating_point() or v.is_complex():
-                raise RuntimeError(f"ctc_loss: {name} must be of an integer dtype, got {v.dtype}")
+            if v.is_floating_point() or v.is_complex() or v.dtype == _C.bool:
+                raise RuntimeError(f"{name} must be integral")
             return [int(x) for x in v.reshape(-1).tolist()]
         if isinstance(v, (list, tuple)) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
             return list(v)
@@ -59,6 +59,19 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     if len(in_lens) != N or len(tg_lens) != N:
         raise RuntimeError(f"ctc_loss: expected {N} input_lengths and target_lengths, got {len(in_lens)} and "
                            f"{len(tg_lens)}")
+    if any(v < 0 for v in tg_lens):
+        raise RuntimeError(f"Expected target_lengths to have value at least 0, but got value {min(tg_lens)}")
+    if targets.is_complex() or targets.dtype == _C.bool:
+        raise RuntimeError(f"ctc_loss: targets must be class indices, got {targets.dtype}")
+    if targets.is_floating_point():  # PyTorch reads them as integers
+        targets = targets.to(_C.int64)
+    if targets.dim() <= 1 or unbatched:
+        if targets.numel() < sum(tg_lens):
+            raise RuntimeError(f"Expected tensor to have size {sum(tg_lens)} at dimension 0, but got size "
+                               f"{targets.numel()} for argument #2 'targets' (the target_lengths add up to more)")
+    elif targets.dim() != 2 or targets.shape[0] != N:
+        raise RuntimeError(f"Expected tensor to have size {N} at dimension 0, but got size {targets.shape[0]} for "
+                           f"argument #2 'targets' (padded targets are (N, S))")
     flat = targets.reshape(-1).tolist() if targets.dim() <= 1 or unbatched else None
     losses, offset = [], 0
     for i in range(N):

@@ -3,7 +3,7 @@ ember.nn.functional (re-exported there), written with differentiable ops."""
 from __future__ import annotations
 
 from .. import _C
-from ._arg_checks import check_int, int_sequence, tensor_args
+from ._arg_checks import check_int, check_same_dtype, int_sequence, tensor_args
 
 __all__ = ["unfold", "fold", "max_unpool1d", "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d", "lp_pool3d",
            "embedding_bag"]
@@ -202,6 +202,13 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
                                   "GitHub.")
+    if per_sample_weights is not None:
+        if list(per_sample_weights.shape) != list(input.shape):
+            raise ValueError(f"embedding_bag: If per_sample_weights ({tuple(per_sample_weights.shape)}) is not None, "
+                             f"then it must have the same shape as the input ({tuple(input.shape)})")
+        check_same_dtype("embedding_bag", weight, per_sample_weights=per_sample_weights)
+    if weight.is_complex() or not weight.is_floating_point():
+        raise RuntimeError(f"embedding_bag: expected weight of a floating dtype, got {weight.dtype}")
     from ._functional_norm import embedding
     if input.dim() == 2:
         if offsets is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import _C
-from ._arg_checks import check_int, tensor_args
+from ._arg_checks import check_int, check_same_dtype, tensor_args
 from ._reduction import _legacy_reduction
 
 __all__ = ["margin_ranking_loss", "hinge_embedding_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
@@ -37,6 +37,9 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
     """x where y = 1, max(0, margin - x) where y = -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if not input.is_floating_point() and reduction == "mean":
+        raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                           f"complex dtype. Got: {input.dtype}")
     zeros = _C.zeros_like(input)
     pos = _C.where(target == 1, input, zeros)
     neg = _C.where(target == -1, (margin - input).clamp_min(0), zeros)
@@ -73,7 +76,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     n, c = x.shape
     # a row's labels are its entries before the first negative one
     labelled = (y >= 0).to(_C.int64).cumprod(1).to(_C.bool)
-    if n * c and (labelled & (y >= c)).any().item():
+    if n * c and ((y < -1) | (y >= c)).any().item():  # every entry, even past the first -1, as PyTorch
         raise RuntimeError("multilabel_margin_loss: argument #2 'target' is out of range: its labels must be in "
                            f"[0, {c}) for {c} classes")
     label = _C.where(labelled, y, _C.zeros_like(y))
@@ -101,9 +104,26 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
-    x = input.unsqueeze(0) if input.dim() == 1 else input
-    y = target.reshape(-1).to(_C.int64)
+    if input.dim() > 2 or (input.dim() and input.shape[-1] == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{list(input.shape)}")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"multi_margin_loss\" not implemented for {input.dtype}")
+    if target.dtype != _C.int64:
+        raise RuntimeError(f"multi_margin_loss: expected scalar type Long but found {target.dtype} for target")
+    x = input.reshape(1, -1) if input.dim() < 2 else input
     n, c = x.shape
+    if target.dim() > 1 or target.numel() != n:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{n}], but got {list(target.shape)}. Input has "
+                           f"shape {list(input.shape)}.")
+    if weight is not None:
+        if weight.dim() > 1:
+            raise ValueError("weight must be one-dimensional")
+        if weight.numel() != c:
+            raise RuntimeError(f"inconsistent weight size, expected {c} but got {list(weight.shape)}")
+        check_same_dtype("multi_margin_loss", input, weight=weight)
+    y = target.reshape(-1)
     if y.numel() != n:
         raise RuntimeError(f"multi_margin_loss: expected {n} targets, got {y.numel()}")
     if y.numel() and (y.min().item() < 0 or y.max().item() >= c):
@@ -116,13 +136,19 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         h = h * weight[y].unsqueeze(1)
     h = h.scatter(1, y.unsqueeze(1), 0.0)
     loss = h.sum(1) / c
-    return _reduce(loss.squeeze(0) if input.dim() == 1 else loss, reduction)
+    return _reduce(loss.squeeze(0) if input.dim() < 2 else loss, reduction)
 
 
 @tensor_args("input1", "input2", "target", numbers=("margin",))
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     """1 - cos(x1, x2) where y = 1, max(0, cos(x1, x2) - margin) where y = -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    want = target.dim() + 1
+    if input1.dim() != want or input2.dim() != want:
+        raise RuntimeError(f"{target.dim()}D target tensor expects {want}D input tensors, but found inputs with sizes "
+                           f"{list(input1.shape)} and {list(input2.shape)}.")
     eps = 1e-12
     dim = input1.dim() - 1
     cos = (input1 * input2).sum(dim) / ((input1 * input1).sum(dim) + eps).sqrt() / \
@@ -171,9 +197,15 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     elif not isinstance(var, _C.TensorBase):
         raise TypeError(f"gaussian_nll_loss(): argument 'var' (position 3) must be Tensor or float, not "
                         f"{type(var).__name__}")
-    if var.dim() == input.dim() - 1 or (var.shape[-1] == 1 and input.shape[-1] != 1 and var.dim() == input.dim()):
-        if var.dim() == input.dim() - 1:
+    if list(var.shape) != list(input.shape):  # one variance per sample (the last dim dropped or of size 1)
+        if list(input.shape[:-1]) == list(var.shape):
             var = var.unsqueeze(-1)
+        elif not (input.dim() and var.dim() and list(input.shape[:-1]) == list(var.shape[:-1]) and var.shape[-1] == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not valid")
+    if not var.is_floating_point():
+        raise RuntimeError(f"gaussian_nll_loss(): expected var of a floating dtype, got {var.dtype}")
     if (var < 0).any().item():
         raise ValueError("var has negative entry/entries")
     # PyTorch clamps var in place without recording: the value is floored at eps, the gradient

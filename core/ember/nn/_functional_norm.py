@@ -9,18 +9,30 @@ from .. import _C
 from .._dtype_info import finfo
 from .._ops_sort import unique
 from ..autograd.grad_mode import no_grad
-from ._arg_checks import check_int, check_positive, tensor_args
+from ._arg_checks import check_int, check_positive, check_same_dtype, tensor_args
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "local_response_norm", "embedding",
            "rms_norm"]
 
 
+def _check_channel_params(fname, input, running_mean, running_var, weight, bias):
+    """Per-channel parameters: one entry per channel (dim 1) of input (the running statistics
+    1-D); weight and bias of the input's dtype (or float32 for a half/bfloat16 input)."""
+    c = input.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
+        if t is not None and (t.numel() != c or (t.dim() != 1 and name.startswith("running"))):
+            raise RuntimeError(f"{fname}: {name} should be a 1-D tensor of {c} elements (one per channel of input of "
+                               f"shape {list(input.shape)}), not of shape {list(t.shape)}")
+    check_same_dtype(fname, input, reduced_params_may_be_float=True, weight=weight, bias=bias)
+
+
 def _affine(y, weight, bias, shape):
+    dtype = y.dtype  # float32 parameters keep a half/bfloat16 result in its dtype, as PyTorch
     if weight is not None:
         y = y * weight.reshape(shape)
     if bias is not None:
         y = y + bias.reshape(shape)
-    return y
+    return y if y.dtype == dtype else y.to(dtype)
 
 
 @tensor_args("input", optional=("running_mean", "running_var", "weight", "bias"),
@@ -31,10 +43,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if input.dim() < 2:
         raise ValueError(f"expected 2D or more input (N, C, ...), got {input.dim()}D input")
     c = input.shape[1]
-    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
-        if t is not None and t.numel() != c:
-            raise RuntimeError(f"batch_norm: {name} should contain {c} elements (one per channel of input of shape "
-                               f"{list(input.shape)}), not {t.numel()}")
+    _check_channel_params("batch_norm", input, running_mean=running_mean, running_var=running_var, weight=weight,
+                          bias=bias)
+    weight = weight.reshape(c) if weight is not None and weight.dim() != 1 else weight  # PyTorch takes (1, C) too
+    bias = bias.reshape(c) if bias is not None and bias.dim() != 1 else bias
     if input.dtype in (_C.float32, _C.float64) and (training or running_mean is not None):
         if not training and (running_mean is None or running_var is None):
             raise RuntimeError("batch_norm: running_mean and running_var must be given when training=False")
@@ -42,8 +54,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     dims = [0] + list(range(2, input.dim()))
     shape = [1, c] + [1] * (input.dim() - 2)
     if training:
-        count = input.numel() // c
-        if count <= 1:
+        count = input.numel() // c if c else 0
+        if count == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(input.shape)}")
         mean = input.mean(dims, keepdim=True)
         centered = input - mean
@@ -70,8 +82,12 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     if input.dim() < 3:
         raise ValueError(f"instance_norm: expected input with at least 3 dims (N, C, *spatial), got {input.dim()}D")
     n, c = input.shape[0], input.shape[1]
+    _check_channel_params("instance_norm", input, running_mean=running_mean, running_var=running_var, weight=weight,
+                          bias=bias)
     shape = [1, c] + [1] * (input.dim() - 2)
     if not use_input_stats:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
         y = (input - running_mean.reshape(shape)) * (running_var.reshape(shape) + eps).rsqrt()
         return _affine(y, weight, bias, shape)
     dims = list(range(2, input.dim()))
@@ -106,6 +122,8 @@ def _normalized_dims(fname, input, normalized_shape, weight, bias=None):
         if t is not None and list(t.shape) != ns:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
                                f"{list(t.shape)} and normalized_shape = {ns}")
+    if fname == "layer_norm":  # rms_norm promotes
+        check_same_dtype(fname, input, reduced_params_may_be_float=True, weight=weight, bias=bias)
     return list(range(input.dim() - len(ns), input.dim()))
 
 
@@ -120,7 +138,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         y = y * weight
     if bias is not None:
         y = y + bias
-    return y
+    return y if y.dtype == input.dtype else y.to(input.dtype)  # float32 parameters of a half/bfloat16 input
 
 
 @tensor_args("input", optional=("weight",))
@@ -148,6 +166,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         if t is not None and (t.dim() != 1 or t.numel() != c):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, but "
                                f"got {name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
+    check_same_dtype("group_norm", input, reduced_params_may_be_float=True, weight=weight, bias=bias)
     per_group = input.numel() // (n * num_groups) if n else (c // num_groups) * math.prod(input.shape[2:])
     x = input.reshape([n, num_groups, per_group])
     mean = x.mean(2, keepdim=True)
@@ -168,7 +187,8 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     from ._functional_conv import pad
     n, c = input.shape[0], input.shape[1]
     rest = input.numel() // (n * c)
-    sq = pad((input * input).reshape(n, 1, c, rest), [0, 0, size // 2, (size - 1) // 2])
+    x = input if input.is_floating_point() or input.is_complex() else input.to(_C.get_default_dtype())
+    sq = pad((x * x).reshape(n, 1, c, rest), [0, 0, size // 2, (size - 1) // 2])
     div = _C.avg_pool(sq, [size, 1], [1, 1], [0, 0], False, True, None).reshape(list(input.shape))
     return input / (div * alpha + k) ** beta
 
@@ -177,7 +197,7 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
     """weight[input]; padding_idx rows get no gradient; max_norm renormalizes the looked-up rows
     of weight in place (as PyTorch does)."""
-    if input.is_floating_point() or input.is_complex():
+    if input.is_floating_point() or input.is_complex() or input.dtype == _C.bool:
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
                            f"Long, Int; but got {input.dtype} instead (while checking arguments for embedding)")
     if weight.dim() != 2:

@@ -7,7 +7,7 @@ import math
 import warnings
 
 from .. import _C
-from ._arg_checks import check_int, tensor_args, wrap_dim
+from ._arg_checks import check_int, check_output_shape, check_same_dtype, tensor_args, wrap_dim
 from ._reduction import _legacy_reduction
 
 __all__ = [
@@ -43,6 +43,15 @@ def linear(input, weight, bias=None):
 @tensor_args("input1", "input2", "weight", optional=("bias",))
 def bilinear(input1, input2, weight, bias=None):
     """y_o = x1^T A_o x2 + b_o, for weight (out, in1, in2)."""
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}")
+    if list(input1.shape[:-1]) != list(input2.shape[:-1]):
+        raise RuntimeError(f"bilinear(): input batch dimensions do not match: got {list(input1.shape[:-1])} and "
+                           f"{list(input2.shape[:-1])}")
+    if bias is not None and (bias.dim() != 1 or weight.dim() != 3 or bias.shape[0] != weight.shape[0]):
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias.numel()} but expected "
+                           f"{weight.shape[0] if weight.dim() else 0}")
+    check_same_dtype("bilinear", input1, input2=input2, weight=weight, bias=bias)
     if weight.dim() != 3 or input1.shape[-1] != weight.shape[1] or input2.shape[-1] != weight.shape[2]:
         raise RuntimeError(f"bilinear(): input1 {tuple(input1.shape)}, input2 {tuple(input2.shape)} and weight "
                            f"{tuple(weight.shape)} do not fit (expected weight (out, {input1.shape[-1]}, "
@@ -208,6 +217,8 @@ def glu(input, dim=-1):
     """a * sigmoid(b) for the two halves a, b of input along dim (whose size must be even)."""
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"glu\" not implemented for {input.dtype}")
     dim = wrap_dim("glu", dim, input.dim())
     size = input.shape[dim]
     if size % 2:
@@ -219,6 +230,8 @@ def glu(input, dim=-1):
 @tensor_args("input", "weight")
 def prelu(input, weight):
     """max(0, x) + weight * min(0, x), weight of 1 element or one per channel (dim 1)."""
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {input.dtype} and {weight.dtype}")
     if weight.numel() != 1:
         channels = input.shape[1] if input.dim() >= 2 else input.shape[0] if input.dim() == 1 else 1
         if weight.dim() != 1 or weight.numel() != channels:
@@ -270,6 +283,12 @@ def _check_p(p):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
+def _check_scalable(input, training):
+    """Dropout in training scales by 1/(1-p): an integer or bool input cannot hold the result."""
+    if training and not (input.is_floating_point() or input.is_complex()):
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {input.dtype}")
+
+
 def _apply_mask(input, mask, scale, inplace):
     if inplace:
         return input.mul_(mask).mul_(scale)
@@ -280,6 +299,7 @@ def _apply_mask(input, mask, scale, inplace):
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeros each element with probability p in training, scaling the rest by 1/(1-p)."""
     _check_p(p)
+    _check_scalable(input, training)
     if not training or p == 0:
         return input
     if p == 1:
@@ -290,6 +310,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 def _feature_dropout(input, p, training, inplace, batched_dim, name):
     _check_p(p)
+    _check_scalable(input, training)
     if input.dim() not in (batched_dim, batched_dim + 1):
         raise RuntimeError(f"{name}: expected {batched_dim}-D (unbatched) or {batched_dim + 1}-D (batched) input, "
                            f"got {input.dim()}-D input of shape {tuple(input.shape)}")
@@ -327,6 +348,7 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 
 def _alpha_dropout(input, p, training, inplace, mask_shape):
     _check_p(p)
+    _check_scalable(input, training)
     if not training or p == 0:
         return input
     if p == 1:
@@ -347,6 +369,8 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
 
 @tensor_args("input", numbers=("p",))
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     shape = list(input.shape[:2]) + [1] * (input.dim() - 2)
     return _alpha_dropout(input, p, training, inplace, shape)
 
@@ -362,6 +386,12 @@ def _reduce(loss, reduction):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+def _real_only(name, *tensors):
+    for t in tensors:
+        if t.is_complex():
+            raise NotImplementedError(f"\"{name}\" not implemented for {t.dtype}")
+
+
 def _same_shape(input, target, name):
     """PyTorch warns (and broadcasts) when a pointwise loss gets shapes that differ."""
     if tuple(input.shape) != tuple(target.shape):
@@ -373,6 +403,7 @@ def _same_shape(input, target, name):
 @tensor_args("input", "target", optional=("weight",))
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    _real_only("mse_loss", input, target)
     _same_shape(input, target, "mse_loss")
     loss = (input - target) ** 2
     return _reduce(loss if weight is None else loss * weight, reduction)
@@ -390,6 +421,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    _real_only("smooth_l1_loss", input, target)
     _same_shape(input, target, "smooth_l1_loss")
     d = (input - target).abs()
     if beta == 0:
@@ -401,6 +433,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    _real_only("huber_loss", input, target)
     _same_shape(input, target, "huber_loss")
     d = (input - target).abs()
     loss = _C.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
@@ -423,6 +456,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         if target.dtype not in _NARROW_INTS:
             raise RuntimeError(f"nll_loss: expected target of an integer dtype (class indices), got {target.dtype}")
         target = target.to(_C.int64)
+    check_same_dtype("nll_loss", input, weight=weight)
     # the op checks the input's rank, the target's shape, the weight's and each target's range
     return _C._nll_loss(input, target, weight, code, ignore_index)[0]
 
@@ -437,6 +471,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     if input.dim() < 1:
         raise ValueError("cross_entropy: expected input with at least 1 dimension (the classes), got a 0-D tensor")
+    check_same_dtype("cross_entropy", input, weight=weight)
     if target.dtype in _NARROW_INTS:
         target = target.to(_C.int64)  # class indices: the smoothing term below indexes weight with them
     cdim = 1 if input.dim() >= 2 else 0
@@ -483,13 +518,16 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if tuple(input.shape) != tuple(target.shape):
         raise ValueError(f"Using a target size ({tuple(target.shape)}) that is different to the input size "
                          f"({tuple(input.shape)}) is deprecated. Please ensure they have the same size.")
+    check_same_dtype("binary_cross_entropy", input, target=target)
+    check_output_shape("binary_cross_entropy", input, weight=weight)
     code = _REDUCTIONS.get(reduction)
     if code is None:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if weight is not None and weight.requires_grad and _C.is_grad_enabled():
         raise RuntimeError("The function 'binary_cross_entropy' is not differentiable with respect to argument "
                            "'weight'. This input cannot have requires_grad True.")
-    # an op of its own: its gradient divides by max(x (1 - x), 1e-12), finite where x is 0 or 1
+    # an op of its own (its kernel checks the input and target ranges, NaN failing): its gradient
+    # divides by max(x (1 - x), 1e-12), finite where x is 0 or 1
     return _C._binary_cross_entropy(input, target, weight, code)
 
 
@@ -500,6 +538,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if tuple(input.shape) != tuple(target.shape):
         raise ValueError(f"Target size ({tuple(target.shape)}) must be the same as input size ({tuple(input.shape)})")
+    if not target.is_floating_point():
+        raise RuntimeError(f"binary_cross_entropy_with_logits(): expected target of a floating dtype, got "
+                           f"{target.dtype}")
+    check_output_shape("binary_cross_entropy_with_logits", input, weight=weight, pos_weight=pos_weight)
     log_sig_neg = _C.logsigmoid(-input)  # log(1 - sigmoid(x))
     log_sig = _C.logsigmoid(input)
     if pos_weight is not None:
@@ -532,6 +574,9 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 @tensor_args("input", "target")
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if not (input.is_floating_point() or input.is_complex()):
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {input.dtype}")
+    check_output_shape("soft_margin_loss", input, target=target)
     return _reduce(_C.softplus(-target * input), reduction)
 
 
@@ -539,6 +584,12 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
 @tensor_args("x1", "x2", numbers=("eps",))
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """x1 . x2 / (max(|x1|, eps) max(|x2|, eps)) along dim, the inputs broadcast together."""
+    if x1.is_complex() or x2.is_complex():
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
+                           f"{(x1 if x1.is_complex() else x2).dtype}")
+    if not (x1.is_floating_point() and x2.is_floating_point()):  # integers are compared as floats, as PyTorch
+        to = x1.dtype if x1.is_floating_point() else x2.dtype if x2.is_floating_point() else _C.get_default_dtype()
+        x1, x2 = x1.to(to), x2.to(to)
     prod = x1 * x2
     # broadcast first: a size-1 dim that is broadcast along `dim` counts in the norms
     x1, x2 = x1.expand_as(prod), x2.expand_as(prod)
