@@ -19,27 +19,42 @@ def tensor_args(*required, optional=(), numbers=()):
     Tensor, not int"; `numbers` name scalar parameters (a Python number or a Tensor). Decorate
     Python-level functionals whose first use of an argument would otherwise fail with an
     AttributeError or a comparison's TypeError deep inside."""
-    def wrap(fn):
-        names = list(inspect.signature(fn).parameters)
-        checks = tuple((names.index(n), n, _TENSOR) for n in required) + \
-            tuple((names.index(n), n, _TENSOR_OR_NONE) for n in optional) + \
-            tuple((names.index(n), n, _NUMBER) for n in numbers)
-        fname = fn.__name__
+    kinds = {**{n: "_TENSOR" for n in required}, **{n: "_TENSOR_OR_NONE" for n in optional},
+             **{n: "_NUMBER" for n in numbers}}
 
-        @functools.wraps(fn)
-        def checked(*args, **kwargs):
-            for pos, name, kind in checks:
-                if pos < len(args):
-                    v = args[pos]
-                elif name in kwargs:
-                    v = kwargs[name]
-                else:
-                    continue  # missing: the call itself raises Python's TypeError
-                if not isinstance(v, kind):
-                    _refuse(fname, name, pos, v, kind)
-            return fn(*args, **kwargs)
-        return checked
+    def wrap(fn):
+        return _checking_wrapper(fn, kinds)
     return wrap
+
+
+def _checking_wrapper(fn, kinds):
+    """A wrapper with fn's own signature whose body is one isinstance test per checked
+    parameter, then the call (generated once: the checks cost about 0.1 us a call, where a
+    generic *args/**kwargs wrapper cost 0.6 us on a 0.2 us relu)."""
+    params = list(inspect.signature(fn).parameters.values())
+    names = [p.name for p in params]
+    missing = set(kinds) - set(names)
+    if missing:
+        raise TypeError(f"tensor_args: {fn.__name__} has no parameter {sorted(missing)}")
+    ns = {"_fn": fn, "_refuse": _refuse, "_TENSOR": _TENSOR, "_TENSOR_OR_NONE": _TENSOR_OR_NONE, "_NUMBER": _NUMBER}
+    head, call, keyword_only = [], [], False
+    for i, p in enumerate(params):
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
+            raise TypeError(f"tensor_args: {fn.__name__}'s parameter {p.name} has a kind it does not support")
+        if p.kind == p.KEYWORD_ONLY and not keyword_only:
+            head.append("*")
+            keyword_only = True
+        if p.default is p.empty:
+            head.append(p.name)
+        else:
+            ns[f"_default{i}"] = p.default
+            head.append(f"{p.name}=_default{i}")
+        call.append(f"{p.name}={p.name}" if keyword_only else p.name)
+    body = [f"    if not isinstance({name}, {kind}):\n        _refuse({fn.__name__!r}, {name!r}, {names.index(name)}, "
+            f"{name}, {kind})" for name, kind in kinds.items()]
+    src = f"def {fn.__name__}({', '.join(head)}):\n" + "\n".join(body) + f"\n    return _fn({', '.join(call)})\n"
+    exec(compile(src, f"<tensor_args {fn.__name__}>", "exec"), ns)  # noqa: S102 - our own generated source
+    return functools.update_wrapper(ns[fn.__name__], fn)
 
 
 _TENSOR = _C.TensorBase
