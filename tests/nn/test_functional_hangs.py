@@ -214,3 +214,22 @@ def test_embedding_bag_offsets_forms(mode):
     np.testing.assert_allclose(got, bags(offsets[:-1], offsets[1:]), rtol=1e-12)
     wt = ember.tensor(w, requires_grad=True)
     assert gradcheck(lambda t: F.embedding_bag(ember.tensor(idx), t, ember.tensor(offsets), mode=mode), (wt,))
+
+
+def test_packing_long_sequences_round_trips():
+    from ember.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+    lens = [3, 200000, 1]  # unsorted: the longest is in the middle
+    x = np.arange(200000 * 3 * 2, dtype=np.float64).reshape(200000, 3, 2)
+    packed = pack_padded_sequence(ember.tensor(x), lens, enforce_sorted=False)
+    want_sizes = [3] + [2] * 2 + [1] * (200000 - 3)
+    assert packed.batch_sizes.tolist() == want_sizes
+    # time-major, longest first within a step (sorted order: samples 1, 0, 2)
+    order = [1, 0, 2]
+    want = np.concatenate([x[t, [b for b in order if lens[b] > t]] for t in range(4)])
+    np.testing.assert_array_equal(packed.data.numpy()[:len(want)], want)
+    assert packed.data.shape[0] == sum(lens)
+    out, lengths = pad_packed_sequence(packed, total_length=200001)
+    assert lengths.tolist() == lens and list(out.shape) == [200001, 3, 2]
+    mask = np.arange(200001)[:, None] < np.array(lens)[None, :]
+    np.testing.assert_array_equal(out.numpy()[:200000][mask[:200000]], x[mask[:200000]])
+    assert not out.numpy()[~mask].any()

@@ -77,10 +77,12 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     x = input.transpose(0, 1) if batch_first else input
     if lens[0] > x.shape[0]:
         raise RuntimeError(f"the longest length {lens[0]} exceeds the input's {x.shape[0]} time steps")
-    batch_sizes = [sum(1 for v in lens if v > t) for t in range(lens[0])]
-    data = _C.cat([x[t, :bs] for t, bs in enumerate(batch_sizes)])
-    return PackedSequence(data, _C.tensor(batch_sizes, dtype=_C.int64), sorted_indices,
-                          invert_permutation(sorted_indices))
+    # step t holds the samples longer than t: the first batch_sizes[t] (lengths are sorted), so the
+    # packed rows are x's rows where that mask is set, in time-major order (no loop over steps)
+    steps = _C.arange(lens[0], dtype=_C.int64).unsqueeze(1)
+    present = _C.tensor(lens, dtype=_C.int64).unsqueeze(0) > steps  # (T, B)
+    data = x.narrow(0, 0, lens[0])[present]
+    return PackedSequence(data, present.sum(1), sorted_indices, invert_permutation(sorted_indices))
 
 
 def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
@@ -95,12 +97,10 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     else:
         steps_out = steps
     out = _C.full([steps_out, batch] + list(data.shape[1:]), padding_value, dtype=data.dtype)
-    offset = 0
-    for t, bs in enumerate(batch_sizes):
-        out[t, :bs] = data[offset:offset + bs]
-        offset += bs
-    lengths = [sum(1 for bs in batch_sizes if bs > i) for i in range(batch)]
-    lengths = _C.tensor(lengths, dtype=_C.int64)
+    sizes = _C.tensor(batch_sizes + [0] * (steps_out - steps), dtype=_C.int64).unsqueeze(1)
+    present = _C.arange(batch, dtype=_C.int64).unsqueeze(0) < sizes  # (steps_out, batch), time-major like data
+    out[present] = data
+    lengths = present.sum(0)
     if sequence.unsorted_indices is not None:
         out = out.index_select(1, sequence.unsorted_indices)
         lengths = lengths[sequence.unsorted_indices]
