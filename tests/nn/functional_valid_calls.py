@@ -30,7 +30,10 @@ def _pooled(nd):
 def _mha():
     e = 4
     q = f(3, 2, e)
-    return (q, f(3, 2, e), f(3, 2, e), 2, f(3 * e, e), f(3 * e), f(e, e), f(e)), {}
+    # PyTorch's positional order: embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k, bias_v,
+    # add_zero_attn, dropout_p, out_proj_weight, out_proj_bias
+    return (q, f(3, 2, e), f(3, 2, e), e, 2, f(3 * e, e), f(3 * e), f(1, 1, e), f(1, 1, e), False, 0.0, f(e, e),
+            f(e)), {}
 
 
 # name -> () -> (args, kwargs)
@@ -154,7 +157,7 @@ VALID_CALLS = {
 TENSOR_OR_SEQUENCE = {("ctc_loss", "input_lengths"), ("ctc_loss", "target_lengths")}
 # Tensor parameters without a default that also take None (as in PyTorch's signatures).
 NONE_ALLOWED = {("batch_norm", "running_mean"), ("batch_norm", "running_var"),
-                ("multi_head_attention_forward", "in_proj_weight"), ("multi_head_attention_forward", "in_proj_bias"),
-                ("multi_head_attention_forward", "out_proj_bias")}
+                ("multi_head_attention_forward", "in_proj_bias"), ("multi_head_attention_forward", "out_proj_bias"),
+                ("multi_head_attention_forward", "bias_k"), ("multi_head_attention_forward", "bias_v")}
 # Tensor parameters that PyTorch also takes as a Python number.
 TENSOR_OR_NUMBER = {("gaussian_nll_loss", "var")}

@@ -24,7 +24,7 @@ LEAKED = ("list index out of range", "tuple index out of range", "modulo by zero
           "has no attribute", "object is not iterable", "object is not subscriptable", "unsupported operand",
           "not supported between instances", "cannot convert float", "object cannot be interpreted")
 CLEAR = (TypeError, ValueError, RuntimeError, IndexError, NotImplementedError, MemoryError)
-# PyTorch raises AssertionError for these; ember keeps its type
+# PyTorch raises AssertionError for some of its checks (embed_dim, num_heads, projection weights); ember too
 PYTORCH_ASSERTS = {"multi_head_attention_forward"}
 
 
@@ -84,6 +84,9 @@ def test_non_tensor_in_a_tensor_position_is_a_type_error_naming_it(name):
                 msg = str(e)
                 if pname not in msg or any(text in msg for text in LEAKED):
                     problems.append(f"{pname}={bad!r}: unclear TypeError {msg!r}")
+            except AssertionError as e:  # PyTorch's type for some of multi_head_attention_forward's checks
+                if name not in PYTORCH_ASSERTS or pname not in str(e):
+                    problems.append(f"{pname}={bad!r}: AssertionError: {e}")
             except Exception as e:  # noqa: BLE001 - any other type is the failure reported
                 problems.append(f"{pname}={bad!r}: {type(e).__name__}: {e}")
     assert problems == [], f"{name}: {problems}"
@@ -302,8 +305,8 @@ def test_zero_divisors_and_bad_dims_are_named():
 
 def _mha_args(num_heads=2):
     e = 4
-    return (ember.randn(3, 2, e), ember.randn(3, 2, e), ember.randn(3, 2, e), num_heads, ember.randn(3 * e, e),
-            ember.randn(3 * e), ember.randn(e, e), ember.randn(e))
+    return (ember.randn(3, 2, e), ember.randn(3, 2, e), ember.randn(3, 2, e), e, num_heads, ember.randn(3 * e, e),
+            ember.randn(3 * e), None, None, False, 0.0, ember.randn(e, e), ember.randn(e))
 
 
 def test_gaussian_nll_loss_takes_a_float_variance():
@@ -452,3 +455,34 @@ def test_what_pytorch_accepts_stays_accepted():
     lengths = ember.tensor([6, 5])
     got = F.ctc_loss(_r(6, 2, 4).log_softmax(2), ember.tensor([[1.0, 2.0], [3.0, 3.0]]), lengths, ember.tensor([2, 2]))
     assert math.isfinite(got.item())  # float class indices, as PyTorch reads them
+
+
+def test_multi_head_attention_forward_takes_pytorchs_arguments():
+    e, heads = 4, 2
+    q, k, v = ember.randn(3, 2, e), ember.randn(5, 2, e), ember.randn(5, 2, e)
+    w_in, b_in, w_out, b_out = ember.randn(3 * e, e), ember.randn(3 * e), ember.randn(e, e), ember.randn(e)
+    out, weights = F.multi_head_attention_forward(q, k, v, e, heads, w_in, b_in, None, None, False, 0.0, w_out, b_out)
+    # the same computation spelled out: per-head softmax(q k^T / sqrt(d)) v, heads averaged for the weights
+    wq, wk, wv = w_in.chunk(3, 0)
+    bq, bk, bv = b_in.chunk(3, 0)
+    qp, kp, vp = (F.linear(t, w, b).reshape(t.shape[0], 2, heads, 2).permute(1, 2, 0, 3)
+                  for t, w, b in ((q, wq, bq), (k, wk, bk), (v, wv, bv)))
+    att = ember.softmax(ember.matmul(qp, kp.transpose(-2, -1)) / math.sqrt(2), -1)
+    want = F.linear(ember.matmul(att, vp).permute(2, 0, 1, 3).reshape(3, 2, e), w_out, b_out)
+    np.testing.assert_allclose(out.detach().numpy(), want.detach().numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(weights.detach().numpy(), att.mean(1).detach().numpy(), rtol=1e-5, atol=1e-6)
+    # static keys and values replace the projected ones
+    sk, sv = ember.randn(2 * heads, 6, 2), ember.randn(2 * heads, 6, 2)
+    out_s, w_s = F.multi_head_attention_forward(q, k, v, e, heads, w_in, b_in, None, None, False, 0.0, w_out, b_out,
+                                                static_k=sk, static_v=sv)
+    att_s = ember.softmax(ember.matmul(qp, sk.reshape(2, heads, 6, 2).transpose(-2, -1)) / math.sqrt(2), -1)
+    np.testing.assert_allclose(w_s.detach().numpy(), att_s.mean(1).detach().numpy(), rtol=1e-5, atol=1e-6)
+    with pytest.raises(AssertionError, match="was expecting embedding dimension of 5, but got 4"):
+        F.multi_head_attention_forward(q, k, v, 5, heads, w_in, b_in, None, None, False, 0.0, w_out, b_out)
+    with pytest.raises(AssertionError, match="use_separate_proj_weight is True but q_proj_weight is None"):
+        F.multi_head_attention_forward(q, k, v, e, heads, None, b_in, None, None, False, 0.0, w_out, b_out,
+                                       use_separate_proj_weight=True)
+    sep = F.multi_head_attention_forward(q, k, v, e, heads, None, b_in, None, None, False, 0.0, w_out, b_out,
+                                         use_separate_proj_weight=True, q_proj_weight=wq, k_proj_weight=wk,
+                                         v_proj_weight=wv)[0]
+    np.testing.assert_allclose(sep.detach().numpy(), out.detach().numpy(), rtol=1e-6)

@@ -72,14 +72,18 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 @tensor_args("query", "key", "value", "out_proj_weight",
              optional=("in_proj_weight", "in_proj_bias", "out_proj_bias", "bias_k", "bias_v", "key_padding_mask",
-                       "attn_mask", "q_proj_weight", "k_proj_weight", "v_proj_weight"), numbers=("dropout_p",))
-def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, in_proj_bias, out_proj_weight,
-                                 out_proj_bias, bias_k=None, bias_v=None, add_zero_attn=False, dropout_p=0.0,
+                       "attn_mask", "q_proj_weight", "k_proj_weight", "v_proj_weight", "static_k", "static_v"),
+             numbers=("dropout_p",))
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
+                                 bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
                                  training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
-                                 q_proj_weight=None, k_proj_weight=None, v_proj_weight=None,
-                                 average_attn_weights=True, is_causal=False):
+                                 use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
+                                 v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
+                                 is_causal=False):
     """nn.MultiheadAttention's computation on (L, N, E) query and (S, N, E) key/value (or
-    unbatched (L, E)): returns the output and, when asked, the attention weights."""
+    unbatched (L, E)), with PyTorch's signature: returns the output and, when asked, the
+    attention weights. static_k/static_v, (N * num_heads, S, E / num_heads), replace the
+    projected keys/values."""
     from .functional import dropout, linear
     if is_causal and attn_mask is None:
         raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
@@ -93,17 +97,26 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
         raise RuntimeError(f"multi_head_attention_forward: query should be unbatched 2D or batched 3D tensor but "
                            f"received {query.dim()}-D query tensor")
     L, N, E = query.shape
+    if E != embed_dim_to_check:  # PyTorch's assertions, with its type
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {E}")
     check_positive("multi_head_attention_forward", "num_heads", num_heads)
-    if in_proj_weight is None and (q_proj_weight is None or k_proj_weight is None or v_proj_weight is None):
-        raise RuntimeError("multi_head_attention_forward(): in_proj_weight is None, so q_proj_weight, k_proj_weight "
-                           "and v_proj_weight must all be given")
     if E % num_heads:
         raise AssertionError(f"embed_dim {E} not divisible by num_heads {num_heads}")
-    hd = E // num_heads
-    if in_proj_weight is not None:
-        w_q, w_k, w_v = in_proj_weight.chunk(3, 0)
-    else:
+    if use_separate_proj_weight:
+        for name, w in (("q_proj_weight", q_proj_weight), ("k_proj_weight", k_proj_weight),
+                        ("v_proj_weight", v_proj_weight)):
+            if w is None:
+                raise AssertionError(f"use_separate_proj_weight is True but {name} is None")
         w_q, w_k, w_v = q_proj_weight, k_proj_weight, v_proj_weight
+    else:
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        w_q, w_k, w_v = in_proj_weight.chunk(3, 0)
+    if (bias_k is None) != (bias_v is None):
+        raise AssertionError("bias_k and bias_v must both be given or both be None")
+    if bias_k is not None and (static_k is not None or static_v is not None):
+        raise AssertionError("bias cannot be added to static key or value.")
+    hd = E // num_heads
     b_q = b_k = b_v = None
     if in_proj_bias is not None:
         b_q, b_k, b_v = in_proj_bias.chunk(3, 0)
@@ -119,6 +132,13 @@ def multi_head_attention_forward(query, key, value, num_heads, in_proj_weight, i
     q = q.reshape(L, N, num_heads, hd).permute(1, 2, 0, 3)
     k = k.reshape(k.shape[0], N, num_heads, hd).permute(1, 2, 0, 3)
     v = v.reshape(v.shape[0], N, num_heads, hd).permute(1, 2, 0, 3)
+    for name, static in (("static_k", static_k), ("static_v", static_v)):
+        if static is not None and (static.dim() != 3 or static.shape[0] != N * num_heads or static.shape[2] != hd):
+            raise AssertionError(f"expecting {name} of shape ({N * num_heads}, S, {hd}), but got {list(static.shape)}")
+    if static_k is not None:
+        k = static_k.reshape(N, num_heads, static_k.shape[1], hd)
+    if static_v is not None:
+        v = static_v.reshape(N, num_heads, static_v.shape[1], hd)
     if add_zero_attn:
         k = _C.cat([k, _C.zeros(N, num_heads, 1, hd, dtype=k.dtype)], 2)
         v = _C.cat([v, _C.zeros(N, num_heads, 1, hd, dtype=v.dtype)], 2)
