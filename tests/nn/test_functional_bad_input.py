@@ -423,6 +423,8 @@ REFUSED = [  # (call, exception, PyTorch's message or ours naming the argument)
      "Expected tensor to have size 4 at dimension 0, but got size 3 for argument #2 'targets'"),
     (lambda: F.ctc_loss(_r(6, 2, 4).log_softmax(2), ember.tensor([[1, 2]]), [6, 5], [2, 2]), RuntimeError,
      "Expected tensor to have size 2 at dimension 0, but got size 1 for argument #2 'targets'"),
+    (lambda: F.ctc_loss(_r(6, 2, 4).log_softmax(2), ember.tensor([[1, 2], [1, 2]]), [6, 5], [2, 2], blank=4),
+     RuntimeError, "blank must be in label range"),
     (lambda: F.ctc_loss(_r(6, 2, 4).log_softmax(2), ember.tensor([[1, 2], [1, 2]]), [6, 5], [2, -1]), RuntimeError,
      "Expected target_lengths to have value at least 0, but got value -1"),
     (lambda: F.ctc_loss(_r(6, 2, 4).log_softmax(2), ember.tensor([[1, 2], [1, 2]]), ember.tensor([True, True]),

@@ -43,6 +43,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     if lp.dim() != 3:
         raise RuntimeError(f"ctc_loss: log_probs must be (T, N, C) or (T, C), got {list(log_probs.shape)}")
     T, N, C = lp.shape
+    if isinstance(blank, bool) or not isinstance(blank, int) or not 0 <= blank < C:
+        raise RuntimeError(f"ctc_loss: blank must be in label range [0, {C}), but got blank={blank!r}")
     def as_list(v, name, position):
         if isinstance(v, _C.TensorBase):
             if v.is_floating_point() or v.is_complex() or v.dtype == _C.bool:
