@@ -268,8 +268,8 @@ def test_zero_divisors_and_bad_dims_are_named():
         (lambda: F.pixel_unshuffle(x, 0), RuntimeError, "pixel_unshuffle expects a positive downscale_factor"),
         (lambda: F.lp_pool2d(x, 0, 2), ValueError, "norm_type must be non-zero"),
         (lambda: F.local_response_norm(x, 0), RuntimeError, "size must be positive"),
-        (lambda: F.glu(ember.randn(4), 5), IndexError, r"Dimension out of range \(expected to be in range of \[-1, 0\], "
-                                                       r"but got 5\)"),
+        (lambda: F.glu(ember.randn(4), 5), IndexError,
+         r"Dimension out of range \(expected to be in range of \[-1, 0\], but got 5\)"),
         (lambda: F.glu(ember.randn(4), 2 ** 62), IndexError, "Dimension out of range"),
         (lambda: F.unfold(x, 0), RuntimeError, "kernel size should be greater than zero, but got kernel_height: 0 "
                                                "kernel_width: 0"),
@@ -284,7 +284,8 @@ def test_zero_divisors_and_bad_dims_are_named():
          "Input and output sizes should be greater than 0"),
         (lambda: F.interpolate(ember.randn(1, 1, 2), scale_factor=math.nan), RuntimeError,
          "value cannot be converted to type int64_t without overflow"),
-        (lambda: F.pad(ember.randn(1, 2, 3), (1.5, 1)), TypeError, "pad\\(\\): argument 'pad' .* must be tuple of ints"),
+        (lambda: F.pad(ember.randn(1, 2, 3), (1.5, 1)), TypeError,
+         "pad\\(\\): argument 'pad' .* must be tuple of ints"),
         (lambda: F.gaussian_nll_loss(ember.randn(3), ember.randn(3), "v"), TypeError, "argument 'var'"),
         (lambda: F.gaussian_nll_loss(ember.randn(3), ember.randn(3), -1.0), ValueError, "var has negative entry"),
         (lambda: F.multilabel_margin_loss(ember.randn(2, 0), ember.zeros(2, 0, dtype=ember.int64)), RuntimeError,
@@ -488,3 +489,25 @@ def test_multi_head_attention_forward_takes_pytorchs_arguments():
                                          use_separate_proj_weight=True, q_proj_weight=wq, k_proj_weight=wk,
                                          v_proj_weight=wv)[0]
     np.testing.assert_allclose(sep.detach().numpy(), out.detach().numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("call,flag", [
+    (lambda v: F.kl_div(_r(3), _r(3), log_target=v), "log_target"),
+    (lambda v: F.instance_norm(_r(2, 3, 4), _r(3), _r(3), use_input_stats=v), "use_input_stats"),
+    (lambda v: F.embedding(ember.tensor([0, 1]), _r(3, 2), sparse=v), "sparse"),
+    (lambda v: F.triplet_margin_loss(_r(3, 4), _r(3, 4), _r(3, 4), swap=v), "swap"),
+    (lambda v: F.poisson_nll_loss(_r(3), _r(3), log_input=v), "log_input"),
+    (lambda v: F.poisson_nll_loss(_r(3), _r(3), full=v), "full"),
+    (lambda v: F.lp_pool2d(_r(1, 2, 4, 4), 2.0, 2, ceil_mode=v), "ceil_mode"),
+    (lambda v: F.embedding_bag(ember.tensor([0, 1]), _r(3, 2), ember.tensor([0]), include_last_offset=v),
+     "include_last_offset"),
+    (lambda v: F.ctc_loss(_r(6, 2, 4).log_softmax(2), ember.tensor([[1, 2], [3, 3]]), [6, 5], [2, 2],
+                          zero_infinity=v), "zero_infinity"),
+])
+def test_flags_must_be_bool(call, flag):
+    for bad in ("x", 2, None, 0.5):
+        with pytest.raises(TypeError, match=f"argument '{flag}' \\(position \\d+\\) must be bool, not "
+                                            f"{type(bad).__name__}"):
+            call(bad)
+    call(False)
+    call(np.bool_(True))

@@ -13,14 +13,15 @@ from .. import _C
 _INT64_MAX = (1 << 63) - 1
 
 
-def tensor_args(*required, optional=(), numbers=()):
+def tensor_args(*required, optional=(), numbers=(), bools=()):
     """Checks, before the function runs, that the named parameters hold Tensors (`optional`
     ones may also be None), raising PyTorch's TypeError "f(): argument 'x' (position i) must be
-    Tensor, not int"; `numbers` name scalar parameters (a Python number or a Tensor). Decorate
+    Tensor, not int"; `numbers` name scalar parameters (a Python number or a Tensor), `bools`
+    flags that PyTorch's bindings take as bool only ("must be bool, not int"). Decorate
     Python-level functionals whose first use of an argument would otherwise fail with an
     AttributeError or a comparison's TypeError deep inside."""
     kinds = {**{n: "_TENSOR" for n in required}, **{n: "_TENSOR_OR_NONE" for n in optional},
-             **{n: "_NUMBER" for n in numbers}}
+             **{n: "_NUMBER" for n in numbers}, **{n: "_BOOL" for n in bools}}
 
     def wrap(fn):
         return _checking_wrapper(fn, kinds)
@@ -36,7 +37,8 @@ def _checking_wrapper(fn, kinds):
     missing = set(kinds) - set(names)
     if missing:
         raise TypeError(f"tensor_args: {fn.__name__} has no parameter {sorted(missing)}")
-    ns = {"_fn": fn, "_refuse": _refuse, "_TENSOR": _TENSOR, "_TENSOR_OR_NONE": _TENSOR_OR_NONE, "_NUMBER": _NUMBER}
+    ns = {"_fn": fn, "_refuse": _refuse, "_TENSOR": _TENSOR, "_TENSOR_OR_NONE": _TENSOR_OR_NONE, "_NUMBER": _NUMBER,
+          "_BOOL": _BOOL}
     head, call, keyword_only = [], [], False
     for i, p in enumerate(params):
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
@@ -60,10 +62,16 @@ def _checking_wrapper(fn, kinds):
 _TENSOR = _C.TensorBase
 _TENSOR_OR_NONE = (_C.TensorBase, type(None))
 _NUMBER = (numbers.Number, _C.TensorBase)
+try:  # NumPy's bool is a bool to PyTorch's bindings too
+    import numpy as _np
+    _BOOL = (bool, _np.bool_)
+except ImportError:  # pragma: no cover - NumPy is a dependency of the tests, not of ember
+    _BOOL = (bool,)
 
 
 def _refuse(fname, name, pos, value, kind):
-    what = "Tensor" if kind is _TENSOR else "Tensor or None" if kind is _TENSOR_OR_NONE else "a number"
+    what = "Tensor" if kind is _TENSOR else "Tensor or None" if kind is _TENSOR_OR_NONE else "bool" if kind is _BOOL \
+        else "a number"
     raise TypeError(f"{fname}(): argument '{name}' (position {pos + 1}) must be {what}, not {type(value).__name__}")
 
 

@@ -32,7 +32,7 @@ def _sample_loss(lp, labels, blank):
     return -_C.logsumexp(ends, 0)
 
 
-@tensor_args("log_probs", "targets")
+@tensor_args("log_probs", "targets", bools=("zero_infinity",))
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
     """Connectionist temporal classification loss. log_probs (T, N, C) (or (T, C) unbatched);
     targets (N, S) padded or 1-D concatenated; 'mean' divides each loss by its target length."""

@@ -171,27 +171,28 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, nd):
     count = 1
     for v in k:
         count *= v
-    avg = _avg_pool(input.pow(norm_type), k, stride, 0, ceil_mode, True, None, nd)
+    avg = _avg_pool(input.pow(norm_type), k, stride, 0, bool(ceil_mode), True, None, nd)
     # sign(avg) * relu(|avg|) * count, then the 1/p power, as PyTorch computes it
     return (_C.sign(avg) * _C.relu(avg.abs()) * count).pow(1.0 / norm_type)
 
 
-@tensor_args("input", numbers=("norm_type",))
+@tensor_args("input", numbers=("norm_type",), bools=("ceil_mode",))
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
 
 
-@tensor_args("input", numbers=("norm_type",))
+@tensor_args("input", numbers=("norm_type",), bools=("ceil_mode",))
 def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
 
 
-@tensor_args("input", numbers=("norm_type",))
+@tensor_args("input", numbers=("norm_type",), bools=("ceil_mode",))
 def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)
 
 
-@tensor_args("input", "weight", optional=("offsets", "per_sample_weights"))
+@tensor_args("input", "weight", optional=("offsets", "per_sample_weights"),
+             bools=("scale_grad_by_freq", "sparse", "include_last_offset"))
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
                   sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
     """Sums, means or maxes of bags of embeddings: input 2-D (one bag per row) or 1-D with

@@ -158,7 +158,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     return _reduce(loss, reduction)
 
 
-@tensor_args("anchor", "positive", "negative", numbers=("margin", "p", "eps"))
+@tensor_args("anchor", "positive", "negative", numbers=("margin", "p", "eps"), bools=("swap",))
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
     """max(d(a, p) - d(a, n) + margin, 0), d the p-norm of the difference plus eps."""
@@ -175,7 +175,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     return _reduce((dp - dn + margin).clamp_min(0), reduction)
 
 
-@tensor_args("input", "target", numbers=("eps",))
+@tensor_args("input", "target", numbers=("eps",), bools=("log_input", "full"))
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
                      reduction="mean"):
     """exp(x) - y x (log_input), else x - y log(x + eps); full adds Stirling's term for y > 1."""

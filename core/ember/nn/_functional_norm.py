@@ -75,7 +75,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
 
 
 @tensor_args("input", optional=("running_mean", "running_var", "weight", "bias"),
-             numbers=("momentum", "eps"))
+             numbers=("momentum", "eps"), bools=("use_input_stats",))
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
                   momentum=0.1, eps=1e-5):
     """batch_norm of each (n, c) plane on its own."""
@@ -193,7 +193,7 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     return input / (div * alpha + k) ** beta
 
 
-@tensor_args("input", "weight")
+@tensor_args("input", "weight", bools=("scale_grad_by_freq", "sparse"))
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
     """weight[input]; padding_idx rows get no gradient; max_norm renormalizes the looked-up rows
     of weight in place (as PyTorch does)."""

@@ -553,7 +553,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _reduce(loss, reduction)
 
 
-@tensor_args("input", "target")
+@tensor_args("input", "target", bools=("log_target",))
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """target * (log target - input), input being log-probabilities (and target too when log_target)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
