@@ -129,7 +129,7 @@ def _check_conv_params(input, weight, bias, nd, name):
     """What the convolution op would accept but PyTorch refuses: a weight (or, not transposed,
     a bias) of another dtype than the input, an empty kernel."""
     check_same_dtype(name, input, weight=weight, bias=None if "transpose" in name else bias)
-    if weight.dim() == nd + 2 and any(k == 0 for k in weight.shape[2:]):
+    if weight.numel() == 0 and weight.dim() == nd + 2 and any(k == 0 for k in weight.shape[2:]):
         raise RuntimeError(f"{name}(): kernel size should be greater than zero, but got weight of shape "
                            f"{list(weight.shape)}")
 
