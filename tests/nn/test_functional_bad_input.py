@@ -7,6 +7,7 @@ import inspect
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -158,6 +159,19 @@ def hostile_sweep():
     return rows[:-1]
 
 
+# PyTorch's own messages for these problems (they name the problem, not the function)
+PYTORCH_PHRASES = ("Dimension out of range", "should be greater than zero", "overflow", "Overflow", "does not fit",
+                   "out of memory", "cannot allocate", "Calculated padded input size", "Given input size",
+                   "Given input with spatial size", "Input and output sizes", "Found an invalid max index",
+                   "was expecting embedding dimension", "dropout probability", "Padding length",
+                   "Lower bound should be", "out of bounds")
+
+
+def _names_the_problem(name, pname, msg):
+    stem = re.sub(r"(_?\d?d)?_?$", "", name)  # max_pool2d -> max_pool, relu_ -> relu
+    return name in msg or stem in msg or pname in msg or any(p in msg for p in PYTORCH_PHRASES)
+
+
 def test_hostile_scalars_raise_clear_errors(hostile_sweep):
     allowed = {cls.__name__ for cls in CLEAR}
     problems = []
@@ -168,6 +182,8 @@ def test_hostile_scalars_raise_clear_errors(hostile_sweep):
             continue
         if kind not in allowed or not msg or any(text in msg for text in LEAKED):
             problems.append(f"{name}({pname}={bad}): {kind}: {msg[:160]}")
+        elif not _names_the_problem(name, pname, msg):
+            problems.append(f"{name}({pname}={bad}): names neither function nor argument: {msg[:160]}")
     assert problems == []
 
 
