@@ -4,7 +4,7 @@ and adaptive average pooling for 'area'; PyTorch's coordinate rules for align_co
 scale_factor."""
 from __future__ import annotations
 
-import math
+import numbers
 import struct
 
 from .. import _C
@@ -101,7 +101,7 @@ def _output_sizes(input, size, scale_factor, recompute_scale_factor, nd):
             raise ValueError(f"Input and scale_factor must have the same number of spatial dimensions, but got input "
                              f"with spatial dimensions of {in_sizes} and scale_factor of shape {factors}.")
         for f in factors:
-            if isinstance(f, bool) or not isinstance(f, (int, float)):
+            if isinstance(f, bool) or not isinstance(f, numbers.Real):
                 raise TypeError(f"interpolate(): scale_factor must be a float or a sequence of floats, not "
                                 f"{type(f).__name__}")
         out_sizes = [size_from_float("interpolate", i * float(f)) for i, f in zip(in_sizes, factors)]
