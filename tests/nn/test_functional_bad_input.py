@@ -371,6 +371,12 @@ def _r(*shape, dtype=ember.float32):
 
 
 REFUSED = [  # (call, exception, PyTorch's message or ours naming the argument)
+    (lambda: F.linear(_r(2, 3), _r(4, 3), ember.ones(4, dtype=ember.int64)), RuntimeError,
+     "self and mat2 must have the same dtype"),
+    (lambda: F.batch_norm(_r(4, 3), _r(3, dtype=ember.float64), _r(3)), RuntimeError, "running_mean"),
+    (lambda: F.instance_norm(_r(2, 3, 4), None, None, _r(1, 3)), RuntimeError, "weight should be a 1-D tensor of 3"),
+    (lambda: F.multi_head_attention_forward(*_mha_args()[:7], _r(1, 1, 1, 4), _r(1, 1, 1, 4), *_mha_args()[9:]),
+     RuntimeError, "bias_k must be of shape \\(1, 1, 4\\)"),
     (lambda: F.bilinear(_r(1, 2, 3), _r(2, 5), _r(4, 3, 5)), RuntimeError,
      "bilinear\\(\\): input dimensions do not match: got 3 and 2"),
     (lambda: F.bilinear(_r(2, 3), _r(2, 5), _r(4, 3, 5), _r(1)), RuntimeError,

@@ -116,6 +116,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         raise AssertionError("bias_k and bias_v must both be given or both be None")
     if bias_k is not None and (static_k is not None or static_v is not None):
         raise AssertionError("bias cannot be added to static key or value.")
+    for name, t in (("bias_k", bias_k), ("bias_v", bias_v)):
+        if t is not None and (t.numel() != E or t.dim() > 3):
+            raise RuntimeError(f"multi_head_attention_forward(): {name} must be of shape (1, 1, {E}), got "
+                               f"{list(t.shape)}")
     hd = E // num_heads
     b_q = b_k = b_v = None
     if in_proj_bias is not None:

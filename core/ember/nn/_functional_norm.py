@@ -16,13 +16,18 @@ __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "local_res
 
 
 def _check_channel_params(fname, input, running_mean, running_var, weight, bias):
-    """Per-channel parameters: one entry per channel (dim 1) of input (the running statistics
-    1-D); weight and bias of the input's dtype (or float32 for a half/bfloat16 input)."""
+    """Per-channel parameters: one entry per channel (dim 1) of input, 1-D (batch_norm's weight
+    and bias may be (1, C) too, as PyTorch's); of the input's dtype (or float32 for a
+    half/bfloat16 input), batch_norm's running statistics too."""
     c = input.size(1)  # (indexing .shape costs ~0.6 us, size(1) 0.1)
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
-        if t is not None and (t.numel() != c or (t.dim() != 1 and name.startswith("running"))):
+        if t is not None and (t.numel() != c or (t.dim() != 1 and (name.startswith("running") or
+                                                                   fname != "batch_norm"))):
             raise RuntimeError(f"{fname}: {name} should be a 1-D tensor of {c} elements (one per channel of input of "
                                f"shape {list(input.shape)}), not of shape {list(t.shape)}")
+    if fname == "batch_norm":
+        check_same_dtype(fname, input, reduced_params_may_be_float=True, running_mean=running_mean,
+                         running_var=running_var)
     check_same_dtype(fname, input, reduced_params_may_be_float=True, weight=weight, bias=bias)
 
 

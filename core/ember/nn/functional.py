@@ -34,6 +34,9 @@ def linear(input, weight, bias=None):
         rows = math.prod(input.shape[:-1]) if input.dim() else 1
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1] if input.dim() else 1} "
                            f"and {weight.shape[-1]}x{weight.shape[0] if weight.dim() == 2 else 1})")
+    if bias is not None and bias.dtype != input.dtype:  # addmm's check, also on the matmul path
+        raise RuntimeError(f"linear(): self and mat2 must have the same dtype, but got bias {bias.dtype} and input "
+                           f"{input.dtype}")
     if input.dim() == 2 and weight.dim() == 2 and bias is not None and bias.dim() <= 1:
         return _C.addmm(bias, input, weight.t())
     out = _C.matmul(input, weight.t() if weight.dim() == 2 else weight)
