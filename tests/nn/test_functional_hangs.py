@@ -233,3 +233,42 @@ def test_packing_long_sequences_round_trips():
     mask = np.arange(200001)[:, None] < np.array(lens)[None, :]
     np.testing.assert_array_equal(out.numpy()[:200000][mask[:200000]], x[mask[:200000]])
     assert not out.numpy()[~mask].any()
+
+
+def ctc_reference(lp, labels):
+    """-log p(labels | lp) by the CTC forward recursion in NumPy (lp (T, C), blank 0)."""
+    ext = [0]
+    for v in labels:
+        ext += [v, 0]
+    alpha = np.full(len(ext), -np.inf)
+    alpha[:2] = lp[0, ext[:2]]
+    for t in range(1, lp.shape[0]):
+        new = np.full_like(alpha, -np.inf)
+        for s in range(len(ext)):
+            terms = [alpha[s]] + ([alpha[s - 1]] if s else [])
+            if s >= 2 and ext[s] != 0 and ext[s] != ext[s - 2]:
+                terms.append(alpha[s - 2])
+            new[s] = np.logaddexp.reduce(terms) + lp[t, ext[s]]
+        alpha = new
+    return -np.logaddexp.reduce(alpha[-2:] if len(ext) > 1 else alpha[-1:])
+
+
+def test_ctc_loss_batch_of_different_lengths_matches_the_recursion():
+    rng = np.random.default_rng(5)
+    T, N, C = 30, 6, 5
+    x = rng.standard_normal((T, N, C))
+    lp = x - np.log(np.exp(x).sum(-1, keepdims=True))
+    in_lens = [30, 17, 1, 25, 30, 8]
+    tg_lens = [9, 4, 0, 12, 2, 5]
+    targets = rng.integers(1, C, (N, 12))
+    targets[0, 2:5] = 3  # repeats need blanks between them
+    want = [ctc_reference(lp[:in_lens[n], n], targets[n, :tg_lens[n]].tolist()) for n in range(N)]
+    t = ember.tensor(x, requires_grad=True)
+    got = F.ctc_loss(t.log_softmax(2), ember.tensor(targets), in_lens, tg_lens, reduction="none")
+    np.testing.assert_allclose(got.detach().numpy(), want, rtol=1e-10)
+    got.sum().backward()
+    assert np.isfinite(t.grad.numpy()).all()
+    assert not t.grad.numpy()[in_lens[5]:, 5].any()  # frames past a sample's length get no gradient
+    flat = np.concatenate([targets[n, :tg_lens[n]] for n in range(N)])
+    got_flat = F.ctc_loss(ember.tensor(lp), ember.tensor(flat), in_lens, tg_lens, reduction="none")
+    np.testing.assert_allclose(got_flat.numpy(), want, rtol=1e-10)

@@ -1,5 +1,5 @@
 """ctc_loss of ember.nn.functional (re-exported there): the CTC forward algorithm in log space,
-written with differentiable ops (a Python loop over time steps; slow for long inputs)."""
+written with differentiable ops, the whole batch at once (a Python loop over time steps)."""
 from __future__ import annotations
 
 from .. import _C
@@ -10,26 +10,44 @@ __all__ = ["ctc_loss"]
 _NEG = -1e30  # "log 0": finite, so logsumexp's gradient stays finite on unreachable states
 
 
-def _sample_loss(lp, labels, blank):
-    """-log p(labels | lp) for one sample: lp (T, C) log-probabilities, labels a list of ints."""
-    ext = [blank]
-    for v in labels:
-        ext += [v, blank]
-    L = len(ext)
-    emit = lp.index_select(1, _C.tensor(ext, dtype=_C.int64))  # (T, L)
-    allowed = [s >= 2 and ext[s] != blank and ext[s] != ext[s - 2] for s in range(L)]
-    skip_bias = _C.tensor([0.0 if a else _NEG for a in allowed], dtype=lp.dtype)
-    neg1 = _C.full([1], _NEG, dtype=lp.dtype)
-    neg2 = _C.full([2], _NEG, dtype=lp.dtype)
-    init = _C.full([L], _NEG, dtype=lp.dtype)
-    alpha = _C.cat([emit[0, :min(2, L)], init[min(2, L):]])
-    for t in range(1, lp.shape[0]):
-        stay = alpha
-        step = _C.cat([neg1, alpha[:-1]])
-        skip = _C.cat([neg2, alpha[:-2]])[:L] + skip_bias
-        alpha = _C.logsumexp(_C.stack([stay, step, skip]), 0) + emit[t]
-    ends = alpha[-2:] if L > 1 else alpha[-1:]
-    return -_C.logsumexp(ends, 0)
+def _batch_loss(lp, label_lists, in_lens, blank):
+    """-log p(labels_n | lp[:in_len_n, n]) for every sample n at once: lp (T, N, C); the forward
+    recursion over the extended label sequences (blanks between and around the labels), padded
+    to the longest, one step per time step for the whole batch. States past a sample's own
+    sequence only receive mass (transitions go forward), so they never change its loss."""
+    T, N, _ = lp.shape
+    s_max = max((len(v) for v in label_lists), default=0)
+    width = 2 * s_max + 1
+    labels = _C.full([N, max(s_max, 1)], blank, dtype=_C.int64)
+    for n, v in enumerate(label_lists):
+        if v:
+            labels[n, :len(v)] = _C.tensor(v, dtype=_C.int64)
+    ext = _C.full([N, width], blank, dtype=_C.int64)
+    if s_max:
+        ext[:, 1::2] = labels[:, :s_max]
+    pos = _C.arange(width, dtype=_C.int64).unsqueeze(0)
+    before = _C.cat([_C.full([N, 2], -1, dtype=_C.int64), ext[:, :-2]], 1)[:, :width]
+    skip_bias = _C.where((pos >= 2) & (ext != blank) & (ext != before), _C.zeros([], dtype=lp.dtype),
+                         _C.full([], _NEG, dtype=lp.dtype))
+    # emit[t][n, s] = lp[t, n, ext[n, s]]: an index_select on (T, N * C) (its backward an index_add,
+    # much cheaper than gather's with an expanded index), then one tensor per step (unbind's
+    # backward stacks the steps' gradients once; indexing emit[t] would cost a full-size add per step)
+    flat_index = (_C.arange(N, dtype=_C.int64).unsqueeze(1) * lp.shape[2] + ext).reshape(-1)
+    emit = lp.reshape(T, -1).index_select(1, flat_index).reshape(T, N, width).unbind(0)
+    neg1 = _C.full([N, 1], _NEG, dtype=lp.dtype)
+    neg2 = _C.full([N, 2], _NEG, dtype=lp.dtype)
+    alpha = _C.where(pos < 2, emit[0], _C.full([], _NEG, dtype=lp.dtype))
+    lengths = _C.tensor(in_lens, dtype=_C.int64).unsqueeze(1)
+    for t in range(1, max(in_lens)):
+        step = _C.cat([neg1, alpha[:, :-1]], 1)
+        skip = _C.cat([neg2, alpha[:, :-2]], 1)[:, :width] + skip_bias
+        new = _C.logsumexp(_C.stack([alpha, step, skip]), 0) + emit[t]
+        alpha = _C.where(lengths > t, new, alpha)  # a sample past its input length keeps its last alpha
+    last = _C.tensor([2 * len(v) for v in label_lists], dtype=_C.int64).unsqueeze(1)
+    a_last = alpha.gather(1, last).squeeze(1)
+    a_prev = alpha.gather(1, (last - 1).clamp_min(0)).squeeze(1)
+    a_prev = _C.where(last.squeeze(1) > 0, a_prev, _C.full([], _NEG, dtype=lp.dtype))  # an empty target: one end
+    return -_C.logsumexp(_C.stack([a_last, a_prev]), 0)
 
 
 @tensor_args("log_probs", "targets", bools=("zero_infinity",))
@@ -75,7 +93,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         raise RuntimeError(f"Expected tensor to have size {N} at dimension 0, but got size {targets.shape[0]} for "
                            f"argument #2 'targets' (padded targets are (N, S))")
     flat = targets.reshape(-1).tolist() if targets.dim() <= 1 or unbatched else None
-    losses, offset = [], 0
+    label_lists, offset = [], 0
     for i in range(N):
         if not 0 < in_lens[i] <= T:
             raise RuntimeError(f"ctc_loss: input_lengths[{i}] = {in_lens[i]} must be in [1, {T}]")
@@ -89,11 +107,11 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
             labels = targets[i, :tg_lens[i]].tolist()
         if any(v < 0 or v >= C or v == blank for v in labels):
             raise IndexError(f"ctc_loss: target labels must be in [0, {C}) and not the blank ({blank}), got {labels}")
-        loss = _sample_loss(lp[:in_lens[i], i], labels, blank)
-        if loss.item() > 1e29:  # no alignment exists: an infinite loss
-            loss = loss * 0 if zero_infinity else loss * 0 + float("inf")  # still on the graph
-        losses.append(loss)
-    out = _C.stack(losses)
+        label_lists.append([int(v) for v in labels])
+    out = _batch_loss(lp, label_lists, in_lens, blank) if N else lp.sum((0, 2)) * 0
+    impossible = out.detach() > 1e29  # no alignment exists: an infinite loss
+    if impossible.any().item():  # (still on the graph either way)
+        out = _C.where(impossible, out * 0 if zero_infinity else out * 0 + float("inf"), out)
     if reduction == "none":
         return out.squeeze(0) if unbatched else out
     if reduction == "sum":
