@@ -283,3 +283,24 @@ def test_orthogonal_init_is_lapacks_qr_with_positive_diagonal():
     w = ember.empty(600, 600)  # a Python loop of Householder steps took seconds here (25 s at 1024)
     ember.nn.init.orthogonal_(w)
     np.testing.assert_allclose((w @ w.t()).numpy(), np.eye(600), atol=1e-5)
+
+
+def test_interpolate_index_maps_follow_pytorchs_kernels():
+    """PyTorch's results, written out: a given scale_factor decides the nearest source even when
+    the output has twice the input's size, except in the 2-D kernel; linear kernels copy a dim
+    whose size does not change."""
+    line = ember.arange(4.0).reshape(1, 1, 4)
+    assert F.interpolate(line, scale_factor=2.178).reshape(-1).tolist() == [0, 0, 0, 1, 1, 2, 2, 3]
+    assert F.interpolate(line, scale_factor=1.15).reshape(-1).tolist() == [0, 0, 1, 2]
+    plane = line.reshape(1, 1, 4, 1).expand(1, 1, 4, 3).contiguous()
+    assert F.interpolate(plane, scale_factor=(2.178, 1.0))[0, 0, :, 0].tolist() == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert F.interpolate(plane, scale_factor=(1.15, 1.0))[0, 0, :, 0].tolist() == [0, 1, 2, 3]
+    assert F.interpolate(plane, scale_factor=(2.178, 1.0), mode="nearest-exact")[0, 0, :, 0].tolist() == \
+        [0, 0, 1, 1, 2, 2, 2, 3]
+    vol = line.reshape(1, 1, 4, 1, 1).expand(1, 1, 4, 2, 2).contiguous()
+    assert F.interpolate(vol, scale_factor=(2.178, 1.0, 1.0))[0, 0, :, 0, 0].tolist() == [0, 0, 0, 1, 1, 2, 2, 3]
+    five = ember.arange(5.0).reshape(1, 1, 5)
+    assert F.interpolate(five, scale_factor=1.15, mode="linear").reshape(-1).tolist() == [0, 1, 2, 3, 4]
+    same = F.interpolate(five, size=5, mode="linear")
+    same.add_(1)  # a new tensor, not the input
+    assert five.reshape(-1).tolist() == [0, 1, 2, 3, 4]

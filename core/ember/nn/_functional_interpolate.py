@@ -37,13 +37,14 @@ def cubic_weights(t):
     return far(t + 1), near(t), near(1 - t), far(2 - t)
 
 
-def _nearest_sources(n, out_size, scale, exact):
-    """The input index of each output (an int64 tensor), as PyTorch's kernels compute it: in
-    float32, and for "nearest" the identity and exact doubling taken as special cases."""
+def _nearest_sources(n, out_size, scale, exact, shortcuts):
+    """The input index of each output (an int64 tensor), as PyTorch's CPU kernels compute it: in
+    float32 from the scale; PyTorch's 2-D "nearest" kernel alone takes an output of the input's
+    size or twice it as the identity or o // 2 whatever scale_factor says (`shortcuts`)."""
     dst = _C.arange(out_size, dtype=_C.int64)
-    if not exact and out_size == n:
+    if shortcuts and out_size == n:
         return dst
-    if not exact and out_size == 2 * n:
+    if shortcuts and out_size == 2 * n:
         return dst // 2
     off = 0.5 if exact else 0.0
     # a product of two float32 values is exact in a double, so rounding it once gives float32's product
@@ -55,15 +56,18 @@ def _to_float32(x):
     return struct.unpack("f", struct.pack("f", x))[0]
 
 
-def _resample(x, dim, out_size, scale, mode, align_corners):
+def _resample(x, dim, out_size, scale, mode, align_corners, nd):
     """x resampled along dim to out_size (scale: input positions per output position); the
     index maps and weights are tensors, one entry per output position."""
     n = x.shape[dim]
     shape = [1] * x.dim()
     shape[dim] = out_size
     if mode in ("nearest", "nearest-exact"):
-        return x.index_select(dim, _nearest_sources(n, out_size, scale, mode == "nearest-exact"))
+        shortcuts = mode == "nearest" and nd == 2
+        return x.index_select(dim, _nearest_sources(n, out_size, scale, mode == "nearest-exact", shortcuts))
     if mode == "linear":
+        if out_size == n:  # PyTorch's linear kernels copy a dim whose size does not change, whatever the scale
+            return x
         s = _sources(out_size, n, scale, align_corners, False)
         i0 = s.floor().clamp_max(n - 1)
         w = (s - i0).to(x.dtype).reshape(shape)
@@ -157,8 +161,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         "cubic" if mode == "bicubic" else "linear"
     out = input
     for d in range(nd):
-        out = _resample(out, 2 + d, out_sizes[d], scales[d], kind, align_corners)
-    return out
+        out = _resample(out, 2 + d, out_sizes[d], scales[d], kind, align_corners, nd)
+    return input.clone() if out is input else out
 
 
 @tensor_args("input")
