@@ -521,7 +521,6 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if tuple(input.shape) != tuple(target.shape):
         raise ValueError(f"Using a target size ({tuple(target.shape)}) that is different to the input size "
                          f"({tuple(input.shape)}) is deprecated. Please ensure they have the same size.")
-    check_same_dtype("binary_cross_entropy", input, target=target)
     check_output_shape("binary_cross_entropy", input, weight=weight)
     code = _REDUCTIONS.get(reduction)
     if code is None:
@@ -529,8 +528,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if weight is not None and weight.requires_grad and _C.is_grad_enabled():
         raise RuntimeError("The function 'binary_cross_entropy' is not differentiable with respect to argument "
                            "'weight'. This input cannot have requires_grad True.")
-    # an op of its own (its kernel checks the input and target ranges, NaN failing): its gradient
-    # divides by max(x (1 - x), 1e-12), finite where x is 0 or 1
+    # an op of its own (its kernel checks the dtypes and the input and target ranges, NaN failing):
+    # its gradient divides by max(x (1 - x), 1e-12), finite where x is 0 or 1
     return _C._binary_cross_entropy(input, target, weight, code)
 
 
