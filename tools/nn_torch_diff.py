@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import pathlib
-import pickle
 import subprocess
 import sys
 import tempfile

@@ -21,7 +21,9 @@ def ref_unfold(x, k, d, p, s):
         for i in range(k[0]):
             for j in range(k[1]):
                 row = (ch * k[0] + i) * k[1] + j
-                patch = xp[:, ch, i * d[0]: i * d[0] + s[0] * (oh - 1) + 1: s[0], j * d[1]: j * d[1] + s[1] * (ow - 1) + 1: s[1]]
+                in_rows = slice(i * d[0], i * d[0] + s[0] * (oh - 1) + 1, s[0])
+                in_cols = slice(j * d[1], j * d[1] + s[1] * (ow - 1) + 1, s[1])
+                patch = xp[:, ch, in_rows, in_cols]
                 out[:, row] = patch.reshape(n, -1)
     return out
 

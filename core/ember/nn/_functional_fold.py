@@ -213,8 +213,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     from ._functional_norm import embedding
     if input.dim() == 2:
         if offsets is not None:
-            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed "
-                             "length sequences.")
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             "fixed length sequences.")
         nbags, width = input.shape
         flat = input.reshape(-1)
         bag = _C.arange(flat.shape[0], dtype=_C.int64) // max(width, 1)

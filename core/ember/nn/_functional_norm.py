@@ -61,7 +61,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if training:
         count = input.numel() // c if c else 0
         if count == 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(input.shape)}")
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                             f"{list(input.shape)}")
         mean = input.mean(dims, keepdim=True)
         centered = input - mean
         var = (centered * centered).mean(dims, keepdim=True)
