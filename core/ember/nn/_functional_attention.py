@@ -6,6 +6,8 @@ import math
 
 from .. import _C
 from ._arg_checks import check_positive, tensor_args
+from ._functional_dropout import dropout
+from ._functional_linear import linear
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
@@ -65,7 +67,6 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     else:
         attn = _C.softmax(scores, -1)
     if dropout_p > 0.0:
-        from .functional import dropout
         attn = dropout(attn, dropout_p, True)
     return _C.matmul(attn, value)
 
@@ -84,7 +85,6 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     unbatched (L, E)), with PyTorch's signature: returns the output and, when asked, the
     attention weights. static_k/static_v, (N * num_heads, S, E / num_heads), replace the
     projected keys/values."""
-    from .functional import dropout, linear
     if is_causal and attn_mask is None:
         raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
                            "method `generate_square_subsequent_mask` to create this mask.")

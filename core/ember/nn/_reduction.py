@@ -1,4 +1,5 @@
-"""The losses' deprecated size_average / reduce arguments, mapped to reduction as PyTorch does."""
+"""The losses' reduction: the deprecated size_average / reduce arguments mapped to reduction as
+PyTorch does, and the reduction itself."""
 
 
 def _legacy_reduction(size_average, reduce, reduction):
@@ -7,3 +8,14 @@ def _legacy_reduction(size_average, reduce, reduction):
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     return "none" if not reduce else "mean" if size_average else "sum"
+
+
+def _reduce(loss, reduction):
+    """A loss's elementwise values reduced as `reduction` says ('none', 'mean' or 'sum')."""
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(f"{reduction} is not a valid value for reduction")

@@ -1,26 +1,16 @@
-"""More of ember.nn.functional (re-exported there): the margin, embedding and likelihood losses,
-cdist and pixel (un)shuffle, written with differentiable ops."""
+"""ember.nn.functional's margin and embedding losses (re-exported there): margin ranking, hinge
+embedding, multilabel (soft) margin, multi margin, cosine embedding and triplet margin."""
 from __future__ import annotations
 
-import math
-
 from .. import _C
-from ._arg_checks import check_int, check_same_dtype, tensor_args
-from ._reduction import _legacy_reduction
+from ._arg_checks import check_same_dtype, tensor_args
+from ._functional_distance import pairwise_distance
+from ._reduction import _legacy_reduction, _reduce
 
-__all__ = ["margin_ranking_loss", "hinge_embedding_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
-           "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss",
-           "gaussian_nll_loss", "cdist", "pixel_shuffle", "pixel_unshuffle"]
-
-
-def _reduce(loss, reduction):
-    if reduction == "none":
-        return loss
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    raise ValueError(f"{reduction} is not a valid value for reduction")
+__all__ = [
+    "margin_ranking_loss", "hinge_embedding_loss", "multilabel_soft_margin_loss", "multilabel_margin_loss",
+    "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss"
+]
 
 
 @tensor_args("input1", "input2", "target", numbers=("margin",))
@@ -167,104 +157,8 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
         raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
                            f"dimensions, but got: anchor {anchor.dim()}D, positive {positive.dim()}D, and negative "
                            f"{negative.dim()}D inputs")
-    from .functional import pairwise_distance
     dp = pairwise_distance(anchor, positive, p, eps)
     dn = pairwise_distance(anchor, negative, p, eps)
     if swap:
         dn = _C.minimum(dn, pairwise_distance(positive, negative, p, eps))
     return _reduce((dp - dn + margin).clamp_min(0), reduction)
-
-
-@tensor_args("input", "target", numbers=("eps",), bools=("log_input", "full"))
-def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
-                     reduction="mean"):
-    """exp(x) - y x (log_input), else x - y log(x + eps); full adds Stirling's term for y > 1."""
-    reduction = _legacy_reduction(size_average, reduce, reduction)
-    loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
-    if full:
-        stirling = target * target.clamp_min(1).log() - target + 0.5 * (2 * math.pi * target.clamp_min(1)).log()
-        loss = loss + _C.where(target > 1, stirling, _C.zeros_like(stirling))
-    return _reduce(loss, reduction)
-
-
-@tensor_args("input", "target", numbers=("eps",))
-def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
-    """0.5 (log(max(var, eps)) + (x - y)^2 / max(var, eps)) (+ 0.5 log 2 pi when full)."""
-    if isinstance(var, (int, float)) and not isinstance(var, bool):  # a homoscedastic variance, as PyTorch takes it
-        if var < 0:
-            raise ValueError("var has negative entry/entries")
-        var = _C.full(list(input.shape), float(var), dtype=input.dtype)
-    elif not isinstance(var, _C.TensorBase):
-        raise TypeError(f"gaussian_nll_loss(): argument 'var' (position 3) must be Tensor or float, not "
-                        f"{type(var).__name__}")
-    if list(var.shape) != list(input.shape):  # one variance per sample (the last dim dropped or of size 1)
-        if list(input.shape[:-1]) == list(var.shape):
-            var = var.unsqueeze(-1)
-        elif not (input.dim() and var.dim() and list(input.shape[:-1]) == list(var.shape[:-1]) and var.shape[-1] == 1):
-            raise ValueError("var is of incorrect size")
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not valid")
-    if not var.is_floating_point():
-        raise RuntimeError(f"gaussian_nll_loss(): expected var of a floating dtype, got {var.dtype}")
-    if (var < 0).any().item():
-        raise ValueError("var has negative entry/entries")
-    # PyTorch clamps var in place without recording: the value is floored at eps, the gradient
-    # still reaches var (a recorded clamp would give var 0 gradient below eps)
-    v = var + (var.clamp_min(eps) - var).detach()
-    loss = 0.5 * (v.log() + (input - target) ** 2 / v)
-    if full:
-        loss = loss + 0.5 * math.log(2 * math.pi)
-    return _reduce(loss, reduction)
-
-
-@tensor_args("x1", "x2", numbers=("p",))
-def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    """The p-norm distance of every row of x1 to every row of x2 (batched over leading dims)."""
-    if x1.dim() < 2 or x2.dim() < 2:
-        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.dim()}D")
-    if x1.shape[-1] != x2.shape[-1]:
-        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
-    diff = (x1.unsqueeze(-2) - x2.unsqueeze(-3)).abs()
-    if math.isinf(p):
-        # PyTorch's gradient: the whole of it to every coordinate at the maximum (no split among ties)
-        dist = diff.amax(-1)
-        at_max = (diff == dist.detach().unsqueeze(-1)).to(diff.dtype)
-        return dist.detach() + ((diff - diff.detach()) * at_max).sum(-1)
-    if p == 2:  # sqrt of zero has an infinite derivative: keep it finite at coincident points
-        sq = (diff * diff).sum(-1)
-        return _C.where(sq > 0, sq.clamp_min(1e-300).sqrt(), sq * 0)
-    # the p-norm's gradient is 0 at coincident points and zero coordinates, as PyTorch's cdist
-    return _C.norm(diff, p, [-1], False)
-
-
-@tensor_args("input")
-def pixel_shuffle(input, upscale_factor):
-    """(*, C r^2, H, W) -> (*, C, H r, W r)."""
-    r = upscale_factor
-    if check_int("pixel_shuffle", "upscale_factor", r) <= 0:
-        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
-    if input.dim() < 3 or input.shape[-3] % (r * r):
-        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
-                           f"upscale_factor, but input.size(-3)={input.shape[-3] if input.dim() >= 3 else 0} is not "
-                           f"divisible by {r * r}")
-    *lead, c, h, w = input.shape
-    x = input.reshape(lead + [c // (r * r), r, r, h, w])
-    n = len(lead)
-    x = x.permute(list(range(n)) + [n, n + 3, n + 1, n + 4, n + 2])
-    return x.reshape(lead + [c // (r * r), h * r, w * r])
-
-
-@tensor_args("input")
-def pixel_unshuffle(input, downscale_factor):
-    """(*, C, H r, W r) -> (*, C r^2, H, W)."""
-    r = downscale_factor
-    if check_int("pixel_unshuffle", "downscale_factor", r) <= 0:
-        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
-    if input.dim() < 3 or input.shape[-1] % r or input.shape[-2] % r:
-        raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor {r}, got "
-                           f"{list(input.shape)}")
-    *lead, c, h, w = input.shape
-    x = input.reshape(lead + [c, h // r, r, w // r, r])
-    n = len(lead)
-    x = x.permute(list(range(n)) + [n, n + 2, n + 4, n + 1, n + 3])
-    return x.reshape(lead + [c * r * r, h // r, w // r])
