@@ -9,7 +9,7 @@ STAMP ?= .stamps
 CORE_SRC := $(shell find core/csrc core/cmake core/ops core/ember tools/opgen -type f 2>/dev/null) core/CMakeLists.txt core/pyproject.toml
 DOMAIN_SRC := $(shell find vision audio text csprng -path '*/build' -prune -o \( -name '*.py' -o -name pyproject.toml -o -name '*.cpp' -o -name '*.h' -o -name CMakeLists.txt \) -print 2>/dev/null)
 
-.PHONY: demo test bench setup wheels clean
+.PHONY: demo test bench setup wheels lint clean
 demo: $(STAMP)/domains $(STAMP)/recipes
 	$(VPY) examples/digits/train.py
 
@@ -52,6 +52,19 @@ $(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(CORE_SRC)
 $(STAMP)/domains: $(STAMP)/core $(DOMAIN_SRC)
 	PATH="$(abspath $(VENV))/bin:$$PATH" CCACHE_BASEDIR="$(CURDIR)" $(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps -e vision -e audio -e text -e csprng
 	@touch $@
+
+# The linters (ruff, clang-format from their wheels) and our own checks (tools/lint): layers, file
+# sizes, import cycles. CI runs this before the tests.
+$(STAMP)/lint-tools: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "ruff>=0.6" "clang-format>=18"
+	@touch $@
+
+lint: $(STAMP)/lint-tools
+	$(VPY) -m ruff check --quiet .
+	git ls-files '*.cpp' '*.h' | xargs $(VENV)/bin/clang-format --dry-run --Werror
+	$(VPY) -m tools.lint.layers
+	$(VPY) -m tools.lint.file_size
+	$(VPY) -m tools.lint.import_cycles
 
 # Wheels of every package into dist/, each built with build isolation from its own pyproject.toml
 # (the core in core/build/wheel, apart from the editable build); csprng builds against the ember

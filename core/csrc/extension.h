@@ -8,7 +8,7 @@
 #include "dispatch/library.h"
 #include "dispatch/op_table.h"
 #include "generated/ops.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "tensor/factory.h"
 #include "tensor/tensor_impl.h"
 #include "types/dtype.h"

@@ -29,7 +29,7 @@ def test_composite_calls_its_implementation_without_a_node(tmp_path):
     assert "Tensor twice(const Tensor& x, int64_t k) {\n  return ops::twice(x, k);\n}" in code
     assert "TwiceBackward0" not in code and "make_shared" not in code
     assert "return write_out(out, twice(x, k), \"twice\");" in code  # ops::twice_out
-    assert "kernels/out_arg.h" in code
+    assert "iter/out_arg.h" in code
     files = gen.generate([op])
     assert "generated/kernels/twice.cpp" not in files  # no generated kernel: ops::twice is hand-written
     assert '"composite": true' in files["generated/opdb.json"]

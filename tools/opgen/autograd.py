@@ -331,7 +331,7 @@ def gen_wrappers(op: Op) -> str:
 def gen_family(family: str, ops: list[Op]) -> str:
     incs = "".join(f'#include "generated/ops/{o.name}.h"\n' for o in ops)
     if any(o.composite and "out" in o.variants for o in ops):
-        incs += '#include "kernels/out_arg.h"\n'
+        incs += '#include "iter/out_arg.h"\n'
     nodes = "\n".join(gen_node(o) for o in ops if formulas(o))
     wrappers = "\n\n".join(gen_wrappers(o) for o in ops)
     outs = "\n\n".join(gen_composite_out(o) for o in ops if o.composite and "out" in o.variants)

@@ -2,7 +2,7 @@
 // derivatives work. binary_cross_entropy's second derivatives are PyTorch's definitions (they add
 // eps to x and 1 - x where the first derivative floors x (1 - x) at eps).
 #include "autograd/formulas.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 
 namespace ember::ad {
 

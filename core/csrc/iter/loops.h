@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "iter/tensor_iter.h"
-#include "kernels/cpu/cpu_features.h"
+#include "device/cpu_features.h"
 
 namespace ember {
 

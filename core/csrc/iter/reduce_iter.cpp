@@ -2,7 +2,7 @@
 // of the input (sorted by stride, coalesced), and the out= rules the reductions share.
 #include "iter/reduce_iter.h"
 
-#include "kernels/copy.h"
+#include "iter/copy.h"
 
 namespace ember {
 

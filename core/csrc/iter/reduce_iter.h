@@ -2,7 +2,7 @@
 // out[a, i] = fold_r x[a, r, i] (copying the input only for layouts that do not fit) and runs an
 // op over it in parallel with a fixed chunking, so results never depend on the thread count.
 #pragma once
-#include "kernels/out_arg.h"
+#include "iter/out_arg.h"
 #include <algorithm>
 #include <bitset>
 #include <optional>

@@ -1,7 +1,7 @@
 // TensorIter set-up (see tensor_iter.h).
 #include "iter/tensor_iter.h"
 
-#include "kernels/copy.h"
+#include "iter/copy.h"
 
 namespace ember {
 

@@ -2,7 +2,7 @@
 // and dot on tensors of any strides (OpenBLAS for float/double/complex, float32 for the 16-bit
 // floats, our own loop for integers), plus the argument checks and messages they share.
 #pragma once
-#include "kernels/out_arg.h"
+#include "iter/out_arg.h"
 #include <initializer_list>
 
 #include "tensor/factory.h"

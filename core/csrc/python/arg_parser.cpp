@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "python/generator_object.h"
 #include "python/py_errors.h"
 

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
 #include "python/dlpack.h"

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "device/philox.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
 #include "python/objects.h"

@@ -5,7 +5,7 @@
 
 #include "autograd/formulas.h"
 #include "autograd/indexing.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/index_advanced.h"
 #include "python/arg_parser.h"
 #include "python/indexing.h"

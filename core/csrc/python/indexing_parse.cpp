@@ -3,7 +3,7 @@
 // arrays, bool masks) becomes advanced index tensors over the dims of that view.
 #include "python/indexing.h"
 
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/index_advanced.h"
 #include "python/arg_parser.h"
 #include "python/py_errors.h"

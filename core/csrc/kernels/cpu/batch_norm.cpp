@@ -9,7 +9,7 @@
 #include "generated/ops/native_batch_norm.h"
 #include "kernels/convert.h"
 #include "kernels/cpu/batch_norm_sums.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "tensor/factory.h"
 
 namespace ember::ops {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/cpu/cpu_features.h"
+#include "device/cpu_features.h"
 
 namespace ember::bn {
 

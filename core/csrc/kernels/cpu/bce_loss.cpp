@@ -18,7 +18,7 @@
 #include "generated/ops/sub.h"
 #include "generated/ops/sum.h"
 #include "iter/tensor_iter.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/matmul.h"
 #include "tensor/factory.h"
 

@@ -11,7 +11,7 @@
 #include "generated/ops/stack.h"
 #include "generated/ops/unsqueeze.h"
 #include "generated/ops/vstack.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/layout.h"
 #include "types/promotion.h"
 

@@ -14,7 +14,7 @@
 #include "generated/ops/convolution.h"
 #include "generated/ops/convolution_weight_grad.h"
 #include "kernels/blas.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/conv_chunked.h"
 #include "kernels/cpu/conv_cols.h"
 #include "kernels/cpu/conv_winograd.h"

@@ -17,7 +17,7 @@
 
 #include "device/parallel.h"
 #include "kernels/cpu/conv_winograd_tiles.h"
-#include "kernels/cpu/cpu_features.h"
+#include "device/cpu_features.h"
 #include "kernels/cpu/sgemm_unpacked.h"
 #include "tensor/factory.h"
 

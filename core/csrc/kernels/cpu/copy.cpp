@@ -1,5 +1,5 @@
 // The copy/cast kernel: every dtype into every dtype, plus fill_.
-#include "kernels/copy.h"
+#include "iter/copy.h"
 
 #include <cstring>
 

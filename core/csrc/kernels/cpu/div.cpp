@@ -5,7 +5,7 @@
 #include "generated/ops/_div_trunc.h"
 #include "generated/ops/float_power.h"
 #include "generated/ops/pow.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 
 namespace ember::ops {
 

@@ -2,7 +2,7 @@
 // common dtype; NaN is never equal). Different shapes give False, not a broadcast.
 #include "generated/ops/eq.h"
 #include "generated/ops/equal.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 
 namespace ember::ops {
 

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "kernels/cpu/cpu_features.h"
+#include "device/cpu_features.h"
 #include "kernels/cpu/fft_ducc_variants.h"
 
 namespace ember::fft {

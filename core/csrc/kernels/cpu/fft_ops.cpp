@@ -3,9 +3,9 @@
 #include "generated/ops/_fft_c2c.h"
 #include "generated/ops/_fft_c2r.h"
 #include "generated/ops/_fft_r2c.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/fft_backend.h"
-#include "kernels/out_arg.h"
+#include "iter/out_arg.h"
 
 #include <cmath>
 #include <vector>

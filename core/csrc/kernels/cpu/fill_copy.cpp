@@ -4,7 +4,7 @@
 
 #include "generated/ops/copy.h"
 #include "generated/ops/fill.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/layout.h"
 #include "kernels/scalar_value.h"
 #include "types/scalar_fits.h"

@@ -3,7 +3,7 @@
 #include "generated/ops/gather.h"
 #include "generated/ops/take_along_dim.h"
 #include "iter/tensor_iter.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/index_kernels.h"
 
 namespace ember::ops {

@@ -7,7 +7,7 @@
 #include "device/parallel.h"
 #include "generated/ops/bincount.h"
 #include "generated/ops/histc.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/sort_keys.h"
 #include "kernels/cpu/sort_out.h"
 

@@ -3,7 +3,7 @@
 #include "kernels/cpu/index_advanced.h"
 
 #include "iter/tensor_iter.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/index_kernels.h"
 
 namespace ember {

@@ -9,7 +9,7 @@
 
 #include "device/parallel.h"
 #include "kernels/convert.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 
 namespace ember {
 

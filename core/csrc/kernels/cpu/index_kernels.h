@@ -2,7 +2,7 @@
 // (dst[idx * scale] op= src), over an N-d iteration shape where each operand has its own strides.
 // Ops describe themselves as strided views in that shape; the loops never see broadcasting.
 #pragma once
-#include "kernels/out_arg.h"
+#include "iter/out_arg.h"
 #include <cstdint>
 
 #include "tensor/factory.h"

@@ -7,7 +7,7 @@
 #include "generated/ops/_where_cond.h"
 #include "generated/ops/nonzero.h"
 #include "device/parallel.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/index_advanced.h"
 #include "kernels/cpu/index_kernels.h"
 

@@ -2,7 +2,7 @@
 // (writes at positions of the flattened tensor).
 #include "generated/ops/index_put.h"
 #include "generated/ops/put.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/index_advanced.h"
 #include "kernels/cpu/index_kernels.h"
 

@@ -2,7 +2,7 @@
 // gather loop: the index moves the source pointer along the selected dim only.
 #include "generated/ops/index_select.h"
 #include "generated/ops/take.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/index_kernels.h"
 
 namespace ember::ops {

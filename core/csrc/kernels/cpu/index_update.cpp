@@ -5,7 +5,7 @@
 #include "generated/ops/index_copy.h"
 #include "generated/ops/index_fill.h"
 #include "generated/ops/mul.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/index_kernels.h"
 
 namespace ember::ops {

@@ -6,7 +6,7 @@
 #include "generated/ops/isclose.h"
 #include "iter/loops.h"
 #include "kernels/convert.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/functors.h"
 
 namespace ember::ops {

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "iter/tensor_iter.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/matmul.h"
 
 namespace ember::linalg {

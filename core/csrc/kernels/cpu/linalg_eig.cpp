@@ -6,7 +6,7 @@
 #include "generated/ops/linalg_eig.h"
 #include "generated/ops/linalg_eigvals.h"
 #include "kernels/cpu/linalg_common.h"
-#include "kernels/out_arg.h"
+#include "iter/out_arg.h"
 
 namespace ember::ops {
 

@@ -11,9 +11,9 @@
 #include "generated/ops/narrow.h"
 #include "generated/ops/squeeze.h"
 #include "generated/ops/unsqueeze.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/linalg_common.h"
-#include "kernels/out_arg.h"
+#include "iter/out_arg.h"
 
 namespace ember::ops {
 

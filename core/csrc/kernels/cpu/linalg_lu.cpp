@@ -13,7 +13,7 @@
 #include "generated/ops/linalg_slogdet.h"
 #include "generated/ops/transpose.h"
 #include "kernels/cpu/linalg_common.h"
-#include "kernels/out_arg.h"
+#include "iter/out_arg.h"
 
 namespace ember::linalg {
 

@@ -7,7 +7,7 @@
 #include "generated/ops/linalg_householder_product.h"
 #include "generated/ops/linalg_qr.h"
 #include "kernels/cpu/linalg_common.h"
-#include "kernels/out_arg.h"
+#include "iter/out_arg.h"
 
 namespace ember::ops {
 

@@ -16,7 +16,7 @@
 #include "generated/ops/transpose.h"
 #include "generated/ops/unsqueeze.h"
 #include "kernels/cpu/linalg_common.h"
-#include "kernels/out_arg.h"
+#include "iter/out_arg.h"
 
 namespace ember::ops {
 

@@ -9,9 +9,9 @@
 #include "generated/ops/linalg_eigvalsh.h"
 #include "generated/ops/linalg_svd.h"
 #include "generated/ops/linalg_svdvals.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/linalg_common.h"
-#include "kernels/out_arg.h"
+#include "iter/out_arg.h"
 
 namespace ember::ops {
 

@@ -8,7 +8,7 @@
 #include "generated/ops/where.h"
 #include "device/parallel.h"
 #include "iter/tensor_iter.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/index_advanced.h"
 #include "kernels/cpu/index_kernels.h"
 

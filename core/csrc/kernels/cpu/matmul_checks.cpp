@@ -1,6 +1,6 @@
 // What the matrix-product ops share around the arithmetic: PyTorch's dtype names for their
 // messages, the dtype and alpha/beta rules, and writing results into out= tensors.
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
 

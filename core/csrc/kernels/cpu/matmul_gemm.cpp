@@ -6,7 +6,7 @@
 #include "device/parallel.h"
 #include "generated/ops/mul.h"
 #include "kernels/blas.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/matmul.h"
 
 namespace ember {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "device/parallel.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/matmul.h"
 
 namespace ember::detail {

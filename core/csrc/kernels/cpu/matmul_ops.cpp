@@ -13,7 +13,7 @@
 #include "generated/ops/permute.h"
 #include "generated/ops/reshape.h"
 #include "iter/tensor_iter.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "kernels/blas.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/matmul.h"
 
 namespace ember {

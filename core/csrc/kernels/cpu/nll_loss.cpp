@@ -3,7 +3,7 @@
 #include "generated/ops/_nll_loss.h"
 #include "generated/ops/_nll_loss_backward.h"
 #include "kernels/convert.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/visit_float.h"
 #include "tensor/factory.h"
 

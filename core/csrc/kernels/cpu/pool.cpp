@@ -16,7 +16,7 @@
 #include "generated/ops/max_pool.h"
 #include "generated/ops/max_pool_backward.h"
 #include "kernels/convert.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/pool_max2x2.h"
 #include "kernels/visit_float.h"
 #include "tensor/factory.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "kernels/cpu/cpu_features.h"
+#include "device/cpu_features.h"
 
 namespace ember::pool {
 

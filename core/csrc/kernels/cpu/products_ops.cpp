@@ -12,7 +12,7 @@
 #include "generated/ops/reshape.h"
 #include "generated/ops/tensordot.h"
 #include "generated/ops/trace.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/matmul.h"
 
 namespace ember::ops {

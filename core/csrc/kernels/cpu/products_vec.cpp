@@ -5,7 +5,7 @@
 #include "generated/ops/expand.h"
 #include "generated/ops/mv.h"
 #include "generated/ops/vdot.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
 

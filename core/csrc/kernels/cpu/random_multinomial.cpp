@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "generated/ops/multinomial.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/random_draw.h"
 #include "kernels/cpu/random_fill.h"
 #include "kernels/layout.h"

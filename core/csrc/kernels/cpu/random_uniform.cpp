@@ -7,7 +7,7 @@
 #include "generated/ops/rand.h"
 #include "generated/ops/rand_like.h"
 #include "generated/ops/uniform_.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/random_draw.h"
 #include "kernels/cpu/random_fill.h"
 #include "kernels/creation_args.h"

@@ -8,7 +8,7 @@
 #include "iter/loops.h"
 #include "iter/reduce_iter.h"
 #include "kernels/convert.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 
 namespace ember {
 

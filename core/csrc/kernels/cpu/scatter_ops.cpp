@@ -9,7 +9,7 @@
 #include "generated/ops/scatter_add.h"
 #include "generated/ops/scatter_reduce.h"
 #include "kernels/convert.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/index_kernels.h"
 
 namespace ember::ops {

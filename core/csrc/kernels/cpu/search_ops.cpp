@@ -7,7 +7,7 @@
 #include "generated/ops/bucketize.h"
 #include "generated/ops/isin.h"
 #include "generated/ops/searchsorted.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/sort_keys.h"
 #include "kernels/cpu/sort_out.h"
 #include "types/promotion.h"

@@ -12,7 +12,7 @@
 #include "generated/ops/repeat.h"
 #include "generated/ops/roll.h"
 #include "generated/ops/tile.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/layout.h"
 
 namespace ember::ops {

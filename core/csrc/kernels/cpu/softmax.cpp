@@ -9,7 +9,7 @@
 #include "generated/ops/log_softmax.h"
 #include "generated/ops/softmax.h"
 #include "kernels/convert.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "tensor/factory.h"
 
 namespace ember::ops {

@@ -1,8 +1,8 @@
-// Shared rules of the sort family's hand-written ops: out= through kernels/out_arg.h, and real
+// Shared rules of the sort family's hand-written ops: out= through iter/out_arg.h, and real
 // dtypes only.
 #pragma once
-#include "kernels/copy.h"
-#include "kernels/out_arg.h"
+#include "iter/copy.h"
+#include "iter/out_arg.h"
 
 namespace ember::sorting {
 

@@ -1,6 +1,6 @@
 // _to_copy: the op behind Tensor.to when a copy is needed.
 #include "generated/ops/_to_copy.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 
 namespace ember::ops {
 

@@ -2,7 +2,7 @@
 // zero the rest; with in-place and out= forms. One strided pass, dtype chosen once.
 #include "generated/ops/tril.h"
 #include "generated/ops/triu.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/layout.h"
 
 #include <algorithm>

@@ -9,7 +9,7 @@
 #include "generated/ops/_unique_consecutive.h"
 #include "generated/ops/_unique_dim.h"
 #include "generated/ops/sort.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/cpu/sort_keys.h"
 #include "kernels/cpu/sort_out.h"
 

@@ -10,7 +10,7 @@
 #include "generated/ops/view_as.h"
 #include "generated/ops/view_as_complex.h"
 #include "generated/ops/view_as_real.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/view_shape.h"
 
 namespace ember {

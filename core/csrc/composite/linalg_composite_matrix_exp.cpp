@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "autograd/formulas.h"
-#include "kernels/copy.h"
-#include "kernels/cpu/linalg_composite.h"
+#include "iter/copy.h"
+#include "composite/linalg_composite.h"
 
 namespace ember::ops {
 

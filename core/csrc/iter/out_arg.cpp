@@ -1,7 +1,7 @@
-// out= checks, resize and copy shared by the hand-written ops (see kernels/out_arg.h).
-#include "kernels/out_arg.h"
+// out= checks, resize and copy shared by the hand-written ops (see iter/out_arg.h).
+#include "iter/out_arg.h"
 
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "tensor/factory.h"
 
 namespace ember {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "autograd/formulas.h"
-#include "kernels/cpu/linalg_composite.h"
+#include "composite/linalg_composite.h"
 
 namespace ember::ad {
 

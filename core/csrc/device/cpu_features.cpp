@@ -1,5 +1,5 @@
 // Run-time CPU feature checks for picking SIMD loop variants.
-#include "kernels/cpu/cpu_features.h"
+#include "device/cpu_features.h"
 
 namespace ember {
 

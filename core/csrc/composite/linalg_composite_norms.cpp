@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "autograd/formulas.h"
-#include "kernels/cpu/linalg_composite.h"
+#include "composite/linalg_composite.h"
 
 namespace ember::ad {
 
