@@ -193,7 +193,7 @@ def _save_outputs(op: Op, result: str) -> str:
 def _history(op: Op) -> str:
     """C++ that makes the outputs of differentiable dtype outputs of node."""
     if op.returns == "Tensor[]":
-        return "  for (const Tensor& x : result) if (differentiable_dtype(x)) set_history(x, node);\n"
+        return "  for (const Tensor& x : result) if (x.defined() && differentiable_dtype(x)) set_history(x, node);\n"
     if op.returns == "tuple":  # a slot per differentiable output; formulas find theirs by diff_outputs_
         mark = (lambda i: f" node->diff_outputs_ |= 1u << {i};") if formulas(op) else (lambda i: "")
         return "".join(f"  if (differentiable_dtype(std::get<{i}>(result))) {{ set_history(std::get<{i}>(result), node);"

@@ -18,6 +18,7 @@
 #include "autograd/formulas_special.h"  // the special functions' helpers
 #include "autograd/formulas_fft.h"  // the FFT kernels' helpers
 #include "autograd/formulas_linalg.h"  // the linalg ops' helpers
+#include "autograd/formulas_rnn.h"  // the recurrent layers' backward
 
 namespace ember::ad {
 

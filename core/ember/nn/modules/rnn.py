@@ -1,7 +1,8 @@
 """Recurrent layers: RNN, LSTM (with proj_size), GRU and their cells, with PyTorch's parameter
 names and shapes, gate order (LSTM i, f, g, o; GRU r, z, n), multi-layer, bidirectional,
-batch_first, inter-layer dropout and unbatched input. The time loop runs differentiable ops, so
-autograd covers them. Packed sequences (nn.utils.rnn) step only their live rows."""
+batch_first, inter-layer dropout and unbatched input. Each layer and direction is one call of the
+fused op _rnn_layer (one product for all steps' input projections, fused gates, a fused backward);
+cells are a one-step layer. Packed sequences (nn.utils.rnn) step only their live rows."""
 from __future__ import annotations
 
 import math
@@ -21,30 +22,28 @@ def _factory(device, dtype):
     return {"device": device, "dtype": dtype if dtype is not None else _C.get_default_dtype()}
 
 
-def _rnn_step(mode, x, h, w_ih, w_hh, b_ih, b_hh):
-    pre = F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh)
-    return _C.tanh(pre) if mode == "RNN_TANH" else _C.relu(pre)
-
-
-def _lstm_step(x, h, c, w_ih, w_hh, b_ih, b_hh, w_hr=None):
-    gates = F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh)
-    i, f, g, o = gates.chunk(4, -1)
-    c = _C.sigmoid(f) * c + _C.sigmoid(i) * _C.tanh(g)
-    h = _C.sigmoid(o) * _C.tanh(c)
+def _layer(mode, x, state, w_ih, w_hh, b_ih, b_hh, w_hr=None, reverse=False, batch_sizes=()):
+    """One layer and direction over the sequence x (L, N, H_in) from state (h,) or (h, c), by the
+    fused C++ op (core/ops/rnn.yaml): returns the output (L, N, H_out) and the last state."""
+    tensors = [x, *state, w_ih, w_hh]
+    if b_ih is not None:
+        tensors += [b_ih, b_hh]
     if w_hr is not None:
-        h = F.linear(h, w_hr)
-    return h, c
+        tensors.append(w_hr)
+    out, hy, cy, _ = _C._rnn_layer(tensors, mode, b_ih is not None, w_hr is not None, reverse, list(batch_sizes))
+    return out, ((hy, cy) if mode == "LSTM" else (hy,))
 
 
-def _gru_step(x, h, w_ih, w_hh, b_ih, b_hh):
-    gi = F.linear(x, w_ih, b_ih)
-    gh = F.linear(h, w_hh, b_hh)
-    i_r, i_z, i_n = gi.chunk(3, -1)
-    h_r, h_z, h_n = gh.chunk(3, -1)
-    r = _C.sigmoid(i_r + h_r)
-    z = _C.sigmoid(i_z + h_z)
-    n = _C.tanh(i_n + r * h_n)
-    return (1 - z) * n + z * h
+def _check_dtype(x, weight):
+    if x.dtype != weight.dtype:
+        raise ValueError(f"RNN input dtype ({x.dtype}) does not match weight dtype ({weight.dtype}). Convert input: "
+                         f"input.to({weight.dtype}), or convert model: model.to({x.dtype})")
+
+
+def _dtype_word(dtype):
+    """PyTorch's C++ name of a dtype in its messages (Float, Double, Half, BFloat16)."""
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}.get(
+        str(dtype).rsplit(".", 1)[-1], str(dtype))
 
 
 class RNNBase(Module):
@@ -107,6 +106,7 @@ class RNNBase(Module):
         if self.input_size != input.shape[-1]:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
                                f"{input.shape[-1]}")
+        _check_dtype(input, self.weight_ih_l0)
 
     def _hidden_shape(self, batch):
         dirs = 2 if self.bidirectional else 1
@@ -129,27 +129,10 @@ class RNNBase(Module):
             outs = []
             for d in range(dirs):
                 w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, d == 1)
-                state = states[layer * dirs + d]
-                steps = range(x.shape[0] - 1, -1, -1) if d == 1 else range(x.shape[0])
-                seq = [None] * x.shape[0]
-                for t in steps:
-                    bs = x.shape[1] if batch_sizes is None else batch_sizes[t]
-                    xt = layer_input[t, :bs] if bs < x.shape[1] else layer_input[t]
-                    active = tuple(s[:bs] for s in state) if bs < x.shape[1] else state
-                    if self.mode == "LSTM":
-                        stepped = _lstm_step(xt, active[0], active[1], w_ih, w_hh, b_ih, b_hh, w_hr)
-                    elif self.mode == "GRU":
-                        stepped = (_gru_step(xt, active[0], w_ih, w_hh, b_ih, b_hh),)
-                    else:
-                        stepped = (_rnn_step(self.mode, xt, active[0], w_ih, w_hh, b_ih, b_hh),)
-                    if bs < x.shape[1]:
-                        state = tuple(_C.cat([new, old[bs:]]) for new, old in zip(stepped, state))
-                        seq[t] = _C.cat([stepped[0], _C.zeros_like(state[0][bs:])])
-                    else:
-                        state = stepped
-                        seq[t] = stepped[0]
+                out, state = _layer(self.mode, layer_input, states[layer * dirs + d], w_ih, w_hh, b_ih, b_hh, w_hr,
+                                    d == 1, batch_sizes or ())
                 new_states.append(state)
-                outs.append(_C.stack(seq) if seq else _C.empty(0, x.shape[1], state[0].shape[-1], dtype=x.dtype))
+                outs.append(out)
             layer_input = _C.cat(outs, -1) if dirs == 2 else outs[0]
             if self.dropout and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, True)
@@ -201,6 +184,7 @@ class RNNBase(Module):
         if packed.data.dim() != 2 or packed.data.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
                                f"{packed.data.shape[-1]}")
+        _check_dtype(packed.data, self.weight_ih_l0)
         sorted_packed = PackedSequence(packed.data, packed.batch_sizes)
         x, lengths = pad_packed_sequence(sorted_packed)
         batch = batch_sizes[0]
@@ -295,6 +279,9 @@ class _CellBase(Module):
             raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.dim()}D instead")
         if input.shape[-1] != self.input_size:
             raise RuntimeError(f"input has inconsistent input_size: got {input.shape[-1]} expected {self.input_size}")
+        if input.dtype != self.weight_ih.dtype:  # PyTorch's cells meet this in their first matrix product
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_dtype_word(input.dtype)} and "
+                               f"{_dtype_word(self.weight_ih.dtype)}")
         unbatched = input.dim() == 1
         x = input.unsqueeze(0) if unbatched else input
         if hx is None:
@@ -325,8 +312,8 @@ class RNNCell(_CellBase):
 
     def forward(self, input, hx=None):
         x, (h,), unbatched = self._prepare(input, hx, 1)
-        out = _rnn_step("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU", x, h, self.weight_ih,
-                        self.weight_hh, self.bias_ih, self.bias_hh)
+        _, (out,) = _layer("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU", x.unsqueeze(0), (h,),
+                           self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return out.squeeze(0) if unbatched else out
 
 
@@ -335,7 +322,7 @@ class LSTMCell(_CellBase):
 
     def forward(self, input, hx=None):
         x, (h, c), unbatched = self._prepare(input, hx, 2)
-        h, c = _lstm_step(x, h, c, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        _, (h, c) = _layer("LSTM", x.unsqueeze(0), (h, c), self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return (h.squeeze(0), c.squeeze(0)) if unbatched else (h, c)
 
 
@@ -344,5 +331,5 @@ class GRUCell(_CellBase):
 
     def forward(self, input, hx=None):
         x, (h,), unbatched = self._prepare(input, hx, 1)
-        out = _gru_step(x, h, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        _, (out,) = _layer("GRU", x.unsqueeze(0), (h,), self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return out.squeeze(0) if unbatched else out

@@ -1,0 +1,44 @@
+// What _rnn_layer and _rnn_layer_backward share: their arguments checked and named (one layer, one
+// direction, a whole sequence), the step order, the workspace layout, and the gate activations over
+// rows (AVX2 for float32).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "tensor/tensor_impl.h"
+
+namespace ember::rnn {
+
+enum class Mode { Tanh, Relu, Lstm, Gru };
+
+struct LayerArgs {
+  Mode mode = Mode::Tanh;
+  int64_t T = 0, N = 0, I = 0, H = 0, P = 0, G = 1;  // steps, batch, input, hidden, output (proj) size, gates
+  bool reverse = false;
+  // tensors' entries by name (undefined when absent) and their positions in the list
+  Tensor x, hx, cx, w_ih, w_hh, b_ih, b_hh, w_hr;
+  int pos_x = 0, pos_hx = 1, pos_cx = -1, pos_w_ih = 2, pos_w_hh = 3, pos_b_ih = -1, pos_b_hh = -1, pos_w_hr = -1;
+  std::vector<int64_t> rows;  // live rows per step t (N for all when not packed)
+  size_t count = 0;           // entries in tensors
+
+  int64_t gh() const { return G * H; }
+  // Workspace values per (step, row): LSTM i, f, g, o and c (5H); GRU r, z, n and W_hn h + b_hn (4H);
+  // plain RNNs keep nothing (their output is their state).
+  int64_t ws_width() const { return mode == Mode::Lstm ? 5 * H : mode == Mode::Gru ? 4 * H : 0; }
+  // The t of the s-th step taken.
+  int64_t step(int64_t s) const { return reverse ? T - 1 - s : s; }
+  // The step taken before t (-1: none, the initial state).
+  int64_t prev(int64_t t) const { return reverse ? (t + 1 < T ? t + 1 : -1) : t - 1; }
+};
+
+// Checks tensors and the options as `op` (shapes, dtypes, sizes, batch_sizes) and names the parts.
+LayerArgs layer_args(const std::vector<Tensor>& tensors, const std::string& mode, bool has_biases, bool has_proj,
+                     bool reverse, const DimVec& batch_sizes, const char* op);
+
+// In place over n values: the logistic function, tanh (float32 on AVX2 through vec::Exp8).
+void sigmoid_(float* x, int64_t n);
+void sigmoid_(double* x, int64_t n);
+void tanh_(float* x, int64_t n);
+void tanh_(double* x, int64_t n);
+
+}  // namespace ember::rnn
