@@ -146,6 +146,23 @@ def test_fused_backward_float32_matches_float64():
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5, err_msg=name)
 
 
+@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN_TANH"])
+def test_float32_register_kernels_at_odd_sizes(mode):
+    """Sizes that leave partial row blocks and column panels in the float32 products (11 rows, 13
+    hidden units: 52 gate columns = one full panel of 32 and a masked one), with a projection for
+    LSTM, against the float64 computation (OpenBLAS) of the same values."""
+    rng = np.random.default_rng(15)
+    names, arrays = make_args(mode, rng, T=5, N=11, I=37, H=13, P=6 if mode == "LSTM" else None)
+    res = {}
+    for dtype in (ember.float64, ember.float32):
+        ts = [ember.tensor(a).to(dtype).requires_grad_() for a in arrays]
+        out, hy, cy, _ = layer(mode, ts, names, False, (11, 9, 9, 4, 1))
+        grads = ember.autograd.grad((out * out).sum() + hy.sum(), ts)
+        res[dtype] = [out.detach().double().numpy()] + [g.double().numpy() for g in grads]
+    for name, a, b in zip(["output"] + names, res[ember.float32], res[ember.float64]):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=2e-5, err_msg=name)
+
+
 def test_only_the_needed_gradients_are_computed():
     names, arrays = make_args("GRU", np.random.default_rng(4))
     ts = [ember.tensor(a, requires_grad=(n.startswith("w"))) for n, a in zip(names, arrays)]

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "generated/ops/_rnn_layer.h"
-#include "kernels/blas.h"
+#include "generated/ops/t.h"
 #include "kernels/copy.h"
 #include "kernels/cpu/rnn_layer.h"
 #include "tensor/factory.h"
@@ -14,7 +14,6 @@ namespace ember::ops {
 
 namespace {
 
-using blas::Op;
 using rnn::Mode;
 
 // Row r of every step's input projection starts as the biases that can be added once: b_ih + b_hh,
@@ -35,9 +34,8 @@ void input_projection(const rnn::LayerArgs& a, const Tensor& x, S* xp) {
     if (!have_bias) std::fill(xp, xp + rows * GH, S(0));
     return;
   }
-  const Tensor w = contiguous(a.w_ih);
-  blas::gemm<S>(Op::N, Op::T, rows, GH, a.I, S(1), x.data_as<S>(), a.I, w.data_as<S>(), a.I,
-                have_bias ? S(1) : S(0), xp, GH);
+  const Tensor w = contiguous(t(a.w_ih));  // (I, G*H): read row-major by the products
+  rnn::product(rows, GH, a.I, x.data_as<S>(), a.I, w.data_as<S>(), GH, xp, GH, have_bias);
 }
 
 // The gates of row r at one step: pre-activations xr + hr in, state h (and c) updated in place.
@@ -87,7 +85,8 @@ void layer_forward(const rnn::LayerArgs& a, const Tensor& out, const Tensor& hy,
   input_projection<S>(a, contiguous(a.x), xp_t.data_as<S>());
   copy_(hy, a.hx);
   if (a.mode == Mode::Lstm) copy_(cy, a.cx);
-  const Tensor w_hh = contiguous(a.w_hh), w_hr = a.w_hr.defined() ? contiguous(a.w_hr) : Tensor();
+  // the recurrent weights transposed once, so that every step's products read them row-major
+  const Tensor w_hh = contiguous(t(a.w_hh)), w_hr = a.w_hr.defined() ? contiguous(t(a.w_hr)) : Tensor();
   const Tensor b_hh = a.mode == Mode::Gru && a.b_hh.defined() ? contiguous(a.b_hh) : Tensor();
   const S* b_hn = b_hh.defined() ? b_hh.data_as<S>() + 2 * H : nullptr;
   S *xp = xp_t.data_as<S>(), *hh = hh_t.data_as<S>(), *h = hy.data_as<S>(), *o = out.data_as<S>();
@@ -97,7 +96,7 @@ void layer_forward(const rnn::LayerArgs& a, const Tensor& out, const Tensor& hy,
     const int64_t t = a.step(s), b = a.rows[size_t(t)];
     S* ot = o + t * N * P;
     if (b > 0) {
-      blas::gemm<S>(Op::N, Op::T, b, GH, P, S(1), h, P, w_hh.data_as<S>(), P, S(0), hh, GH);
+      rnn::product(b, GH, P, h, P, w_hh.data_as<S>(), GH, hh, GH, false);
       for (int64_t r = 0; r < b; r++) {
         const S *xr = xp + (t * N + r) * GH, *hr = hh + r * GH;
         S* wsr = ws + (t * N + r) * W;
@@ -105,7 +104,7 @@ void layer_forward(const rnn::LayerArgs& a, const Tensor& out, const Tensor& hy,
         else if (a.mode == Mode::Gru) gru_row(H, xr, hr, b_hn, wsr, h + r * P);
         else simple_row(a.mode, H, xr, hr, h + r * P);
       }
-      if (m) blas::gemm<S>(Op::N, Op::T, b, P, H, S(1), m, H, w_hr.data_as<S>(), H, S(0), h, P);
+      if (m) rnn::product(b, P, H, m, H, w_hr.data_as<S>(), P, h, P, false);
       std::memcpy(ot, h, sizeof(S) * size_t(b * P));
     }
     std::fill(ot + b * P, ot + N * P, S(0));

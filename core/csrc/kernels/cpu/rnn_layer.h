@@ -35,6 +35,18 @@ struct LayerArgs {
 LayerArgs layer_args(const std::vector<Tensor>& tensors, const std::string& mode, bool has_biases, bool has_proj,
                      bool reverse, const DimVec& batch_sizes, const char* op);
 
+// c (m x n) = a (m x k) @ b (k x n), row-major with row strides lda, ldb, ldc, or c += with
+// accumulate. Float32 skips OpenBLAS's packing (AVX-512 or AVX2 register kernels): most of the
+// layer's products have a few dozen rows (one step) or one short side (the input size).
+void product(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
+             int64_t ldc, bool accumulate);
+void product(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b, int64_t ldb, double* c,
+             int64_t ldc, bool accumulate);
+// c (m x n) = a^T @ b with a (k x m) and b (k x n) dense row-major: the weights' gradients, summed
+// over every step's rows (k).
+void product_at(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c);
+void product_at(int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c);
+
 // In place over n values: the logistic function, tanh (float32 on AVX2 through vec::Exp8).
 void sigmoid_(float* x, int64_t n);
 void sigmoid_(double* x, int64_t n);

@@ -2,8 +2,12 @@
 #include <cmath>
 
 #include "base/error.h"
+#include <cstdlib>
+
+#include "kernels/blas.h"
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/cpu/rnn_layer.h"
+#include "kernels/cpu/sgemm_unpacked.h"
 #include "kernels/simd/exp_avx2.h"
 
 namespace ember::rnn {
@@ -92,51 +96,6 @@ LayerArgs layer_args(const std::vector<Tensor>& tensors, const std::string& mode
     a.rows.assign(batch_sizes.begin(), batch_sizes.end());
   }
   return a;
-}
-
-namespace {
-
-EMBER_AVX2 void sigmoid_avx2(float* x, int64_t n) {
-  const __m256 one = _mm256_set1_ps(1.f);
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256 e = vec::Exp8::apply(_mm256_sub_ps(_mm256_setzero_ps(), _mm256_loadu_ps(x + i)));
-    _mm256_storeu_ps(x + i, _mm256_div_ps(one, _mm256_add_ps(one, e)));
-  }
-  for (; i < n; i++) x[i] = 1.f / (1.f + std::exp(-x[i]));
-}
-
-// tanh x = sign(x) (1 - e) / (1 + e) with e = exp(-2|x|) in (0, 1]: nothing overflows.
-EMBER_AVX2 void tanh_avx2(float* x, int64_t n) {
-  const __m256 one = _mm256_set1_ps(1.f), sign = _mm256_set1_ps(-0.f), m2 = _mm256_set1_ps(-2.f);
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256 v = _mm256_loadu_ps(x + i);
-    const __m256 e = vec::Exp8::apply(_mm256_mul_ps(m2, _mm256_andnot_ps(sign, v)));
-    const __m256 r = _mm256_div_ps(_mm256_sub_ps(one, e), _mm256_add_ps(one, e));
-    _mm256_storeu_ps(x + i, _mm256_or_ps(r, _mm256_and_ps(sign, v)));
-  }
-  for (; i < n; i++) x[i] = std::tanh(x[i]);
-}
-
-}  // namespace
-
-void sigmoid_(float* x, int64_t n) {
-  if (cpu_has_avx2()) return sigmoid_avx2(x, n);
-  for (int64_t i = 0; i < n; i++) x[i] = 1.f / (1.f + std::exp(-x[i]));
-}
-
-void sigmoid_(double* x, int64_t n) {
-  for (int64_t i = 0; i < n; i++) x[i] = 1.0 / (1.0 + std::exp(-x[i]));
-}
-
-void tanh_(float* x, int64_t n) {
-  if (cpu_has_avx2()) return tanh_avx2(x, n);
-  for (int64_t i = 0; i < n; i++) x[i] = std::tanh(x[i]);
-}
-
-void tanh_(double* x, int64_t n) {
-  for (int64_t i = 0; i < n; i++) x[i] = std::tanh(x[i]);
 }
 
 }  // namespace ember::rnn

@@ -7,7 +7,6 @@
 #include "generated/ops/_rnn_layer_backward.h"
 #include "generated/ops/clone.h"
 #include "generated/ops/zeros.h"
-#include "kernels/blas.h"
 #include "kernels/copy.h"
 #include "kernels/cpu/rnn_layer.h"
 #include "tensor/factory.h"
@@ -16,7 +15,6 @@ namespace ember::ops {
 
 namespace {
 
-using blas::Op;
 using rnn::Mode;
 
 // The state row r held before step t: the previous step's output where r was live there, else the
@@ -69,7 +67,7 @@ std::vector<Tensor> layer_backward(const rnn::LayerArgs& a, const Grads& g, cons
         std::fill(dhs_t.data_as<S>() + t * N * P + b * P, dhs_t.data_as<S>() + (t + 1) * N * P, S(0));
         dm = dm_t.data_as<S>();
         dm_w = H;
-        if (b > 0) blas::gemm<S>(Op::N, Op::N, b, H, P, S(1), dh, P, w_hr.data_as<S>(), H, S(0), dm, H);
+        rnn::product(b, H, P, dh, P, w_hr.data_as<S>(), H, dm, H, false);
       }
       for (int64_t r = 0; r < b; r++) {
         const S* gs = ws + (t * N + r) * W;
@@ -120,9 +118,7 @@ std::vector<Tensor> layer_backward(const rnn::LayerArgs& a, const Grads& g, cons
     std::fill(dgx + (t * N + b) * GH, dgx + (t + 1) * N * GH, S(0));
     if (gru) std::fill(dgh + (t * N + b) * GH, dgh + (t + 1) * N * GH, S(0));
     // what reaches the previous state through W_hh (live rows only: the others pass dh on unchanged)
-    if (b > 0)
-      blas::gemm<S>(Op::N, Op::N, b, P, GH, S(1), dgh + t * N * GH, GH, w_hh.data_as<S>(), P, gru ? S(1) : S(0), dh,
-                    P);
+    rnn::product(b, P, GH, dgh + t * N * GH, GH, w_hh.data_as<S>(), P, dh, P, gru);
   }
   std::vector<Tensor> res(a.count);
   auto want = [&](int pos) { return pos >= 0 && mask[size_t(pos)] != 0; };
@@ -130,8 +126,7 @@ std::vector<Tensor> layer_backward(const rnn::LayerArgs& a, const Grads& g, cons
     res[size_t(a.pos_x)] = empty({T, N, a.I}, dt);
     if (TN > 0 && a.I > 0) {
       const Tensor w_ih = contiguous(a.w_ih);
-      blas::gemm<S>(Op::N, Op::N, TN, a.I, GH, S(1), dgx, GH, w_ih.data_as<S>(), a.I, S(0),
-                    res[size_t(a.pos_x)].data_as<S>(), a.I);
+      rnn::product(TN, a.I, GH, dgx, GH, w_ih.data_as<S>(), a.I, res[size_t(a.pos_x)].data_as<S>(), a.I, false);
     } else {
       fill_(res[size_t(a.pos_x)], Scalar(0.0));
     }
@@ -140,7 +135,7 @@ std::vector<Tensor> layer_backward(const rnn::LayerArgs& a, const Grads& g, cons
   auto weight_grad = [&](const S* dg, int64_t rows, const S* v, int64_t cols) {
     Tensor w = empty({rows, cols}, dt);
     if (TN > 0 && rows > 0 && cols > 0)
-      blas::gemm<S>(Op::T, Op::N, rows, cols, TN, S(1), dg, rows, v, cols, S(0), w.data_as<S>(), cols);
+      rnn::product_at(rows, cols, TN, dg, v, w.data_as<S>());
     else
       fill_(w, Scalar(0.0));
     return w;

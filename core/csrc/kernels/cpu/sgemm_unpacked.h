@@ -14,6 +14,10 @@ namespace ember::sgemm_unpacked {
 void product(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
              int64_t ldc, bool accumulate);
 
+// The same with AVX-512F (the caller checks cpu_has_avx512): 8x32 blocks (sgemm_unpacked512.cpp).
+void product512(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
+                int64_t ldc, bool accumulate);
+
 // bt (n x m, row stride ldbt) = the transpose of b (m x n, row stride ldb).
 void transpose(int64_t m, int64_t n, const float* b, int64_t ldb, float* bt, int64_t ldbt);
 
