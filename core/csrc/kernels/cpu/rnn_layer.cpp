@@ -3,10 +3,11 @@
 // part and one fused pass over the gates, keeping in the workspace what the backward reads.
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "generated/ops/_rnn_layer.h"
-#include "generated/ops/t.h"
 #include "kernels/copy.h"
+#include "kernels/cpu/cpu_features.h"
 #include "kernels/cpu/rnn_layer.h"
 #include "tensor/factory.h"
 
@@ -16,32 +17,36 @@ namespace {
 
 using rnn::Mode;
 
-// Row r of every step's input projection starts as the biases that can be added once: b_ih + b_hh,
-// except GRU's b_hn, which r scales (it goes in with the recurrent product).
+// The biases added to every row of the input projection in the gate pass: b_ih + b_hh, except
+// GRU's b_hn, which r scales (it goes in with the recurrent product). Zeros without biases.
+template <class S>
+std::vector<S> folded_bias(const rnn::LayerArgs& a) {
+  const int64_t GH = a.gh();
+  std::vector<S> bias(size_t(GH), S(0));
+  if (!a.b_ih.defined()) return bias;
+  const Tensor bi = contiguous(a.b_ih), bh = contiguous(a.b_hh);
+  for (int64_t j = 0; j < GH; j++)
+    bias[size_t(j)] = bi.data_as<S>()[j] + (a.mode == Mode::Gru && j >= 2 * a.H ? S(0) : bh.data_as<S>()[j]);
+  return bias;
+}
+
+// Every step's input projection at once: xp (T*N, G*H) = x w_ih^T.
 template <class S>
 void input_projection(const rnn::LayerArgs& a, const Tensor& x, S* xp) {
   const int64_t rows = a.T * a.N, GH = a.gh();
-  bool have_bias = a.b_ih.defined();
-  if (have_bias) {
-    const Tensor bi = contiguous(a.b_ih), bh = contiguous(a.b_hh);
-    std::vector<S> bias(size_t(GH), S(0));
-    for (int64_t j = 0; j < GH; j++)
-      bias[size_t(j)] = bi.data_as<S>()[j] + (a.mode == Mode::Gru && j >= 2 * a.H ? S(0) : bh.data_as<S>()[j]);
-    for (int64_t r = 0; r < rows; r++) std::memcpy(xp + r * GH, bias.data(), sizeof(S) * size_t(GH));
-  }
   if (rows == 0) return;
-  if (a.I == 0) {
-    if (!have_bias) std::fill(xp, xp + rows * GH, S(0));
-    return;
-  }
-  const Tensor w = contiguous(t(a.w_ih));  // (I, G*H): read row-major by the products
-  rnn::product(rows, GH, a.I, x.data_as<S>(), a.I, w.data_as<S>(), GH, xp, GH, have_bias);
+  if (a.I == 0) return std::fill(xp, xp + rows * GH, S(0));
+  const Tensor w = rnn::transposed(a.w_ih);  // (I, G*H): read row-major by the products
+  rnn::product(rows, GH, a.I, x.data_as<S>(), a.I, w.data_as<S>(), GH, xp, GH, false);
 }
 
-// The gates of row r at one step: pre-activations xr + hr in, state h (and c) updated in place.
+// The gates of one row at one step from pre-activations xr + hr + bias; state h (and c) updated in
+// place. Float32 on AVX-512 takes rnn_cells512.cpp's one-sweep forms.
 template <class S>
-void lstm_row(int64_t H, const S* xr, const S* hr, S* ws, S* c, S* m) {
-  for (int64_t j = 0; j < 4 * H; j++) ws[j] = xr[j] + hr[j];
+void lstm_row(int64_t H, const S* xr, const S* hr, const S* bias, S* ws, S* c, S* m) {
+  if constexpr (std::is_same_v<S, float>)
+    if (cpu_has_avx512()) return rnn::lstm_row512(H, xr, hr, bias, ws, c, m);
+  for (int64_t j = 0; j < 4 * H; j++) ws[j] = xr[j] + hr[j] + bias[j];
   rnn::sigmoid_(ws, 2 * H);
   rnn::tanh_(ws + 2 * H, H);
   rnn::sigmoid_(ws + 3 * H, H);
@@ -56,21 +61,23 @@ void lstm_row(int64_t H, const S* xr, const S* hr, S* ws, S* c, S* m) {
 }
 
 template <class S>
-void gru_row(int64_t H, const S* xr, const S* hr, const S* b_hn, S* ws, S* h) {
-  for (int64_t j = 0; j < 2 * H; j++) ws[j] = xr[j] + hr[j];
+void gru_row(int64_t H, const S* xr, const S* hr, const S* bias, const S* b_hn, S* ws, S* h) {
+  if constexpr (std::is_same_v<S, float>)
+    if (cpu_has_avx512()) return rnn::gru_row512(H, xr, hr, bias, b_hn, ws, h);
+  for (int64_t j = 0; j < 2 * H; j++) ws[j] = xr[j] + hr[j] + bias[j];
   rnn::sigmoid_(ws, 2 * H);
   S *n = ws + 2 * H, *hn = ws + 3 * H;
   for (int64_t j = 0; j < H; j++) {
     hn[j] = hr[2 * H + j] + (b_hn ? b_hn[j] : S(0));
-    n[j] = xr[2 * H + j] + ws[j] * hn[j];
+    n[j] = xr[2 * H + j] + bias[2 * H + j] + ws[j] * hn[j];
   }
   rnn::tanh_(n, H);
   for (int64_t j = 0; j < H; j++) h[j] = n[j] + ws[H + j] * (h[j] - n[j]);  // (1 - z) n + z h
 }
 
 template <class S>
-void simple_row(Mode mode, int64_t H, const S* xr, const S* hr, S* h) {
-  for (int64_t j = 0; j < H; j++) h[j] = xr[j] + hr[j];
+void simple_row(Mode mode, int64_t H, const S* xr, const S* hr, const S* bias, S* h) {
+  for (int64_t j = 0; j < H; j++) h[j] = xr[j] + hr[j] + bias[j];
   if (mode == Mode::Tanh) rnn::tanh_(h, H);
   else
     for (int64_t j = 0; j < H; j++) h[j] = h[j] < S(0) ? S(0) : h[j];  // NaN stays NaN, as relu
@@ -86,12 +93,14 @@ void layer_forward(const rnn::LayerArgs& a, const Tensor& out, const Tensor& hy,
   copy_(hy, a.hx);
   if (a.mode == Mode::Lstm) copy_(cy, a.cx);
   // the recurrent weights transposed once, so that every step's products read them row-major
-  const Tensor w_hh = contiguous(t(a.w_hh)), w_hr = a.w_hr.defined() ? contiguous(t(a.w_hr)) : Tensor();
+  const Tensor w_hh = rnn::transposed(a.w_hh), w_hr = a.w_hr.defined() ? rnn::transposed(a.w_hr) : Tensor();
   const Tensor b_hh = a.mode == Mode::Gru && a.b_hh.defined() ? contiguous(a.b_hh) : Tensor();
   const S* b_hn = b_hh.defined() ? b_hh.data_as<S>() + 2 * H : nullptr;
   S *xp = xp_t.data_as<S>(), *hh = hh_t.data_as<S>(), *h = hy.data_as<S>(), *o = out.data_as<S>();
   S* c = a.mode == Mode::Lstm ? cy.data_as<S>() : nullptr;
   S* m = m_t.defined() ? m_t.data_as<S>() : nullptr;
+  const std::vector<S> bias_v = folded_bias<S>(a);
+  const S* bias = bias_v.data();
   for (int64_t s = 0; s < a.T; s++) {
     const int64_t t = a.step(s), b = a.rows[size_t(t)];
     S* ot = o + t * N * P;
@@ -100,9 +109,9 @@ void layer_forward(const rnn::LayerArgs& a, const Tensor& out, const Tensor& hy,
       for (int64_t r = 0; r < b; r++) {
         const S *xr = xp + (t * N + r) * GH, *hr = hh + r * GH;
         S* wsr = ws + (t * N + r) * W;
-        if (a.mode == Mode::Lstm) lstm_row(H, xr, hr, wsr, c + r * H, m ? m + r * H : h + r * P);
-        else if (a.mode == Mode::Gru) gru_row(H, xr, hr, b_hn, wsr, h + r * P);
-        else simple_row(a.mode, H, xr, hr, h + r * P);
+        if (a.mode == Mode::Lstm) lstm_row(H, xr, hr, bias, wsr, c + r * H, m ? m + r * H : h + r * P);
+        else if (a.mode == Mode::Gru) gru_row(H, xr, hr, bias, b_hn, wsr, h + r * P);
+        else simple_row(a.mode, H, xr, hr, bias, h + r * P);
       }
       if (m) rnn::product(b, P, H, m, H, w_hr.data_as<S>(), P, h, P, false);
       std::memcpy(ot, h, sizeof(S) * size_t(b * P));

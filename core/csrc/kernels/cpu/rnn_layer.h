@@ -47,6 +47,15 @@ void product(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, cons
 void product_at(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c);
 void product_at(int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c);
 
+// w (r x c) transposed into a new dense (c x r) tensor (float32 by 8x8 AVX2 blocks).
+Tensor transposed(const Tensor& w);
+
+// One row's float32 gate pass in 16-lane sweeps (AVX-512 only; rnn_cells512.cpp): pre-activations
+// xr + hr + bias, activations kept in ws, state c (LSTM) or h (GRU) updated, LSTM's o * tanh(c) in m.
+void lstm_row512(int64_t H, const float* xr, const float* hr, const float* bias, float* ws, float* c, float* m);
+void gru_row512(int64_t H, const float* xr, const float* hr, const float* bias, const float* b_hn, float* ws,
+                float* h);
+
 // In place over n values: the logistic function, tanh (float32 on AVX2 through vec::Exp8).
 void sigmoid_(float* x, int64_t n);
 void sigmoid_(double* x, int64_t n);

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "device/parallel.h"
+#include "generated/ops/t.h"
+#include "kernels/copy.h"
 #include "kernels/blas.h"
 #include "kernels/cpu/cpu_features.h"
 #include "kernels/cpu/rnn_layer.h"
@@ -60,6 +62,15 @@ void product_at(int64_t m, int64_t n, int64_t k, const float* a, const float* b,
 void product_at(int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c) {
   if (m == 0 || n == 0) return;
   blas::gemm<double>(blas::Op::T, blas::Op::N, m, n, k, 1.0, a, m, b, n, 0.0, c, n);
+}
+
+Tensor transposed(const Tensor& w) {
+  if (w.dtype() != ScalarType::Float32 || !cpu_has_avx2()) return contiguous(ops::t(w));
+  const Tensor src = contiguous(w);
+  const int64_t r = w.sizes()[0], c = w.sizes()[1];
+  Tensor out = empty({c, r}, ScalarType::Float32, w.device());
+  sgemm_unpacked::transpose(r, c, src.data_as<float>(), c, out.data_as<float>(), r);
+  return out;
 }
 
 namespace {
