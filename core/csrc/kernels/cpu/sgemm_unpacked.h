@@ -14,7 +14,7 @@ namespace ember::sgemm_unpacked {
 void product(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
              int64_t ldc, bool accumulate);
 
-// The same with AVX-512F (the caller checks cpu_has_avx512): 8x32 blocks (sgemm_unpacked512.cpp).
+// The same with AVX-512F (the caller checks cpu_has_avx512): blocks of up to 12x32 (sgemm_unpacked512.cpp).
 void product512(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
                 int64_t ldc, bool accumulate);
 

@@ -1,5 +1,5 @@
 // sgemm_unpacked::product512: the AVX-512 form of product (sgemm_unpacked.cpp) for machines that
-// have it: an 8x32 register block (16 accumulators of 16 floats) summed over k straight from
+// have it: a register block of up to 12 rows by 32 columns (24 accumulators of 16 floats) summed over k straight from
 // row-major A and B, the last columns through lane masks. Twice AVX2's width per instruction, so
 // the recurrent layers' per-step products (a few dozen rows) run near the FMA units' rate.
 #include <immintrin.h>
@@ -15,7 +15,7 @@ namespace {
 #define SGEMM_AVX512 __attribute__((target("avx512f")))
 #define SGEMM512_INLINE __attribute__((target("avx512f"), always_inline)) inline
 
-constexpr int kRows = 8, kCols = 32;
+constexpr int kRows = 12, kCols = 32;
 
 template <int NV>
 struct Row {
@@ -39,7 +39,7 @@ struct Row {
 template <int MR, int NV>
 SGEMM_AVX512 void block(int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc,
                         bool accumulate, __mmask16 m0, __mmask16 m1) {
-  Row<NV> r0{}, r1{}, r2{}, r3{}, r4{}, r5{}, r6{}, r7{};
+  Row<NV> r0{}, r1{}, r2{}, r3{}, r4{}, r5{}, r6{}, r7{}, r8{}, r9{}, r10{}, r11{};
   const float* ap[kRows];
   for (int i = 0; i < kRows; i++) ap[i] = a + (i < MR ? i : 0) * lda;  // rows past MR are never read
   for (int64_t p = 0; p < k; p++) {
@@ -54,6 +54,10 @@ SGEMM_AVX512 void block(int64_t k, const float* a, int64_t lda, const float* b, 
     if constexpr (MR > 5) r5.fma(ap[5] + p, b0, b1);
     if constexpr (MR > 6) r6.fma(ap[6] + p, b0, b1);
     if constexpr (MR > 7) r7.fma(ap[7] + p, b0, b1);
+    if constexpr (MR > 8) r8.fma(ap[8] + p, b0, b1);
+    if constexpr (MR > 9) r9.fma(ap[9] + p, b0, b1);
+    if constexpr (MR > 10) r10.fma(ap[10] + p, b0, b1);
+    if constexpr (MR > 11) r11.fma(ap[11] + p, b0, b1);
   }
   r0.store(c, accumulate, m0, m1);
   if constexpr (MR > 1) r1.store(c + ldc, accumulate, m0, m1);
@@ -63,6 +67,10 @@ SGEMM_AVX512 void block(int64_t k, const float* a, int64_t lda, const float* b, 
   if constexpr (MR > 5) r5.store(c + 5 * ldc, accumulate, m0, m1);
   if constexpr (MR > 6) r6.store(c + 6 * ldc, accumulate, m0, m1);
   if constexpr (MR > 7) r7.store(c + 7 * ldc, accumulate, m0, m1);
+  if constexpr (MR > 8) r8.store(c + 8 * ldc, accumulate, m0, m1);
+  if constexpr (MR > 9) r9.store(c + 9 * ldc, accumulate, m0, m1);
+  if constexpr (MR > 10) r10.store(c + 10 * ldc, accumulate, m0, m1);
+  if constexpr (MR > 11) r11.store(c + 11 * ldc, accumulate, m0, m1);
 }
 
 using BlockFn = void (*)(int64_t, const float*, int64_t, const float*, int64_t, float*, int64_t, bool, __mmask16,
@@ -82,7 +90,11 @@ BlockFn pick(int rows, int nv) {
     case 5: return pick<5>(nv);
     case 6: return pick<6>(nv);
     case 7: return pick<7>(nv);
-    default: return pick<8>(nv);
+    case 8: return pick<8>(nv);
+    case 9: return pick<9>(nv);
+    case 10: return pick<10>(nv);
+    case 11: return pick<11>(nv);
+    default: return pick<12>(nv);
   }
 }
 
@@ -97,10 +109,14 @@ SGEMM_AVX512 void product512(int64_t m, int64_t n, int64_t k, const float* a, in
     const int64_t width = std::min<int64_t>(kCols, n - j0);
     const int nv = width > 16 ? 2 : 1;
     const __mmask16 m0 = lanes(width), m1 = lanes(width - 16);
-    const BlockFn full = pick(kRows, nv);
+    // row blocks of near-equal height (20 rows: 10 + 10, not 12 + 8), so none runs short of accumulators
+    const int64_t blocks = (m + kRows - 1) / kRows, base = m / std::max<int64_t>(blocks, 1), extra = m - base * blocks;
     int64_t i0 = 0;
-    for (; i0 + kRows <= m; i0 += kRows) full(k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc, accumulate, m0, m1);
-    if (i0 < m) pick(int(m - i0), nv)(k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc, accumulate, m0, m1);
+    for (int64_t q = 0; q < blocks; q++) {
+      const int64_t rows = base + (q < extra ? 1 : 0);
+      pick(int(rows), nv)(k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc, accumulate, m0, m1);
+      i0 += rows;
+    }
   }
 }
 
