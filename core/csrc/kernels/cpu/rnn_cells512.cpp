@@ -70,4 +70,24 @@ EMBER_AVX512 void gru_row512(int64_t H, const float* xr, const float* hr, const 
   }
 }
 
+EMBER_AVX512 void lstm_row_backward512(int64_t H, const float* gs, const float* cp, const float* dm, float* dc,
+                                       float* d, float* m) {
+  const __m512 one = _mm512_set1_ps(1.f);
+  for (int64_t j = 0; j < H; j += 16) {
+    const __mmask16 k = lanes(H - j);
+    const __m512 i = load(k, gs + j), f = load(k, gs + H + j), g = load(k, gs + 2 * H + j), o = load(k, gs + 3 * H + j);
+    const __m512 tc = tanh16(load(k, gs + 4 * H + j)), dmj = load(k, dm + j);
+    if (m) _mm512_mask_storeu_ps(m + j, k, _mm512_mul_ps(o, tc));
+    // dct = dc + dm o (1 - tc^2)
+    const __m512 dct = _mm512_fmadd_ps(_mm512_mul_ps(dmj, o), _mm512_fnmadd_ps(tc, tc, one), load(k, dc + j));
+    _mm512_mask_storeu_ps(d + j, k, _mm512_mul_ps(_mm512_mul_ps(dct, g), _mm512_mul_ps(i, _mm512_sub_ps(one, i))));
+    _mm512_mask_storeu_ps(d + H + j, k,
+                          _mm512_mul_ps(_mm512_mul_ps(dct, load(k, cp + j)), _mm512_mul_ps(f, _mm512_sub_ps(one, f))));
+    _mm512_mask_storeu_ps(d + 2 * H + j, k, _mm512_mul_ps(_mm512_mul_ps(dct, i), _mm512_fnmadd_ps(g, g, one)));
+    _mm512_mask_storeu_ps(d + 3 * H + j, k,
+                          _mm512_mul_ps(_mm512_mul_ps(dmj, tc), _mm512_mul_ps(o, _mm512_sub_ps(one, o))));
+    _mm512_mask_storeu_ps(dc + j, k, _mm512_mul_ps(dct, f));
+  }
+}
+
 }  // namespace ember::rnn

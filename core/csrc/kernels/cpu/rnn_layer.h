@@ -43,9 +43,10 @@ void product(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const
 void product(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b, int64_t ldb, double* c,
              int64_t ldc, bool accumulate);
 // c (m x n) = a^T @ b with a (k x m) and b (k x n) dense row-major: the weights' gradients, summed
-// over every step's rows (k).
-void product_at(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c);
-void product_at(int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c);
+// over every step's rows (k). a_t (may be null) keeps a transposed copy of a for the next call
+// with the same a, when one is made.
+void product_at(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c, Tensor* a_t);
+void product_at(int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c, Tensor* a_t);
 
 // w (r x c) transposed into a new dense (c x r) tensor (float32 by 8x8 AVX2 blocks).
 Tensor transposed(const Tensor& w);
@@ -55,6 +56,12 @@ Tensor transposed(const Tensor& w);
 void lstm_row512(int64_t H, const float* xr, const float* hr, const float* bias, float* ws, float* c, float* m);
 void gru_row512(int64_t H, const float* xr, const float* hr, const float* bias, const float* b_hn, float* ws,
                 float* h);
+
+// LSTM's backward for one row at one step (AVX-512 only): from the saved gates and cell (gs: i, f, g,
+// o, c), the previous cell cp and the gradients dm (of o * tanh(c)) and dc (of c, updated to the
+// previous cell's), the four pre-activation gradients into d; with m non-null, o * tanh(c) there.
+void lstm_row_backward512(int64_t H, const float* gs, const float* cp, const float* dm, float* dc, float* d,
+                          float* m);
 
 // In place over n values: the logistic function, tanh (float32 on AVX2 through vec::Exp8).
 void sigmoid_(float* x, int64_t n);

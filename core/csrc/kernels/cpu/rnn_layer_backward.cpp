@@ -3,11 +3,13 @@
 // input's and the weights' gradients are then one matrix product each over all steps.
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "generated/ops/_rnn_layer_backward.h"
 #include "generated/ops/clone.h"
 #include "generated/ops/zeros.h"
 #include "kernels/copy.h"
+#include "kernels/cpu/cpu_features.h"
 #include "kernels/cpu/rnn_layer.h"
 #include "tensor/factory.h"
 
@@ -75,6 +77,11 @@ std::vector<Tensor> layer_backward(const rnn::LayerArgs& a, const Grads& g, cons
         const S* dmr = dm + r * dm_w;
         S* dcr = dc + r * H;
         S* d = dgx + (t * N + r) * GH;
+        if constexpr (std::is_same_v<S, float>)
+          if (cpu_has_avx512()) {
+            rnn::lstm_row_backward512(H, gs, cp, dmr, dcr, d, proj ? ms_t.data_as<S>() + (t * N + r) * H : nullptr);
+            continue;
+          }
         std::memcpy(tc, cs, sizeof(S) * size_t(H));
         rnn::tanh_(tc, H);
         if (proj) {
@@ -132,10 +139,12 @@ std::vector<Tensor> layer_backward(const rnn::LayerArgs& a, const Grads& g, cons
     }
   }
   // a (rows x cols) = sum over steps and rows of dg^T @ v, v (TN, cols); zeros for no steps
+  // dgx transposed once serves both w_ih and (but for GRU, whose dgh differs) w_hh
+  Tensor dgx_transposed;
   auto weight_grad = [&](const S* dg, int64_t rows, const S* v, int64_t cols) {
     Tensor w = empty({rows, cols}, dt);
     if (TN > 0 && rows > 0 && cols > 0)
-      rnn::product_at(rows, cols, TN, dg, v, w.data_as<S>());
+      rnn::product_at(rows, cols, TN, dg, v, w.data_as<S>(), dg == dgx ? &dgx_transposed : nullptr);
     else
       fill_(w, Scalar(0.0));
     return w;

@@ -49,17 +49,21 @@ void product(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, cons
   blas::gemm<double>(blas::Op::N, blas::Op::N, m, n, k, 1.0, a, lda, b, ldb, accumulate ? 1.0 : 0.0, c, ldc);
 }
 
-void product_at(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
+void product_at(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c, Tensor* a_t) {
   if (m == 0 || n == 0) return;
   if (cpu_has_avx512() && k > 0 && k <= kUnpackedMaxK) {  // a^T laid out row-major once, then the register kernel
-    Tensor at = empty({m, k}, ScalarType::Float32);
-    sgemm_unpacked::transpose(k, m, a, m, at.data_as<float>(), k);
+    Tensor local;
+    Tensor& at = a_t ? *a_t : local;
+    if (!at.defined()) {
+      at = empty({m, k}, ScalarType::Float32);
+      sgemm_unpacked::transpose(k, m, a, m, at.data_as<float>(), k);
+    }
     return unpacked(m, n, k, at.data_as<float>(), k, b, n, c, n, false);
   }
   blas::gemm<float>(blas::Op::T, blas::Op::N, m, n, k, 1.f, a, m, b, n, 0.f, c, n);
 }
 
-void product_at(int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c) {
+void product_at(int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c, Tensor*) {
   if (m == 0 || n == 0) return;
   blas::gemm<double>(blas::Op::T, blas::Op::N, m, n, k, 1.0, a, m, b, n, 0.0, c, n);
 }
