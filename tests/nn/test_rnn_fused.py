@@ -375,3 +375,11 @@ def test_results_do_not_depend_on_the_thread_count():
         ember.set_num_threads(before)
     for a, b in zip(*got):
         np.testing.assert_array_equal(a, b)
+
+
+def test_state_dtype_mismatch_is_a_runtime_error():
+    with pytest.raises(RuntimeError, match="Expected the hidden state to have the input's dtype ember.float32, got "
+                                           "ember.float64"):
+        nn.LSTM(3, 4)(ember.zeros(5, 1, 3), (ember.zeros(1, 1, 4, dtype=ember.float64), ember.zeros(1, 1, 4)))
+    with pytest.raises(RuntimeError, match="hidden state to have the input's dtype"):
+        nn.GRUCell(3, 4)(ember.zeros(2, 3), ember.zeros(2, 4, dtype=ember.float64))

@@ -34,6 +34,12 @@ def _layer(mode, x, state, w_ih, w_hh, b_ih, b_hh, w_hr=None, reverse=False, bat
     return out, ((hy, cy) if mode == "LSTM" else (hy,))
 
 
+def _check_state_dtype(x, states):
+    for s in states:
+        if s is not None and s.dtype != x.dtype:
+            raise RuntimeError(f"Expected the hidden state to have the input's dtype {x.dtype}, got {s.dtype}")
+
+
 def _check_dtype(x, weight):
     if x.dtype != weight.dtype:
         raise ValueError(f"RNN input dtype ({x.dtype}) does not match weight dtype ({weight.dtype}). Convert input: "
@@ -166,6 +172,7 @@ class RNNBase(Module):
             self._check_hidden(h0, shape)
             if lstm:
                 self._check_hidden(c0, shape[:2] + [self.hidden_size], "Expected hidden[1] size")
+        _check_state_dtype(x, (h0, c0))
         states = [(h0[i], c0[i]) if lstm else (h0[i],) for i in range(shape[0])]
         out, new = self._run(x, states)
         h_n = _C.stack([s[0] for s in new])
@@ -199,6 +206,7 @@ class RNNBase(Module):
                 h0 = h0.index_select(1, packed.sorted_indices)
                 c0 = c0.index_select(1, packed.sorted_indices) if c0 is not None else None
             self._check_hidden(h0, shape)
+        _check_state_dtype(x, (h0, c0))
         states = [(h0[i], c0[i]) if lstm else (h0[i],) for i in range(shape[0])]
         out, new = self._run(x, states, batch_sizes)
         data = _C.cat([out[t, :bs] for t, bs in enumerate(batch_sizes)])
@@ -294,6 +302,7 @@ class _CellBase(Module):
                 if list(s.shape) != [x.shape[0], self.hidden_size]:
                     raise RuntimeError(f"hidden has inconsistent size: got {list(s.shape)}, expected "
                                        f"{[x.shape[0], self.hidden_size]}")
+        _check_state_dtype(x, states)
         return x, states, unbatched
 
     def extra_repr(self):
