@@ -331,6 +331,11 @@ def test_argument_errors():
         ember._C._rnn_layer(ts[:4] + [ts[4].float()] + ts[5:], "LSTM", True, False, False, [])
     with pytest.raises(RuntimeError, match="not a positive multiple of the 4 gates"):
         ember._C._rnn_layer(ts[:3] + [ts[3][:5]] + ts[4:], "LSTM", True, False, False, [])
+    f64 = {"dtype": ember.float64}
+    huge = [ember.zeros(2**40, 2**22, 0, **f64), ember.zeros(2**22, 4, **f64), ember.zeros(2**22, 4, **f64),
+            ember.zeros(16, 0, **f64)]
+    with pytest.raises(RuntimeError, match="needs more memory than can be addressed"):
+        ember._C._rnn_layer(huge + ts[4:], "LSTM", True, False, False, [])
     out, hy, cy, ws = ember._C._rnn_layer(ts, "LSTM", True, False, False, [])
     with pytest.raises(RuntimeError, match="workspace is not the one _rnn_layer returned"):
         ember._C._rnn_layer_backward(out, hy, cy, ts, out, ws[1:], "LSTM", True, False, False, [], [1] * 7)

@@ -139,7 +139,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _rnn_layer(const std::vector<Tensor>&
   Tensor cy = empty(a.mode == Mode::Lstm ? DimVec{a.N, a.H} : DimVec{0}, dt, dev);
   Tensor ws = empty({a.T * a.N * a.ws_width() * elem}, ScalarType::UInt8, dev);
   if (a.x.is_meta()) return {out, hy, cy, ws};
-  if (dt == ScalarType::Float64) layer_forward<double>(a, out, hy, cy, reinterpret_cast<double*>(ws.data_as<uint8_t>()));
+  if (dt == ScalarType::Float64)
+    layer_forward<double>(a, out, hy, cy, reinterpret_cast<double*>(ws.data_as<uint8_t>()));
   else layer_forward<float>(a, out, hy, cy, reinterpret_cast<float*>(ws.data_as<uint8_t>()));
   return {out, hy, cy, ws};
 }

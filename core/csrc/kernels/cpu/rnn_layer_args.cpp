@@ -1,6 +1,8 @@
 // _rnn_layer's argument checks (shared with its backward) and the gate activations over rows.
 #include <cmath>
 
+#include <algorithm>
+
 #include "base/error.h"
 #include <cstdlib>
 
@@ -82,6 +84,10 @@ LayerArgs layer_args(const std::vector<Tensor>& tensors, const std::string& mode
     check_shape(a.b_ih, {a.gh()}, "b_ih (gates * hidden)", op);
     check_shape(a.b_hh, {a.gh()}, "b_hh (gates * hidden)", op);
   }
+  // the buffers are (T * N) rows of up to G*H + workspace values: refuse sizes whose bytes overflow
+  const double row = double(std::max({a.gh() + a.ws_width(), a.P, a.I})) * 8.0;
+  EMBER_CHECK(double(a.T) * double(a.N) * row < 9.0e18, Runtime, op, ": a sequence of ", a.T, " steps of ", a.N,
+              " rows needs more memory than can be addressed");
   if (batch_sizes.empty()) {
     a.rows.assign(size_t(a.T), a.N);
   } else {

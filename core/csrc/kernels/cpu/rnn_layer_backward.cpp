@@ -158,7 +158,8 @@ std::vector<Tensor> layer_backward(const rnn::LayerArgs& a, const Grads& g, cons
     S* hp = hp_t.data_as<S>();
     for (int64_t t = 0; t < T; t++) {
       const int64_t b = a.rows[size_t(t)];
-      for (int64_t r = 0; r < b; r++) std::memcpy(hp + (t * N + r) * P, prev_row(a, t, r, O, P, HX, P), sizeof(S) * size_t(P));
+      for (int64_t r = 0; r < b; r++)
+        std::memcpy(hp + (t * N + r) * P, prev_row(a, t, r, O, P, HX, P), sizeof(S) * size_t(P));
       std::fill(hp + (t * N + b) * P, hp + (t + 1) * N * P, S(0));
     }
     res[size_t(a.pos_w_hh)] = weight_grad(dgh, GH, hp, P);
@@ -171,7 +172,9 @@ std::vector<Tensor> layer_backward(const rnn::LayerArgs& a, const Grads& g, cons
     return bsum;
   };
   if (want(a.pos_b_ih)) res[size_t(a.pos_b_ih)] = bias_grad(dgx);
-  if (want(a.pos_b_hh)) res[size_t(a.pos_b_hh)] = gru ? bias_grad(dgh) : (want(a.pos_b_ih) ? ops::clone(res[size_t(a.pos_b_ih)]) : bias_grad(dgx));
+  if (want(a.pos_b_hh))  // b_hh's gradient is b_ih's but for GRU (r scales b_hn)
+    res[size_t(a.pos_b_hh)] =
+        gru ? bias_grad(dgh) : want(a.pos_b_ih) ? ops::clone(res[size_t(a.pos_b_ih)]) : bias_grad(dgx);
   if (want(a.pos_w_hr)) res[size_t(a.pos_w_hr)] = weight_grad(dhs_t.data_as<S>(), P, ms_t.data_as<S>(), H);
   if (want(a.pos_hx)) res[size_t(a.pos_hx)] = dh_t;
   if (want(a.pos_cx)) res[size_t(a.pos_cx)] = dc_t;

@@ -26,7 +26,8 @@ void unpacked(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, cons
               int64_t ldc, bool accumulate) {
   constexpr int64_t kPanel = 32;
   const bool wide = cpu_has_avx512();
-  const int64_t panels = (n + kPanel - 1) / kPanel, grain = std::max<int64_t>(1, (int64_t(1) << 20) / std::max<int64_t>(1, m * k * kPanel));
+  const int64_t panels = (n + kPanel - 1) / kPanel;
+  const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 20) / std::max<int64_t>(1, m * k * kPanel));
   parallel_for(panels, grain, [&](int64_t p0, int64_t p1) {
     const int64_t j0 = p0 * kPanel, cols = std::min(n, p1 * kPanel) - j0;
     if (wide) sgemm_unpacked::product512(m, cols, k, a, lda, b + j0, ldb, c + j0, ldc, accumulate);
