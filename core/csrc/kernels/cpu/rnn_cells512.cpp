@@ -4,6 +4,9 @@
 #include "kernels/cpu/rnn_layer.h"
 #include "kernels/simd/exp_avx512.h"
 
+// GCC 12 flags the AVX-512 intrinsics' internal _mm512_undefined_ps() as maybe-uninitialized.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
 namespace ember::rnn {
 
 namespace {

@@ -93,7 +93,7 @@ LayerArgs layer_args(const std::vector<Tensor>& tensors, const std::string& mode
   } else {
     EMBER_CHECK(int64_t(batch_sizes.size()) == a.T, Runtime, op, ": expected ", a.T,
                 " batch_sizes (one per step), got ", batch_sizes.size());
-    for (size_t t = 0; t < batch_sizes.size(); t++) {
+    for (int64_t t = 0; t < int64_t(batch_sizes.size()); t++) {
       const int64_t b = batch_sizes[t];
       EMBER_CHECK(b >= 0 && b <= a.N, Runtime, op, ": batch_sizes[", t, "] = ", b, " is outside [0, ", a.N, "]");
       EMBER_CHECK(t == 0 || b <= batch_sizes[t - 1], Runtime, op,

@@ -191,7 +191,7 @@ std::vector<Tensor> _rnn_layer_backward(const Tensor& grad_output, const Tensor&
   const char* op = "_rnn_layer_backward";
   const rnn::LayerArgs a = rnn::layer_args(tensors, mode, has_biases, has_proj, reverse, batch_sizes, op);
   const ScalarType dt = a.x.dtype();
-  EMBER_CHECK(grad_mask.size() == a.count, Value, op, ": expected ", a.count, " grad_mask entries, got ",
+  EMBER_CHECK(size_t(grad_mask.size()) == a.count, Value, op, ": expected ", a.count, " grad_mask entries, got ",
               grad_mask.size());
   for (int64_t v : grad_mask) EMBER_CHECK(v == 0 || v == 1, Value, op, ": grad_mask entries must be 0 or 1, got ", v);
   auto check = [&](const Tensor& t, const DimVec& sizes, const char* what) {
