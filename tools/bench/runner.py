@@ -69,14 +69,21 @@ def best_of(fn: Callable[[], object], reps: int = 5) -> float:
 
 
 def run(cases: list[Case], runs: int = 3) -> list[dict]:
+    """Each case's median per library. The libraries take turns run by run, so that a change in the
+    machine's load (it is shared) falls on all of them rather than on whichever ran last."""
     rows = []
     for case in cases:
-        results = {}
-        for lib, fn in case.impls.items():
-            try:
-                results[lib] = median_of(fn, runs)
-            except Exception as exc:  # a peer missing a feature should not stop the table
-                results[lib] = exc
+        samples: dict[str, list[float]] = {lib: [] for lib in case.impls}
+        failed: dict[str, Exception] = {}
+        for _ in range(runs):
+            for lib, fn in case.impls.items():
+                if lib in failed:
+                    continue
+                try:
+                    samples[lib].append(fn())
+                except Exception as exc:  # a peer missing a feature should not stop the table
+                    failed[lib] = exc
+        results = {lib: failed[lib] if lib in failed else statistics.median(samples[lib]) for lib in case.impls}
         rows.append({"case": case, "results": results})
     return rows
 
