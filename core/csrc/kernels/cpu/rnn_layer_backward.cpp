@@ -20,7 +20,7 @@ namespace {
 using rnn::Mode;
 
 // The state row r held before step t: the previous step's output where r was live there, else the
-// initial state (a reverse packed sequence starts late; row 0 of a forward one at t = 0).
+// initial state (at t = 0 going forward; later for the short rows of a reverse packed sequence).
 template <class S>
 const S* prev_row(const rnn::LayerArgs& a, int64_t t, int64_t r, const S* seq, int64_t seq_row, const S* init,
                   int64_t init_row) {
