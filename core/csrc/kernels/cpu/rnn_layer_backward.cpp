@@ -199,6 +199,7 @@ std::vector<Tensor> _rnn_layer_backward(const Tensor& grad_output, const Tensor&
     EMBER_CHECK(t.sizes() == sizes, Runtime, op, ": expected ", what, " of shape ", sizes, ", got ", t.sizes());
     EMBER_CHECK(t.dtype() == dt, Type, op, ": expected ", what, " of dtype ", dtype_name(dt), ", got ",
                 dtype_name(t.dtype()));
+    EMBER_CHECK(t.device() == a.x.device(), Runtime, op, ": expected ", what, " on the input's device");
   };
   EMBER_CHECK(output.defined(), Value, op, ": output is undefined");
   check(output, {a.T, a.N, a.P}, "output");
@@ -207,7 +208,7 @@ std::vector<Tensor> _rnn_layer_backward(const Tensor& grad_output, const Tensor&
   check(grad_cy, a.mode == Mode::Lstm ? DimVec{a.N, a.H} : DimVec{0}, "grad_cy");
   const bool narrow = dt == ScalarType::Float16 || dt == ScalarType::BFloat16;
   const int64_t elem = dt == ScalarType::Float64 ? 8 : 4;
-  EMBER_CHECK(workspace.defined() && workspace.dtype() == ScalarType::UInt8 &&
+  EMBER_CHECK(workspace.defined() && workspace.dtype() == ScalarType::UInt8 && workspace.device() == a.x.device() &&
                   workspace.numel() == a.T * a.N * a.ws_width() * elem,
               Runtime, op, ": workspace is not the one _rnn_layer returned for these arguments");
   if (a.x.is_meta()) {
