@@ -49,12 +49,12 @@ def np_layer(mode, x, h, c, w_ih, w_hh, b_ih=None, b_hh=None, w_hr=None, reverse
     return out, h, c
 
 
-def make_args(mode, rng, T=4, N=3, I=3, H=4, P=None, bias=True):
+def make_args(mode, rng, T=4, N=3, In=3, H=4, P=None, bias=True):
     """The NumPy arrays of _rnn_layer's tensor list, in its order, and their names."""
     P = P or H
     G = GATES[mode]
     names = ["x", "hx"] + (["cx"] if mode == "LSTM" else []) + ["w_ih", "w_hh"]
-    shapes = [(T, N, I), (N, P)] + ([(N, H)] if mode == "LSTM" else []) + [(G * H, I), (G * H, P)]
+    shapes = [(T, N, In), (N, P)] + ([(N, H)] if mode == "LSTM" else []) + [(G * H, In), (G * H, P)]
     if bias:
         names += ["b_ih", "b_hh"]
         shapes += [(G * H,), (G * H,)]
@@ -136,7 +136,7 @@ def test_fused_backward_matches_numpy_differences(mode, kw, reverse, batch_sizes
 
 def test_fused_backward_float32_matches_float64():
     rng = np.random.default_rng(3)
-    names, arrays = make_args("LSTM", rng, T=6, N=4, I=5, H=8, P=3)
+    names, arrays = make_args("LSTM", rng, T=6, N=4, In=5, H=8, P=3)
     grads = {}
     for dtype in (ember.float64, ember.float32):
         ts = [ember.tensor(a).to(dtype).requires_grad_() for a in arrays]
@@ -152,7 +152,7 @@ def test_float32_register_kernels_at_odd_sizes(mode):
     hidden units: 52 gate columns = one full panel of 32 and a masked one), with a projection for
     LSTM, against the float64 computation (OpenBLAS) of the same values."""
     rng = np.random.default_rng(15)
-    names, arrays = make_args(mode, rng, T=5, N=11, I=37, H=13, P=6 if mode == "LSTM" else None)
+    names, arrays = make_args(mode, rng, T=5, N=11, In=37, H=13, P=6 if mode == "LSTM" else None)
     res = {}
     for dtype in (ember.float64, ember.float32):
         ts = [ember.tensor(a).to(dtype).requires_grad_() for a in arrays]
@@ -181,7 +181,7 @@ GRADCHECK = [("LSTM", {"P": 2}, True, (2, 2, 1)), ("LSTM", {}, False, ()), ("GRU
 
 @pytest.mark.parametrize("mode,kw,reverse,batch_sizes", GRADCHECK, ids=[f"{c[0]}-{i}" for i, c in enumerate(GRADCHECK)])
 def test_gradcheck_and_gradgradcheck(mode, kw, reverse, batch_sizes):
-    names, arrays = make_args(mode, np.random.default_rng(5), T=3, N=2, I=2, H=2, **kw)
+    names, arrays = make_args(mode, np.random.default_rng(5), T=3, N=2, In=2, H=2, **kw)
     ts = tuple(ember.tensor(a, requires_grad=True) for a in arrays)
 
     def fn(*xs):
@@ -370,7 +370,7 @@ def test_empty_sequence_keeps_the_state():
 def test_results_do_not_depend_on_the_thread_count():
     """The float32 products split column panels across threads; each column is summed the same way
     whatever the split, so 1 and 2 threads give the same bits."""
-    names, arrays = make_args("LSTM", np.random.default_rng(16), T=4, N=64, I=64, H=64)
+    names, arrays = make_args("LSTM", np.random.default_rng(16), T=4, N=64, In=64, H=64)
     before = ember.get_num_threads()
     got = []
     try:

@@ -6,8 +6,8 @@
 #include <type_traits>
 
 #include "generated/ops/_rnn_layer.h"
-#include "kernels/copy.h"
-#include "kernels/cpu/cpu_features.h"
+#include "iter/copy.h"
+#include "device/cpu_features.h"
 #include "kernels/cpu/rnn_layer.h"
 #include "tensor/factory.h"
 

@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "kernels/blas.h"
-#include "kernels/cpu/cpu_features.h"
+#include "device/cpu_features.h"
 #include "kernels/cpu/rnn_layer.h"
 #include "kernels/cpu/sgemm_unpacked.h"
 #include "kernels/simd/exp_avx2.h"

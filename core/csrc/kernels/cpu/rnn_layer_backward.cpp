@@ -8,8 +8,8 @@
 #include "generated/ops/_rnn_layer_backward.h"
 #include "generated/ops/clone.h"
 #include "generated/ops/zeros.h"
-#include "kernels/copy.h"
-#include "kernels/cpu/cpu_features.h"
+#include "iter/copy.h"
+#include "device/cpu_features.h"
 #include "kernels/cpu/rnn_layer.h"
 #include "tensor/factory.h"
 

@@ -5,9 +5,9 @@
 
 #include "device/parallel.h"
 #include "generated/ops/t.h"
-#include "kernels/copy.h"
+#include "iter/copy.h"
 #include "kernels/blas.h"
-#include "kernels/cpu/cpu_features.h"
+#include "device/cpu_features.h"
 #include "kernels/cpu/rnn_layer.h"
 #include "kernels/cpu/sgemm_unpacked.h"
 #include "kernels/simd/exp_avx2.h"
