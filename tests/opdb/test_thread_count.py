@@ -186,6 +186,11 @@ def _custom_calls():
         F.nll_loss(p, target).backward()
         return p.grad
 
+    def bce_backward():
+        p = x.sigmoid().requires_grad_()
+        F.binary_cross_entropy(p, mask.float(), weight=x.abs()).backward()
+        return p.grad
+
     def sgd_steps():
         w = [w0.clone().requires_grad_(), w1.clone().requires_grad_()]
         opt = ember.optim.SGD(w, lr=0.1, momentum=0.9, weight_decay=1e-3, nesterov=True)
@@ -205,6 +210,9 @@ def _custom_calls():
         "_nll_loss": [(lambda: F.nll_loss(logp, target), False),
                       (lambda: F.nll_loss(logp, target, reduction="none"), True)],
         "_nll_loss_backward": [(nll_backward, False)],
+        "_binary_cross_entropy": [(lambda: F.binary_cross_entropy(x.sigmoid(), mask.float()), False),
+                                  (lambda: F.binary_cross_entropy(x.sigmoid(), mask.float(), reduction="none"), True)],
+        "_binary_cross_entropy_backward": [(bce_backward, True)],
         "_nonzero_tuple": [(lambda: ember.nonzero(mask, as_tuple=True), True)],
         "_to_copy": [(lambda: x.to(ember.float64), True), (lambda: xi.to(ember.int8), True)],
         "_unique2": [(lambda: ember.unique(xi, return_inverse=True, return_counts=True), True)],
