@@ -1,19 +1,17 @@
 """ember: tensors and math over a C++ core, with PyTorch's names and semantics."""
-import os as _os
-
-# OpenBLAS's threads and ember's OpenMP threads share the cores. OpenMP workers that busy-wait long
-# after a parallel loop take them from the next BLAS call (conv2d ran 2-3x slower): spin briefly,
-# then sleep. Read when libgomp loads (with _C below); a user's own setting wins.
-if "OMP_WAIT_POLICY" not in _os.environ:
-    _os.environ.setdefault("GOMP_SPINCOUNT", "20000")
+import warnings as _warnings
 
 from . import _openblas  # noqa: F401  (loads OpenBLAS, which _C links to, first)
 from . import _C
 from ._C import (  # noqa: F401
     TensorBase, dtype, device, get_default_dtype, set_default_dtype, promote_types, result_type,
-    can_cast, get_num_threads, set_num_threads,
+    can_cast, get_num_threads, set_num_threads, get_num_interop_threads, set_num_interop_threads,
     bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64, complex128,
 )
+# The thread count comes from MKL_NUM_THREADS / OMP_NUM_THREADS as in PyTorch; a value that is
+# not a positive integer is ignored with a warning rather than failing the import.
+if _C._num_threads_env_warning():
+    _warnings.warn(_C._num_threads_env_warning(), RuntimeWarning, stacklevel=2)
 from ._size import Size
 from ._tensor import Tensor
 from ._tensor_str import set_printoptions

@@ -1,5 +1,5 @@
 // The CBLAS calls behind kernels/blas.h. OpenBLAS runs single-threaded, always: its own pool of
-// spinning threads beside ember's OpenMP team made two pools fight over 2 cores (a 784-256-256-10
+// spinning threads beside ember's own team made two pools fight over 2 cores (a 784-256-256-10
 // training step took 5 ms on 2 threads, 1.25 ms on one). Large products are split across ember's
 // team instead, so one pool does all the work.
 #include "kernels/blas.h"
@@ -133,7 +133,7 @@ template <class T>
 void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
           T beta, T* c, int64_t ldc) {
   const int64_t threads = get_num_threads();
-  if (threads <= 1 || omp_in_parallel() || double(m) * double(n) * double(k) < kSplitFrom || (m < 2 && n < 2)) {
+  if (threads <= 1 || in_parallel_region() || double(m) * double(n) * double(k) < kSplitFrom || (m < 2 && n < 2)) {
     gemm_serial<T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     return;
   }

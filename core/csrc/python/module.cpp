@@ -94,6 +94,17 @@ EMBER_FN(set_num_threads, "set_num_threads(int num)",
          EMBER_CHECK(n > 0 && n <= 65536, Value, "set_num_threads expects a positive integer (at most 65536), got ", n);
          set_num_threads(int(n));
          Py_RETURN_NONE;)
+EMBER_FN(_num_threads_env_warning, "_num_threads_env_warning()",
+         return PyUnicode_FromString(num_threads_env_warning().c_str());)
+EMBER_FN(get_num_interop_threads, "get_num_interop_threads()", return PyLong_FromLong(get_num_interop_threads());)
+EMBER_FN(set_num_interop_threads, "set_num_interop_threads(int num)",
+         int64_t n = r.int64(0);
+         EMBER_CHECK(n > 0 && n <= 65536, Runtime, "set_num_interop_threads expects a positive integer");
+         set_num_interop_threads(int(n));
+         Py_RETURN_NONE;)
+EMBER_FN(_set_parallel_grain_cap, "_set_parallel_grain_cap(int cap)",
+         return PyLong_FromLongLong(set_parallel_grain_cap(r.int64(0)));)
+EMBER_FN(_parallel_jobs_run, "_parallel_jobs_run()", return PyLong_FromLongLong(team_jobs_run());)
 EMBER_FN(get_default_dtype, "get_default_dtype()", return dtype_obj(default_dtype());)
 EMBER_FN(set_default_dtype, "set_default_dtype(object d)", set_default_dtype(dtype_arg(r.object(0))); Py_RETURN_NONE;)
 EMBER_FN(promote_types, "promote_types(object type1, object type2)",
@@ -131,7 +142,10 @@ PYBIND11_MODULE(_C, m) {
            {"_set_tensor_class", fn__set_tensor_class}, {"_set_size_class", fn__set_size_class},
            {"_set_zero_division_error", fn__set_zero_division_error}, {"_set_linalg_error", fn__set_linalg_error},
            {"get_num_threads", fn_get_num_threads},
-           {"set_num_threads", fn_set_num_threads}, {"get_default_dtype", fn_get_default_dtype},
+           {"set_num_threads", fn_set_num_threads}, {"get_num_interop_threads", fn_get_num_interop_threads},
+           {"set_num_interop_threads", fn_set_num_interop_threads},
+           {"_num_threads_env_warning", fn__num_threads_env_warning},
+           {"_set_parallel_grain_cap", fn__set_parallel_grain_cap}, {"_parallel_jobs_run", fn__parallel_jobs_run}, {"get_default_dtype", fn_get_default_dtype},
            {"set_default_dtype", fn_set_default_dtype}, {"promote_types", fn_promote_types},
            {"can_cast", fn_can_cast}, {"result_type", fn_result_type}, {"_cpu_empty_cache", fn__cpu_empty_cache},
            {"_cpu_cached_bytes", fn__cpu_cached_bytes}})

@@ -1,9 +1,9 @@
-// ducc0's threads for ember's FFTs: a ducc0 thread_pool whose parallel_for runs on ember's OpenMP
-// team, so a transform splits over the same threads as every other op (no second pool of workers
-// competing with OpenMP's spinning ones for the cores), sized by ember.set_num_threads. Header
+// ducc0's threads for ember's FFTs: a ducc0 thread_pool whose parallel_for runs on ember's worker
+// pool, so a transform splits over the same threads as every other op (no second pool of workers
+// competing for the cores), sized by ember.set_num_threads. Header
 // only: each ducc0 build (fft_ducc_impl.h, one per ISA and precision) derives from its own ducc0.
 #pragma once
-#include <atomic>
+#include <functional>
 
 #include "ducc0/infra/threading.h"
 #include "device/parallel.h"
@@ -21,19 +21,9 @@ class OmpPool final : public DUCC0_NAMESPACE::detail_threading::thread_pool {
   }
   void submit(std::function<void()> work) override { work(); }  // parallel_for below never submits
   void parallel_for(size_t n, std::function<void(size_t)> work) override {
-    if (n <= 1 || omp_in_parallel()) {
-      for (size_t i = 0; i < n; i++) work(i);
-      return;
-    }
-    // Each thread takes the next share not yet taken: every share runs even when OpenMP grants
-    // fewer threads than asked, and a thread the OS runs late (a busy machine) leaves its share
-    // to the others instead of holding the whole transform up.
-    std::atomic<size_t> next{0};
-    note_parallel_region();
-#pragma omp parallel num_threads(int(n))
-    {
-      for (size_t i = next++; i < n; i = next++) work(i);
-    }
+    // run_on_team runs each share once, inline when nested or n is 1; a thread the OS runs late
+    // (a busy machine) leaves its share to the others instead of holding the transform up.
+    run_on_team(int(n), [](void* w, int i) { (*static_cast<std::function<void(size_t)>*>(w))(size_t(i)); }, &work);
   }
 };
 

@@ -53,12 +53,12 @@ double signal_size(const Tensor& t, const std::vector<size_t>& axes) {
   return n;
 }
 
-// Threads for one ducc0 call (on ember's OpenMP team, fft_ducc_pool.h): ember.get_num_threads()
+// Threads for one ducc0 call (on ember's worker pool, fft_ducc_pool.h): ember.get_num_threads()
 // for big batched transforms, which ducc0 splits line by line. A single 1-D line runs on one: ducc0
 // can only split inside that transform, and on this 2-core machine that measured slower than one
 // thread (rfft of 10^6 float32: 5.2-6.3 ms on one, 6.9-7.9 ms on two).
 size_t fft_threads(const Tensor& out, const std::vector<size_t>& axes) {
-  if (out.numel() < kThreadFrom || omp_in_parallel()) return 1;
+  if (out.numel() < kThreadFrom || in_parallel_region()) return 1;
   if (axes.size() == 1 && out.numel() == out.sizes()[int64_t(axes[0])]) return 1;
   return size_t(get_num_threads());
 }
