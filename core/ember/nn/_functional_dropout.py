@@ -22,6 +22,17 @@ def _check_scalable(input, training):
         raise RuntimeError(f"result type Float can't be cast to the desired output type {input.dtype}")
 
 
+def _without_mask(input, p, training, inplace):
+    """The checked arguments' result when no mask is drawn (evaluation, p 0 or 1), else None."""
+    _check_p(p)
+    _check_scalable(input, training)
+    if not training or p == 0:
+        return input
+    if p == 1:
+        return input.mul_(0) if inplace else input * 0
+    return None
+
+
 def _apply_mask(input, mask, scale, inplace):
     if inplace:
         return input.mul_(mask).mul_(scale)
@@ -31,12 +42,9 @@ def _apply_mask(input, mask, scale, inplace):
 @tensor_args("input", numbers=("p",))
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeros each element with probability p in training, scaling the rest by 1/(1-p)."""
-    _check_p(p)
-    _check_scalable(input, training)
-    if not training or p == 0:
-        return input
-    if p == 1:
-        return input.mul_(0) if inplace else input * 0
+    trivial = _without_mask(input, p, training, inplace)
+    if trivial is not None:
+        return trivial
     mask = _C.empty_like(input).bernoulli_(1 - p)
     return _apply_mask(input, mask, 1.0 / (1 - p), inplace)
 
@@ -80,12 +88,9 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 
 
 def _alpha_dropout(input, p, training, inplace, mask_shape):
-    _check_p(p)
-    _check_scalable(input, training)
-    if not training or p == 0:
-        return input
-    if p == 1:
-        return input.mul_(0) if inplace else input * 0
+    trivial = _without_mask(input, p, training, inplace)
+    if trivial is not None:
+        return trivial
     # Dropped values become alpha' = -SELU_SCALE*SELU_ALPHA; a and b keep mean 0 and variance 1.
     alpha_p = -SELU_ALPHA * SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
