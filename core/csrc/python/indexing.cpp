@@ -70,6 +70,10 @@ int setitem(PyObject* self, PyObject* index, PyObject* value) {
   } else {
     EMBER_FAIL(Type, "can't assign a ", type_name(value), " to a tensor (expected a Tensor or a number)");
   }
+  // PyTorch writes a number through a single mask with masked_fill_, which takes only bool masks.
+  PyObject* only = PyTuple_Check(index) && PyTuple_GET_SIZE(index) == 1 ? PyTuple_GET_ITEM(index, 0) : index;
+  EMBER_CHECK(!(is_tensor(only) && unwrap(only).dtype() == ScalarType::UInt8 && v.dim() == 0), Runtime,
+              "masked_fill_ only supports boolean masks, but got mask with dtype uint8");
   ParsedIndex p = parse_index(t, index);
   Tensor view = recorded_view(t, p.view);
   if (!p.advanced) {

@@ -50,7 +50,7 @@ void fill_(const Tensor& t, const Scalar& value) {
       parallel_for(t.numel(), 1 << 16, [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
     } else {
       TensorIter it;
-      it.name("fill_").output(t, true).input(scalar_tensor(value, t.dtype()), false).promotion(Promotion::None)
+      it.name("fill_").check_mem_overlap(false).output(t, true).input(scalar_tensor(value, t.dtype()), false).promotion(Promotion::None)
           .out_dtype(t.dtype());
       it.build();
       unary_kernel<T, T>(it, [](T x) { return x; });

@@ -5,6 +5,7 @@
 #include "iter/tensor_iter.h"
 #include "iter/copy.h"
 #include "kernels/cpu/index_kernels.h"
+#include "tensor/mem_overlap.h"
 
 namespace ember {
 
@@ -144,6 +145,9 @@ Tensor advanced_index(const Tensor& self, const std::vector<Tensor>& indices, co
 
 void advanced_index_put_(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values_in,
                          bool accumulate, const DimVec* dim_labels) {
+  // An expanded self is allowed (PyTorch only warns); values and indices may not share its memory.
+  assert_no_overlap(self, values_in, "index_put_");
+  for (const Tensor& i : indices) assert_no_overlap(self, i, "index_put_");
   Plan p = make_plan(self, indices, dim_labels);
   Tensor values = values_in;
   // Leading size-1 dims beyond the result's rank are dropped, as NumPy and PyTorch do.
@@ -165,7 +169,7 @@ void advanced_index_put_(const Tensor& self, const std::vector<Tensor>& indices,
               " but self on ", self.device().str());
   if (self.is_meta()) return;
   if (values.dtype() != self.dtype()) values = to_dtype(values, self.dtype());
-  // Values reading the memory being written are copied first.
+  // Values reading the memory being written (in a layout the overlap check cannot see) are copied first.
   else if (values.storage().get() == self.storage().get()) values = contiguous_copy(values);
   scatter_loop(p.shape, index_operand(self, p.self_strides), index_operand(values, p.shape, true),
                index_operand(p.idx, p.idx_strides), self.dtype(),
