@@ -186,3 +186,12 @@ def test_gather_take_masked_select_out_overlap():
     src = ember.arange(10, 18)
     r = ember.gather(src, 0, i[:4], out=i[:4])
     np.testing.assert_array_equal(r.numpy(), [10, 11, 12, 13])
+
+
+def test_mask_fill_from_an_element_of_itself_is_allowed():
+    # One bool mask and a 0-dim value is PyTorch's masked_fill_, which reads the value once.
+    t = ember.arange(12.).reshape(3, 4)
+    t[t > 5] = t[0, 1]
+    want = np.arange(12.).reshape(3, 4)
+    want[want > 5] = 1.
+    np.testing.assert_array_equal(t.numpy(), want)

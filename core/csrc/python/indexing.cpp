@@ -84,6 +84,9 @@ int setitem(PyObject* self, PyObject* index, PyObject* value) {
       copy_(view, drop_leading_ones(v, view.dim()));
     return 0;
   }
+  // One bool mask and a 0-dim value is PyTorch's masked_fill_, which does not check overlap.
+  const bool masked_fill = is_tensor(only) && unwrap(only).dtype() == ScalarType::Bool && v.dim() == 0;
+  if (!masked_fill) check_index_put_overlap(view, p.indices, v);
   ad::advanced_index_put_(view, p.indices, v, false, &p.labels);
   return 0;
   EMBER_PY_END(-1)

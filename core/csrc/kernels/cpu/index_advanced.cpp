@@ -145,9 +145,6 @@ Tensor advanced_index(const Tensor& self, const std::vector<Tensor>& indices, co
 
 void advanced_index_put_(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values_in,
                          bool accumulate, const DimVec* dim_labels) {
-  // An expanded self is allowed (PyTorch only warns); values and indices may not share its memory.
-  assert_no_overlap(self, values_in, "index_put_");
-  for (const Tensor& i : indices) assert_no_overlap(self, i, "index_put_");
   Plan p = make_plan(self, indices, dim_labels);
   Tensor values = values_in;
   // Leading size-1 dims beyond the result's rank are dropped, as NumPy and PyTorch do.
@@ -175,6 +172,11 @@ void advanced_index_put_(const Tensor& self, const std::vector<Tensor>& indices,
                index_operand(p.idx, p.idx_strides), self.dtype(),
                accumulate ? ScatterMode::Add : ScatterMode::Assign, p.spec);
   self.bump_version();
+}
+
+void check_index_put_overlap(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values) {
+  assert_no_overlap(self, values, "index_put_");
+  for (const Tensor& i : indices) assert_no_overlap(self, i, "index_put_");
 }
 
 std::vector<Tensor> expand_index_list(const Tensor& self, const std::vector<Tensor>& indices) {

@@ -28,6 +28,7 @@ void index_put_apply(const Tensor& self, const std::vector<Tensor>& indices, con
     EMBER_CHECK(dt == ScalarType::Int64 || dt == ScalarType::Int32 || dt == ScalarType::Bool || dt == ScalarType::UInt8,
                 Index, "tensors used as indices must be long, int, byte or bool tensors (got ", dtype_name(dt), ")");
   }
+  check_index_put_overlap(self, indices, values);
   if (self.is_meta()) return;
   advanced_index_put_(self, expand_index_list(self, indices), values, accumulate);
 }
