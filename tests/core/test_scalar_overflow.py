@@ -42,6 +42,7 @@ def _wrap(values, op, number, dtype):
     lambda: F.threshold_(ember.ones(2, dtype=ember.int32), 2**31, 0),
     lambda: F.threshold(ember.ones(2, dtype=ember.int8), math.nan, 0),
     lambda: F.threshold(ember.ones(2), 1e300, 0),
+    lambda: F.threshold(ember.ones(2, dtype=ember.uint8), 0.5, -2.0),  # a negative float for an unsigned dtype
     lambda: ember.add(_i8(), _i8(), alpha=300),
     lambda: ember.sub(ember.ones(2, dtype=ember.uint8), ember.ones(2, dtype=ember.uint8), alpha=300),
     lambda: ember.add(ember.ones(2, dtype=ember.float16), ember.ones(2, dtype=ember.float16), alpha=1e6),
@@ -97,5 +98,6 @@ def test_numbers_in_range_still_work():
     np.testing.assert_array_equal(ember.pow(i8, 7).numpy(), _wrap([1, 2], np.power, 7, np.int8))  # 2**7 wraps
     np.testing.assert_array_equal(F.threshold(ember.tensor([1, 3], dtype=ember.int32), 2.5, 0).numpy(), [0, 3])
     np.testing.assert_array_equal(F.threshold(ember.ones(2, dtype=ember.float16), 1e6, 0).numpy(), [0, 0])
+    np.testing.assert_array_equal(F.threshold(ember.tensor([1, 3], dtype=ember.int8), 1.5, -2.0).numpy(), [-2, 3])
     np.testing.assert_array_equal(ember.add(i8, i8, alpha=-128).numpy(), _wrap([1, 2], np.multiply, -127, np.int8))
     np.testing.assert_allclose(ember.pow(i8, 2.5).numpy(), np.power([1., 2.], 2.5), rtol=1e-6)

@@ -46,8 +46,9 @@ register(
     OpInfo("hardswish", ref=lambda a: a * np.clip(a + 3, 0, 6) / 6, domain=(-5.0, 5.0)),
     OpInfo("logsigmoid", ref=lambda a: -np.logaddexp(0, -a)),
     OpInfo("tanhshrink", ref=lambda a: a - np.tanh(a)),
+    # a value >= 0, since uint8 refuses a negative float as PyTorch (tests/core/test_scalar_overflow.py)
     OpInfo("threshold", ref=lambda a, threshold, value: np.where(a > threshold, a, value),
-           kwargs=[{"threshold": 0.5, "value": -2.0}]),
+           kwargs=[{"threshold": 0.5, "value": 2.0}]),
     OpInfo("threshold_backward", ref=lambda g, a, threshold: np.where(a <= threshold, 0, g),
            kwargs=[{"threshold": 0.0}, {"threshold": 0.5}]),
     OpInfo("softshrink", ref=lambda a, lambd=0.5: np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, 0)),
