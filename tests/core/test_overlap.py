@@ -195,3 +195,34 @@ def test_mask_fill_from_an_element_of_itself_is_allowed():
     want = np.arange(12.).reshape(3, 4)
     want[want > 5] = 1.
     np.testing.assert_array_equal(t.numpy(), want)
+
+
+def test_scan_scatter_and_nonzero_out_overlap():
+    b = ember.arange(12.)
+    with pytest.raises(RuntimeError, match=PARTIAL):
+        ember.cumsum(b[:4], 0, out=b[2:6])
+    with pytest.raises(RuntimeError, match=PARTIAL):
+        ember.cumprod(b[:4], 0, out=b[2:6])
+    with pytest.raises(RuntimeError, match=PARTIAL):
+        ember.scatter_add(b[:4], 0, ember.tensor([0, 1]), b[8:10], out=b[2:6])
+    with pytest.raises(RuntimeError, match=PARTIAL):
+        ember.scatter(b[:4], 0, ember.tensor([0, 1]), b[4:6], out=b[4:6])  # out is src
+    i = ember.arange(8)
+    with pytest.raises(RuntimeError, match=PARTIAL):
+        ember.nonzero(i[:4], out=i[2:6].view(4, 1))
+    np.testing.assert_array_equal(b.numpy(), np.arange(12.))
+    # out=input: the scan and the out= scatter (which starts from a copy of input) work in place
+    ember.cumsum(b[:4], 0, out=b[:4])
+    np.testing.assert_array_equal(b.numpy()[:4], [0, 1, 3, 6])
+    r = ember.scatter(b[4:8], 0, ember.tensor([0]), ember.tensor([-1.]), out=b[4:8])
+    np.testing.assert_array_equal(r.numpy(), [-1, 5, 6, 7])
+
+
+def test_masked_ops_with_bool_masks_overlap():
+    b = ember.arange(12.)
+    m = ember.ones(4, dtype=ember.bool)
+    with pytest.raises(RuntimeError, match=PARTIAL):
+        ember.masked_select(b[:4], m, out=b[:4])
+    # masked_scatter_ reads its source in order: PyTorch allows it to overlap self
+    b[:4].masked_scatter_(m, b[2:6])
+    np.testing.assert_array_equal(b.numpy()[:4], [2, 3, 4, 5])

@@ -195,8 +195,16 @@ Tensor scatter_(const Tensor& input, int64_t dim, const Tensor& index, const Ten
   return input;
 }
 
+// The out= scatters: out takes a copy of input first, so out=input is fine, a partial overlap is not.
+void check_scatter_out_overlap(const Tensor& out, const Tensor& input, const Tensor& index, const Tensor& src,
+                               const char* op) {
+  assert_no_partial_overlap(out, input, op);
+  check_scatter_overlap(out, index, src, op);
+}
+
 Tensor scatter_out(const Tensor& out, const Tensor& input, int64_t dim, const Tensor& index, const Tensor& src,
                    const std::optional<std::string>& reduce) {
+  check_scatter_out_overlap(out, input, index, src, "scatter");
   return write_out(out, scatter(input, dim, index, src, reduce), "scatter");
 }
 
@@ -209,6 +217,7 @@ Tensor scatter_add_(const Tensor& input, int64_t dim, const Tensor& index, const
 }
 
 Tensor scatter_add_out(const Tensor& out, const Tensor& input, int64_t dim, const Tensor& index, const Tensor& src) {
+  check_scatter_out_overlap(out, input, index, src, "scatter_add");
   return write_out(out, scatter_add(input, dim, index, src), "scatter_add");
 }
 
@@ -228,6 +237,7 @@ Tensor scatter_reduce_(const Tensor& input, int64_t dim, const Tensor& index, co
 
 Tensor scatter_reduce_out(const Tensor& out, const Tensor& input, int64_t dim, const Tensor& index, const Tensor& src,
                           const std::string& reduce, bool include_self) {
+  check_scatter_out_overlap(out, input, index, src, "scatter_reduce");
   return write_out(out, scatter_reduce(input, dim, index, src, reduce, include_self), "scatter_reduce");
 }
 
