@@ -9,7 +9,8 @@ import pytest
 
 import ember
 
-EMPTY_DIM = r"out of bounds for dimension \d+ with size 0"  # PyTorch: "index is out of bounds for dimension with size 0"
+# PyTorch says "index is out of bounds for dimension with size 0"; ember names the index and the dim too.
+EMPTY_DIM = r"out of bounds for dimension \d+ with size 0"
 
 
 @pytest.mark.parametrize("index", [
