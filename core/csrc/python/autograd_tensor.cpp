@@ -50,7 +50,8 @@ int set_grad(PyObject* self, PyObject* v, void*) {
               g.device().str(), "' to a tensor with device type '", t.device().str(),
               "'. Please ensure that the gradient and the tensor are on the same device");
   EMBER_CHECK(g.sizes() == t.sizes(), Runtime, "attempting to assign a gradient of size '", g.sizes(),
-              "' to a tensor of size '", t.sizes(), "'. Please ensure that the gradient and the tensor are the same size");
+              "' to a tensor of size '", t.sizes(),
+              "'. Please ensure that the gradient and the tensor are the same size");
   materialize_meta(t).grad = g;
   return 0;
   EMBER_PY_END(-1)
