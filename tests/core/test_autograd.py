@@ -126,7 +126,8 @@ def test_inplace_on_saved_tensor_is_caught():
     y = x.exp()
     z = y * 1.0
     y.add_(1)  # exp saved its output
-    with pytest.raises(RuntimeError, match=r"modified by an inplace operation.*ExpBackward0.*version 1; expected version 0"):
+    want = r"modified by an inplace operation.*ExpBackward0.*version 1; expected version 0"
+    with pytest.raises(RuntimeError, match=want):
         z.sum().backward()
 
 
