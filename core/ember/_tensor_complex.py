@@ -5,6 +5,17 @@ tensor carries either bit and resolving one returns the tensor itself."""
 from . import _C
 
 
+def _assign_part(part, value):
+    """t.real = v / t.imag = v as PyTorch: part.copy_(v), so v must broadcast to the part's shape
+    exactly (no dims added or dropped); a number fills it; anything else is a TypeError."""
+    if isinstance(value, _C.TensorBase):
+        part.copy_(value)
+    elif isinstance(value, (bool, int, float, complex)) or hasattr(value, "__index__") or hasattr(value, "__float__"):
+        part.fill_(value)
+    else:
+        raise TypeError(f"can't assign a {type(value).__name__} to a {part.type()}")
+
+
 class ComplexMethods:
     @property
     def real(self):
@@ -12,7 +23,7 @@ class ComplexMethods:
 
     @real.setter
     def real(self, value):
-        _C.real(self)[...] = value
+        _assign_part(_C.real(self), value)
 
     @property
     def imag(self):
@@ -20,7 +31,7 @@ class ComplexMethods:
 
     @imag.setter
     def imag(self, value):
-        _C.imag(self)[...] = value
+        _assign_part(_C.imag(self), value)
 
     def is_conj(self):
         return False

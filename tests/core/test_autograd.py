@@ -126,7 +126,8 @@ def test_inplace_on_saved_tensor_is_caught():
     y = x.exp()
     z = y * 1.0
     y.add_(1)  # exp saved its output
-    with pytest.raises(RuntimeError, match=r"modified by an inplace operation.*ExpBackward0.*version 1; expected version 0"):
+    want = r"modified by an inplace operation.*ExpBackward0.*version 1; expected version 0"
+    with pytest.raises(RuntimeError, match=want):
         z.sum().backward()
 
 
@@ -393,9 +394,9 @@ def test_gradgradcheck_on_composite():
 
 def test_grad_setter_checks_dtype_and_shape():
     x = leaf([1.0, 2.0])
-    with pytest.raises(RuntimeError, match="different type"):
+    with pytest.raises(RuntimeError, match="assign a gradient with dtype 'float32' to a tensor with dtype 'float64'"):
         x.grad = ember.zeros(2, dtype=ember.float32)
-    with pytest.raises(RuntimeError, match="different size"):
+    with pytest.raises(RuntimeError, match="assign a gradient of size"):
         x.grad = ember.zeros(3, dtype=ember.float64)
     with pytest.raises(TypeError, match="Tensor or None"):
         x.grad = [0.0, 0.0]

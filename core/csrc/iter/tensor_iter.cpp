@@ -34,11 +34,20 @@ TensorIter& TensorIter::input(const Tensor& t, bool promote) {
 }
 
 TensorIter& TensorIter::build() {
+  if (user_out_.defined() && check_mem_overlap_) check_overlaps();
   compute_shape();
   compute_types();
   prepare_output();
   if (!try_fast_path()) setup_strides();
   return *this;
+}
+
+// PyTorch's rules, on the operands as given (before the output is resized or inputs are cast): the
+// destination may not overlap itself, nor an input partially; a full overlap (x.sinh_(), out=x) is
+// fine, as each element is read before it is written.
+void TensorIter::check_overlaps() const {
+  assert_no_internal_overlap(user_out_, name_);
+  for (int k = 1; k < ntensors_; k++) assert_no_partial_overlap(user_out_, tensors_[k], name_);
 }
 
 void TensorIter::compute_shape() {
@@ -117,6 +126,8 @@ void TensorIter::compute_types() {
   for (int k = 1; k < ntensors_; k++) dtypes_[k] = tensors_[k].dtype();
 }
 
+// Same storage but not the same elements: read through a temporary (the partial overlaps PyTorch's
+// rules cannot see, between non-dense tensors, then still give the right answer).
 static bool may_overlap(const Tensor& a, const Tensor& b) {
   if (a.storage().get() != b.storage().get() || a.numel() == 0 || b.numel() == 0) return false;
   return !(a.offset() == b.offset() && a.sizes() == b.sizes() && a.strides() == b.strides());
@@ -139,11 +150,6 @@ void TensorIter::prepare_output() {
     }
     EMBER_CHECK(can_cast(out_dtype_, out.dtype()), Runtime, name_, "(): result type ", dtype_name(out_dtype_),
                 " can't be cast to the desired output type ", dtype_name(out.dtype()));
-    for (int64_t d = 0; d < out.dim(); d++) {
-      EMBER_CHECK(out.strides()[d] != 0 || out.sizes()[d] <= 1, Runtime, name_,
-                  "(): unsupported operation: more than one element of the written-to tensor refers to a single "
-                  "memory location. Please clone() the tensor before performing the operation.");
-    }
     bool overlap = false;
     for (int k = 1; k < ntensors_; k++) overlap = overlap || may_overlap(out, tensors_[k]);
     if (out.dtype() == out_dtype_ && !overlap) {

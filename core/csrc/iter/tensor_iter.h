@@ -6,6 +6,7 @@
 
 #include "device/parallel.h"
 #include "tensor/factory.h"
+#include "tensor/mem_overlap.h"
 #include "types/promotion.h"
 
 namespace ember {
@@ -31,6 +32,8 @@ class TensorIter {
   TensorIter& out_dtype(ScalarType t) { forced_out_ = t; return *this; }  // overrides the rule's output dtype
   TensorIter& compute_dtype(ScalarType t) { forced_compute_ = t; return *this; }
   TensorIter& name(const char* n) { name_ = n; return *this; }
+  // Off for ops that may write one location twice (fill_ of an expanded tensor, as PyTorch allows).
+  TensorIter& check_mem_overlap(bool on) { check_mem_overlap_ = on; return *this; }
   TensorIter& build();
 
   // --- results ---
@@ -48,6 +51,7 @@ class TensorIter {
   void for_each(const Loop& loop, int64_t grain = 32768) const;
 
  private:
+  void check_overlaps() const;
   void compute_shape();
   void compute_types();
   void prepare_output();
@@ -61,6 +65,7 @@ class TensorIter {
   Tensor user_out_;   // out= / in-place destination, when one was given
   Tensor temp_out_;   // where the kernel writes when user_out_ cannot be written directly
   bool inplace_ = false;
+  bool check_mem_overlap_ = true;
   Promotion promotion_ = Promotion::Default;
   ScalarType forced_out_ = ScalarType::Undefined, forced_compute_ = ScalarType::Undefined;
   ScalarType compute_ = ScalarType::Undefined, out_dtype_ = ScalarType::Undefined;

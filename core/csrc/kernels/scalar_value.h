@@ -2,6 +2,7 @@
 // for kernels that take a number operand by value instead of as a broadcast tensor.
 #pragma once
 #include "tensor/factory.h"
+#include "types/scalar_fits.h"
 
 namespace ember {
 
@@ -17,6 +18,13 @@ inline Scalar scalar_value(const Tensor& t) {
     else if constexpr (std::is_integral_v<T>) return Scalar(int64_t(v));
     else return Scalar(double(v));
   });
+}
+
+// PyTorch's check when a one-element value (a Python number or a 0-dim tensor) is written into a
+// tensor of `dtype` (masked_fill, index_fill, scatter's value): RuntimeError "value cannot be converted
+// to type <dtype> without overflow" unless it fits.
+inline void check_value_fits(const Tensor& value, ScalarType dtype) {
+  if (value.numel() == 1 && value.device().is_cpu()) check_scalar_fits(scalar_value(value), dtype);
 }
 
 }  // namespace ember

@@ -157,9 +157,14 @@ static int keyword_index(const std::vector<ArgSpec>& args, const char* kw) {
   return n;
 }
 
-void ArgParser::type_error(int i, PyObject* got) const {
-  PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s", name_.c_str(),
-               args_[i].name.c_str(), i + 1, type_label(args_[i].type), Py_TYPE(got)->tp_name);
+void ArgParser::type_error(int i, PyObject* got, bool positional) const {
+  // PyTorch's wording: the position is named only for an argument passed by position.
+  if (positional)
+    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s", name_.c_str(),
+                 args_[i].name.c_str(), i + 1, type_label(args_[i].type), Py_TYPE(got)->tp_name);
+  else
+    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", name_.c_str(), args_[i].name.c_str(),
+                 type_label(args_[i].type), Py_TYPE(got)->tp_name);
   throw PythonError();
 }
 
@@ -226,11 +231,7 @@ defaults:
       continue;
     }
     if (v == Py_None) {
-      if (!a.optional && a.type != ArgType::Object) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not None", name_.c_str(),
-                     a.name.c_str(), i + 1, type_label(a.type));
-        throw PythonError();
-      }
+      if (!a.optional && a.type != ArgType::Object) type_error(i, v, i < nargs);
       continue;
     }
     bool ok = true;
@@ -240,7 +241,7 @@ defaults:
       case ArgType::Scalar: ok = is_number(v) || (is_tensor(v) && unwrap(v).numel() == 1); break;
       case ArgType::Int: ok = PyIndex_Check(v) && !PyBool_Check(v) && (!is_tensor(v) || is_index_tensor(v)); break;
       case ArgType::Float: ok = PyFloat_Check(v) || PyLong_Check(v) || PyNumber_Check(v); break;
-      case ArgType::Bool: ok = PyBool_Check(v) || PyLong_Check(v); break;
+      case ArgType::Bool: ok = PyBool_Check(v); break;  // only True/False, as PyTorch (not 1, numpy.bool_)
       case ArgType::Str: ok = PyUnicode_Check(v); break;
       case ArgType::DType: ok = is_dtype(v); break;
       case ArgType::Device: ok = is_device(v) || PyUnicode_Check(v) || PyLong_Check(v); break;
@@ -249,7 +250,7 @@ defaults:
       case ArgType::Generator: ok = is_generator(v); break;
       default: break;
     }
-    if (!ok) type_error(i, v);
+    if (!ok) type_error(i, v, i < nargs);
   }
 }
 

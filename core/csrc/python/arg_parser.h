@@ -47,7 +47,7 @@ class ArgParser {
   const ArgSpec& arg(int i) const { return args_[i]; }
 
  private:
-  [[noreturn]] void type_error(int i, PyObject* got) const;
+  [[noreturn]] void type_error(int i, PyObject* got, bool positional) const;
   std::string name_;
   std::vector<ArgSpec> args_;
   int npositional_ = 0;

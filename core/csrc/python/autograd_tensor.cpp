@@ -41,11 +41,17 @@ int set_grad(PyObject* self, PyObject* v, void*) {
   EMBER_CHECK(is_tensor(v), Type, "assigned grad expected to be a Tensor or None but got grad of type ",
               Py_TYPE(v)->tp_name);
   const Tensor& g = unwrap(v);
-  EMBER_CHECK(g.dtype() == t.dtype(), Runtime, "assigned grad has data of a different type (", dtype_name(g.dtype()),
-              " vs ", dtype_name(t.dtype()), ")");
-  EMBER_CHECK(g.sizes() == t.sizes(), Runtime, "assigned grad has data of a different size (", g.sizes(), " vs ",
-              t.sizes(), ")");
-  EMBER_CHECK(g.device() == t.device(), Runtime, "assigned grad has data located on a different device");
+  // PyTorch's checks and wording, in its order (ember has no grad_dtype: the grad takes the tensor's dtype).
+  EMBER_CHECK(!g.is_same(t), Runtime, "can't assign Variable as its own grad");
+  EMBER_CHECK(g.dtype() == t.dtype(), Runtime, "attempting to assign a gradient with dtype '", dtype_name(g.dtype()),
+              "' to a tensor with dtype '", dtype_name(t.dtype()),
+              "'. The gradient must match the tensor's dtype");
+  EMBER_CHECK(g.device() == t.device(), Runtime, "attempting to assign a gradient with device type '",
+              g.device().str(), "' to a tensor with device type '", t.device().str(),
+              "'. Please ensure that the gradient and the tensor are on the same device");
+  EMBER_CHECK(g.sizes() == t.sizes(), Runtime, "attempting to assign a gradient of size '", g.sizes(),
+              "' to a tensor of size '", t.sizes(),
+              "'. Please ensure that the gradient and the tensor are the same size");
   materialize_meta(t).grad = g;
   return 0;
   EMBER_PY_END(-1)

@@ -70,6 +70,10 @@ int setitem(PyObject* self, PyObject* index, PyObject* value) {
   } else {
     EMBER_FAIL(Type, "can't assign a ", type_name(value), " to a tensor (expected a Tensor or a number)");
   }
+  // PyTorch writes a number through a single mask with masked_fill_, which takes only bool masks.
+  PyObject* only = PyTuple_Check(index) && PyTuple_GET_SIZE(index) == 1 ? PyTuple_GET_ITEM(index, 0) : index;
+  EMBER_CHECK(!(is_tensor(only) && unwrap(only).dtype() == ScalarType::UInt8 && v.dim() == 0), Runtime,
+              "masked_fill_ only supports boolean masks, but got mask with dtype uint8");
   ParsedIndex p = parse_index(t, index);
   Tensor view = recorded_view(t, p.view);
   if (!p.advanced) {
@@ -80,6 +84,9 @@ int setitem(PyObject* self, PyObject* index, PyObject* value) {
       copy_(view, drop_leading_ones(v, view.dim()));
     return 0;
   }
+  // One bool mask and a 0-dim value is PyTorch's masked_fill_, which does not check overlap.
+  const bool masked_fill = is_tensor(only) && unwrap(only).dtype() == ScalarType::Bool && v.dim() == 0;
+  if (!masked_fill) check_index_put_overlap(view, p.indices, v);
   ad::advanced_index_put_(view, p.indices, v, false, &p.labels);
   return 0;
   EMBER_PY_END(-1)

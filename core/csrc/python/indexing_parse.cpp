@@ -58,6 +58,10 @@ bool is_sequence_index(PyObject* o) {
 
 Item from_tensor(const Tensor& t, PyObject* o) {
   const ScalarType dt = t.dtype();
+  if (dt == ScalarType::UInt8 &&
+      PyErr_WarnEx(PyExc_UserWarning,
+                   "indexing with dtype ember.uint8 is now deprecated, please use a dtype ember.bool instead.", 1) < 0)
+    throw PythonError();
   if (dt == ScalarType::Bool || dt == ScalarType::UInt8) {
     if (t.dim() == 0) {
       // A 0-dim bool tensor adds a size-1 dim indexed by [0] (true) or [] (false), as in PyTorch.

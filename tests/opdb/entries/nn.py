@@ -46,8 +46,9 @@ register(
     OpInfo("hardswish", ref=lambda a: a * np.clip(a + 3, 0, 6) / 6, domain=(-5.0, 5.0)),
     OpInfo("logsigmoid", ref=lambda a: -np.logaddexp(0, -a)),
     OpInfo("tanhshrink", ref=lambda a: a - np.tanh(a)),
+    # a value >= 0, since uint8 refuses a negative float as PyTorch (tests/core/test_scalar_overflow.py)
     OpInfo("threshold", ref=lambda a, threshold, value: np.where(a > threshold, a, value),
-           kwargs=[{"threshold": 0.5, "value": -2.0}]),
+           kwargs=[{"threshold": 0.5, "value": 2.0}]),
     OpInfo("threshold_backward", ref=lambda g, a, threshold: np.where(a <= threshold, 0, g),
            kwargs=[{"threshold": 0.0}, {"threshold": 0.5}]),
     OpInfo("softshrink", ref=lambda a, lambd=0.5: np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, 0)),
@@ -116,8 +117,8 @@ def _conv_ref(x, w, b, stride, padding, dilation, transposed, output_padding, gr
             patch = xp[(slice(None), slice(None)) + idx]
             for gi in range(groups):
                 y[:, gi * og:(gi + 1) * og] += np.einsum(
-                    "nc...,oc->no...", patch[:, gi * cin_g:(gi + 1) * cin_g], w[gi * og:(gi + 1) * og][(slice(None),
-                                                                                                        slice(None)) + k])
+                    "nc...,oc->no...", patch[:, gi * cin_g:(gi + 1) * cin_g],
+                    w[gi * og:(gi + 1) * og][(slice(None), slice(None)) + k])
     if b is not None:
         y = y + b.astype(np.float64).reshape([1, -1] + [1] * nd)
     return y
@@ -153,7 +154,8 @@ def _weight_grad_ref(grad_output, input, weight_sizes, stride, padding, dilation
 def _weight_grad_samples(dtype, rng):
     from opdb.opinfo import Sample, random_array
     out = []
-    for xs, ws, st, pad, dil, g in [((2, 2, 5), (3, 2, 2), [1], [1], [1], 1), ((1, 4, 4, 4), (2, 2, 2, 2), [2], [0], [1], 2)]:
+    for xs, ws, st, pad, dil, g in [((2, 2, 5), (3, 2, 2), [1], [1], [1], 1),
+                                    ((1, 4, 4, 4), (2, 2, 2, 2), [2], [0], [1], 2)]:
         x = np.asarray(random_array(dtype, xs, rng, (-1, 1), (-2, 2)))
         y = _conv_ref(x, np.zeros(ws), None, st, pad, dil, False, [0], g)
         go = np.asarray(random_array(dtype, y.shape, rng, (-1, 1), (-2, 2)))
@@ -200,7 +202,6 @@ def _windows(spatial, kernel, stride, padding, dilation, ceil_mode):
 
 
 def _max_pool_ref(x, kernel_size, stride=(), padding=(0,), dilation=(1,), ceil_mode=False):
-    nd = len(kernel_size)
     outs, wins = _windows(x.shape[2:], list(kernel_size), list(stride), list(padding), list(dilation), ceil_mode)
     vals = np.zeros(x.shape[:2] + tuple(outs))
     idx = np.zeros(x.shape[:2] + tuple(outs), dtype=np.int64)

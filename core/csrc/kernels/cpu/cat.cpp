@@ -72,7 +72,7 @@ Tensor cat_into(const Tensor& out, const std::vector<Tensor>& tensors, int64_t d
                   "Found overlap in input tensor ", i);
     }
     resize_out(out, sizes);
-    check_no_internal_overlap(out, name);
+    assert_no_internal_overlap(out, name);
     // Checked again once resized: growing out (in place in its storage) can make it reach an input.
     for (size_t i = 0; i < tensors.size(); i++) {
       EMBER_CHECK(!spans_overlap(out, tensors[i]), Runtime, name, "(): unsupported operation: the input tensors cannot "

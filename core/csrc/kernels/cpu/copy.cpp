@@ -50,8 +50,9 @@ void fill_(const Tensor& t, const Scalar& value) {
       parallel_for(t.numel(), 1 << 16, [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
     } else {
       TensorIter it;
-      it.name("fill_").output(t, true).input(scalar_tensor(value, t.dtype()), false).promotion(Promotion::None)
-          .out_dtype(t.dtype());
+      // One value written to every location: an expanded t is fine (PyTorch skips the overlap check too).
+      it.name("fill_").check_mem_overlap(false).output(t, true).input(scalar_tensor(value, t.dtype()), false)
+          .promotion(Promotion::None).out_dtype(t.dtype());
       it.build();
       unary_kernel<T, T>(it, [](T x) { return x; });
     }

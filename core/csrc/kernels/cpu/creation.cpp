@@ -35,7 +35,7 @@ void prepare_out(const char* op, const Tensor& out, const DimVec& sizes, ScalarT
   shape_numel(sizes);  // names a negative dimension before anything is resized
   resize_out(out, sizes);
   // Filling an expanded out= would write one element many times (arange would leave its last value).
-  check_no_internal_overlap(out, op);
+  assert_no_internal_overlap(out, op);
 }
 
 namespace ops {

@@ -4,6 +4,7 @@
 #include "generated/ops/take_along_dim.h"
 #include "iter/tensor_iter.h"
 #include "iter/copy.h"
+#include "tensor/mem_overlap.h"
 #include "kernels/cpu/index_kernels.h"
 
 namespace ember::ops {
@@ -72,6 +73,10 @@ Tensor gather(const Tensor& input, int64_t dim, const Tensor& index, bool sparse
 
 Tensor gather_out(const Tensor& out, const Tensor& input, int64_t dim, const Tensor& index, bool sparse_grad) {
   (void)sparse_grad;
+  // out may be the index itself (read in order), never the input (read out of order).
+  assert_no_internal_overlap(out, "gather");
+  assert_no_overlap(out, input, "gather");
+  assert_no_partial_overlap(out, index, "gather");
   return write_out(out, gather_impl(input, dim, index, "gather"), "gather");
 }
 

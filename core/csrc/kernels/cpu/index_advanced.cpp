@@ -5,6 +5,7 @@
 #include "iter/tensor_iter.h"
 #include "iter/copy.h"
 #include "kernels/cpu/index_kernels.h"
+#include "tensor/mem_overlap.h"
 
 namespace ember {
 
@@ -165,12 +166,17 @@ void advanced_index_put_(const Tensor& self, const std::vector<Tensor>& indices,
               " but self on ", self.device().str());
   if (self.is_meta()) return;
   if (values.dtype() != self.dtype()) values = to_dtype(values, self.dtype());
-  // Values reading the memory being written are copied first.
+  // Values reading the memory being written (in a layout the overlap check cannot see) are copied first.
   else if (values.storage().get() == self.storage().get()) values = contiguous_copy(values);
   scatter_loop(p.shape, index_operand(self, p.self_strides), index_operand(values, p.shape, true),
                index_operand(p.idx, p.idx_strides), self.dtype(),
                accumulate ? ScatterMode::Add : ScatterMode::Assign, p.spec);
   self.bump_version();
+}
+
+void check_index_put_overlap(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values) {
+  assert_no_overlap(self, values, "index_put_");
+  for (const Tensor& i : indices) assert_no_overlap(self, i, "index_put_");
 }
 
 std::vector<Tensor> expand_index_list(const Tensor& self, const std::vector<Tensor>& indices) {

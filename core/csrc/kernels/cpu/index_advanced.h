@@ -16,6 +16,10 @@ Tensor advanced_index(const Tensor& self, const std::vector<Tensor>& indices, co
 void advanced_index_put_(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values,
                          bool accumulate, const DimVec* dim_labels = nullptr);
 
+// index_put_'s overlap rule (PyTorch's): values and the index tensors may not share self's memory at
+// all; an expanded self is allowed (PyTorch only warns). The callers check, before writing.
+void check_index_put_overlap(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values);
+
 // PyTorch's index list for index/index_put: int or bool/uint8 masks, each mask standing for as
 // many dims as it has; the result has one entry per dim of self (masks become their nonzero columns).
 std::vector<Tensor> expand_index_list(const Tensor& self, const std::vector<Tensor>& indices);

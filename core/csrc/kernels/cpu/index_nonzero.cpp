@@ -10,6 +10,7 @@
 #include "iter/copy.h"
 #include "kernels/cpu/index_advanced.h"
 #include "kernels/cpu/index_kernels.h"
+#include "tensor/mem_overlap.h"
 
 namespace ember {
 
@@ -80,6 +81,8 @@ namespace ops {
 Tensor nonzero(const Tensor& input) { return nonzero_matrix(input, "nonzero"); }
 
 Tensor nonzero_out(const Tensor& out, const Tensor& input) {
+  assert_no_internal_overlap(out, "nonzero");
+  assert_no_overlap(out, input, "nonzero");
   return write_out(out, nonzero_matrix(input, "nonzero"), "nonzero");
 }
 

@@ -3,6 +3,7 @@
 #include "generated/ops/index_put.h"
 #include "generated/ops/put.h"
 #include "iter/copy.h"
+#include "tensor/mem_overlap.h"
 #include "kernels/cpu/index_advanced.h"
 #include "kernels/cpu/index_kernels.h"
 
@@ -18,11 +19,16 @@ void index_put_apply(const Tensor& self, const std::vector<Tensor>& indices, con
   EMBER_CHECK(values.dtype() == self.dtype(), Runtime, "Index put requires the source and destination dtypes match, got ",
               dtype_name(self.dtype()), " for the destination and ", dtype_name(values.dtype()), " for the source.");
   EMBER_CHECK(!indices.empty(), Runtime, "index_put_(): expected at least one index tensor");
+  // PyTorch sends one mask and a 0-dim value to masked_fill_, which takes only bool masks.
+  EMBER_CHECK(!(indices.size() == 1 && indices[0].defined() && indices[0].dtype() == ScalarType::UInt8 &&
+                values.dim() == 0),
+              Runtime, "masked_fill_ only supports boolean masks, but got mask with dtype uint8");
   for (const Tensor& t : indices) {
     const ScalarType dt = t.dtype();
     EMBER_CHECK(dt == ScalarType::Int64 || dt == ScalarType::Int32 || dt == ScalarType::Bool || dt == ScalarType::UInt8,
                 Index, "tensors used as indices must be long, int, byte or bool tensors (got ", dtype_name(dt), ")");
   }
+  check_index_put_overlap(self, indices, values);
   if (self.is_meta()) return;
   advanced_index_put_(self, expand_index_list(self, indices), values, accumulate);
 }
@@ -73,6 +79,9 @@ Tensor put(const Tensor& input, const Tensor& index, const Tensor& source, bool 
 }
 
 Tensor put_(const Tensor& input, const Tensor& index, const Tensor& source, bool accumulate) {
+  assert_no_internal_overlap(input, "put_");
+  assert_no_overlap(input, index, "put_");
+  assert_no_overlap(input, source, "put_");
   put_apply(input, index, source, accumulate);
   return input;
 }

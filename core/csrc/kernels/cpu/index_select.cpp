@@ -3,6 +3,7 @@
 #include "generated/ops/index_select.h"
 #include "generated/ops/take.h"
 #include "iter/copy.h"
+#include "tensor/mem_overlap.h"
 #include "kernels/cpu/index_kernels.h"
 
 namespace ember::ops {
@@ -24,6 +25,8 @@ Tensor index_select_impl(const Tensor& input, int64_t dim, const Tensor& index_i
   }
   Tensor out = empty(sizes, input.dtype(), input.device());
   if (out.is_meta() || index.numel() == 0) return out;
+  // Nothing is read when another dim is empty, but the indices must still exist (PyTorch checks).
+  if (out.numel() == 0) check_index_range(index, self.sizes()[d], d);
   const Tensor o = atleast_1d_view(out);
   DimVec ist(self.dim(), 0);
   ist[d] = index.dim() ? index.strides()[0] : 0;
@@ -63,12 +66,19 @@ Tensor index_select(const Tensor& input, int64_t dim, const Tensor& index) {
 }
 
 Tensor index_select_out(const Tensor& out, const Tensor& input, int64_t dim, const Tensor& index) {
+  // PyTorch refuses any overlap of out with what it reads, even out=input.
+  assert_no_internal_overlap(out, "index_select");
+  assert_no_overlap(out, input, "index_select");
+  assert_no_overlap(out, index, "index_select");
   return write_out(out, index_select_impl(input, dim, index), "index_select");
 }
 
 Tensor take(const Tensor& input, const Tensor& index) { return take_impl(input, index); }
 
 Tensor take_out(const Tensor& out, const Tensor& input, const Tensor& index) {
+  assert_no_internal_overlap(out, "take");
+  assert_no_overlap(out, input, "take");
+  assert_no_overlap(out, index, "take");
   return write_out(out, take_impl(input, index), "take");
 }
 

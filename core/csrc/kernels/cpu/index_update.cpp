@@ -6,6 +6,8 @@
 #include "generated/ops/index_fill.h"
 #include "generated/ops/mul.h"
 #include "iter/copy.h"
+#include "kernels/scalar_value.h"
+#include "tensor/mem_overlap.h"
 #include "kernels/cpu/index_kernels.h"
 
 namespace ember::ops {
@@ -35,7 +37,6 @@ void index_update(const Tensor& self_in, int64_t dim, const Tensor& index_in, co
                 " and source ", source_in.sizes(), " must have same size at dimension ", k);
   }
   if (self.is_meta() || index.numel() == 0) return;
-  if (source.storage().get() == self.storage().get()) source = contiguous_copy(source);
   DimVec ist(self.dim(), 0);
   ist[d] = index.dim() ? index.strides()[0] : 0;
   IndexSpec spec;
@@ -62,6 +63,7 @@ void index_fill_apply(const Tensor& self_in, int64_t dim, const Tensor& index_in
               value.dim(), " dimension(s).");
   EMBER_CHECK(!is_complex(value.dtype()) || is_complex(self_in.dtype()), Runtime, "index_fill_(): cannot fill a ",
               dtype_name(self_in.dtype()), " tensor with a complex value");
+  check_value_fits(value, self_in.dtype());
   EMBER_CHECK(index_in.dim() <= 1, Index, "index_fill_(): Index should have dimension 1 or 0 (got ", index_in.dim(), ")");
   const Tensor index = index_as_int64(index_in, "index_fill_", false, ErrorKind::Index);
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self_in.dim(), 1));
@@ -89,7 +91,15 @@ Tensor index_add(const Tensor& input, int64_t dim, const Tensor& index, const Te
   return out;
 }
 
+// PyTorch's rules for the in-place index writes: self may not overlap itself, the index or the source.
+void check_index_write_overlap(const Tensor& self, const Tensor& index, const Tensor& source, const char* op) {
+  assert_no_internal_overlap(self, op);
+  assert_no_overlap(self, index, op);
+  assert_no_overlap(self, source, op);
+}
+
 Tensor index_add_(const Tensor& input, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+  check_index_write_overlap(input, index, source, "index_add_");
   index_add_apply(input, dim, index, source, alpha);
   return input;
 }
@@ -106,6 +116,7 @@ Tensor index_copy(const Tensor& input, int64_t dim, const Tensor& index, const T
 }
 
 Tensor index_copy_(const Tensor& input, int64_t dim, const Tensor& index, const Tensor& source) {
+  check_index_write_overlap(input, index, source, "index_copy_");
   index_update(input, dim, index, source, ScatterMode::Assign, "index_copy_", false);
   return input;
 }

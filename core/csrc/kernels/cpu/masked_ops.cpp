@@ -9,6 +9,8 @@
 #include "device/parallel.h"
 #include "iter/tensor_iter.h"
 #include "iter/copy.h"
+#include "kernels/scalar_value.h"
+#include "tensor/mem_overlap.h"
 #include "kernels/cpu/index_advanced.h"
 #include "kernels/cpu/index_kernels.h"
 
@@ -104,6 +106,7 @@ Tensor fill_value(const Tensor& value, ScalarType dtype) {
               value.dim(), " dimension(s).");
   EMBER_CHECK(!is_complex(value.dtype()) || is_complex(dtype), Runtime, "masked_fill_(): cannot fill a ",
               dtype_name(dtype), " tensor with a complex value");
+  check_value_fits(value, dtype);
   return value.dtype() == dtype ? value : to_dtype(value, dtype);
 }
 
@@ -160,6 +163,9 @@ Tensor masked_fill_(const Tensor& input, const Tensor& mask, const Tensor& value
 Tensor masked_select(const Tensor& input, const Tensor& mask) { return masked_select_impl(input, mask); }
 
 Tensor masked_select_out(const Tensor& out, const Tensor& input, const Tensor& mask) {
+  assert_no_internal_overlap(out, "masked_select");
+  assert_no_overlap(out, input, "masked_select");
+  assert_no_overlap(out, mask, "masked_select");
   return write_out(out, masked_select_impl(input, mask), "masked_select");
 }
 
@@ -171,6 +177,7 @@ Tensor masked_scatter(const Tensor& input, const Tensor& mask, const Tensor& sou
 }
 
 Tensor masked_scatter_(const Tensor& input, const Tensor& mask, const Tensor& source) {
+  assert_no_internal_overlap(input, "masked_scatter_");
   masked_scatter_apply(input, mask, source);
   return input;
 }

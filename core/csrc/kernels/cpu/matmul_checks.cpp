@@ -48,7 +48,7 @@ Tensor product_out_target(const Tensor& out, const DimVec& sizes, ScalarType dty
   EMBER_CHECK(out.device() == device, Runtime, op, "(): Expected out tensor to be on device ", device.str(),
               ", but got ", out.device().str());
   resize_out(out, sizes);
-  check_no_internal_overlap(out, op);
+  assert_no_internal_overlap(out, op);
   for (const Tensor* t : inputs) {
     if (t->defined() && spans_overlap(out, *t)) return empty(sizes, dtype, device);
   }

@@ -59,7 +59,7 @@ Tensor add_product(const Tensor& out, const Tensor& input, const Tensor& a, cons
   if (inplace) {
     EMBER_CHECK(input.sizes() == sizes, Runtime, name, ": output with shape ", input.sizes(),
                 " doesn't match the broadcast shape ", sizes);
-    check_no_internal_overlap(input, name);
+    assert_no_internal_overlap(input, name);
     r = spans_overlap(input, a) || spans_overlap(input, b) ? empty(sizes, input.dtype(), input.device()) : input;
     if (!r.is_same(input) && use_input) copy_(r, input);
   } else {

@@ -16,10 +16,21 @@ void check_sub_operands(const Tensor& input, const Tensor& other) {
 }
 
 void check_pow_operands(const Tensor& input, const Tensor& exponent) {
+  check_pow_exponent_fits(input, exponent);
   if (!is_integral(input.dtype(), true) || !exponent.is_wrapped_number() ||
       !is_integral(exponent.dtype(), true))
     return;
   EMBER_CHECK(scalar_value(exponent).to_int() >= 0, Runtime, "Integers to negative integer powers are not allowed.");
+}
+
+void check_pow_exponent_fits(const Tensor& input, const Tensor& exponent) {
+  // PyTorch converts a number exponent to the tensor's dtype when the result keeps it: an integer
+  // exponent of an integer tensor, any exponent of a float16/bfloat16 one (float32/64 take any double).
+  if (!exponent.is_wrapped_number()) return;
+  const ScalarType dt = input.dtype();
+  const bool int_result = is_integral(dt, false) && is_integral(exponent.dtype(), true);
+  const bool reduced_float = dt == ScalarType::Float16 || dt == ScalarType::BFloat16;
+  if (int_result || reduced_float) check_scalar_fits(scalar_value(exponent), dt);
 }
 
 void check_alpha(const TensorIter& it, const Scalar& alpha) {
@@ -29,6 +40,15 @@ void check_alpha(const TensorIter& it, const Scalar& alpha) {
               "For integral input tensors, argument alpha must not be a floating point number.");
   EMBER_CHECK(is_complex(dt) || !alpha.is_complex(), Runtime,
               "For non-complex input tensors, argument alpha must not be a complex number.");
+  check_scalar_fits(alpha, dt);  // alpha=300 on int8 raises rather than wrapping, as in PyTorch
+}
+
+void check_threshold_args(const TensorIter& it, double threshold, double value) {
+  // float16/bfloat16 compute in float32, so the bounds are float32's there.
+  ScalarType dt = it.compute_dtype();
+  if (dt == ScalarType::Float16 || dt == ScalarType::BFloat16) dt = ScalarType::Float32;
+  check_scalar_fits(Scalar(threshold), dt);
+  check_scalar_fits(Scalar(value), dt);
 }
 
 }  // namespace ember

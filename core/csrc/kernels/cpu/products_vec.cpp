@@ -43,7 +43,7 @@ Tensor addmv_impl(const Tensor& out, const Tensor& input, const Tensor& mat, con
   if (inplace) {
     EMBER_CHECK(input.sizes() == sizes, Runtime, "addmv_: output with shape ", input.sizes(),
                 " doesn't match the broadcast shape ", sizes);
-    check_no_internal_overlap(input, "addmv_");
+    assert_no_internal_overlap(input, "addmv_");
     r = spans_overlap(input, mat) || spans_overlap(input, vec) ? empty(sizes, input.dtype(), input.device()) : input;
     if (!r.is_same(input) && use_input) copy_(r, input);
   } else {

@@ -51,7 +51,7 @@ namespace ops {
 Tensor exponential_(const Tensor& input, double lambd, GeneratorImpl* generator) {
   rng::check_dtype("exponential_", input.dtype(), rng::kFloat);
   EMBER_CHECK(lambd > 0.0, Runtime, "exponential_ expects lambda > 0.0, but found lambda=", lambd);
-  check_no_internal_overlap(input, "exponential_");
+  assert_no_internal_overlap(input, "exponential_");
   GeneratorImpl& g = resolve_generator(generator, input.device());
   const double inv = 1.0 / lambd;
   const float invf = float(inv);
@@ -66,7 +66,7 @@ Tensor exponential_(const Tensor& input, double lambd, GeneratorImpl* generator)
 Tensor geometric_(const Tensor& input, double p, GeneratorImpl* generator) {
   rng::check_dtype("geometric_", input.dtype(), rng::kFloat | rng::kInt);
   EMBER_CHECK(0 < p && p < 1, Runtime, "geometric_ expects p to be in (0, 1), but got p=", p);
-  check_no_internal_overlap(input, "geometric_");
+  assert_no_internal_overlap(input, "geometric_");
   GeneratorImpl& g = resolve_generator(generator, input.device());
   const double denom = std::log1p(-p);
   fill_from_open_uniform("geometric_", input, g, [&](auto u) {
@@ -79,7 +79,7 @@ Tensor geometric_(const Tensor& input, double p, GeneratorImpl* generator) {
 Tensor cauchy_(const Tensor& input, double median, double sigma, GeneratorImpl* generator) {
   rng::check_dtype("cauchy_", input.dtype(), rng::kFloat);
   EMBER_CHECK(sigma > 0.0, Runtime, "cauchy_ expects sigma > 0.0, but found sigma=", sigma);
-  check_no_internal_overlap(input, "cauchy_");
+  assert_no_internal_overlap(input, "cauchy_");
   GeneratorImpl& g = resolve_generator(generator, input.device());
   fill_from_open_uniform("cauchy_", input, g, [&](auto u) {
     using C = decltype(u);
@@ -157,7 +157,7 @@ namespace ops {
 
 Tensor bernoulli_(const Tensor& input, const Tensor& p, GeneratorImpl* generator) {
   rng::check_dtype("bernoulli_", input.dtype(), rng::kFloat | rng::kInt | rng::kBool);
-  check_no_internal_overlap(input, "bernoulli_");
+  assert_no_internal_overlap(input, "bernoulli_");
   GeneratorImpl& g = resolve_generator(generator, input.device());
   if (p.is_wrapped_number()) {
     const double pv = double(*rng::as_doubles(p, p.sizes()).data_as<double>());
@@ -184,7 +184,7 @@ Tensor bernoulli_out(const Tensor& out, const Tensor& input, std::optional<doubl
   check_bernoulli_input(input, p);
   rng::check_dtype("bernoulli", out.dtype(), rng::kFloat | rng::kInt | rng::kBool);
   resize_out(out, input.sizes());
-  check_no_internal_overlap(out, "bernoulli");
+  assert_no_internal_overlap(out, "bernoulli");
   bernoulli_into(out, input, p, generator);
   return out;
 }

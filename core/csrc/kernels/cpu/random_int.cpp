@@ -127,7 +127,7 @@ namespace rng {
 Tensor random_from_to(const Tensor& out, int64_t from, std::optional<int64_t> to, GeneratorImpl* generator) {
   const ScalarType dt = out.dtype();
   check_dtype("random_", dt, kReal);
-  check_no_internal_overlap(out, "random_");
+  assert_no_internal_overlap(out, "random_");
   GeneratorImpl& g = resolve_generator(generator, out.device());
   uint64_t range;
   if (to) {

@@ -140,7 +140,7 @@ Tensor multinomial_out(const Tensor& out, const Tensor& input, int64_t num_sampl
   EMBER_CHECK(out.dtype() == ScalarType::Int64, Runtime, "multinomial expects an int64 out= tensor, got ",
               dtype_name(out.dtype()));
   resize_out(out, p.out_sizes);
-  check_no_internal_overlap(out, "multinomial");
+  assert_no_internal_overlap(out, "multinomial");
   multinomial_into(out, input, p, num_samples, replacement, generator);
   return out;
 }

@@ -248,7 +248,7 @@ Tensor randn_like(const Tensor& input, GeneratorImpl* generator, ScalarType dtyp
 Tensor normal_(const Tensor& input, double mean, double std, GeneratorImpl* generator) {
   rng::check_dtype("normal_", input.dtype(), kFloatComplex);
   check_std(std);
-  check_no_internal_overlap(input, "normal_");
+  assert_no_internal_overlap(input, "normal_");
   rng::fill_normal(input, mean, std, resolve_generator(generator, input.device()));
   return input;
 }
@@ -256,7 +256,7 @@ Tensor normal_(const Tensor& input, double mean, double std, GeneratorImpl* gene
 Tensor log_normal_(const Tensor& input, double mean, double std, GeneratorImpl* generator) {
   rng::check_dtype("log_normal_", input.dtype(), rng::kFloat);
   EMBER_CHECK(std > 0.0, Runtime, "log_normal_ expects std > 0.0, but found std=", std);
-  check_no_internal_overlap(input, "log_normal_");
+  assert_no_internal_overlap(input, "log_normal_");
   rng::fill_normal(input, mean, std, resolve_generator(generator, input.device()), true);
   return input;
 }
@@ -274,7 +274,7 @@ Tensor normal_out(const Tensor& out, const Tensor& mean, const Tensor& std, Gene
   EMBER_CHECK(out.device().type == p.device.type, Runtime, "normal: out= is on ", out.device().str(),
               " but the arguments are on ", p.device.str());
   resize_out(out, p.sizes);
-  check_no_internal_overlap(out, "normal");
+  assert_no_internal_overlap(out, "normal");
   normal_into(out, mean, std, generator);
   return out;
 }

@@ -136,7 +136,7 @@ Tensor rand_like(const Tensor& input, GeneratorImpl* generator, ScalarType dtype
 Tensor uniform_(const Tensor& input, double from, double to, GeneratorImpl* generator) {
   rng::check_dtype("uniform_", input.dtype(), kFloatComplex);
   check_uniform_bounds(input.dtype(), from, to);
-  check_no_internal_overlap(input, "uniform_");
+  assert_no_internal_overlap(input, "uniform_");
   GeneratorImpl& g = resolve_generator(generator, input.device());
   if (input.numel() == 0 || input.is_meta()) return input;
   rng::fill_uniform(input, from, to, g);

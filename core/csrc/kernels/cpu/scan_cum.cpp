@@ -8,6 +8,7 @@
 #include "generated/ops/logcumsumexp.h"
 #include "iter/reduce_iter.h"
 #include "kernels/cpu/scan_common.h"
+#include "tensor/mem_overlap.h"
 
 namespace ember::ops {
 
@@ -60,6 +61,8 @@ Tensor cum_impl(const Tensor& input, int64_t dim, ScalarType dtype, const char* 
 template <bool IsProd>
 Tensor cum_out(const Tensor& out, const Tensor& input, int64_t dim, ScalarType dtype, const char* name) {
   if (dtype != ScalarType::Undefined) check_out_dtype(out, dtype, name);
+  assert_no_internal_overlap(out, name);
+  assert_no_partial_overlap(out, input, name);  // out=input is fine: each element is read before it is written
   Tensor res = cum_impl<IsProd>(input, dim, dtype == ScalarType::Undefined ? out.dtype() : dtype, name);
   return write_out(out, res, name);
 }

@@ -10,6 +10,8 @@
 #include "generated/ops/scatter_reduce.h"
 #include "kernels/convert.h"
 #include "iter/copy.h"
+#include "kernels/scalar_value.h"
+#include "tensor/mem_overlap.h"
 #include "kernels/cpu/index_kernels.h"
 
 namespace ember::ops {
@@ -67,6 +69,7 @@ Tensor value_tensor(const Tensor& src, ScalarType dtype, const char* op) {
   EMBER_CHECK(src.dim() == 0, Runtime, op, "(): expected a 0-dim value, got a tensor of shape ", src.sizes());
   EMBER_CHECK(!is_complex(src.dtype()) || is_complex(dtype), Runtime, op, "(): cannot scatter a complex value into a ",
               dtype_name(dtype), " tensor");
+  check_value_fits(src, dtype);
   return src.dtype() == dtype ? src : to_dtype(src, dtype);
 }
 
@@ -178,14 +181,30 @@ Tensor scatter(const Tensor& input, int64_t dim, const Tensor& index, const Tens
   return out;
 }
 
+// PyTorch's rules for the in-place scatters: self may not overlap itself, the index or src.
+void check_scatter_overlap(const Tensor& self, const Tensor& index, const Tensor& src, const char* op) {
+  assert_no_internal_overlap(self, op);
+  assert_no_overlap(self, index, op);
+  if (!src.is_wrapped_number()) assert_no_overlap(self, src, op);
+}
+
 Tensor scatter_(const Tensor& input, int64_t dim, const Tensor& index, const Tensor& src,
                 const std::optional<std::string>& reduce) {
+  check_scatter_overlap(input, index, src, reduce && *reduce == "add" ? "scatter_add_" : "scatter_");
   scatter_apply(input, dim, index, src, reduce);
   return input;
 }
 
+// The out= scatters: out takes a copy of input first, so out=input is fine, a partial overlap is not.
+void check_scatter_out_overlap(const Tensor& out, const Tensor& input, const Tensor& index, const Tensor& src,
+                               const char* op) {
+  assert_no_partial_overlap(out, input, op);
+  check_scatter_overlap(out, index, src, op);
+}
+
 Tensor scatter_out(const Tensor& out, const Tensor& input, int64_t dim, const Tensor& index, const Tensor& src,
                    const std::optional<std::string>& reduce) {
+  check_scatter_out_overlap(out, input, index, src, "scatter");
   return write_out(out, scatter(input, dim, index, src, reduce), "scatter");
 }
 
@@ -198,6 +217,7 @@ Tensor scatter_add_(const Tensor& input, int64_t dim, const Tensor& index, const
 }
 
 Tensor scatter_add_out(const Tensor& out, const Tensor& input, int64_t dim, const Tensor& index, const Tensor& src) {
+  check_scatter_out_overlap(out, input, index, src, "scatter_add");
   return write_out(out, scatter_add(input, dim, index, src), "scatter_add");
 }
 
@@ -210,12 +230,14 @@ Tensor scatter_reduce(const Tensor& input, int64_t dim, const Tensor& index, con
 
 Tensor scatter_reduce_(const Tensor& input, int64_t dim, const Tensor& index, const Tensor& src,
                        const std::string& reduce, bool include_self) {
+  check_scatter_overlap(input, index, src, "scatter_reduce_");
   scatter_reduce_apply(input, dim, index, src, reduce, include_self);
   return input;
 }
 
 Tensor scatter_reduce_out(const Tensor& out, const Tensor& input, int64_t dim, const Tensor& index, const Tensor& src,
                           const std::string& reduce, bool include_self) {
+  check_scatter_out_overlap(out, input, index, src, "scatter_reduce");
   return write_out(out, scatter_reduce(input, dim, index, src, reduce, include_self), "scatter_reduce");
 }
 

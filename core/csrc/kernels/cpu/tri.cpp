@@ -66,7 +66,7 @@ Tensor tri(const Tensor& input, int64_t k, bool lower, const char* name) {
 
 Tensor tri_inplace(const Tensor& self, int64_t k, bool lower, const char* name) {
   check_matrix(self, lower ? "tril" : "triu");
-  check_no_internal_overlap(self, name);
+  assert_no_internal_overlap(self, name);
   tri_kernel(self, self, lower, k);
   self.bump_version();
   return self;
@@ -82,7 +82,7 @@ Tensor tri_out(const Tensor& out, const Tensor& input, int64_t k, bool lower, co
   if (aliased && out.sizes() == input.sizes() && out.strides() == input.strides() && out.offset() == input.offset())
     return tri_inplace(out, k, lower, name);
   resize_out(out, input.sizes());
-  check_no_internal_overlap(out, name);
+  assert_no_internal_overlap(out, name);
   // Asked again after the resize: a grown out can reach into the input's memory.
   if (spans_overlap(out, input)) {
     copy_(out, tri(input, k, lower, name));
