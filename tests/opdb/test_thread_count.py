@@ -191,6 +191,15 @@ def _custom_calls():
         F.binary_cross_entropy(p, mask.float(), weight=x.abs()).backward()
         return p.grad
 
+    lstm, gru = ember.nn.LSTM(48, 64, num_layers=2), ember.nn.GRU(48, 64, bidirectional=True)
+    seq = f32(35, 20, 48)
+
+    def rnn_backward():
+        inp = seq.clone().requires_grad_()
+        lstm.zero_grad(), gru.zero_grad()  # each thread count's call starts from no gradient
+        (lstm(inp)[0].sum() + gru(inp)[0].sum()).backward()
+        return [inp.grad] + [p.grad for p in list(lstm.parameters()) + list(gru.parameters())]
+
     def sgd_steps():
         w = [w0.clone().requires_grad_(), w1.clone().requires_grad_()]
         opt = ember.optim.SGD(w, lr=0.1, momentum=0.9, weight_decay=1e-3, nesterov=True)
@@ -221,6 +230,8 @@ def _custom_calls():
         "_view_dtype": [(lambda: x.view(ember.int32) + 0, True)],
         "_where_cond": [(lambda: ember.where(mask, x, -x), True)],
         "_sgd_update": [(sgd_steps, True)],
+        "_rnn_layer": [(lambda: lstm(seq)[0], False), (lambda: gru(seq)[0], False)],
+        "_rnn_layer_backward": [(rnn_backward, False)],
         "allclose": [(lambda: ember.allclose(x, x + 1e-9), True)],
         "equal": [(lambda: ember.equal(x, x.clone()), True), (lambda: ember.equal(xi, xi + 1), True)],
         "copy": [(lambda: ember.empty(N, dtype=ember.float64).copy_(x), True)],
