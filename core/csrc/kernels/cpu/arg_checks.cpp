@@ -1,0 +1,83 @@
+// Shared argument checks (see kernels/arg_checks.h).
+#include "kernels/arg_checks.h"
+
+namespace ember {
+
+namespace {
+
+// A CPU scalar rides along with tensors of any device (its value is read on the host).
+bool joins_any_device(const Tensor& t) { return t.dim() == 0 && t.device().is_cpu(); }
+
+template <class It>
+void same_device(const char* op, It begin, It end) {
+  const Tensor* first = nullptr;
+  for (It i = begin; i != end; ++i) {
+    const Tensor& t = **i;
+    if (!t.defined() || joins_any_device(t)) continue;
+    if (!first) {
+      first = &t;
+      continue;
+    }
+    EMBER_CHECK(t.device() == first->device(), Runtime, op,
+                "(): Expected all tensors to be on the same device, but found at least two devices, ",
+                first->device().str(), " and ", t.device().str(), "!");
+  }
+  // Every tensor was a CPU scalar or None: nothing to compare.
+}
+
+}  // namespace
+
+void check_same_device(const char* op, std::initializer_list<const Tensor*> tensors) {
+  same_device(op, tensors.begin(), tensors.end());
+}
+
+void check_same_device(const char* op, const std::vector<Tensor>& tensors) {
+  std::vector<const Tensor*> ptrs;
+  ptrs.reserve(tensors.size());
+  for (const Tensor& t : tensors) ptrs.push_back(&t);
+  same_device(op, ptrs.begin(), ptrs.end());
+}
+
+void check_arg_dim(const char* op, NamedArg a, int64_t dim) {
+  if (!a.t.defined()) return;
+  EMBER_CHECK(a.t.dim() == dim, Runtime, op, "(): expected ", a.name, " to be a ", dim, "-D tensor, but got a ",
+              a.t.dim(), "-D tensor of shape ", a.t.sizes());
+}
+
+void check_arg_min_dim(const char* op, NamedArg a, int64_t dim) {
+  if (!a.t.defined()) return;
+  EMBER_CHECK(a.t.dim() >= dim, Runtime, op, "(): expected ", a.name, " to have at least ", dim,
+              " dimensions, but got a ", a.t.dim(), "-D tensor of shape ", a.t.sizes());
+}
+
+void check_arg_shape(const char* op, NamedArg a, const DimVec& sizes) {
+  if (!a.t.defined()) return;
+  EMBER_CHECK(a.t.sizes() == sizes, Runtime, op, "(): expected ", a.name, " of shape ", sizes, ", but got ",
+              a.t.sizes());
+}
+
+void check_arg_numel(const char* op, NamedArg a, int64_t n) {
+  if (!a.t.defined()) return;
+  EMBER_CHECK(a.t.numel() == n, Runtime, op, "(): expected ", a.name, " to have ", n, " elements, but got ",
+              a.t.numel(), " (shape ", a.t.sizes(), ")");
+}
+
+void check_arg_dtype(const char* op, NamedArg a, ScalarType dtype) {
+  if (!a.t.defined()) return;
+  EMBER_CHECK(a.t.dtype() == dtype, Runtime, op, "(): expected ", a.name, " to have dtype ", dtype_name(dtype),
+              ", but got ", dtype_name(a.t.dtype()));
+}
+
+void check_arg_floating(const char* op, NamedArg a) {
+  if (!a.t.defined()) return;
+  EMBER_CHECK(is_floating(a.t.dtype()), Runtime, op, "(): expected ", a.name,
+              " to be a floating-point tensor, but got dtype ", dtype_name(a.t.dtype()));
+}
+
+void check_arg_same_dtype(const char* op, NamedArg a, NamedArg like) {
+  if (!a.t.defined() || !like.t.defined()) return;
+  EMBER_CHECK(a.t.dtype() == like.t.dtype(), Runtime, op, "(): expected ", a.name, " to have the dtype of ", like.name,
+              " (", dtype_name(like.t.dtype()), "), but got ", dtype_name(a.t.dtype()));
+}
+
+}  // namespace ember
