@@ -47,7 +47,30 @@ def _spawn(seed: int, start: int, stop: int, mem: int):
                             cwd=str(ROOT), env=env, pass_fds=(w,), stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     os.close(w)
-    return proc, os.fdopen(r, "r")
+    return proc, r
+
+
+class _Lines:
+    """Lines from the child's report pipe, read unbuffered so that select() sees every line not yet
+    taken (a buffered reader could hold the next line while select waits on an empty pipe)."""
+
+    def __init__(self, fd: int):
+        self.fd, self.buf, self.eof = fd, b"", False
+
+    def next(self, limit: float):
+        """The next line (without its newline), "" at end of file, None after `limit` seconds of silence."""
+        deadline = time.monotonic() + limit
+        while b"\n" not in self.buf and not self.eof:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                return None
+            chunk = os.read(self.fd, 65536)
+            self.eof = not chunk
+            self.buf += chunk
+        if b"\n" not in self.buf:
+            return ""
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode() or " "
 
 
 def run(seed: int, calls: int, start: int = 0, batch: int = 2000, timeout: float = 10.0,
@@ -60,12 +83,12 @@ def run(seed: int, calls: int, start: int = 0, batch: int = 2000, timeout: float
         stop = min(i + batch, stop_all)
         proc, rd = _spawn(seed, i, stop, mem)
         res.children += 1
-        current, done, started = None, False, False
-        buf = ""
+        current, started = None, False
+        lines = _Lines(rd)
         while True:
             limit = timeout if started else startup_timeout
-            ready, _, _ = select.select([rd], [], [], limit)
-            if not ready:  # silent past the limit: a hang on the current call (or a stuck start)
+            line = lines.next(limit)
+            if line is None:  # silent past the limit: a hang on the current call (or a stuck start)
                 proc.kill()
                 proc.wait()
                 if current is None:
@@ -73,7 +96,6 @@ def run(seed: int, calls: int, start: int = 0, batch: int = 2000, timeout: float
                 _fail(res, log, seed, current, "hang", f"no result within {timeout} s")
                 i = current + 1
                 break
-            line = rd.readline()
             if not line:  # the child is gone
                 code = proc.wait()
                 err = proc.stderr.read()[-1500:]
@@ -92,14 +114,12 @@ def run(seed: int, calls: int, start: int = 0, batch: int = 2000, timeout: float
                 idx, kind, msg = json.loads(line[2:])
                 _fail(res, log, seed, idx, kind, msg)
             elif line.startswith("D"):
-                done = True
                 proc.wait()
                 i = stop
                 break
-        rd.close()
+        os.close(rd)
         if proc.stderr:
             proc.stderr.close()
-        del buf, done
     res.seconds = time.monotonic() - t0
     return res
 
