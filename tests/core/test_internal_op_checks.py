@@ -97,10 +97,15 @@ def test_out_on_another_device_raises():
         e.cumsum(ones(3), 0, out=e.empty(3, device=META))
 
 
-def test_cpu_scalars_join_any_device():
+def test_cpu_scalars_join_meta_tensors():
     # PyTorch's rule: a 0-dim CPU tensor may be used with tensors of another device
     out = e.masked_fill(e.ones(3, device=META), e.zeros(3, dtype=e.bool, device=META), e.tensor(2.0))
     assert out.device.type == "meta" and out.shape == (3,)
+    # but not as the first argument of a CPU kernel that would read a meta index (the fuzzer's crash)
+    with pytest.raises(RuntimeError, match="same device"):
+        e.take(e.tensor(1.0), e.zeros(1, 5, dtype=e.int64, device=META))
+    with pytest.raises(RuntimeError, match="same device"):  # nor as out=
+        e.cumsum(e.ones(3, device=META), 0, out=e.tensor(0.0))
 
 
 def test_every_hand_written_op_checks_devices():

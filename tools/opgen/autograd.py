@@ -322,7 +322,8 @@ def _device_check(op: Op, extra: list[str]) -> str:
     lists = [a.name for a in tensor_args(op) if a.type == "Tensor[]"]
     code = ""
     if len(singles) >= 2 or (singles and lists):
-        code += f"  check_same_device(\"{op.public_name}\", {{{', '.join('&' + n for n in singles)}}});\n"
+        code += (f"  check_same_device(\"{op.public_name}\", {{{', '.join('&' + n for n in singles)}}}"
+                 f"{f', {len(extra)}' if extra else ''});\n")
     for name in lists:  # each list on one device, and on its neighbours' (cat checks its own)
         code += f"  check_same_device(\"{op.public_name}\", {name});\n"
         if singles:

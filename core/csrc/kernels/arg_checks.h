@@ -15,9 +15,11 @@ struct NamedArg {
   const Tensor& t;
 };
 
-// Every defined tensor on one device; a 0-dim CPU tensor may join any device (PyTorch's rule).
+// Every defined tensor on one device. A 0-dim CPU tensor may join meta tensors (PyTorch lets CPU
+// scalars join any device) when the first argument is meta, since kernels follow their first
+// argument's device and a meta kernel never reads data; never the last `outs` (out=) tensors.
 // Called by the generated ad:: wrappers of hand-written ops with all their tensor arguments.
-void check_same_device(const char* op, std::initializer_list<const Tensor*> tensors);
+void check_same_device(const char* op, std::initializer_list<const Tensor*> tensors, size_t outs = 0);
 void check_same_device(const char* op, const std::vector<Tensor>& tensors);
 
 // t.dim() == dim ("op(): expected name to be a 1-D tensor, but got a 2-D tensor").

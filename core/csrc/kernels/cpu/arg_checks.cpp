@@ -5,15 +5,16 @@ namespace ember {
 
 namespace {
 
-// A CPU scalar rides along with tensors of any device (its value is read on the host).
-bool joins_any_device(const Tensor& t) { return t.dim() == 0 && t.device().is_cpu(); }
-
 template <class It>
-void same_device(const char* op, It begin, It end) {
+void same_device(const char* op, It begin, It end, size_t outs) {
+  const bool meta_kernel = begin != end && (*begin)->defined() && (*begin)->is_meta();
+  const size_t n = size_t(end - begin);
   const Tensor* first = nullptr;
   for (It i = begin; i != end; ++i) {
     const Tensor& t = **i;
-    if (!t.defined() || joins_any_device(t)) continue;
+    if (!t.defined()) continue;
+    // a CPU scalar rides along with a meta kernel, which never reads it (out= tensors excepted)
+    if (meta_kernel && t.dim() == 0 && t.device().is_cpu() && size_t(i - begin) < n - outs) continue;
     if (!first) {
       first = &t;
       continue;
@@ -27,15 +28,15 @@ void same_device(const char* op, It begin, It end) {
 
 }  // namespace
 
-void check_same_device(const char* op, std::initializer_list<const Tensor*> tensors) {
-  same_device(op, tensors.begin(), tensors.end());
+void check_same_device(const char* op, std::initializer_list<const Tensor*> tensors, size_t outs) {
+  same_device(op, tensors.begin(), tensors.end(), outs);
 }
 
 void check_same_device(const char* op, const std::vector<Tensor>& tensors) {
   std::vector<const Tensor*> ptrs;
   ptrs.reserve(tensors.size());
   for (const Tensor& t : tensors) ptrs.push_back(&t);
-  same_device(op, ptrs.begin(), ptrs.end());
+  same_device(op, ptrs.begin(), ptrs.end(), 0);
 }
 
 void check_arg_dim(const char* op, NamedArg a, int64_t dim) {
