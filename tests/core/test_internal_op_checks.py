@@ -124,3 +124,16 @@ def test_every_hand_written_op_checks_devices():
         n = sum(1 for a in op.args if a.type in ("Tensor", "TensorLike", "Tensor?", "TensorLike?"))
         if n >= 2:
             assert re.search(rf'check_same_device\("{op.public_name}"', text), op.name
+
+
+# ---- found by the fuzzer (tools/fuzz) -----------------------------------------------------------
+
+def test_suspend_forward_ad_with_an_ambiguous_flag():
+    # its truth raised inside the binding, which returned None anyway: a SystemError
+    with pytest.raises(RuntimeError, match="ambiguous"):
+        e._C._suspend_forward_ad(e.ones(3))
+
+
+def test_mvlgamma_of_inf_with_a_huge_p_returns():
+    # p = 2**32 + 1 terms of lgamma, all infinite: the sum stops at the first
+    assert e.mvlgamma(e.tensor([float("inf")], dtype=e.float16), 2**32 + 1).tolist() == [float("inf")]

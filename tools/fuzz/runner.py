@@ -79,6 +79,7 @@ def run(seed: int, calls: int, start: int = 0, batch: int = 2000, timeout: float
     res = Result(nn_messages_ok=nn_messages_ok)
     t0 = time.monotonic()
     i, stop_all = start, start + calls
+    failed_starts = 0
     while i < stop_all:
         stop = min(i + batch, stop_all)
         proc, rd = _spawn(seed, i, stop, mem)
@@ -100,13 +101,17 @@ def run(seed: int, calls: int, start: int = 0, batch: int = 2000, timeout: float
                 code = proc.wait()
                 err = proc.stderr.read()[-1500:]
                 if current is None:
-                    raise RuntimeError(f"fuzz child failed to start (exit {code}): {err}")
+                    failed_starts += 1
+                    if failed_starts > 3:
+                        raise RuntimeError(f"fuzz child failed to start (exit {code}): {err}")
+                    break  # once more from the same call (a library being rebuilt under it, say)
                 kind = "crash" if code < 0 else "died"
                 what = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
                 _fail(res, log, seed, current, kind, f"{what}; stderr: {err.strip()[-600:]}")
                 i = current + 1
                 break
             if line.startswith("S "):
+                failed_starts = 0
                 current = int(line[2:])
                 started = True
                 res.calls += 1

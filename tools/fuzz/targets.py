@@ -14,7 +14,7 @@ from tools.fuzz import values as V
 _C_SKIP_PREFIXES = ("_set", "set_", "manual_seed", "seed", "_cpu_empty_cache", "_autograd", "_forward_ad",
                     "_enter", "_exit", "_push", "_pop", "_load", "_save", "load", "save", "_jit", "_dlpack",
                     "from_dlpack", "_storage", "_record", "_profiler", "_disable", "_enable", "_use",
-                    "use_", "_get", "_init", "_register")
+                    "use_", "_get", "_init", "_register", "_suspend")
 _F_SKIP = {"interpolate_legacy"}
 
 

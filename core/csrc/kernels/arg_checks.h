@@ -15,7 +15,8 @@ struct NamedArg {
   const Tensor& t;
 };
 
-// Every defined tensor on one device. A 0-dim CPU tensor may join meta tensors (PyTorch lets CPU
+// Every defined tensor on one device. A Python number (a wrapped CPU scalar) joins any device; a
+// 0-dim CPU tensor may join meta tensors (PyTorch lets CPU
 // scalars join any device) when the first argument is meta, since kernels follow their first
 // argument's device and a meta kernel never reads data; never the last `outs` (out=) tensors.
 // Called by the generated ad:: wrappers of hand-written ops with all their tensor arguments.

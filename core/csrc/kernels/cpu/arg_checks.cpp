@@ -13,8 +13,10 @@ void same_device(const char* op, It begin, It end, size_t outs) {
   for (It i = begin; i != end; ++i) {
     const Tensor& t = **i;
     if (!t.defined()) continue;
-    // a CPU scalar rides along with a meta kernel, which never reads it (out= tensors excepted)
-    if (meta_kernel && t.dim() == 0 && t.device().is_cpu() && size_t(i - begin) < n - outs) continue;
+    // A Python number (a wrapped 0-dim CPU tensor) is a value, not a placement; a CPU scalar
+    // tensor rides along with a meta kernel, which never reads it. Never as out=.
+    const bool cpu_scalar = t.dim() == 0 && t.device().is_cpu() && size_t(i - begin) < n - outs;
+    if (cpu_scalar && (t.is_wrapped_number() || meta_kernel)) continue;
     if (!first) {
       first = &t;
       continue;
