@@ -13,7 +13,7 @@ from ._C import (  # noqa: F401
 if _C._num_threads_env_warning():
     _warnings.warn(_C._num_threads_env_warning(), RuntimeWarning, stacklevel=2)
 from ._size import Size
-from ._tensor import Tensor
+from ._tensor import OutOfMemoryError, Tensor
 from ._tensor_str import set_printoptions
 from ._dtype_info import finfo, iinfo, is_floating_point, is_complex, is_nonzero  # noqa: F401
 from . import _ops_python as _ops_python

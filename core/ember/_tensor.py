@@ -47,3 +47,11 @@ class ZeroDivisionRuntimeError(ZeroDivisionError, RuntimeError):
 
 
 _C._set_zero_division_error(ZeroDivisionRuntimeError)
+
+
+class OutOfMemoryError(RuntimeError, MemoryError):
+    """An allocation larger than the memory left (or than any address space): a RuntimeError, as
+    PyTorch's CPU allocator raises, and a MemoryError. The message names the op and the bytes."""
+
+
+_C._set_out_of_memory_error(OutOfMemoryError)

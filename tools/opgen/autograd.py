@@ -312,19 +312,40 @@ def gen_composite_out(op: Op) -> str:
             f"\"{op.public_name}\");\n}}")
 
 
+def _device_check(op: Op, extra: list[str]) -> str:
+    """A hand-written kernel reads every tensor it is given, so its tensor arguments (and out=) must
+    share a device before it runs: a meta tensor among CPU ones has no data to read. Pointwise ops
+    are checked by their iterator; `mixed_devices: true` opts out (copy_ reads across devices)."""
+    if op.pointwise or op.entry.get("mixed_devices"):
+        return ""
+    singles = [a.name for a in tensor_args(op) if a.type != "Tensor[]"] + extra
+    lists = [a.name for a in tensor_args(op) if a.type == "Tensor[]"]
+    code = ""
+    if len(singles) >= 2 or (singles and lists):
+        code += (f"  check_same_device(\"{op.public_name}\", {{{', '.join('&' + n for n in singles)}}}"
+                 f"{f', {len(extra)}' if extra else ''});\n")
+    for name in lists:  # each list on one device, and on its neighbours' (cat checks its own)
+        code += f"  check_same_device(\"{op.public_name}\", {name});\n"
+        if singles:
+            code += (f"  if (!{name}.empty()) check_same_device(\"{op.public_name}\", "
+                     f"{{&{name}.front(), {', '.join('&' + n for n in singles)}}});\n")
+    return code
+
+
 def gen_wrappers(op: Op) -> str:
     if op.composite:
         return gen_composite(op)
     sig = signatures(op)
     call = f"ops::{op.name}({names(op.args)})"
+    check = _device_check(op, [])
     fns = []
     if "function" in sig:  # ops named NAME_ (the samplers) write their first argument
         body = _inplace_body(op, call) if op.name.endswith("_") else _function_body(op, call)
-        fns.append(f"{sig['function']} {{\n{body}}}")
+        fns.append(f"{sig['function']} {{\n{check}{body}}}")
     if "inplace" in sig:
-        fns.append(f"{sig['inplace']} {{\n{_inplace_body(op, f'ops::{op.name}_({names(op.args)})')}}}")
+        fns.append(f"{sig['inplace']} {{\n{check}{_inplace_body(op, f'ops::{op.name}_({names(op.args)})')}}}")
     if "out" in sig:
-        fns.append(f"{sig['out']} {{\n{_out_body(op)}}}")
+        fns.append(f"{sig['out']} {{\n{_device_check(op, op.ret_fields or ['out'])}{_out_body(op)}}}")
     return "\n\n".join(fns)
 
 
@@ -336,6 +357,6 @@ def gen_family(family: str, ops: list[Op]) -> str:
     wrappers = "\n\n".join(gen_wrappers(o) for o in ops)
     outs = "\n\n".join(gen_composite_out(o) for o in ops if o.composite and "out" in o.variants)
     outs = f"\nnamespace ember::ops {{\n\n{outs}\n\n}}  // namespace ember::ops\n" if outs else ""
-    incs += '#include "autograd/formulas.h"\n#include "autograd/output_grads.h"\n'
+    incs += '#include "autograd/formulas.h"\n#include "autograd/output_grads.h"\n#include "kernels/arg_checks.h"\n'
     return (HEADER + incs + '\nnamespace ember::ad {\n\nnamespace {\n' + nodes +
             "\n}  // namespace\n\n" + wrappers + "\n\n}  // namespace ember::ad\n" + outs)

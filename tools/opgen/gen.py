@@ -187,7 +187,7 @@ def _binding(op: Op, kind: str, overloads: list[Op]) -> tuple[str, str]:
                  f"  if (ov{i}.accepts(args, nargs, kwnames)) {{\n{_parse_and_call(ov, kind, f'ov{i}')}  }}\n")
     code += f"  static ArgParser p(\"{_signature(op, kind, pub)}\");\n  {{\n{_parse_and_call(op, kind, 'p')}  }}\n"
     return cname, (f"PyObject* {cname}({self_param}, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {{\n"
-                   f"  EMBER_PY_BEGIN\n{code}  EMBER_PY_END(nullptr)\n}}")
+                   f"  EMBER_PY_BEGIN\n{code}  EMBER_PY_END_OP(nullptr, \"{op.public_name}\")\n}}")
 
 
 def _overloads(every: list[Op], name: str, kind: str) -> list[Op]:

@@ -29,7 +29,7 @@ VARIANTS = {"function", "method", "inplace", "out"}
 # not a silently ignored line.
 ENTRY_KEYS = {"name", "schema", "doc", "variants", "dtypes", "promotion", "kernel", "includes", "backward",
               "differentiable", "not_differentiable", "composite", "elementwise", "overload_of",
-              "method_overload_of", "check", "iter_check", "int_divisor_check", "captures", "simd_f32"}
+              "method_overload_of", "check", "iter_check", "int_divisor_check", "captures", "simd_f32", "mixed_devices"}
 KERNEL_KEYS = {"pointwise", "impl"}
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OPS_DIR = ROOT / "core" / "ops"

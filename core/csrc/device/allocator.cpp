@@ -1,13 +1,19 @@
 // Caching allocator (see allocator.h). Small blocks: power-of-two classes. Large: 2 MiB multiples.
+// A request the machine cannot hold raises OutOfMemory at once (the kernel's overcommit would
+// otherwise hand out the mapping and kill the process when the pages are touched).
 #include "device/allocator.h"
 
 #include <sys/mman.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <new>
 #include <vector>
+
+#include "base/oom_error.h"
 
 namespace ember {
 
@@ -37,9 +43,69 @@ int small_class(size_t n) {
   return k;
 }
 
-void* map_large(size_t cap) {
+[[noreturn]] void out_of_memory(size_t nbytes, const char* why) {
+  throw OutOfMemoryError(str_cat("DefaultCPUAllocator: not enough memory: you tried to allocate ", nbytes, " bytes", why));
+}
+
+// Requests from this size up are compared with the memory left before they are mapped; smaller
+// ones are cheap to try and rarely decide anything.
+constexpr size_t kCheckFrom = size_t(256) << 20;
+
+// A number from a "Key:   123 kB" line of /proc/meminfo, in bytes (0 when absent).
+uint64_t meminfo_bytes(const char* key) {
+  FILE* f = std::fopen("/proc/meminfo", "r");
+  if (!f) return 0;
+  char line[256];
+  uint64_t v = 0;
+  const size_t n = std::strlen(key);
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::strncmp(line, key, n) == 0 && line[n] == ':') {
+      v = std::strtoull(line + n + 1, nullptr, 10) * 1024;
+      break;
+    }
+  }
+  std::fclose(f);
+  return v;
+}
+
+// Bytes a cgroup v2 limit still allows this process (UINT64_MAX when unlimited or unknown).
+uint64_t cgroup_headroom() {
+  auto read = [](const char* path, uint64_t& v) {
+    FILE* f = std::fopen(path, "r");
+    if (!f) return false;
+    char buf[64] = {0};
+    const bool ok = std::fgets(buf, sizeof buf, f) && buf[0] >= '0' && buf[0] <= '9';
+    std::fclose(f);
+    if (ok) v = std::strtoull(buf, nullptr, 10);
+    return ok;
+  };
+  uint64_t max = 0, cur = 0;
+  if (!read("/sys/fs/cgroup/memory.max", max) || !read("/sys/fs/cgroup/memory.current", cur)) return UINT64_MAX;
+  return max > cur ? max - cur : 0;
+}
+
+// The memory a new mapping can really be backed by: what the kernel reports available (page cache
+// it can drop included) plus swap, within the cgroup's limit. 0 means unknown (no check).
+uint64_t memory_left() {
+  const uint64_t avail = meminfo_bytes("MemAvailable");
+  if (avail == 0) return 0;
+  const uint64_t left = avail + meminfo_bytes("SwapFree");
+  const uint64_t cg = cgroup_headroom();
+  return left < cg ? left : cg;
+}
+
+void* map_large(size_t cap, size_t nbytes) {
+  if (cap >= kCheckFrom) {
+    const uint64_t left = memory_left();
+    if (left && cap > left) {
+      cpu_empty_cache();  // blocks we keep count as used; give them back and look again
+      const uint64_t again = memory_left();
+      if (again && cap > again)
+        out_of_memory(nbytes, str_cat(" (", again, " bytes are available)").c_str());
+    }
+  }
   void* p = mmap(nullptr, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
+  if (p == MAP_FAILED) out_of_memory(nbytes, "");
   madvise(p, cap, MADV_HUGEPAGE);
   return p;
 }
@@ -68,9 +134,10 @@ Block cpu_alloc(size_t nbytes) {
       }
     }
     void* p = std::aligned_alloc(kAlign, cap);
-    if (!p) throw std::bad_alloc();
+    if (!p) out_of_memory(nbytes, "");
     return {p, cap};
   }
+  if (nbytes > (size_t(1) << 62)) out_of_memory(nbytes, "");  // the rounding below would wrap
   size_t cap = (nbytes + kHuge - 1) / kHuge * kHuge;
   {
     std::lock_guard<std::mutex> g(c.mu);
@@ -82,7 +149,7 @@ Block cpu_alloc(size_t nbytes) {
       return {p, cap};
     }
   }
-  void* p = map_large(cap);
+  void* p = map_large(cap, nbytes);
   // mmap returns page-aligned memory; to get huge pages, 2 MiB alignment is better but optional.
   return {p, cap};
 }

@@ -85,7 +85,9 @@ PyObject* fn_set_fw_tangent(PyObject*, PyObject* args) {
 
 // _suspend_forward_ad(on): ops run while suspended compute no tangents (nests).
 PyObject* fn_suspend_forward_ad(PyObject*, PyObject* on) {
-  if (PyObject_IsTrue(on)) forward::suspend_begin();
+  const int flag = PyObject_IsTrue(on);
+  if (flag < 0) return nullptr;  // its truth raised (a tensor of several values): a Python error, not SystemError
+  if (flag) forward::suspend_begin();
   else forward::suspend_end();
   Py_RETURN_NONE;
 }

@@ -85,6 +85,9 @@ EMBER_FN(_set_size_class, "_set_size_class(object cls)",
 EMBER_FN(_set_zero_division_error, "_set_zero_division_error(object cls)",
          return set_class(ZeroDivisionRuntimeError, r.object(0), reinterpret_cast<PyTypeObject*>(PyExc_ZeroDivisionError),
                           "the zero-division error class");)
+EMBER_FN(_set_out_of_memory_error, "_set_out_of_memory_error(object cls)",
+         return set_class(OutOfMemoryErrorClass, r.object(0), reinterpret_cast<PyTypeObject*>(PyExc_MemoryError),
+                          "the out-of-memory error class");)
 EMBER_FN(_set_linalg_error, "_set_linalg_error(object cls)",
          return set_class(LinAlgErrorClass, r.object(0),
                           reinterpret_cast<PyTypeObject*>(PyExc_RuntimeError), "the linalg error class");)
@@ -141,6 +144,7 @@ PYBIND11_MODULE(_C, m) {
   for (auto [name, f] : std::initializer_list<std::pair<const char*, decltype(&fn_get_num_threads)>>{
            {"_set_tensor_class", fn__set_tensor_class}, {"_set_size_class", fn__set_size_class},
            {"_set_zero_division_error", fn__set_zero_division_error}, {"_set_linalg_error", fn__set_linalg_error},
+           {"_set_out_of_memory_error", fn__set_out_of_memory_error},
            {"get_num_threads", fn_get_num_threads},
            {"set_num_threads", fn_set_num_threads}, {"get_num_interop_threads", fn_get_num_interop_threads},
            {"set_num_interop_threads", fn_set_num_interop_threads},

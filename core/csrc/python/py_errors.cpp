@@ -2,6 +2,7 @@
 #include "python/py_errors.h"
 
 #include "base/linalg_error.h"
+#include "base/oom_error.h"
 #include "python/py_linalg_error.h"
 
 #include <new>
@@ -10,13 +11,25 @@
 namespace ember::py {
 
 PyObject* ZeroDivisionRuntimeError = nullptr;
+PyObject* OutOfMemoryErrorClass = nullptr;
 PyObject* LinAlgErrorClass = nullptr;
 
-void set_python_error() {
+namespace {
+
+void set_out_of_memory(const char* op, const std::string& msg) {
+  const std::string text = op ? str_cat(op, "(): ", msg) : msg;
+  PyErr_SetString(OutOfMemoryErrorClass ? OutOfMemoryErrorClass : PyExc_MemoryError, text.c_str());
+}
+
+}  // namespace
+
+void set_python_error(const char* op) {
   try {
     throw;
   } catch (const PythonError&) {
     // already set
+  } catch (const OutOfMemoryError& e) {
+    set_out_of_memory(op, e.what());
   } catch (const LinAlgError& e) {
     PyErr_SetString(LinAlgErrorClass ? LinAlgErrorClass : PyExc_RuntimeError, e.what());
   } catch (const Error& e) {
@@ -30,10 +43,10 @@ void set_python_error() {
       default: break;
     }
     PyErr_SetString(type, e.what());
-  } catch (const std::bad_alloc&) {
-    PyErr_SetString(PyExc_MemoryError, "ember: out of memory");
+  } catch (const std::bad_alloc&) {  // a C++ container's own allocation
+    set_out_of_memory(op, "not enough memory for a temporary buffer");
   } catch (const std::length_error&) {  // a container asked for more elements than it can hold
-    PyErr_SetString(PyExc_MemoryError, "ember: out of memory (a requested size is too large)");
+    set_out_of_memory(op, "not enough memory: a requested size is too large");
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   }

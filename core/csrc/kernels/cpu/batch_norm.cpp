@@ -7,6 +7,7 @@
 #include "device/parallel.h"
 #include "generated/ops/batch_norm_backward.h"
 #include "generated/ops/native_batch_norm.h"
+#include "kernels/arg_checks.h"
 #include "kernels/convert.h"
 #include "kernels/cpu/batch_norm_sums.h"
 #include "iter/copy.h"
@@ -29,6 +30,7 @@ Layout layout_of(const Tensor& x) {
 void check_channel_vec(const Tensor& t, int64_t c, const char* what) {
   if (!t.defined()) return;
   EMBER_CHECK(t.numel() == c, Runtime, "batch_norm: ", what, " should contain ", c, " elements, not ", t.numel());
+  check_arg_floating("batch_norm", {what, t});
 }
 
 template <class F>
@@ -124,8 +126,17 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
 std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output, const Tensor& input,
                                                        const Tensor& weight, const Tensor& save_mean,
                                                        const Tensor& save_invstd, bool training) {
+  // Internal, but reachable from Python: every argument is checked before its sizes or data are read.
+  constexpr const char* op = "batch_norm_backward";
+  check_arg_min_dim(op, {"input", input}, 2);
+  check_arg_shape(op, {"grad_output", grad_output}, input.sizes());
+  check_arg_floating(op, {"grad_output", grad_output});
   const Layout L = layout_of(input);
-  EMBER_CHECK(grad_output.sizes() == input.sizes(), Runtime, "batch_norm_backward: grad_output and input differ in shape");
+  for (auto [t, what] : {std::pair{&weight, "weight"}, {&save_mean, "save_mean"}, {&save_invstd, "save_invstd"}}) {
+    EMBER_CHECK(t->defined() || t == &weight, Runtime, op, "(): ", what, " must be a tensor, not None");
+    check_arg_numel(op, {what, *t}, L.c);
+    check_arg_floating(op, {what, *t});
+  }
   Tensor gi = empty(input.sizes(), input.dtype(), input.device());
   Tensor gw = empty({L.c}, input.dtype(), input.device()), gb = empty({L.c}, input.dtype(), input.device());
   if (input.is_meta() || input.numel() == 0) return {gi, gw, gb};

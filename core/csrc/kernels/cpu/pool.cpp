@@ -427,6 +427,9 @@ Tensor adaptive_avg_pool_backward(const Tensor& grad_output, const DimVec& input
   DimVec osz;
   for (int64_t d = 2; d < grad_output.dim(); d++) osz.push_back(grad_output.sizes()[d]);
   const Windows w = adaptive_windows(input_sizes, osz, "adaptive_avg_pool_backward");
+  // grad_output's planes are read as the input's: (N, C) must agree, not only the ranks
+  EMBER_CHECK(grad_output.sizes()[0] == input_sizes[0] && grad_output.sizes()[1] == input_sizes[1], Runtime,
+              "adaptive_avg_pool_backward(): grad_output ", grad_output.sizes(), " does not fit input sizes ", input_sizes);
   Tensor out = empty(input_sizes, grad_output.dtype(), grad_output.device());
   if (grad_output.is_meta() || out.numel() == 0) return out;
   if (grad_output.numel() == 0) {

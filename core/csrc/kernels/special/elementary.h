@@ -58,7 +58,8 @@ inline double spherical_bessel_j0(double x) {
 inline double mvlgamma(double x, int64_t p) {
   constexpr double log_pi = 1.14472988584940017414342735135305871;
   double s = 0.25 * double(p) * double(p - 1) * log_pi;
-  for (int64_t j = 1; j <= p; j++) s += std::lgamma(x + 0.5 * double(1 - j));
+  // p terms; an infinite or NaN sum stays so, which ends the loop early (x = inf with p near 2**32)
+  for (int64_t j = 1; j <= p && std::isfinite(s); j++) s += std::lgamma(x + 0.5 * double(1 - j));
   return s;
 }
 

@@ -10,6 +10,17 @@ namespace ember::fn {
 // q + k passes 9 + s and |q| (or the terms stop mattering, for large s), then Euler-Maclaurin:
 // the integral a^(1-s)/(s-1), half the next term, and the Bernoulli corrections
 // B_2j/(2j)! s(s+1)...(s+2j-2) a^-(s+2j-1), j = 1..8, which are below 1e-17 there.
+inline double zeta(double s, double q);
+
+// q < 0, not an integer, s an integer (the caller's domain): the m = ceil(-q) negative terms are
+// -(r + j), j < m, with r = -(q + m - 1) in (0, 1), so zeta(s, q) = (-1)^s (zeta(s, r) - zeta(s, r + m))
+// + zeta(s, q + m): positive arguments only, instead of |q| terms one by one.
+inline double zeta_negative_q(double s, double q) {
+  const double m = std::ceil(-q), r = -(q + m - 1.0);
+  const double sign = std::fmod(s, 2.0) == 0.0 ? 1.0 : -1.0;
+  return sign * (zeta(s, r) - zeta(s, r + m)) + zeta(s, q + m);
+}
+
 inline double zeta(double s, double q) {
   constexpr double b2j_over_fact[] = {1.0 / 12, -1.0 / 720, 1.0 / 30240, -1.0 / 1209600,
                                       1.0 / 47900160, -691.0 / 1307674368000.0,
@@ -24,13 +35,15 @@ inline double zeta(double s, double q) {
   }
   if (std::isinf(q)) return 0.0;
   if (std::isinf(s)) return q < 1.0 ? inf : (q == 1.0 ? 1.0 : 0.0);
+  if (q < -64.0) return zeta_negative_q(s, q);
   double sum = 0.0, a = q;
   while (a < 9.0 + s || a < -q + 9.0) {
     const double t = std::pow(a, -s);
     sum += t;
     a += 1.0;
-    // Large s: the rest is below t * a / (s - 1), negligible once t is (positive q only).
-    if (q > 0.0 && std::fabs(t) <= 1e-18 * std::fabs(sum)) return sum;
+    // Large s: the rest is below t * a / (s - 1), negligible once t is (terms decrease once a > 0).
+    // An infinite or NaN sum stays so: s near 2**31 or 2**62 (polygamma of huge n) leaves at once.
+    if (a > 1.0 && (std::fabs(t) <= 1e-18 * std::fabs(sum) || !std::isfinite(sum))) return sum;
   }
   const double a_s = std::pow(a, -s);
   sum += a * a_s / (s - 1.0) + 0.5 * a_s;

@@ -1,0 +1,53 @@
+"""Which exceptions count as failures. A clean Python exception (RuntimeError, ValueError, TypeError,
+IndexError... with a message about the arguments) passes; C++ text leaking through, or Python's own
+internal errors raised inside ember's code on bad input (an IndexError from a list, a division by
+zero, a missing attribute), fail."""
+from __future__ import annotations
+
+import traceback
+
+# Text that only a C++ exception or the C++ runtime writes.
+CPP_LEAKS = ("std::", "basic_string", "vector::_M", "terminate called", "bad_alloc", "bad_array_new_length",
+             "St9", "__cxa", "_M_range_check", "what():")
+# (PyTorch's own dtype messages name C++ types, "float != c10::complex<double>", and ember's copy them.)
+
+# Messages of Python's own errors that mean ember's code tripped over its input instead of checking it.
+INTERNAL_MESSAGES = ("list index out of range", "tuple index out of range", "string index out of range",
+                     "integer modulo by zero", "integer division or modulo by zero", "float division by zero",
+                     "division by zero", "object has no attribute", "object is not subscriptable",
+                     "referenced before assignment", "is not defined", "unsupported operand type",
+                     "object is not iterable", "can't multiply sequence", "object cannot be interpreted as an integer",
+                     "cannot unpack non-iterable", "not enough values to unpack", "too many values to unpack",
+                     "must be real number, not", "'NoneType'", "unhashable type", "math domain error",
+                     "object of type", "argument after * must be", "maximum recursion depth")
+
+INTERNAL_TYPES = ("AttributeError", "NameError", "UnboundLocalError", "AssertionError", "SystemError",
+                  "KeyError", "RecursionError", "StopIteration")
+
+
+def _raised_in_ember(exc: BaseException) -> bool:
+    """Whether the innermost Python frame that raised is ember's own code (not the fuzzer's)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return True  # raised by C code (a binding) directly
+    return "/ember/" in frames[-1].filename.replace("\\", "/")
+
+
+def judge(exc: BaseException, ember) -> str | None:
+    """None for a clean exception, else the failure class: "cpp_leak", "internal" or "memory"."""
+    name = type(exc).__name__
+    msg = str(exc)
+    if any(s in msg for s in CPP_LEAKS):
+        return "cpp_leak"
+    oom = getattr(ember, "OutOfMemoryError", ())
+    if isinstance(exc, MemoryError) and not isinstance(exc, oom):
+        return "memory"  # Python ran out building something huge before ember checked its size
+    zde = getattr(ember, "ZeroDivisionRuntimeError", None) or getattr(getattr(ember, "_tensor", None),
+                                                                      "ZeroDivisionRuntimeError", None)
+    if isinstance(exc, ZeroDivisionError) and not (zde and isinstance(exc, zde)):
+        return "internal"
+    if name in INTERNAL_TYPES:
+        return "internal"
+    if any(s in msg for s in INTERNAL_MESSAGES) and _raised_in_ember(exc):
+        return "internal"
+    return None
