@@ -55,3 +55,4 @@ from . import special  # noqa: E402,F401
 from . import fft  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import testing  # noqa: E402,F401
+from . import distributions  # noqa: E402,F401
