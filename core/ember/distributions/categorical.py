@@ -11,7 +11,7 @@ __all__ = ["Categorical"]
 class Categorical(Distribution):
     """A category index drawn with (normalized) probabilities `probs` or log-probabilities `logits`
     along the last dim."""
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     has_enumerate_support = True
 
     def __init__(self, probs=None, logits=None, validate_args=None):

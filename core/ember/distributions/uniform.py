@@ -10,9 +10,12 @@ __all__ = ["Uniform"]
 
 class Uniform(Distribution):
     """Uniformly distributed on [low, high)."""
-    arg_constraints = {"low": constraints.dependent(is_discrete=False, event_dim=0),
-                       "high": constraints.dependent(is_discrete=False, event_dim=0)}
     has_rsample = True
+
+    @property
+    def arg_constraints(self):
+        # Each bound is checked against the other (so low >= high names the offending one).
+        return {"low": constraints.less_than(self.high), "high": constraints.greater_than(self.low)}
 
     @property
     def mean(self):
@@ -33,8 +36,6 @@ class Uniform(Distribution):
     def __init__(self, low, high, validate_args=None):
         self.low, self.high = broadcast_all(low, high)
         super().__init__(self.low.shape, validate_args=validate_args)
-        if self._validate_args and not bool(ember.lt(self.low, self.high).all()):
-            raise ValueError("Uniform is not defined when low>= high")
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Uniform, _instance)
