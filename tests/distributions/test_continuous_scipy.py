@@ -217,3 +217,32 @@ def test_float32_parameters_give_float32():
     d = D.Gamma(ember.tensor([2.0, 3.0]), ember.tensor([1.0, 0.5]))
     assert d.log_prob(ember.tensor([1.0, 2.0])).dtype == ember.float32
     assert d.sample((5,)).dtype == ember.float32
+
+
+def test_inverse_gamma_against_scipy():
+    a, b = np.array([[0.7], [2.5], [4.0]]), np.array([0.5, 1.5])
+    d = D.InverseGamma(t(a), t(b))
+    ref = st.invgamma(a, scale=b)
+    x = RNG.uniform(0.05, 4, (3, 2))
+    close(d.log_prob(t(x)), ref.logpdf(x), rtol=1e-9)
+    close(d.cdf(t(x)), ref.cdf(x), rtol=1e-8)
+    close(d.entropy(), ref.entropy(), rtol=1e-9)
+    close(d.mode, np.broadcast_to(b / (a + 1), (3, 2)), rtol=1e-12)
+    mean, var = ref.stats(moments="mv")
+    close(d.mean, np.where(a > 1, mean, np.inf), rtol=1e-9)
+    close(d.variance, np.where(a > 2, var, np.inf), rtol=1e-9)
+
+
+def test_logistic_normal_two_categories():
+    # K = 2: y = (z, 1 - z) with z = sigmoid(x), x ~ Normal(loc, scale): density N(logit z) / (z (1 - z)).
+    loc, scale = np.array([[0.3], [-1.0]]), np.array([[0.7], [1.4]])
+    d = D.LogisticNormal(t(loc), t(scale))
+    assert tuple(d.event_shape) == (2,) and tuple(d.batch_shape) == (2,)
+    z = np.array([0.2, 0.75])
+    y = np.stack([z, 1 - z], -1)
+    want = st.norm(loc[:, 0], scale[:, 0]).logpdf(np.log(z / (1 - z))) - np.log(z * (1 - z))
+    close(d.log_prob(t(y)), want, rtol=1e-9)
+    ember.manual_seed(0)
+    s = n(d.sample((4000,)))
+    np.testing.assert_allclose(s.sum(-1), 1.0, rtol=1e-12)
+    assert st.kstest(np.log(s[:, 0, 0] / s[:, 0, 1]), st.norm(0.3, 0.7).cdf).pvalue > 1e-3
