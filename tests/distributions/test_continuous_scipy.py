@@ -246,3 +246,21 @@ def test_logistic_normal_two_categories():
     s = n(d.sample((4000,)))
     np.testing.assert_allclose(s.sum(-1), 1.0, rtol=1e-12)
     assert st.kstest(np.log(s[:, 0, 0] / s[:, 0, 1]), st.norm(0.3, 0.7).cdf).pvalue > 1e-3
+
+
+def test_generalized_pareto_against_scipy():
+    loc, scale, c = np.array([[0.5], [-1.0]]), np.array([0.7, 1.5, 2.0]), np.array([-0.3, 0.0, 0.4])
+    d = D.GeneralizedPareto(t(loc), t(scale), t(c))
+    ref = st.genpareto(c, loc=loc, scale=scale)
+    u = RNG.uniform(0.05, 0.95, (2, 3))
+    x = ref.ppf(u)
+    close(d.log_prob(t(x)), ref.logpdf(x), rtol=1e-9)
+    close(d.cdf(t(x)), u, rtol=1e-9)
+    close(d.icdf(t(u)), x, rtol=1e-9)
+    close(d.entropy(), np.broadcast_to(ref.entropy(), (2, 3)), rtol=1e-9)
+    mean, var = ref.stats(moments="mv")
+    close(d.mean, np.broadcast_to(mean, (2, 3)), rtol=1e-9)
+    close(d.variance, np.broadcast_to(var, (2, 3)), rtol=1e-9)
+    ember.manual_seed(4)
+    s = n(D.GeneralizedPareto(t(0.5), t(0.7), t(0.4)).rsample((20000,)))
+    assert st.kstest(s, st.genpareto(0.4, loc=0.5, scale=0.7).cdf).pvalue > 1e-3
