@@ -34,7 +34,8 @@ RSAMPLE = {
     "ContinuousBernoulli": (lambda p: D.ContinuousBernoulli(p), ([0.2, 0.7],)),
     "RelaxedBernoulli": (lambda tau, p: D.RelaxedBernoulli(tau, p), ([0.6, 1.3], [0.2, 0.7])),
     "RelaxedOneHotCategorical": (lambda tau, l: D.RelaxedOneHotCategorical(tau, logits=l), ([0.7], [0.1, -0.5, 1.0])),
-    "MultivariateNormal": (lambda m, l: D.MultivariateNormal(m, scale_tril=l.tril(-1) + D.utils.diag_embed(l.diagonal().exp())),
+    "MultivariateNormal": (lambda m, l: D.MultivariateNormal(
+                               m, scale_tril=l.tril(-1) + D.utils.diag_embed(l.diagonal().exp())),
                            ([0.3, -1.0], [[0.1, 0.0], [0.5, -0.2]])),
     "LowRankMultivariateNormal": (lambda m, w, d: D.LowRankMultivariateNormal(m, w, d),
                                   ([0.3, -1.0], [[0.5], [-1.0]], [0.6, 1.2])),

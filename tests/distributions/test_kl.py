@@ -36,7 +36,8 @@ FAM = {
     "Uniform": (D.Uniform, lambda a, b: (st.uniform(a, b - a).logpdf, a, b), ([0.2, 0.1], [0.7, 0.9])),
     "HalfNormal": (D.HalfNormal, lambda a: (st.halfnorm(scale=a).logpdf, 0, np.inf), ([0.7, 2.0],)),
     "Pareto": (D.Pareto, lambda a, b: (st.pareto(b, scale=a).logpdf, a, np.inf), ([1.0, 1.5], [2.5, 3.5])),
-    "LogNormal": (D.LogNormal, lambda a, b: (st.lognorm(b, scale=np.exp(a)).logpdf, 0, np.inf), ([0.1, -0.4], [0.5, 0.8])),
+    "LogNormal": (D.LogNormal, lambda a, b: (st.lognorm(b, scale=np.exp(a)).logpdf, 0, np.inf),
+                  ([0.1, -0.4], [0.5, 0.8])),
     "ContinuousBernoulli": (lambda p: D.ContinuousBernoulli(probs=p), lambda p: (_cb_logpdf(p), 0, 1), ([0.2, 0.85],)),
 }
 
@@ -175,7 +176,8 @@ def test_wishart_uses_the_exponential_family_bregman_divergence():
     s1, s2 = _spd(3), _spd(3)
     n1, n2 = 5.0, 7.5
     p3 = 3
-    want = (n2 / 2 * (np.linalg.slogdet(s2)[1] - np.linalg.slogdet(s1)[1]) + n1 / 2 * (np.trace(np.linalg.solve(s2, s1)) - p3)
+    want = (n2 / 2 * (np.linalg.slogdet(s2)[1] - np.linalg.slogdet(s1)[1])
+            + n1 / 2 * (np.trace(np.linalg.solve(s2, s1)) - p3)
             + sps.multigammaln(n2 / 2, p3) - sps.multigammaln(n1 / 2, p3) + (n1 - n2) / 2 * _mvdigamma(n1 / 2, p3))
     got = kl_divergence(D.Wishart(t(n1), covariance_matrix=t(s1)), D.Wishart(t(n2), covariance_matrix=t(s2)))
     close(got, want, rtol=1e-8)
@@ -225,7 +227,8 @@ def test_registry_most_specific_match_and_ambiguity():
         warnings.simplefilter("always")
         assert float(kl_divergence(a, a)) == 1.0
     assert any(issubclass(x.category, RuntimeWarning) and "Ambiguous kl_divergence(A, A)" in str(x.message) for x in w)
-    with pytest.raises(NotImplementedError, match="No KL\\(p \\|\\| q\\) is implemented for p type VonMises and q type Normal"):
+    with pytest.raises(NotImplementedError,
+                       match="No KL\\(p \\|\\| q\\) is implemented for p type VonMises and q type Normal"):
         kl_divergence(D.VonMises(t(0.0), t(1.0)), plain)
     with pytest.raises(TypeError, match="Expected type_p to be a Distribution subclass"):
         register_kl(int, D.Normal)

@@ -23,7 +23,8 @@ def test_parameter_constraint_message():
     with pytest.raises(ValueError, match=re.escape(msg)):
         D.Uniform(1.0, 0.0)
     with pytest.raises(ValueError, match=r"Expected parameter probs \(Tensor of shape \(1, 2\)\) of distribution "
-                                         r"Categorical\(probs: ember.Size\(\[1, 2\]\)\) to satisfy the constraint Simplex\(\)"):
+                                         r"Categorical\(probs: ember.Size\(\[1, 2\]\)\) to satisfy the constraint "
+                                         r"Simplex\(\)"):
         D.Categorical(t([[0.5, -0.5]]))
     with pytest.raises(ValueError, match=r"Expected parameter probs \(Tensor of shape \(1,\)\) of distribution "
                                          r"Geometric\(probs: tensor\(\[0\.\], dtype=ember.float64\)\) to be positive"):
@@ -167,7 +168,8 @@ def test_constraints_check():
     assert constraints.positive_semidefinite.check(pd).tolist() == [True, False]
     assert constraints.symmetric.check(pd).tolist() == [True, True]
     assert constraints.square.check(t(np.zeros((3, 2, 2)))).tolist() == [True] * 3
-    assert constraints.independent(constraints.positive, 1).check(t([[1.0, 2.0], [1.0, -2.0]])).tolist() == [True, False]
+    pos_rows = constraints.independent(constraints.positive, 1)
+    assert pos_rows.check(t([[1.0, 2.0], [1.0, -2.0]])).tolist() == [True, False]
     c = constraints.cat([constraints.positive, constraints.real], 0, [1, 2])
     assert c.check(t([1.0, -3.0, 4.0])).tolist() == [True, True, True]
     s = constraints.stack([constraints.positive, constraints.unit_interval], 1)

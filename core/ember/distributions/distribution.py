@@ -44,8 +44,9 @@ class Distribution:
                 arg_constraints = self.arg_constraints
             except NotImplementedError:
                 arg_constraints = {}
-                warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set `arg_constraints = {{}}` "
-                              "or initialize the distribution with `validate_args=False` to turn off validation.",
+                warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set "
+                              "`arg_constraints = {}` or initialize the distribution with `validate_args=False` to "
+                              "turn off validation.",
                               stacklevel=2)
             for param, constraint in arg_constraints.items():
                 if constraints.is_dependent(constraint):
@@ -54,9 +55,9 @@ class Distribution:
                     continue  # the parameter not given: it is computed from the other form
                 value = getattr(self, param)
                 if not _all_true(constraint.check(value)):
-                    raise ValueError(f"Expected parameter {param} ({type(value).__name__} of shape {tuple(value.shape)}) "
-                                     f"of distribution {self!r} to satisfy the constraint {constraint!r}, "
-                                     f"but found invalid values:\n{value}")
+                    raise ValueError(f"Expected parameter {param} ({type(value).__name__} of shape "
+                                     f"{tuple(value.shape)}) of distribution {self!r} to satisfy the constraint "
+                                     f"{constraint!r}, but found invalid values:\n{value}")
         super().__init__()
 
     def expand(self, batch_shape, _instance=None):
@@ -141,7 +142,8 @@ class Distribution:
             raise ValueError("The value argument to log_prob must be a Tensor")
         event_dim_start = value.dim() - len(self._event_shape)
         if value.shape[event_dim_start:] != self._event_shape:
-            raise ValueError(f"The right-most size of value must match event_shape: {value.shape} vs {self._event_shape}.")
+            raise ValueError(f"The right-most size of value must match event_shape: {value.shape} vs "
+                             f"{self._event_shape}.")
         actual_shape = value.shape
         expected_shape = self._batch_shape + self._event_shape
         for i, j in zip(reversed(actual_shape), reversed(expected_shape)):

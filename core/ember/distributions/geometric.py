@@ -1,5 +1,4 @@
 """Geometric(probs | logits): the number of failures before the first success."""
-import numbers
 
 import ember
 import ember.nn.functional as F

@@ -81,7 +81,8 @@ class NegativeBinomial(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         log_unnormalized_prob = self.total_count * F.logsigmoid(-self.logits) + value * F.logsigmoid(self.logits)
-        log_normalization = -ember.lgamma(self.total_count + value) + ember.lgamma(1.0 + value) + ember.lgamma(self.total_count)
+        log_normalization = (-ember.lgamma(self.total_count + value) + ember.lgamma(1.0 + value)
+                             + ember.lgamma(self.total_count))
         # total_count + value == 0 (both 0): the point mass at 0 has log-probability 0.
         log_normalization = log_normalization.masked_fill(self.total_count + value == 0.0, 0.0)
         return log_unnormalized_prob - log_normalization

@@ -51,5 +51,5 @@ class Weibull(TransformedDistribution):
                                     - ember.exp(2 * ember.lgamma(1 + self.concentration_reciprocal)))
 
     def entropy(self):
-        return (euler_constant * (1 - self.concentration_reciprocal) + ember.log(self.scale * self.concentration_reciprocal)
-                + 1)
+        return (euler_constant * (1 - self.concentration_reciprocal)
+                + ember.log(self.scale * self.concentration_reciprocal) + 1)

@@ -57,8 +57,8 @@ class Wishart(ExponentialFamily):
         else:
             self.precision_matrix = param.expand(full)
         if bool((self.df < event_shape[-1]).any()):
-            warnings.warn("Low df values detected. Singular samples are highly likely to occur for ndim - 1 < df < ndim.",
-                          stacklevel=2)
+            warnings.warn("Low df values detected. Singular samples are highly likely to occur for ndim - 1 < df "
+                          "< ndim.", stacklevel=2)
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
         if scale_tril is not None:
             self._unbroadcasted_scale_tril = scale_tril
@@ -115,13 +115,15 @@ class Wishart(ExponentialFamily):
     def variance(self):
         v = self.covariance_matrix
         diag_v = v.diagonal(0, -2, -1)
-        return self.df.reshape(tuple(self._batch_shape) + (1, 1)) * (v.pow(2) + diag_v.unsqueeze(-1) * diag_v.unsqueeze(-2))
+        outer = diag_v.unsqueeze(-1) * diag_v.unsqueeze(-2)
+        return self.df.reshape(tuple(self._batch_shape) + (1, 1)) * (v.pow(2) + outer)
 
     def _bartlett_sampling(self, sample_shape=ember.Size()):
         p = self._event_shape[-1]
         chi = self._dist_chi2.rsample(sample_shape).sqrt()
         chi = chi.clamp(min=ember.finfo(chi.dtype).eps)
-        lower = ember.randn(tuple(ember.Size(sample_shape)) + tuple(self._batch_shape) + (p, p), dtype=chi.dtype).tril(-1)
+        shape = tuple(ember.Size(sample_shape)) + tuple(self._batch_shape) + (p, p)
+        lower = ember.randn(shape, dtype=chi.dtype).tril(-1)
         noise = diag_embed(chi) + lower
         chol = self._unbroadcasted_scale_tril @ noise
         return chol @ chol.transpose(-2, -1)
