@@ -33,9 +33,9 @@ RSAMPLE = {
     "Kumaraswamy": (lambda a, b: D.Kumaraswamy(a, b), ([0.8, 1.5], [1.2, 2.5])),
     "ContinuousBernoulli": (lambda p: D.ContinuousBernoulli(p), ([0.2, 0.7],)),
     "RelaxedBernoulli": (lambda tau, p: D.RelaxedBernoulli(tau, p), ([0.6, 1.3], [0.2, 0.7])),
-    "RelaxedOneHotCategorical": (lambda tau, l: D.RelaxedOneHotCategorical(tau, logits=l), ([0.7], [0.1, -0.5, 1.0])),
-    "MultivariateNormal": (lambda m, l: D.MultivariateNormal(
-                               m, scale_tril=l.tril(-1) + D.utils.diag_embed(l.diagonal().exp())),
+    "RelaxedOneHotCategorical": (lambda tau, lg: D.RelaxedOneHotCategorical(tau, logits=lg), ([0.7], [0.1, -0.5, 1.0])),
+    "MultivariateNormal": (lambda m, a: D.MultivariateNormal(
+                               m, scale_tril=a.tril(-1) + D.utils.diag_embed(a.diagonal().exp())),
                            ([0.3, -1.0], [[0.1, 0.0], [0.5, -0.2]])),
     "LowRankMultivariateNormal": (lambda m, w, d: D.LowRankMultivariateNormal(m, w, d),
                                   ([0.3, -1.0], [[0.5], [-1.0]], [0.6, 1.2])),
@@ -94,8 +94,8 @@ def test_wishart_rsample_gradient_in_df():
     (lambda a, b: D.Gamma(a, b), ([0.6, 3.0], [2.0, 0.5]), [0.5, 4.0]),
     (lambda a, b: D.Beta(a, b), ([0.6, 3.0], [2.0, 0.5]), [0.3, 0.9]),
     (lambda a: D.Dirichlet(a), ([0.6, 3.0, 1.0],), [0.2, 0.5, 0.3]),
-    (lambda d, l, s: D.StudentT(d, l, s), ([2.5, 5.0], [0.0, 1.0], [1.0, 2.0]), [0.5, -1.0]),
-    (lambda l, k: D.VonMises(l, k), ([0.2, -1.0], [0.5, 3.0]), [1.0, -0.5]),
+    (lambda d, loc, s: D.StudentT(d, loc, s), ([2.5, 5.0], [0.0, 1.0], [1.0, 2.0]), [0.5, -1.0]),
+    (lambda loc, k: D.VonMises(loc, k), ([0.2, -1.0], [0.5, 3.0]), [1.0, -0.5]),
     (lambda lg: D.Binomial(10, logits=lg), ([0.3, -1.0],), [3.0, 7.0]),
     (lambda lg: D.Categorical(logits=lg), ([0.3, -1.0, 0.5],), [2.0]),
     (lambda r: D.Poisson(r), ([0.7, 4.0],), [1.0, 3.0]),

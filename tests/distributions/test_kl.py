@@ -10,7 +10,6 @@ import scipy.integrate as si
 import scipy.special as sps
 import scipy.stats as st
 
-import ember
 import ember.distributions as D
 from ember.distributions import kl_divergence, register_kl
 

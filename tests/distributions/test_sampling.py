@@ -167,8 +167,8 @@ def test_wishart_and_lkj():
     # LKJ in dimension 2 with concentration eta: (r + 1) / 2 ~ Beta(eta, eta) for the correlation r.
     for eta in (0.5, 3.0):
         ember.manual_seed(17)
-        l = n(D.LKJCholesky(2, t(eta)).sample((N,)))
-        assert _ks((l[:, 1, 0] + 1) / 2, st.beta(eta, eta).cdf) > P_MIN
+        chol = n(D.LKJCholesky(2, t(eta)).sample((N,)))
+        assert _ks((chol[:, 1, 0] + 1) / 2, st.beta(eta, eta).cdf) > P_MIN
 
 
 def test_seeds_reproduce_samples():

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from scipy import stats
 
-import ember
 import ember.distributions as D
 from ember.distributions import constraints
 from ember.distributions import transforms as T
@@ -122,8 +121,8 @@ def test_softmax_lower_cholesky_positive_definite():
     close(lc, np.tril(m, -1) + np.stack([np.diag(np.exp(np.diag(a))) for a in m]), rtol=1e-12)
     close(T.LowerCholeskyTransform().inv(lc), np.tril(m), rtol=1e-12, atol=1e-14)
     pd = T.PositiveDefiniteTransform()(t(m))
-    l = n(lc)
-    close(pd, l @ np.swapaxes(l, -1, -2), rtol=1e-12)
+    low = n(lc)
+    close(pd, low @ np.swapaxes(low, -1, -2), rtol=1e-12)
     close(T.PositiveDefiniteTransform().inv(pd), np.tril(m), rtol=1e-9, atol=1e-12)
 
 

@@ -1,7 +1,6 @@
 """Argument and sample validation with PyTorch's ValueError messages, set_default_validate_args,
 constraints' checks, shapes (batch/event, expand, sample shapes), repr and the parameter forms."""
 import re
-import warnings
 
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
 """ember.distributions: parameterizable probability distributions and sampling functions, with
 torch.distributions' API (families, constraints, transforms, kl_divergence)."""
-from . import constraints, transforms
+from . import constraints, transforms  # noqa: F401
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
@@ -37,8 +37,8 @@ from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .pareto import Pareto
 from .poisson import Poisson
-from .relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
-from .relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical
+from .relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli  # noqa: F401
+from .relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical  # noqa: F401
 from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import *  # noqa: F401,F403

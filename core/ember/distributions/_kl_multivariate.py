@@ -1,6 +1,4 @@
 """KL divergences between the (low-rank) multivariate normals."""
-import ember
-
 from ._linalg_helpers import batch_mahalanobis, tril_solve
 from .kl import _batch_trace_XXT, register_kl
 from .lowrank_multivariate_normal import LowRankMultivariateNormal, _lowrank_logdet, _lowrank_mahalanobis

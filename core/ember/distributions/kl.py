@@ -186,7 +186,7 @@ def _kl_exponential_exponential(p, q):
 @register_kl(ExponentialFamily, ExponentialFamily)
 def _kl_expfamily_expfamily(p, q):
     # The Bregman divergence of the log normalizer between the natural parameters.
-    if not type(p) == type(q):
+    if type(p) is not type(q):
         raise NotImplementedError("The cross KL-divergence between different exponential families cannot be "
                                   "computed using Bregman divergences")
     p_nparams = [np_.detach().requires_grad_() for np_ in p._natural_params]

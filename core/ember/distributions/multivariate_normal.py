@@ -65,8 +65,8 @@ class MultivariateNormal(Distribution):
 
     @lazy_property
     def covariance_matrix(self):
-        l = self._unbroadcasted_scale_tril
-        return (l @ l.transpose(-2, -1)).expand(self._matrix_shape())
+        tril = self._unbroadcasted_scale_tril
+        return (tril @ tril.transpose(-2, -1)).expand(self._matrix_shape())
 
     @lazy_property
     def precision_matrix(self):

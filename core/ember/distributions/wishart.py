@@ -94,8 +94,8 @@ class Wishart(ExponentialFamily):
 
     @lazy_property
     def covariance_matrix(self):
-        l = self._unbroadcasted_scale_tril
-        return (l @ l.transpose(-2, -1)).expand(self._batch_shape + self._event_shape)
+        tril = self._unbroadcasted_scale_tril
+        return (tril @ tril.transpose(-2, -1)).expand(self._batch_shape + self._event_shape)
 
     @lazy_property
     def precision_matrix(self):
@@ -151,16 +151,16 @@ class Wishart(ExponentialFamily):
             self._validate_sample(value)
         nu = self.df
         p = self._event_shape[-1]
-        l = self._unbroadcasted_scale_tril
-        return (-nu * (p * _LOG_2 / 2 + l.diagonal(0, -2, -1).log().sum(-1)) - ember.mvlgamma(nu / 2, p)
+        tril = self._unbroadcasted_scale_tril
+        return (-nu * (p * _LOG_2 / 2 + tril.diagonal(0, -2, -1).log().sum(-1)) - ember.mvlgamma(nu / 2, p)
                 + (nu - p - 1) / 2 * ember.linalg.slogdet(value)[1]
-                - cholesky_solve(value, l).diagonal(0, -2, -1).sum(-1) / 2)
+                - cholesky_solve(value, tril).diagonal(0, -2, -1).sum(-1) / 2)
 
     def entropy(self):
         nu = self.df
         p = self._event_shape[-1]
-        l = self._unbroadcasted_scale_tril
-        return ((p + 1) * (p * _LOG_2 / 2 + l.diagonal(0, -2, -1).log().sum(-1)) + ember.mvlgamma(nu / 2, p)
+        tril = self._unbroadcasted_scale_tril
+        return ((p + 1) * (p * _LOG_2 / 2 + tril.diagonal(0, -2, -1).log().sum(-1)) + ember.mvlgamma(nu / 2, p)
                 - (nu - p - 1) / 2 * _mvdigamma(nu / 2, p) + nu * p / 2)
 
     @property

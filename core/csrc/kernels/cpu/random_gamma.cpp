@@ -5,10 +5,10 @@
 
 #include "generated/ops/_standard_gamma.h"
 #include "generated/ops/binomial.h"
+#include "iter/tensor_iter.h"
 #include "kernels/convert.h"
 #include "kernels/cpu/random_draw.h"
 #include "kernels/cpu/random_fill.h"
-#include "iter/tensor_iter.h"
 #include "kernels/layout.h"
 
 namespace ember {
@@ -109,10 +109,10 @@ Tensor _standard_gamma(const Tensor& input, GeneratorImpl* generator) {
 }
 
 Tensor binomial(const Tensor& count, const Tensor& prob, GeneratorImpl* generator) {
-  EMBER_CHECK(is_floating(count.dtype()), Value, "binomial only supports floating-point dtypes for count, got: ",
-              dtype_name(count.dtype()));
-  EMBER_CHECK(is_floating(prob.dtype()), Value, "binomial only supports floating-point dtypes for prob, got: ",
-              dtype_name(prob.dtype()));
+  EMBER_CHECK(is_floating(count.dtype()), Value,
+              "binomial only supports floating-point dtypes for count, got: ", dtype_name(count.dtype()));
+  EMBER_CHECK(is_floating(prob.dtype()), Value,
+              "binomial only supports floating-point dtypes for prob, got: ", dtype_name(prob.dtype()));
   EMBER_CHECK(count.dtype() == prob.dtype(), Runtime, "binomial: count and prob must have the same dtype, got ",
               dtype_name(count.dtype()), " and ", dtype_name(prob.dtype()));
   const DimVec sizes = broadcast_shapes(count.sizes(), prob.sizes());

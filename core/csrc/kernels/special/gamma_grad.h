@@ -35,7 +35,8 @@ inline double dP_dalpha_over_pdf(double alpha, double x) {
       ap = ap + cst(1.0);
       term = term * cst(x) / ap;
       sum = sum + term;
-      if (std::fabs(term.v) < std::fabs(sum.v) * 1e-17 && std::fabs(term.d) <= (std::fabs(sum.d) + std::fabs(sum.v)) * 1e-17)
+      if (std::fabs(term.v) < std::fabs(sum.v) * 1e-17 &&
+          std::fabs(term.d) <= (std::fabs(sum.d) + std::fabs(sum.v)) * 1e-17)
         break;
     }
     return x * (dlog_pre * sum.v + sum.d);
