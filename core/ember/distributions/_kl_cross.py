@@ -11,7 +11,7 @@ from .continuous_bernoulli import ContinuousBernoulli
 from .exponential import Exponential
 from .gamma import Gamma
 from .gumbel import Gumbel
-from .kl import _inf_where, _infinite_like, _x_log_x, register_kl
+from ._kl_registry import _inf_where, _infinite_like, _x_log_x, register_kl
 from .laplace import Laplace
 from .normal import Normal
 from .pareto import Pareto

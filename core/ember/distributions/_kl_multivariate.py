@@ -1,6 +1,6 @@
 """KL divergences between the (low-rank) multivariate normals."""
 from ._linalg_helpers import batch_mahalanobis, tril_solve
-from .kl import _batch_trace_XXT, register_kl
+from ._kl_registry import _batch_trace_XXT, register_kl
 from .lowrank_multivariate_normal import LowRankMultivariateNormal, _lowrank_logdet, _lowrank_mahalanobis
 from .multivariate_normal import MultivariateNormal
 from .utils import broadcast_shape, diag_embed

@@ -8,7 +8,7 @@ import ember
 import ember.nn.functional as F
 
 from . import constraints
-from .transforms import Transform, _clipped_sigmoid
+from ._transform_base import Transform, _clipped_sigmoid
 from .utils import _sum_rightmost, diag_embed, tril_matrix_to_vec, vec_to_tril_matrix
 
 
