@@ -48,6 +48,8 @@ def _export_ops():
 
 _export_ops()
 del _export_ops
+# PyTorch's public underscore samplers (torch._standard_gamma is what its Gamma draws with).
+from ._C import _standard_gamma, _standard_gamma_grad  # noqa: E402,F401
 
 from . import nn  # noqa: E402,F401  (after the ops: nn uses them)
 from . import optim  # noqa: E402,F401  (after nn: its hooks' handle class)
@@ -55,3 +57,4 @@ from . import special  # noqa: E402,F401
 from . import fft  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import testing  # noqa: E402,F401
+from . import distributions  # noqa: E402,F401

@@ -257,6 +257,9 @@ def _custom_calls():
                        (lambda: ember.empty(N).bernoulli_(x.sigmoid()), True)],
         "bernoulli": [(lambda: ember.bernoulli(x.sigmoid()), True)],
         "poisson": [(lambda: ember.poisson(x.abs() * 5), True)],
+        "_standard_gamma": [(lambda: ember._standard_gamma(x.abs() * 3 + 0.05), True)],
+        "_standard_gamma_grad": [(lambda: ember._standard_gamma_grad(x.abs() * 3 + 0.05, x.abs() + 0.01), True)],
+        "binomial": [(lambda: ember.binomial((x.abs() * 20).floor(), x.sigmoid()), True)],
         "multinomial": [(lambda: ember.multinomial(probs, 200, replacement=True), True),
                         (lambda: ember.multinomial(probs, 100), True)],
     }

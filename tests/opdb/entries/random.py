@@ -159,6 +159,28 @@ def _randperm_ref(n, dtype=None, **kwargs):
     return np.arange(n, dtype=np.float64 if name in FLOATS else name)
 
 
+def _gamma_grad_ref(a, x):
+    """-(dP(a, x)/da) / pdf(a, x) by SciPy: central differences of gammainc in a (0 at x = 0)."""
+    from scipy import special, stats
+    a, x = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(x, dtype=np.float64))
+    h = 1e-5 * np.maximum(a, 1.0)
+    dp = (special.gammainc(a + h, x) - special.gammainc(a - h, x)) / (2 * h)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x == 0, 0.0, -dp / stats.gamma.pdf(x, a))
+
+
+def _binomial_samples(dtype, rng):
+    count = np.floor(rng.uniform(0, 20, (3, 4)))
+    prob = (rng.random((3, 4)) < 0.5).astype(np.float64)  # 0 or 1: the draw is 0 or count
+    return [Sample((count, prob)), Sample((count[0], np.ones((2, 4)))), Sample((np.zeros((2, 0)), np.zeros((2, 0))))]
+
+
+def _binomial_ref(count, prob, **kwargs):
+    return np.where(np.asarray(prob) == 1, count, 0.0) + np.zeros(np.broadcast_shapes(np.shape(count), np.shape(prob)))
+
+
+GAMMA_LAWS = "no parameter makes a Gamma draw certain: its law is tested in tests/distributions/test_sampler_ops.py"
+
 NO_TENSOR_INPUT = {"meta": "no tensor input to move to meta: device='meta' is tested in tests/core/test_random.py"}
 
 register(
@@ -178,6 +200,10 @@ register(
     OpInfo("multinomial", ref=_multinomial_ref, sample_inputs=_multinomial_samples),
     OpInfo("normal", ref=_normal_ref, sample_inputs=_normal_samples),
     OpInfo("poisson", ref=lambda a, **kw: np.zeros(np.shape(a)), sample_inputs=_poisson_samples),
+    OpInfo("_standard_gamma", skips={"all": GAMMA_LAWS}),
+    OpInfo("_standard_gamma_grad", ref=_gamma_grad_ref, domain=(0.3, 8.0), rhs_domain=(0.05, 15.0), int_domain=(1, 10),
+           rhs_int_domain=(0, 12), tol={"float64": (1e-6, 1e-9)}),
+    OpInfo("binomial", ref=_binomial_ref, sample_inputs=_binomial_samples),
     OpInfo("randint", ref=_randint_ref, sample_inputs=_randint_samples, skips=NO_TENSOR_INPUT),
     OpInfo("randint_like", ref=_randint_like_ref, sample_inputs=_randint_like_samples),
     OpInfo("randperm", ref=_randperm_ref, sample_inputs=_randperm_samples, skips=NO_TENSOR_INPUT),

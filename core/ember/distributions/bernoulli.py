@@ -1,0 +1,103 @@
+"""Bernoulli(probs | logits)."""
+import numbers
+
+import ember
+import ember.nn.functional as F
+
+from . import constraints
+from .exp_family import ExponentialFamily
+from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+
+__all__ = ["Bernoulli"]
+
+
+def _neg_bce_with_logits(logits, value):
+    """log p(value) = value * logits - softplus(logits), stable for any logits."""
+    return value * logits - F.softplus(logits)
+
+
+class Bernoulli(ExponentialFamily):
+    """1 with probability probs (or sigmoid(logits)), else 0."""
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.boolean
+    has_enumerate_support = True
+    _mean_carrier_measure = 0
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            is_scalar = isinstance(probs, numbers.Number)
+            (self.probs,) = broadcast_all(probs)
+        else:
+            is_scalar = isinstance(logits, numbers.Number)
+            (self.logits,) = broadcast_all(logits)
+        self._param = self.probs if probs is not None else self.logits
+        batch_shape = ember.Size() if is_scalar else self._param.shape
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Bernoulli, _instance)
+        batch_shape = ember.Size(batch_shape)
+        if "probs" in self.__dict__:
+            new.probs = self.probs.expand(batch_shape)
+            new._param = new.probs
+        if "logits" in self.__dict__:
+            new.logits = self.logits.expand(batch_shape)
+            new._param = new.logits
+        super(Bernoulli, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def mean(self):
+        return self.probs
+
+    @property
+    def mode(self):
+        mode = (self.probs >= 0.5).to(self.probs.dtype)
+        return ember.where(self.probs == 0.5, float("nan"), mode)
+
+    @property
+    def variance(self):
+        return self.probs * (1 - self.probs)
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @property
+    def param_shape(self):
+        return self._param.shape
+
+    def sample(self, sample_shape=ember.Size()):
+        shape = self._extended_shape(sample_shape)
+        with ember.no_grad():
+            return ember.bernoulli(self.probs.expand(shape).contiguous())
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        return _neg_bce_with_logits(logits, value)
+
+    def entropy(self):
+        return -_neg_bce_with_logits(self.logits, self.probs)
+
+    def enumerate_support(self, expand=True):
+        values = ember.arange(2, dtype=self._param.dtype)
+        values = values.reshape((-1,) + (1,) * len(self._batch_shape))
+        if expand:
+            values = values.expand((-1,) + tuple(self._batch_shape))
+        return values
+
+    @property
+    def _natural_params(self):
+        return (ember.logit(self.probs),)
+
+    def _log_normalizer(self, x):
+        return ember.log1p(ember.exp(x))

@@ -1,0 +1,75 @@
+"""FisherSnedecor(df1, df2): the F distribution."""
+import numbers
+
+import ember
+
+from . import constraints
+from .distribution import Distribution
+from .gamma import Gamma
+from .utils import broadcast_all
+
+__all__ = ["FisherSnedecor"]
+
+
+class FisherSnedecor(Distribution):
+    """The ratio (X1 / df1) / (X2 / df2) of chi-squared variables, drawn as a ratio of Gammas."""
+    arg_constraints = {"df1": constraints.positive, "df2": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, df1, df2, validate_args=None):
+        self.df1, self.df2 = broadcast_all(df1, df2)
+        self._gamma1 = Gamma(self.df1 * 0.5, self.df1)
+        self._gamma2 = Gamma(self.df2 * 0.5, self.df2)
+        if isinstance(df1, numbers.Number) and isinstance(df2, numbers.Number):
+            batch_shape = ember.Size()
+        else:
+            batch_shape = self.df1.shape
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(FisherSnedecor, _instance)
+        batch_shape = ember.Size(batch_shape)
+        new.df1 = self.df1.expand(batch_shape)
+        new.df2 = self.df2.expand(batch_shape)
+        new._gamma1 = self._gamma1.expand(batch_shape)
+        new._gamma2 = self._gamma2.expand(batch_shape)
+        super(FisherSnedecor, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def mean(self):
+        df2 = ember.where(self.df2 <= 2, float("nan"), self.df2)
+        return df2 / (df2 - 2)
+
+    @property
+    def mode(self):
+        mode = (self.df1 - 2) / self.df1 * self.df2 / (self.df2 + 2)
+        return ember.where(self.df1 <= 2, float("nan"), mode)
+
+    @property
+    def variance(self):
+        df2 = ember.where(self.df2 <= 4, float("nan"), self.df2)
+        return 2 * df2.pow(2) * (self.df1 + df2 - 2) / (self.df1 * (df2 - 2).pow(2) * (df2 - 4))
+
+    def rsample(self, sample_shape=ember.Size(())):
+        shape = self._extended_shape(sample_shape)
+        # X1 ~ Gamma(df1/2, df1) = Chi2(df1)/df1, likewise X2: Y = X1 / X2.
+        x1 = self._gamma1.rsample(sample_shape).reshape(shape)
+        x2 = self._gamma2.rsample(sample_shape).reshape(shape)
+        tiny = ember.finfo(x2.dtype).tiny
+        x2 = x2.clamp(min=tiny)
+        y = x1 / x2
+        return y.clamp(min=tiny)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        ct1 = self.df1 * 0.5
+        ct2 = self.df2 * 0.5
+        ct3 = self.df1 / self.df2
+        t1 = (ct1 + ct2).lgamma() - ct1.lgamma() - ct2.lgamma()
+        t2 = ct1 * ct3.log() + (ct1 - 1) * ember.log(value)
+        t3 = (ct1 + ct2) * ember.log1p(ct3 * value)
+        return t1 + t2 - t3

@@ -1,0 +1,69 @@
+"""Laplace(loc, scale)."""
+import ember
+
+from . import constraints
+from .distribution import Distribution
+from .utils import broadcast_all
+
+__all__ = ["Laplace"]
+
+
+class Laplace(Distribution):
+    """The Laplace (double exponential) distribution."""
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return 2 * self.scale.pow(2)
+
+    @property
+    def stddev(self):
+        return (2 ** 0.5) * self.scale
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        super().__init__(self.loc.shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Laplace, _instance)
+        batch_shape = ember.Size(batch_shape)
+        new.loc = self.loc.expand(batch_shape)
+        new.scale = self.scale.expand(batch_shape)
+        super(Laplace, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def rsample(self, sample_shape=ember.Size()):
+        shape = self._extended_shape(sample_shape)
+        eps = ember.finfo(self.loc.dtype).eps
+        # u uniform on (-1, 1); the sample is loc - scale * sign(u) * log(1 - |u|).
+        u = ember.rand(tuple(shape), dtype=self.loc.dtype) * 2 - 1
+        u = u.clamp(min=eps - 1, max=1)
+        return self.loc - self.scale * u.sign() * ember.log1p(-u.abs())
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return -ember.log(2 * self.scale) - ember.abs(value - self.loc) / self.scale
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 0.5 - 0.5 * (value - self.loc).sign() * ember.expm1(-(value - self.loc).abs() / self.scale)
+
+    def icdf(self, value):
+        term = value - 0.5
+        return self.loc - self.scale * term.sign() * ember.log1p(-2 * term.abs())
+
+    def entropy(self):
+        return 1 + ember.log(2 * self.scale)
