@@ -116,13 +116,13 @@ struct Pool {
   void run_shares(uint32_t number) {
     for (;;) {
       uint64_t v = next.load(std::memory_order_acquire);
-      const int i = int(uint32_t(v));
-      if (uint32_t(v >> 32) != number || i >= n.load(std::memory_order_relaxed)) return;
+      const uint32_t i = uint32_t(v);
+      if (uint32_t(v >> 32) != number || i >= uint32_t(n.load(std::memory_order_relaxed))) return;
       if (!next.compare_exchange_weak(v, v + 1, std::memory_order_acq_rel)) continue;
       // The share is ours, so the caller is still waiting and fn/ctx are this job's.
       if (!failed.load(std::memory_order_relaxed)) {
         try {
-          fn(ctx, i);
+          fn(ctx, int(i));
         } catch (...) {
           if (!failed.exchange(true)) error = std::current_exception();  // the rest is skipped
         }
@@ -161,6 +161,10 @@ struct Pool {
     grow(shares - 1);
     const int helpers = std::min<int>(shares - 1, int(workers.size()));
     if (++job == 0) job = 1;  // 0 is every worker's initial "seen"
+    // Close the previous job before changing what a share means: a worker still in it that read
+    // `next` earlier would otherwise see this job's n, claim a share past the old end with the new
+    // fn, and count it in `done` (which then overshoots and the caller waits forever).
+    next.store((uint64_t(job) << 32) | 0xFFFFFFFFu, std::memory_order_seq_cst);
     fn = f, ctx = c;
     n.store(shares, std::memory_order_relaxed);
     failed.store(false, std::memory_order_relaxed);
