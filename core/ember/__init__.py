@@ -12,9 +12,9 @@ from ._C import (  # noqa: F401
 # not a positive integer is ignored with a warning rather than failing the import.
 if _C._num_threads_env_warning():
     _warnings.warn(_C._num_threads_env_warning(), RuntimeWarning, stacklevel=2)
-from ._size import Size
-from ._tensor import OutOfMemoryError, Tensor
-from ._tensor_str import set_printoptions
+from ._size import Size  # noqa: F401
+from ._tensor import OutOfMemoryError, Tensor  # noqa: F401
+from ._tensor_str import set_printoptions  # noqa: F401
 from ._dtype_info import finfo, iinfo, is_floating_point, is_complex, is_nonzero  # noqa: F401
 from . import _ops_python as _ops_python
 from . import return_types  # noqa: F401
@@ -31,7 +31,7 @@ from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled, is_inference_mode_enabled)
 
-from ._version import __version__
+from ._version import __version__  # noqa: F401
 
 # PyTorch's dtype aliases.
 half, float, double = float16, float32, float64

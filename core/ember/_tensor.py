@@ -12,8 +12,17 @@ from ._tensor_str import tensor_repr
 from ._tensor_views import ViewMethods
 
 
-class Tensor(AutogradMethods, ConversionMethods, ViewMethods, ComplexMethods, PointwiseMethods, ProtocolMethods, IndexingMethods,
-             SortMethods, _C.TensorBase):
+class Tensor(
+    AutogradMethods,
+    ConversionMethods,
+    ViewMethods,
+    ComplexMethods,
+    PointwiseMethods,
+    ProtocolMethods,
+    IndexingMethods,
+    SortMethods,
+    _C.TensorBase,
+):
     __array_priority__ = 1000  # NumPy defers to our operators
 
     def __repr__(self, *, tensor_contents=None):

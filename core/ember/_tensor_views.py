@@ -23,7 +23,9 @@ class ViewMethods:
         """The conjugate transpose of a matrix (0-D and 2-D tensors only)."""
         if self.dim() not in (0, 2):
             hint = " For batches of matrices, consider using tensor.mH" if self.dim() > 2 else ""
-            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor.{hint}")
+            raise RuntimeError(
+                f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor.{hint}"
+            )
         return self.conj() if self.dim() == 0 else self.transpose(0, 1).conj()
 
     @property

@@ -25,7 +25,9 @@ def test_out_of_memory_error_type():
 def test_byte_count_overflow():
     # PyTorch: "Storage size calculation overflowed with sizes=[...]" for all three; ember says so
     # when the bytes overflow, and names the element count when that overflows first
-    with pytest.raises(RuntimeError, match=re.escape("Storage size calculation overflowed with sizes=[4611686018427387904]")):
+    with pytest.raises(
+        RuntimeError, match=re.escape("Storage size calculation overflowed with sizes=[4611686018427387904]")
+    ):
         ember.ones(2**62)
     for make, sizes in ((lambda: ember.empty(2**40, 2**30), "[1099511627776, 1073741824]"),
                         (lambda: ember.zeros(2**31, 2**31, 4), "[2147483648, 2147483648, 4]")):

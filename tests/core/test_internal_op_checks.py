@@ -16,7 +16,9 @@ def ones(*s, **kw):
 # ---- batch_norm_backward (issue 29's crash) -----------------------------------------------------
 
 def test_batch_norm_backward_issue_example():
-    with pytest.raises(RuntimeError, match=r"batch_norm_backward\(\): expected save_mean to have 3 elements, but got 0"):
+    with pytest.raises(
+        RuntimeError, match=r"batch_norm_backward\(\): expected save_mean to have 3 elements, but got 0"
+    ):
         e.batch_norm_backward(ones(2, 3), ones(2, 3), None, ones(0), ones(3), True)
 
 

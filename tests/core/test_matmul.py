@@ -227,13 +227,19 @@ def test_beta_zero_ignores_nan_input():
     nan = ember.full((2, 4), float("nan"), dtype=ember.float64)
     a, b = rand(2, 3), rand(3, 4)
     close(ember.addmm(nan, ember.tensor(a), ember.tensor(b), beta=0), a @ b)
-    close(ember.addmv(ember.full((2,), float("nan"), dtype=ember.float64), ember.tensor(a), ember.tensor(rand(3)), beta=0).isnan().numpy(),
-          np.zeros(2, bool))
+    close(
+        ember.addmv(ember.full((2,), float("nan"), dtype=ember.float64), ember.tensor(a), ember.tensor(rand(3)), beta=0)
+        .isnan()
+        .numpy(),
+        np.zeros(2, bool),
+    )
     bn = ember.full((2, 2, 4), float("nan"), dtype=ember.float64)
     b1, b2 = rand(2, 2, 3), rand(2, 3, 4)
     close(ember.baddbmm(bn, ember.tensor(b1), ember.tensor(b2), beta=0), b1 @ b2)
-    close(ember.addbmm(ember.full((2, 4), float("nan"), dtype=ember.float64), ember.tensor(b1), ember.tensor(b2), beta=0),
-          (b1 @ b2).sum(0))
+    close(
+        ember.addbmm(ember.full((2, 4), float("nan"), dtype=ember.float64), ember.tensor(b1), ember.tensor(b2), beta=0),
+        (b1 @ b2).sum(0),
+    )
     # an out= full of NaN (as uninitialized memory may be) is overwritten, not accumulated into
     out = ember.full((2, 4), float("nan"), dtype=ember.float64)
     ember.mm(ember.tensor(a), ember.tensor(b), out=out)
@@ -424,7 +430,9 @@ def test_split_products_match_numpy(threads, m, k, n, ta, tb):
     before = ember.get_num_threads()
     try:
         ember.set_num_threads(threads)
-        got = ember.mm(ember.tensor(a.T).t() if ta else ember.tensor(a), ember.tensor(b.T).t() if tb else ember.tensor(b))
+        got = ember.mm(
+            ember.tensor(a.T).t() if ta else ember.tensor(a), ember.tensor(b.T).t() if tb else ember.tensor(b)
+        )
         close(got, a @ b, rtol=1e-10, atol=1e-10)
         ac, bc = a + 1j * a[::-1], b - 1j * b
         close(ember.tensor(ac) @ ember.tensor(bc), ac @ bc, rtol=1e-10, atol=1e-10)

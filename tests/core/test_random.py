@@ -59,7 +59,9 @@ def test_rand_float32_and_float64_are_the_documented_mapping():
     # float32: 24 high bits of one word; float64: 53 high bits of two words (low word first).
     g = ember.Generator().manual_seed(42)
     w = _words(42, 10)
-    np.testing.assert_array_equal(ember.rand(10, generator=g).numpy(), (w >> np.uint64(8)).astype(np.float64) * 2.0**-24)
+    np.testing.assert_array_equal(
+        ember.rand(10, generator=g).numpy(), (w >> np.uint64(8)).astype(np.float64) * 2.0**-24
+    )
     w = _words(42, 20, first_block=3)  # the first call reserved blocks 0..2
     x = w[0::2] | (w[1::2] << np.uint64(32))
     np.testing.assert_array_equal(ember.rand(10, generator=g, dtype=ember.float64).numpy(),
@@ -583,8 +585,11 @@ def test_bad_arguments():
     f = ember.zeros(3)
     cases = [
         (RuntimeError, "random_ expects 'from' to be less than 'to', but got from=3 >= to=1", lambda: f.random_(3, 1)),
-        (RuntimeError, "random_ expects 'from' to be less than 'to', but got from=3 >= to=1",
-         lambda: ember.randint(3, 1, (2,))),
+        (
+            RuntimeError,
+            "random_ expects 'from' to be less than 'to', but got from=3 >= to=1",
+            lambda: ember.randint(3, 1, (2,)),
+        ),
         (RuntimeError, "from=0 >= to=0", lambda: ember.randint(0, (2,))),
         (RuntimeError, "out of bounds for int8", lambda: ember.zeros(2, dtype=ember.int8).random_(0, 200)),
         (RuntimeError, "out of bounds for uint8", lambda: ember.zeros(2, dtype=ember.uint8).random_(-1, 5)),
@@ -592,10 +597,18 @@ def test_bad_arguments():
         (RuntimeError, "normal expects std >= 0.0, but found std -1", lambda: f.normal_(0, -1)),
         (RuntimeError, "normal expects std >= 0.0", lambda: ember.normal(0.0, -1.0, (3,))),
         (RuntimeError, "normal expects std >= 0.0", lambda: ember.normal(f, -1.0)),
-        (RuntimeError, "normal expects all elements of std >= 0.0", lambda: ember.normal(f, ember.tensor([1.0, -1.0, 1.0]))),
+        (
+            RuntimeError,
+            "normal expects all elements of std >= 0.0",
+            lambda: ember.normal(f, ember.tensor([1.0, -1.0, 1.0])),
+        ),
         (TypeError, "size is required", lambda: ember.normal(0.0, 1.0)),
         (TypeError, "normal", lambda: ember.normal(ember.zeros(3, dtype=ember.int64), 1.0)),
-        (RuntimeError, "uniform_ expects to return a \\[from, to\\) range, but found from=2 > to=1", lambda: f.uniform_(2, 1)),
+        (
+            RuntimeError,
+            "uniform_ expects to return a \\[from, to\\) range, but found from=2 > to=1",
+            lambda: f.uniform_(2, 1),
+        ),
         (RuntimeError, "out of bounds for float16", lambda: ember.zeros(2, dtype=ember.float16).uniform_(0, 1e6)),
         (RuntimeError, "bernoulli_ expects p to be in \\[0, 1\\], but got p=1.5", lambda: f.bernoulli_(1.5)),
         (RuntimeError, "bernoulli_ expects p to be in \\[0, 1\\]", lambda: ember.bernoulli(f, -0.5)),
@@ -607,31 +620,77 @@ def test_bad_arguments():
         (RuntimeError, "geometric_ expects p to be in \\(0, 1\\), but got p=0", lambda: f.geometric_(0)),
         (RuntimeError, "log_normal_ expects std > 0.0, but found std=0", lambda: f.log_normal_(1, 0)),
         (RuntimeError, "cauchy_ expects sigma > 0.0, but found sigma=-1", lambda: f.cauchy_(0, -1)),
-        (TypeError, "\"exponential_\" is not implemented for dtype int64", lambda: ember.zeros(2, dtype=ember.int64).exponential_()),
-        (TypeError, "\"cauchy_\" is not implemented for dtype int32", lambda: ember.zeros(2, dtype=ember.int32).cauchy_()),
-        (TypeError, "\"geometric_\" is not implemented for dtype bool", lambda: ember.zeros(2, dtype=ember.bool).geometric_(0.5)),
-        (TypeError, "\"rand\" is not implemented for dtype int64", lambda: ember.rand(3, dtype=ember.int64)),
-        (TypeError, "\"randn\" is not implemented for dtype bool", lambda: ember.randn(3, dtype=ember.bool)),
-        (TypeError, "\"uniform_\" is not implemented for dtype int32", lambda: ember.zeros(2, dtype=ember.int32).uniform_()),
-        (TypeError, "\"random_\" is not implemented for dtype complex64", lambda: ember.zeros(2, dtype=ember.complex64).random_()),
-        (TypeError, "\"poisson\" is not implemented for dtype int64", lambda: ember.poisson(ember.zeros(2, dtype=ember.int64))),
+        (
+            TypeError,
+            '"exponential_" is not implemented for dtype int64',
+            lambda: ember.zeros(2, dtype=ember.int64).exponential_(),
+        ),
+        (
+            TypeError,
+            '"cauchy_" is not implemented for dtype int32',
+            lambda: ember.zeros(2, dtype=ember.int32).cauchy_(),
+        ),
+        (
+            TypeError,
+            '"geometric_" is not implemented for dtype bool',
+            lambda: ember.zeros(2, dtype=ember.bool).geometric_(0.5),
+        ),
+        (TypeError, '"rand" is not implemented for dtype int64', lambda: ember.rand(3, dtype=ember.int64)),
+        (TypeError, '"randn" is not implemented for dtype bool', lambda: ember.randn(3, dtype=ember.bool)),
+        (
+            TypeError,
+            '"uniform_" is not implemented for dtype int32',
+            lambda: ember.zeros(2, dtype=ember.int32).uniform_(),
+        ),
+        (
+            TypeError,
+            '"random_" is not implemented for dtype complex64',
+            lambda: ember.zeros(2, dtype=ember.complex64).random_(),
+        ),
+        (
+            TypeError,
+            '"poisson" is not implemented for dtype int64',
+            lambda: ember.poisson(ember.zeros(2, dtype=ember.int64)),
+        ),
         (RuntimeError, "poisson expects finite, non-negative rates", lambda: ember.poisson(ember.tensor([1.0, -2.0]))),
-        (RuntimeError, "poisson expects finite, non-negative rates", lambda: ember.poisson(ember.tensor([float("inf")]))),
+        (
+            RuntimeError,
+            "poisson expects finite, non-negative rates",
+            lambda: ember.poisson(ember.tensor([float("inf")])),
+        ),
         (RuntimeError, "prob_dist must be 1 or 2 dim", lambda: ember.multinomial(ember.ones(2, 2, 2), 1)),
         (RuntimeError, "only supports floating-point dtypes", lambda: ember.multinomial(ember.tensor([1, 2]), 1)),
         (RuntimeError, "cannot sample n_sample <= 0 samples", lambda: ember.multinomial(ember.ones(3), 0)),
-        (RuntimeError, "cannot sample n_sample > prob_dist.size\\(-1\\) samples without replacement",
-         lambda: ember.multinomial(ember.ones(3), 4)),
-        (RuntimeError, "not enough non-negative category to sample",
-         lambda: ember.multinomial(ember.tensor([1.0, 0.0, 0.0]), 2)),
+        (
+            RuntimeError,
+            "cannot sample n_sample > prob_dist.size\\(-1\\) samples without replacement",
+            lambda: ember.multinomial(ember.ones(3), 4),
+        ),
+        (
+            RuntimeError,
+            "not enough non-negative category to sample",
+            lambda: ember.multinomial(ember.tensor([1.0, 0.0, 0.0]), 2),
+        ),
         (RuntimeError, "`inf`, `nan` or element < 0", lambda: ember.multinomial(ember.tensor([1.0, -1.0]), 1)),
-        (RuntimeError, "`inf`, `nan` or element < 0", lambda: ember.multinomial(ember.tensor([1.0, float("nan")]), 1, True)),
-        (RuntimeError, "sum of probabilities <= 0", lambda: ember.multinomial(ember.tensor([[1.0, 1.0], [0.0, 0.0]]), 1)),
+        (
+            RuntimeError,
+            "`inf`, `nan` or element < 0",
+            lambda: ember.multinomial(ember.tensor([1.0, float("nan")]), 1, True),
+        ),
+        (
+            RuntimeError,
+            "sum of probabilities <= 0",
+            lambda: ember.multinomial(ember.tensor([[1.0, 1.0], [0.0, 0.0]]), 1),
+        ),
         (RuntimeError, "expects an int64 out", lambda: ember.multinomial(ember.ones(3), 1, out=ember.empty(1))),
         (RuntimeError, "n must be non-negative", lambda: ember.randperm(-1)),
         (RuntimeError, "too large for result tensor type: 'uint8'", lambda: ember.randperm(257, dtype=ember.uint8)),
-        (RuntimeError, "n cannot be greater than 2\\^11\\+1 for float16", lambda: ember.randperm(2050, dtype=ember.float16)),
-        (TypeError, "\"randperm\" is not implemented for dtype bool", lambda: ember.randperm(2, dtype=ember.bool)),
+        (
+            RuntimeError,
+            "n cannot be greater than 2\\^11\\+1 for float16",
+            lambda: ember.randperm(2050, dtype=ember.float16),
+        ),
+        (TypeError, '"randperm" is not implemented for dtype bool', lambda: ember.randperm(2, dtype=ember.bool)),
         (RuntimeError, "floating point and complex", lambda: ember.randint(0, 3, (2,), requires_grad=True)),
         (RuntimeError, "dtype", lambda: ember.rand(2, dtype=ember.float64, out=ember.empty(2))),
     ]

@@ -337,7 +337,9 @@ def test_norm_forms(rng):
     assert x.norm(1).item() == pytest.approx(np.abs(a).sum(), rel=1e-6)
     assert ember.norm(x, "fro", (0, 1)).item() == pytest.approx(np.linalg.norm(a), rel=1e-6)
     np.testing.assert_allclose(N(ember.norm(x, float("inf"), 1)), np.abs(a).max(1))
-    np.testing.assert_allclose(N(ember.norm(x, dim=0, keepdim=True)), np.linalg.norm(a, axis=0, keepdims=True), rtol=1e-6)
+    np.testing.assert_allclose(
+        N(ember.norm(x, dim=0, keepdim=True)), np.linalg.norm(a, axis=0, keepdims=True), rtol=1e-6
+    )
     assert ember.norm(x, dtype=ember.float64).dtype == ember.float64
     with pytest.raises(NotImplementedError, match="nuc"):
         ember.norm(x, "nuc")

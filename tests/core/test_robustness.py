@@ -367,15 +367,18 @@ def test_exported_memory_is_never_moved_by_an_out_resize():
 
 CRASHERS = [
     "import ember; ember.get_num_threads(**{'\\ud800': 1})",
-    "import ember; ember.ones(2).sum(**{'\\ud800': 1}) if hasattr(ember.Tensor, 'sum') else ember.ones(2).neg(**{'\\ud800': 1})",
+    "import ember; ember.ones(2).sum(**{'\\ud800': 1}) if hasattr(ember.Tensor, 'sum') "
+    "else ember.ones(2).neg(**{'\\ud800': 1})",
     "import ember; a = []; a.append(a); ember.tensor(a)",
     "import ember, collections; ember.cat(collections.UserList([1.5, 2.5]))",
     "import ember; ember.ones(1).view([1] * 300000).tolist()",
     "import ember; t = ember.arange(4.); v = t.as_strided((2,), (2**62,)); v.tolist()",
     "import ember; v = ember.arange(4.).view(2**62 + 1, 4); v.sum()",
     "import ember; p = ember.split_with_sizes(ember.arange(4.), [2**62 + 1] * 4); p[0].tolist()",
-    ("import ember, numpy as np, sys; np.arange(4, dtype=np.float32).tofile(sys.argv[1]); "
-     "m = np.memmap(sys.argv[1], dtype=np.float32, mode='r'); ember.from_numpy(m).add_(1)"),
+    (
+        "import ember, numpy as np, sys; np.arange(4, dtype=np.float32).tofile(sys.argv[1]); "
+        "m = np.memmap(sys.argv[1], dtype=np.float32, mode='r'); ember.from_numpy(m).add_(1)"
+    ),
 ]
 
 

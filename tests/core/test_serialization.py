@@ -5,7 +5,6 @@ import collections
 import copyreg
 import io
 import os
-import pathlib
 import pickle
 import struct
 import sys

@@ -134,11 +134,17 @@ def test_cat_errors():
         ember.cat([x, _t(np.float32(1))])
     with pytest.raises(RuntimeError, match="Tensors must have same number of dimensions: got 2 and 3"):
         ember.cat([x, _t(np.zeros((2, 3, 1)))])
-    with pytest.raises(RuntimeError, match=r"Sizes of tensors must match except in dimension 0. Expected size 3 but got "
-                                           r"size 4 for tensor number 2 in the list"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"Sizes of tensors must match except in dimension 0. Expected size 3 but got "
+        r"size 4 for tensor number 2 in the list",
+    ):
         ember.cat([x, x, _t(np.zeros((2, 4)))])
-    with pytest.raises(RuntimeError, match=r"Sizes of tensors must match except in dimension 1. Expected size 2 but got "
-                                           r"size 1 for tensor number 1"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"Sizes of tensors must match except in dimension 1. Expected size 2 but got "
+        r"size 1 for tensor number 1",
+    ):
         ember.cat([x, _t(np.zeros((1, 3)))], dim=-1)
     with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
         ember.cat([x, x], 2)
@@ -155,8 +161,11 @@ def test_cat_errors():
 
 def test_stack_family_errors():
     x = _t(np.zeros((2, 3)))
-    with pytest.raises(RuntimeError, match=r"stack expects each tensor to be equal size, but got \[2, 3\] at entry 0 and "
-                                           r"\[3, 2\] at entry 1"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"stack expects each tensor to be equal size, but got \[2, 3\] at entry 0 and "
+        r"\[3, 2\] at entry 1",
+    ):
         ember.stack([x, x.t()])
     with pytest.raises(RuntimeError, match="stack expects a non-empty TensorList"):
         ember.stack([])

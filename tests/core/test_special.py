@@ -41,7 +41,9 @@ def test_reused_ops_against_scipy():
     x = np.linspace(0.05, 0.95, 7)
     check(es.expit, sp.expit, x * 8 - 4)
     check(es.logit, sp.logit, x, rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(es.logit(t64(x), eps=0.2).numpy(), sp.logit(np.clip(x, 0.2, 0.8)), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(
+        es.logit(t64(x), eps=0.2).numpy(), sp.logit(np.clip(x, 0.2, 0.8)), rtol=1e-12, atol=1e-15
+    )
     check(es.gammaln, sp.gammaln, x * 10, rtol=1e-12)
     check(es.psi, sp.psi, x * 10, rtol=1e-12)
     np.testing.assert_allclose(es.polygamma(2, t64(x + 1)).numpy(), sp.polygamma(2, x + 1), rtol=1e-12)

@@ -49,9 +49,13 @@ def test_zero_tolerance_says_equal_and_no_allowance():
     _fails(AssertionError, "Tensor-likes are not equal!\n\nMismatched elements: 1 / 2 (50.0%)\n"
            "Greatest absolute difference: 1 at index (1,)\nGreatest relative difference: 1.0 at index (1,)",
            ember.tensor([True, False]), ember.tensor([True, True]))
-    _fails(AssertionError, "Tensor-likes are not equal!\n\nMismatched elements: 1 / 2 (50.0%)\n"
-           "Greatest absolute difference: 2 at index (0,)\nGreatest relative difference: 0.6666666865348816 at index (0,)",
-           ember.tensor([1, 2], dtype=ember.uint8), ember.tensor([3, 2], dtype=ember.uint8))
+    _fails(
+        AssertionError,
+        "Tensor-likes are not equal!\n\nMismatched elements: 1 / 2 (50.0%)\n"
+        "Greatest absolute difference: 2 at index (0,)\nGreatest relative difference: 0.6666666865348816 at index (0,)",
+        ember.tensor([1, 2], dtype=ember.uint8),
+        ember.tensor([3, 2], dtype=ember.uint8),
+    )
 
 
 def test_given_tolerances_are_quoted():
@@ -73,19 +77,31 @@ def test_nan_is_the_greatest_difference():
 
 
 def test_scalars_and_zero_dim_tensors():
-    _fails(AssertionError, "Scalars are not close!\n\nExpected 1.5 but got 1.0.\n"
-           "Absolute difference: 0.5 (up to 1e-07 allowed)\nRelative difference: 0.3333333333333333 (up to 1e-07 allowed)",
-           1.0, 1.5)
-    _fails(AssertionError, "Scalars are not equal!\n\nExpected 2 but got 1.\nAbsolute difference: 1\nRelative difference: 0.5",
-           1, 2)
+    _fails(
+        AssertionError,
+        "Scalars are not close!\n\nExpected 1.5 but got 1.0.\n"
+        "Absolute difference: 0.5 (up to 1e-07 allowed)\nRelative difference: 0.3333333333333333 (up to 1e-07 allowed)",
+        1.0,
+        1.5,
+    )
+    _fails(
+        AssertionError,
+        "Scalars are not equal!\n\nExpected 2 but got 1.\nAbsolute difference: 1\nRelative difference: 0.5",
+        1,
+        2,
+    )
     _fails(AssertionError, "Scalars are not close!\n\nExpected 2.0 but got 1.0.\n"
            "Absolute difference: 1.0 (up to 1e-05 allowed)\nRelative difference: 0.5 (up to 1.3e-06 allowed)",
            ember.tensor(1.0), ember.tensor(2.0))
     _fails(AssertionError, "Scalars are not equal!\n\nExpected False but got True.\nAbsolute difference: 1\n"
            "Relative difference: inf", ember.tensor(True), ember.tensor(False))
-    _fails(AssertionError, "Scalars are not close!\n\nExpected (1+2j) but got (1+1j).\n"
-           "Absolute difference: 1.0 (up to 1e-07 allowed)\nRelative difference: 0.4472135954999579 (up to 1e-07 allowed)",
-           1 + 1j, 1 + 2j)
+    _fails(
+        AssertionError,
+        "Scalars are not close!\n\nExpected (1+2j) but got (1+1j).\n"
+        "Absolute difference: 1.0 (up to 1e-07 allowed)\nRelative difference: 0.4472135954999579 (up to 1e-07 allowed)",
+        1 + 1j,
+        1 + 2j,
+    )
     _fails(AssertionError, "The (d)types do not match: <class 'int'> != <class 'float'>.", 1, 1.0)
 
 
@@ -99,10 +115,15 @@ def test_attributes():
 
 
 def test_containers_name_the_failing_item():
-    _fails(AssertionError, "Scalars are not close!\n\nExpected 3.0 but got 2.0.\n"
-           "Absolute difference: 1.0 (up to 1e-05 allowed)\nRelative difference: 0.3333333333333333 (up to 1.3e-06 allowed)"
-           "\n\nThe failure occurred for item [1]",
-           [ember.tensor(1.0), ember.tensor(2.0)], [ember.tensor(1.0), ember.tensor(3.0)])
+    _fails(
+        AssertionError,
+        "Scalars are not close!\n\nExpected 3.0 but got 2.0.\n"
+        "Absolute difference: 1.0 (up to 1e-05 allowed)\n"
+        "Relative difference: 0.3333333333333333 (up to 1.3e-06 allowed)"
+        "\n\nThe failure occurred for item [1]",
+        [ember.tensor(1.0), ember.tensor(2.0)],
+        [ember.tensor(1.0), ember.tensor(3.0)],
+    )
     _fails(AssertionError, "The length of the sequences mismatch: 2 != 3", [1, 2], [1, 2, 3])
     _fails(AssertionError, "The keys of the mappings do not match:\nMissing keys in the actual mapping: ['c']\n"
            "Additional keys in the actual mapping: ['b']", {"a": 1, "b": 2}, {"a": 1, "c": 2})
@@ -118,7 +139,9 @@ def test_unsupported_pairs_and_usage_errors():
     with pytest.raises(TypeError, match="No comparison pair was able to handle inputs of type"):
         assert_close(ember.tensor([1.0]), np.array([1.0]))
     _fails(AssertionError, "None mismatch: None is not 1", None, 1)
-    with pytest.raises(ValueError, match="Both 'rtol' and 'atol' must be either specified or omitted, but got no atol."):
+    with pytest.raises(
+        ValueError, match="Both 'rtol' and 'atol' must be either specified or omitted, but got no atol."
+    ):
         assert_close(ember.ones(1), ember.ones(1), rtol=0.1)
     with pytest.raises(TypeError, match="No comparison pair"):
         assert_close(ember.nn.Parameter(ember.ones(1)), ember.ones(1), allow_subclasses=False)

@@ -261,7 +261,9 @@ def test_H_mH_conjugate_transpose():
     z = np.arange(6).reshape(2, 3) + 1j * np.arange(6, 12).reshape(2, 3)
     t = ember.tensor(z)
     np.testing.assert_array_equal(t.H.numpy(), z.conj().T)
-    np.testing.assert_array_equal(ember.tensor(np.stack([z, 2 * z])).mH.numpy(), np.stack([z, 2 * z]).conj().swapaxes(-1, -2))
+    np.testing.assert_array_equal(
+        ember.tensor(np.stack([z, 2 * z])).mH.numpy(), np.stack([z, 2 * z]).conj().swapaxes(-1, -2)
+    )
     with pytest.raises(RuntimeError, match="tensor.H is only supported on matrices"):
         ember.tensor(np.stack([z, z])).H
     with pytest.raises(RuntimeError, match="tensor.mH is only supported on matrices or batches of matrices"):
@@ -378,7 +380,9 @@ def test_squeeze_narrow_select_errors():
         t.narrow(1, 0, -1)
     with pytest.raises(RuntimeError, match="narrow\\(\\) cannot be applied to a 0-dim tensor"):
         _t(np.float32(1)).narrow(0, 0, 1)
-    with pytest.raises(IndexError, match=r"select\(\): index 3 out of range for tensor of size \[1, 3\] at dimension 1"):
+    with pytest.raises(
+        IndexError, match=r"select\(\): index 3 out of range for tensor of size \[1, 3\] at dimension 1"
+    ):
         t.select(1, 3)
     with pytest.raises(IndexError, match=r"index -4 out of range"):
         t.select(1, -4)

@@ -41,8 +41,11 @@ SAMPLERS = {
 }
 
 
-@pytest.mark.parametrize("make", [lambda: csprng.create_const_generator(KEY), lambda: csprng.create_mt19937_generator(3)],
-                         ids=["const", "mt19937"])
+@pytest.mark.parametrize(
+    "make",
+    [lambda: csprng.create_const_generator(KEY), lambda: csprng.create_mt19937_generator(3)],
+    ids=["const", "mt19937"],
+)
 @pytest.mark.parametrize("name", SAMPLERS)
 def test_layout_and_thread_count_do_not_change_results(name, make):
     fill = SAMPLERS[name]

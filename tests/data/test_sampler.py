@@ -1,7 +1,6 @@
 """Samplers: orders, lengths, seeding and argument checks."""
 import math
 
-import numpy as np
 import pytest
 
 import ember

@@ -26,11 +26,14 @@ def test_lstsq_solution_and_singular_values_gradients_add_up():
     (out.solution.sum() + 2 * out.singular_values.sum()).backward()
     # d(sum x)/dA for x = pinv(A) b, by central differences in NumPy.
     eps, fd = 1e-6, np.zeros_like(a)
+
+    def f(m):
+        return np.linalg.lstsq(m, b, rcond=None)[0].sum()
+
     for i in range(a.shape[0]):
         for j in range(a.shape[1]):
             d = np.zeros_like(a)
             d[i, j] = eps
-            f = lambda m: np.linalg.lstsq(m, b, rcond=None)[0].sum()
             fd[i, j] = (f(a + d) - f(a - d)) / (2 * eps)
     u, _, vh = np.linalg.svd(a, full_matrices=False)
     np.testing.assert_allclose(A.grad.numpy(), fd + 2 * (u @ vh), rtol=1e-6, atol=1e-7)

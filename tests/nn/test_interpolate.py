@@ -63,7 +63,9 @@ def test_scale_factor_rules_and_area():
     x = ember.tensor(np.arange(10.0).reshape(1, 1, 10))
     # scale_factor 0.35 -> size 3, sampled with 1/0.35 unless recompute_scale_factor
     np.testing.assert_allclose(F.interpolate(x, scale_factor=0.35).numpy()[0, 0], [0, 2, 5])
-    np.testing.assert_allclose(F.interpolate(x, scale_factor=0.35, recompute_scale_factor=True).numpy()[0, 0], [0, 3, 6])
+    np.testing.assert_allclose(
+        F.interpolate(x, scale_factor=0.35, recompute_scale_factor=True).numpy()[0, 0], [0, 3, 6]
+    )
     np.testing.assert_allclose(F.interpolate(x, size=4, mode="nearest-exact").numpy()[0, 0], [1, 3, 6, 8])
     np.testing.assert_allclose(F.interpolate(x, size=5, mode="area").numpy()[0, 0], [0.5, 2.5, 4.5, 6.5, 8.5])
 

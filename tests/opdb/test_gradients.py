@@ -1,7 +1,7 @@
 """Generic gradient tests: every op with backward formulas in the op database (or composite), for float64 and
 complex128 when declared, passes gradcheck (analytic against finite differences) and gradgradcheck
-on small sample inputs, and its forward-mode tangents match central differences. Elementwise ops draw inputs from their OpInfo's domain; the others use their
-OpInfo's sample inputs (the small ones)."""
+on small sample inputs, and its forward-mode tangents match central differences. Elementwise ops draw
+inputs from their OpInfo's domain; the others use their OpInfo's sample inputs (the small ones)."""
 import numpy as np
 import pytest
 
@@ -151,7 +151,9 @@ def _flat_tensors(args):
 
 def _caller(op, args, kwargs):
     """fn(*leaves) calling the op with the leaves put back where they were in args."""
-    fn = getattr(ember, op.public_name, None) or getattr(ember._C, op.public_name) if "function" in op.variants else None
+    fn = (
+        getattr(ember, op.public_name, None) or getattr(ember._C, op.public_name) if "function" in op.variants else None
+    )
     writes = op.name.endswith("_") or not {"function", "method"} & set(op.variants)  # copy_, uniform_...
     name = op.public_name if {"function", "method"} & set(op.variants) else op.public_name + "_"
 

@@ -119,15 +119,22 @@ def _big_samples():
     r = lambda *shape: rng.uniform(-1, 1, shape)  # noqa: E731
     mat = lambda: Sample((r(96, 80), r(80, 72)))  # noqa: E731  past blas' 64^3 multiply-adds
     return {
-        "mm": [mat()], "matmul": [mat(), Sample((r(3, 70, 64), r(64, 66)))], "bmm": [Sample((r(3, 70, 64), r(3, 64, 66)))],
-        "addmm": [Sample((r(96, 72), r(96, 80), r(80, 72)))], "mv": [Sample((r(4096, 300), r(300)))],
-        "dot": [Sample((r(1 << 18), r(1 << 18)))], "vdot": [Sample((r(1 << 18), r(1 << 18)))],
+        "mm": [mat()],
+        "matmul": [mat(), Sample((r(3, 70, 64), r(64, 66)))],
+        "bmm": [Sample((r(3, 70, 64), r(3, 64, 66)))],
+        "addmm": [Sample((r(96, 72), r(96, 80), r(80, 72)))],
+        "mv": [Sample((r(4096, 300), r(300)))],
+        "dot": [Sample((r(1 << 18), r(1 << 18)))],
+        "vdot": [Sample((r(1 << 18), r(1 << 18)))],
         "sort": [Sample((r(1 << 17),)), Sample((r(3, 1 << 16),), {"dim": 1})],
-        "argsort": [Sample((r(1 << 17),))], "msort": [Sample((r(1 << 16, 2),))],
-        "topk": [Sample((r(1 << 17), 50))], "kthvalue": [Sample((r(1 << 17), 777))],
+        "argsort": [Sample((r(1 << 17),))],
+        "msort": [Sample((r(1 << 16, 2),))],
+        "topk": [Sample((r(1 << 17), 50))],
+        "kthvalue": [Sample((r(1 << 17), 777))],
         "histc": [Sample((r(1 << 17),), {"bins": 37})],
         "bincount": [Sample((rng.integers(0, 300, 1 << 17),))],
-        "cumsum": [Sample((r(1 << 17), 0))], "cumprod": [Sample((r(1 << 16) * 0.01 + 1, 0))],
+        "cumsum": [Sample((r(1 << 17), 0))],
+        "cumprod": [Sample((r(1 << 16) * 0.01 + 1, 0))],
     }
 
 

@@ -51,7 +51,7 @@ def _lbfgs_reference(x, grad, lr, iters, history):
     """Fixed-step L-BFGS: the first step is min(1, 1/|g|_1) * lr along -g, then lr along -H g."""
     S, Y = [], []
     g = grad(x)
-    d = t = None
+    d = t = g_prev = None
     path = []
     for k in range(iters):
         if k == 0:

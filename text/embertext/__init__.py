@@ -1,4 +1,6 @@
-"""embertext: ember's text package. The package exists so the workspace installs it; its features land with their issues."""
+"""embertext: ember's text package. The package exists so the workspace installs it; its features land
+with their issues."""
+
 import ember as _ember
 
 from ._version import __version__  # noqa: F401

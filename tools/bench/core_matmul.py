@@ -8,7 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from .runner import Case, impls, torch
+from .runner import Case, impls
 
 
 _CODE = """

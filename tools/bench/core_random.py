@@ -38,7 +38,9 @@ def _into(lib, fill_np, fill_tensor):
 
     def measure():
         if "x" not in held:
-            held["x"] = np.empty(N, dtype=np.float32) if lib == "numpy" else (ember if lib == "ember" else torch).empty(N)
+            held["x"] = (
+                np.empty(N, dtype=np.float32) if lib == "numpy" else (ember if lib == "ember" else torch).empty(N)
+            )
         x = held["x"]
         if lib == "numpy":
             rng = np.random.default_rng(0)

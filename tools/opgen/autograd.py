@@ -88,7 +88,9 @@ def _saved(op: Op) -> tuple[list[str], list[str], list[str], list[str]]:
 def gen_node(op: Op) -> str:
     tens, vals, metas, outs = _saved(op)
     arg_by = {a.name: a for a in op.args}
-    members = [f"  std::vector<SavedVariable> {t}_;" if _is_list(op, t) else f"  SavedVariable {t}_;" for t in tens + outs]
+    members = [
+        f"  std::vector<SavedVariable> {t}_;" if _is_list(op, t) else f"  SavedVariable {t}_;" for t in tens + outs
+    ]
     members += [f"  {PARAM[arg_by[v].type].replace('const ', '').replace('&', '')} {v};" for v in vals]
     for m in metas:
         arg, kind = m.rsplit("_", 1)
@@ -99,8 +101,11 @@ def gen_node(op: Op) -> str:
     body = ["    const Tensor& grad = grads[0];", "    (void)grad;", "    variable_list out(next_edges.size());"]
     if op.returns == "tuple":  # which outputs got a gradient slot: those of differentiable dtype (_history)
         members.append("  uint32_t diff_outputs_ = 0;")
-    body += [f"    const Tensor& grad_{f} = grad_of_output(grads, diff_outputs_, {i});" for i, f in enumerate(op.ret_fields)
-             if any(_uses(x, f"grad_{f}") for x in formulas(op).values())]
+    body += [
+        f"    const Tensor& grad_{f} = grad_of_output(grads, diff_outputs_, {i});"
+        for i, f in enumerate(op.ret_fields)
+        if any(_uses(x, f"grad_{f}") for x in formulas(op).values())
+    ]
     if any(_uses(f, t) for f in formulas(op).values() for t in tens + outs):
         body.append("    const auto self_node = shared_from_this();  // a saved output's history")
     fixed, counted = 0, []  # an argument's first edge: fixed + the sizes of the lists before it
@@ -196,8 +201,11 @@ def _history(op: Op) -> str:
         return "  for (const Tensor& x : result) if (x.defined() && differentiable_dtype(x)) set_history(x, node);\n"
     if op.returns == "tuple":  # a slot per differentiable output; formulas find theirs by diff_outputs_
         mark = (lambda i: f" node->diff_outputs_ |= 1u << {i};") if formulas(op) else (lambda i: "")
-        return "".join(f"  if (differentiable_dtype(std::get<{i}>(result))) {{ set_history(std::get<{i}>(result), node);"
-                       f"{mark(i)} }}\n" for i in range(len(op.ret_fields)))
+        return "".join(
+            f"  if (differentiable_dtype(std::get<{i}>(result))) {{ set_history(std::get<{i}>(result), node);"
+            f"{mark(i)} }}\n"
+            for i in range(len(op.ret_fields))
+        )
     return "  if (differentiable_dtype(result)) set_history(result, node);\n"
 
 
@@ -231,7 +239,9 @@ def _forward_branch(op: Op, ret: str, inplace: bool) -> str:
     unpack = ["        size_t fw_o = 0;"]
     for a in targs:
         if a.type == "Tensor[]":
-            unpack.append(f"        std::vector<Tensor> {a.name}_fw(fw_p.begin() + fw_o, fw_p.begin() + fw_o + {a.name}.size());")
+            unpack.append(
+                f"        std::vector<Tensor> {a.name}_fw(fw_p.begin() + fw_o, fw_p.begin() + fw_o + {a.name}.size());"
+            )
             unpack.append(f"        fw_o += {a.name}.size();")
         else:
             unpack.append(f"        const Tensor& {a.name}_fw = fw_p[fw_o++];")
@@ -244,7 +254,9 @@ def _forward_branch(op: Op, ret: str, inplace: bool) -> str:
         to_list, back = f"return {call};", "fw_out"
     else:
         n = len(op.ret_fields)
-        to_list = f"auto r = {call};\n        return variable_list{{{', '.join(f'std::get<{i}>(r)' for i in range(n))}}};"
+        to_list = (
+            f"auto r = {call};\n        return variable_list{{{', '.join(f'std::get<{i}>(r)' for i in range(n))}}};"
+        )
         back = f"std::make_tuple({', '.join(f'fw_out[{i}]' for i in range(n))})"
     return ("  if (forward::active()) {\n    variable_list fw_in;\n" + "\n".join(pack) + "\n"
             "    if (forward::any_tangent(fw_in)) {\n"
@@ -277,8 +289,11 @@ def _inplace_body(op: Op, call: str) -> str:
     """An op that writes its first argument: refuse leaves that require grad, record, and make the
     node the argument's new history (through its base when it is a view)."""
     self_ = op.args[0].name
-    head = (_forward_branch(op, "Tensor", True) + f"  const bool records = GradMode::is_enabled() && ({_any_requires(op)});\n"
-            f"  check_inplace({self_}, records);\n  if (!records) return {call};\n")
+    head = (
+        _forward_branch(op, "Tensor", True)
+        + f"  const bool records = GradMode::is_enabled() && ({_any_requires(op)});\n"
+        f"  check_inplace({self_}, records);\n  if (!records) return {call};\n"
+    )
     return (head + _new_node(op) + _save_inputs(op, True) + f"  {call};\n  rebase_history({self_}, node);\n" +
             _save_outputs(op, self_) + f"  return {self_};\n")
 
@@ -288,12 +303,22 @@ def _out_body(op: Op) -> str:
     out_req = " || ".join(f"autograd::requires_grad({o})" for o in outs)
     sep = ", " if op.args else ""
     fw = ", ".join(f"{a.name}" for a in tensor_args(op) if a.type != "Tensor[]")
-    fw_check = (f"  EMBER_CHECK(!forward::any_tangent({{{fw}}}), Runtime, \"{op.public_name}(): out=... is not supported "
-                "for inputs with forward-mode AD tangents\");\n") if fw else ""
-    return (fw_check + f"  EMBER_CHECK(!GradMode::is_enabled() || !({_any_requires(op)} || {out_req}), Runtime, \"{op.public_name}(): "
-            "functions with out=... arguments don't support automatic differentiation, but one of the arguments "
-            "requires grad.\");\n"
-            f"  return ops::{op.name}_out({', '.join(outs)}{sep}{names(op.args)});\n")
+    fw_check = (
+        (
+            f'  EMBER_CHECK(!forward::any_tangent({{{fw}}}), Runtime, "{op.public_name}(): out=... is not supported '
+            'for inputs with forward-mode AD tangents");\n'
+        )
+        if fw
+        else ""
+    )
+    return (
+        fw_check
+        + f"  EMBER_CHECK(!GradMode::is_enabled() || !({_any_requires(op)} || {out_req}), Runtime, "
+        f'"{op.public_name}(): '
+        "functions with out=... arguments don't support automatic differentiation, but one of the arguments "
+        'requires grad.");\n'
+        f"  return ops::{op.name}_out({', '.join(outs)}{sep}{names(op.args)});\n"
+    )
 
 
 def gen_composite(op: Op) -> str:

@@ -6,7 +6,7 @@ import json
 import pathlib
 
 from . import autograd
-from .cpp import PARAM, decls, names, out_params, params, ret_type
+from .cpp import PARAM, decls, params
 from .opdb import Arg, Op
 
 CPP_DTYPE = {"bool": ("Bool", "bool"), "uint8": ("UInt8", "uint8_t"), "int8": ("Int8", "int8_t"),
@@ -107,10 +107,17 @@ def gen_pointwise(op: Op) -> str:
                    f"  {build}.output(out){inputs}.build();\n"
                    f"{check}  {op.name}_kernel(it{cap_names});\n  return it.finish();\n}}")
     extra_inc = "".join(f'#include "{h}"\n' for h in op.entry.get("includes", []))
-    return (HEADER + f"// {op.name}: {op.schema}\n" + extra_inc +
-            f'#include "generated/ops/{op.name}.h"\n#include "iter/loops.h"\n#include "kernels/convert.h"\n'
-            '#include "kernels/divisor_check.h"\n#include "kernels/functors.h"\n\nnamespace ember::ops {\n\nnamespace {\n' + kernel +
-            "\n}  // namespace\n\n" + "\n\n".join(fns) + "\n\n}  // namespace ember::ops\n")
+    return (
+        HEADER
+        + f"// {op.name}: {op.schema}\n"
+        + extra_inc
+        + f'#include "generated/ops/{op.name}.h"\n#include "iter/loops.h"\n#include "kernels/convert.h"\n'
+        '#include "kernels/divisor_check.h"\n#include "kernels/functors.h"\n\nnamespace ember::ops {\n\nnamespace {\n'
+        + kernel
+        + "\n}  // namespace\n\n"
+        + "\n\n".join(fns)
+        + "\n\n}  // namespace ember::ops\n"
+    )
 
 
 def _call(op: Op, fname: str, first: str | None, offset: int = 0) -> str:
@@ -155,8 +162,10 @@ def _parse_and_call(op: Op, kind: str, parser: str) -> str:
                 n = len(op.ret_fields)
                 outs = ", ".join(f"o[{i}]" for i in range(n))
                 call = _call(op, f"ad::{op.name}_out", None).replace("(", f"({outs}{', ' if op.args else ''}", 1)
-                body += (f"    if (r.has({k})) {{\n      auto o = out_tensors(r.object({k}), {n}, \"{op.public_name}\");\n"
-                         f"      {_wrap_ret(op, call)}\n    }}\n")
+                body += (
+                    f'    if (r.has({k})) {{\n      auto o = out_tensors(r.object({k}), {n}, "{op.public_name}");\n'
+                    f"      {_wrap_ret(op, call)}\n    }}\n"
+                )
             else:
                 call = _call(op, f"ad::{op.name}_out", None).replace("(", f"(r.tensor({k}){', ' if op.args else ''}", 1)
                 body += f"    if (r.has({k})) return wrap({call});\n"
@@ -212,14 +221,19 @@ def gen_bindings(family: str, ops: list[Op], all_ops: list[Op] | None = None) ->
             codes.append(code)
             used.update(o.name for o in [op] + ovs)
             pub = op.name + ("_" if kind == "inplace" else "")
-            (fn_defs if kind == "function" else m_defs).append(f'  v.push_back({{"{pub}", FASTCALL({cname}), nullptr}});')
+            (fn_defs if kind == "function" else m_defs).append(
+                f'  v.push_back({{"{pub}", FASTCALL({cname}), nullptr}});'
+            )
     incs = "".join(f'#include "generated/ops/{o.name}.h"\n' for o in every if o.name in used)
-    return (HEADER + incs + '#include "python/arg_parser.h"\n#include "python/binding_util.h"\n'
-            '#include "python/py_errors.h"\n#include "python/return_types.h"\n\nnamespace ember::py {\n\nnamespace {\n' +
-            "\n\n".join(codes) + "\n}  // namespace\n\n"
-            f"void add_{family}_functions(std::vector<PyMethodDef>& v) {{\n" + "\n".join(fn_defs) + "\n}\n\n"
-            f"void add_{family}_methods(std::vector<PyMethodDef>& v) {{\n" + "\n".join(m_defs) + "\n}\n\n"
-            "}  // namespace ember::py\n")
+    return (
+        HEADER + incs + '#include "python/arg_parser.h"\n#include "python/binding_util.h"\n'
+        '#include "python/py_errors.h"\n#include "python/return_types.h"\n\nnamespace ember::py {\n\nnamespace {\n'
+        + "\n\n".join(codes)
+        + "\n}  // namespace\n\n"
+        f"void add_{family}_functions(std::vector<PyMethodDef>& v) {{\n" + "\n".join(fn_defs) + "\n}\n\n"
+        f"void add_{family}_methods(std::vector<PyMethodDef>& v) {{\n" + "\n".join(m_defs) + "\n}\n\n"
+        "}  // namespace ember::py\n"
+    )
 
 
 def gen_return_types(ops: list[Op]) -> str:

@@ -1,4 +1,6 @@
-"""embervision: ember's vision package. The package exists so the workspace installs it; its features land with their issues."""
+"""embervision: ember's vision package. The package exists so the workspace installs it; its features land
+with their issues."""
+
 import ember as _ember
 
 from ._version import __version__  # noqa: F401

@@ -106,10 +106,16 @@ class Function(metaclass=_Meta):
             ctx._released = True
             ctx._saved = ()
 
-        recorded = _C._record_function(cls.__name__ + "Backward", backward, release,
-                                       [a for a in tensor_args if a is not None], [o for o in tensor_outs if o is not None],
-                                       list(getattr(ctx, "_dirty", ())), list(getattr(ctx, "_non_differentiable", ())),
-                                       getattr(ctx, "_materialize", True))
+        recorded = _C._record_function(
+            cls.__name__ + "Backward",
+            backward,
+            release,
+            [a for a in tensor_args if a is not None],
+            [o for o in tensor_outs if o is not None],
+            list(getattr(ctx, "_dirty", ())),
+            list(getattr(ctx, "_non_differentiable", ())),
+            getattr(ctx, "_materialize", True),
+        )
         it = iter(recorded)
         final = tuple(next(it) if o is not None else raw for o, raw in zip(tensor_outs, outs))
         if tangents is not None:

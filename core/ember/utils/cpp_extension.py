@@ -28,7 +28,16 @@ def _compile_command(sources, output, extra_cflags, extra_ldflags, extra_include
     flags = ["-O2", "-std=c++17", "-fPIC", "-shared", "-fopenmp"]
     incs = [f"-I{p}" for p in list(extra_include_paths) + include_paths()]
     libs = [f"-L{library_dir}", "-lember", f"-Wl,-rpath,{library_dir}"]
-    return shlex.split(cxx) + flags + list(extra_cflags) + incs + list(sources) + ["-o", output] + libs + list(extra_ldflags)
+    return (
+        shlex.split(cxx)
+        + flags
+        + list(extra_cflags)
+        + incs
+        + list(sources)
+        + ["-o", output]
+        + libs
+        + list(extra_ldflags)
+    )
 
 
 def load(name: str, sources, *, extra_cflags=(), extra_ldflags=(), extra_include_paths=(),

@@ -36,7 +36,9 @@ def _uniform_ref(a, *args, **kwargs):
 
 
 def _uniform_samples(dtype, rng):
-    return [Sample((a, 1.5, 1.5)) for a in _arrays(dtype, rng)] + [Sample((_arrays(dtype, rng)[0],), {"from": -2.0, "to": -2.0})]
+    return [Sample((a, 1.5, 1.5)) for a in _arrays(dtype, rng)] + [
+        Sample((_arrays(dtype, rng)[0],), {"from": -2.0, "to": -2.0})
+    ]
 
 
 def _normal__samples(dtype, rng):

@@ -65,33 +65,90 @@ TRI_CASES = [((4, 5), [], {}), ((4, 5), [1], {}), ((4, 5), [-2], {}), ((5, 4), [
 
 register(
     OpInfo("contiguous", ref=lambda a: a, sample_inputs=_one([((2, 3), [], {}), ((), [], {}), ((0, 4), [], {})])),
-    OpInfo("clone", ref=np.copy, sample_inputs=_one([((2, 3), [], {}), ((), [], {}), ((0, 4), [], {}),
-                                                      ((2, 3, 4), [], {})])),
+    OpInfo(
+        "clone",
+        ref=np.copy,
+        sample_inputs=_one([((2, 3), [], {}), ((), [], {}), ((0, 4), [], {}), ((2, 3, 4), [], {})]),
+    ),
     OpInfo("cat", ref=_cat, sample_inputs=_many(CAT_CASES)),
     OpInfo("concat", ref=_cat, sample_inputs=_many(CAT_CASES)),
-    OpInfo("concatenate", ref=_cat, sample_inputs=_many(
-        [(shapes, {"axis": kw["dim"]} if "dim" in kw else {}) for shapes, kw in CAT_CASES])),
+    OpInfo(
+        "concatenate",
+        ref=_cat,
+        sample_inputs=_many([(shapes, {"axis": kw["dim"]} if "dim" in kw else {}) for shapes, kw in CAT_CASES]),
+    ),
     OpInfo("stack", ref=lambda ts, dim=0: np.stack(ts, axis=dim), sample_inputs=_many(STACK_CASES)),
     OpInfo("hstack", ref=np.hstack, sample_inputs=_many(HV_CASES)),
     OpInfo("vstack", ref=np.vstack, sample_inputs=_many(V_CASES)),
     OpInfo("dstack", ref=np.dstack, sample_inputs=_many(D_CASES)),
     OpInfo("column_stack", ref=np.column_stack, sample_inputs=_many(COL_CASES)),
-    OpInfo("flip", ref=_flip, sample_inputs=_one([
-        ((2, 3, 4), [(0,)], {}), ((2, 3, 4), [(0, 2)], {}), ((2, 3, 4), [(-1, 1, 0)], {}), ((5,), [0], {}),
-        ((2, 3), [()], {}), ((), [()], {}), ((0, 3), [(0, 1)], {}), ((1, 4), [(0, 1)], {})])),
+    OpInfo(
+        "flip",
+        ref=_flip,
+        sample_inputs=_one(
+            [
+                ((2, 3, 4), [(0,)], {}),
+                ((2, 3, 4), [(0, 2)], {}),
+                ((2, 3, 4), [(-1, 1, 0)], {}),
+                ((5,), [0], {}),
+                ((2, 3), [()], {}),
+                ((), [()], {}),
+                ((0, 3), [(0, 1)], {}),
+                ((1, 4), [(0, 1)], {}),
+            ]
+        ),
+    ),
     OpInfo("fliplr", ref=np.fliplr, sample_inputs=_one([((3, 4), [], {}), ((2, 3, 4), [], {}), ((0, 2), [], {})])),
     OpInfo("flipud", ref=np.flipud, sample_inputs=_one([((3, 4), [], {}), ((5,), [], {}), ((0, 2), [], {})])),
-    OpInfo("roll", ref=_roll, sample_inputs=_one([
-        ((7,), [2], {}), ((7,), [-3], {}), ((7,), [9], {}), ((3, 4), [1], {}), ((3, 4), [5], {"dims": 1}),
-        ((3, 4), [(1, -1)], {"dims": (0, 1)}), ((3, 4, 5), [(2, 7)], {"dims": (-1, 0)}),
-        ((3, 4), [(1, 2)], {"dims": (1, 1)}), ((3, 4), [0], {"dims": 0}), ((0, 3), [1], {"dims": 1}),
-        ((), [1], {})])),
-    OpInfo("repeat", ref=np.tile, sample_inputs=_one([
-        ((2, 3), [(2, 2)], {}), ((2, 3), [(3, 1, 2)], {}), ((3,), [(2,)], {}), ((), [(2, 3)], {}), ((2, 3), [(0, 2)], {}),
-        ((2, 1, 3), [(1, 4, 1)], {}), ((2, 3), [(1, 1)], {})])),
-    OpInfo("tile", ref=np.tile, sample_inputs=_one([
-        ((2, 3), [(2, 2)], {}), ((2, 3), [(3,)], {}), ((2, 3), [(2, 1, 2)], {}), ((3,), [(2,)], {}), ((), [(2,)], {}),
-        ((2, 3), [()], {}), ((2, 3), [(0, 1)], {})])),
+    OpInfo(
+        "roll",
+        ref=_roll,
+        sample_inputs=_one(
+            [
+                ((7,), [2], {}),
+                ((7,), [-3], {}),
+                ((7,), [9], {}),
+                ((3, 4), [1], {}),
+                ((3, 4), [5], {"dims": 1}),
+                ((3, 4), [(1, -1)], {"dims": (0, 1)}),
+                ((3, 4, 5), [(2, 7)], {"dims": (-1, 0)}),
+                ((3, 4), [(1, 2)], {"dims": (1, 1)}),
+                ((3, 4), [0], {"dims": 0}),
+                ((0, 3), [1], {"dims": 1}),
+                ((), [1], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "repeat",
+        ref=np.tile,
+        sample_inputs=_one(
+            [
+                ((2, 3), [(2, 2)], {}),
+                ((2, 3), [(3, 1, 2)], {}),
+                ((3,), [(2,)], {}),
+                ((), [(2, 3)], {}),
+                ((2, 3), [(0, 2)], {}),
+                ((2, 1, 3), [(1, 4, 1)], {}),
+                ((2, 3), [(1, 1)], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "tile",
+        ref=np.tile,
+        sample_inputs=_one(
+            [
+                ((2, 3), [(2, 2)], {}),
+                ((2, 3), [(3,)], {}),
+                ((2, 3), [(2, 1, 2)], {}),
+                ((3,), [(2,)], {}),
+                ((), [(2,)], {}),
+                ((2, 3), [()], {}),
+                ((2, 3), [(0, 1)], {}),
+            ]
+        ),
+    ),
     OpInfo("tril", ref=lambda a, diagonal=0: np.tril(a, diagonal), sample_inputs=_one(TRI_CASES)),
     OpInfo("triu", ref=lambda a, diagonal=0: np.triu(a, diagonal), sample_inputs=_one(TRI_CASES)),
 )

@@ -3,7 +3,7 @@ quantile, nanquantile, searchsorted, bucketize, histc, bincount and isin against
 argsort for ties and PyTorch's index conventions, NaN sorted as the largest value)."""
 import numpy as np
 
-from opdb.opinfo import FLOATS, INTS, OpInfo, Sample, random_array, register
+from opdb.opinfo import FLOATS, OpInfo, Sample, random_array, register
 
 SHAPES_DIMS = [((), 0), ((), -1), ((9,), 0), ((4, 7), 1), ((4, 7), 0), ((2, 3, 5), 1), ((2, 3, 5), -1),
                ((0,), 0), ((2, 0, 3), 2), ((300,), 0)]
@@ -57,7 +57,9 @@ def _sort_samples(dtype, rng):
         for desc in (False, True):
             out.append(Sample(args=(_arr(dtype, rng, shape),), kwargs={"dim": dim, "descending": desc}))
     out.append(Sample(args=(_arr(dtype, rng, (5, 6), nan=True),), kwargs={"dim": 1}))
-    out.append(Sample(args=(_arr(dtype, rng, (5, 6), nan=True),), kwargs={"dim": 0, "descending": True, "stable": True}))
+    out.append(
+        Sample(args=(_arr(dtype, rng, (5, 6), nan=True),), kwargs={"dim": 0, "descending": True, "stable": True})
+    )
     out.append(Sample(args=(_arr(dtype, rng, (3, 4)), 0, True)))
     out.append(Sample(args=(_arr(dtype, rng, (3, 4)),)))
     return out

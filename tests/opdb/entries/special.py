@@ -38,7 +38,11 @@ def _shifted(fn):
 def _zeta_samples(dtype, rng):
     """x as a number or an integer tensor (zeta has no derivative in x), q drawn positive."""
     q = np.asarray(random_array(dtype, (2, 3), rng, (0.2, 5.0), (1, 10)))
-    return [Sample((3.5, q)), Sample((np.array([2, 3, 5]), q)), Sample((1.5, np.asarray(random_array(dtype, (4,), rng, (0.5, 3.0), (1, 5)))))]
+    return [
+        Sample((3.5, q)),
+        Sample((np.array([2, 3, 5]), q)),
+        Sample((1.5, np.asarray(random_array(dtype, (4,), rng, (0.5, 3.0), (1, 5))))),
+    ]
 
 
 def _gamma_inc_samples(dtype, rng):

@@ -29,7 +29,9 @@ def _polygamma_samples(dtype, rng):
     """Orders 0 to 4, the low ones on both sides of the poles (high orders near a pole overflow 16-bit floats)."""
     out = [Sample((n, np.asarray(random_array(dtype, (3, 4), rng, (-2.9, 6.0) if n < 2 else (0.5, 6.0), (1, 10)))))
            for n in range(5)]
-    return out + [Sample((1, np.asarray(random_array(dtype, shape, rng, (0.1, 40.0), (1, 10))))) for shape in [(), (0, 3)]]
+    return out + [
+        Sample((1, np.asarray(random_array(dtype, shape, rng, (0.1, 40.0), (1, 10))))) for shape in [(), (0, 3)]
+    ]
 
 
 def _square(a):
@@ -37,7 +39,10 @@ def _square(a):
 
 
 def _square_samples(dtype, rng):
-    return [Sample((np.asarray(random_array(dtype, shape, rng, (-3, 3), (-9, 10))),)) for shape in [(3, 4), (), (0, 2), (5,)]]
+    return [
+        Sample((np.asarray(random_array(dtype, shape, rng, (-3, 3), (-9, 10))),))
+        for shape in [(3, 4), (), (0, 2), (5,)]
+    ]
 
 
 def _square_check(got, sample, dtype):

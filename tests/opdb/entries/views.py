@@ -116,76 +116,307 @@ def _view_as_real_samples(dtype, rng):
 
 
 register(
-    OpInfo("view", ref=_reshape, sample_inputs=_samples([
-        ([(2, 3, 4)], [(6, 4)], {}), ([(2, 3, 4)], [(-1,)], {}), ([(2, 3, 4)], [(4, -1, 2)], {}),
-        ([(2, 3, 4)], [(1, 24, 1)], {}), ([()], [(1, 1)], {}), ([(1,)], [()], {}), ([(0, 3)], [(3, 0, 1)], {}),
-        ([(0, 3)], [(-1, 3)], {}), ([(6,)], [(3, 2)], {})])),
-    OpInfo("view_as", ref=lambda a, b: np.reshape(a, b.shape), sample_inputs=_samples([
-        ([(2, 6), (3, 4)], [], {}), ([(4,), (1, 4, 1)], [], {}), ([(1,), ()], [], {})])),
-    OpInfo("reshape", ref=_reshape, sample_inputs=_samples([
-        ([(2, 3, 4)], [(6, 4)], {}), ([(2, 3, 4)], [(-1,)], {}), ([(2, 3, 4)], [(3, -1)], {}), ([()], [(1,)], {}),
-        ([(5,)], [(5, 1, 1)], {}), ([(0, 4)], [(2, 0, 2)], {}), ([(3, 4)], [(2, 2, 3)], {})])),
-    OpInfo("reshape_as", ref=lambda a, b: np.reshape(a, b.shape), sample_inputs=_samples([
-        ([(2, 6), (4, 3)], [], {}), ([(3, 1), (3,)], [], {})])),
-    OpInfo("permute", ref=np.transpose, sample_inputs=_samples([
-        ([(2, 3, 4)], [(2, 0, 1)], {}), ([(2, 3, 4)], [(-1, -3, -2)], {}), ([(3, 4)], [(1, 0)], {}),
-        ([(5,)], [(0,)], {}), ([()], [()], {}), ([(2, 0, 3)], [(1, 2, 0)], {}), ([(1, 2, 1, 3)], [(3, 2, 1, 0)], {})])),
-    *[OpInfo(name, ref=_swap, sample_inputs=_samples([
-        ([(2, 3, 4)], [0, 2], {}), ([(2, 3, 4)], [-1, 1], {}), ([(3, 4)], [1, 1], {}), ([()], [0, -1], {}),
-        ([(4,)], [0, 0], {}), ([(2, 0)], [0, 1], {})])) for name in ("transpose", "swapaxes", "swapdims")],
-    OpInfo("t", ref=lambda a: a.T, sample_inputs=_samples([([(3, 4)], [], {}), ([(5,)], [], {}), ([()], [], {}),
-                                                            ([(0, 2)], [], {})])),
-    OpInfo("expand", ref=_expand, sample_inputs=_samples([
-        ([(3, 1)], [(3, 4)], {}), ([(3, 1)], [(2, 3, 4)], {}), ([(3, 1)], [(-1, 5)], {}), ([()], [(2, 2)], {}),
-        ([(4,)], [(2, 3, 4)], {}), ([(1, 1)], [(0, 1)], {}), ([(2, 1, 3)], [(2, -1, 3)], {})])),
-    OpInfo("expand_as", ref=lambda a, b: np.broadcast_to(a, b.shape), sample_inputs=_samples([
-        ([(3, 1), (2, 3, 4)], [], {}), ([(1,), (5,)], [], {}), ([(), (2, 3)], [], {})])),
-    OpInfo("squeeze", ref=_squeeze, sample_inputs=_samples([
-        ([(1, 3, 1, 4)], [], {}), ([(1, 3, 1, 4)], [], {"dim": 0}), ([(1, 3, 1, 4)], [], {"dim": 1}),
-        ([(1, 3, 1, 4)], [], {"dim": -2}), ([(1, 3, 1, 4)], [], {"dim": (0, 2)}), ([(1, 3, 1, 4)], [], {"dim": (1, -2)}),
-        ([()], [], {}), ([()], [], {"dim": 0}), ([(1,)], [], {}), ([(0, 1)], [], {})])),
-    OpInfo("unsqueeze", ref=lambda a, dim: np.expand_dims(a, dim), sample_inputs=_samples([
-        ([(2, 3)], [0], {}), ([(2, 3)], [2], {}), ([(2, 3)], [-1], {}), ([(2, 3)], [-3], {}), ([()], [0], {}),
-        ([(0,)], [1], {})])),
-    OpInfo("flatten", ref=_flatten, sample_inputs=_samples([
-        ([(2, 3, 4)], [], {}), ([(2, 3, 4)], [], {"start_dim": 1}), ([(2, 3, 4, 5)], [], {"start_dim": 1, "end_dim": 2}),
-        ([(2, 3, 4)], [], {"start_dim": -2, "end_dim": -1}), ([(2, 3)], [], {"start_dim": 1, "end_dim": 1}),
-        ([()], [], {}), ([(2, 0, 3)], [], {})])),
+    OpInfo(
+        "view",
+        ref=_reshape,
+        sample_inputs=_samples(
+            [
+                ([(2, 3, 4)], [(6, 4)], {}),
+                ([(2, 3, 4)], [(-1,)], {}),
+                ([(2, 3, 4)], [(4, -1, 2)], {}),
+                ([(2, 3, 4)], [(1, 24, 1)], {}),
+                ([()], [(1, 1)], {}),
+                ([(1,)], [()], {}),
+                ([(0, 3)], [(3, 0, 1)], {}),
+                ([(0, 3)], [(-1, 3)], {}),
+                ([(6,)], [(3, 2)], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "view_as",
+        ref=lambda a, b: np.reshape(a, b.shape),
+        sample_inputs=_samples([([(2, 6), (3, 4)], [], {}), ([(4,), (1, 4, 1)], [], {}), ([(1,), ()], [], {})]),
+    ),
+    OpInfo(
+        "reshape",
+        ref=_reshape,
+        sample_inputs=_samples(
+            [
+                ([(2, 3, 4)], [(6, 4)], {}),
+                ([(2, 3, 4)], [(-1,)], {}),
+                ([(2, 3, 4)], [(3, -1)], {}),
+                ([()], [(1,)], {}),
+                ([(5,)], [(5, 1, 1)], {}),
+                ([(0, 4)], [(2, 0, 2)], {}),
+                ([(3, 4)], [(2, 2, 3)], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "reshape_as",
+        ref=lambda a, b: np.reshape(a, b.shape),
+        sample_inputs=_samples([([(2, 6), (4, 3)], [], {}), ([(3, 1), (3,)], [], {})]),
+    ),
+    OpInfo(
+        "permute",
+        ref=np.transpose,
+        sample_inputs=_samples(
+            [
+                ([(2, 3, 4)], [(2, 0, 1)], {}),
+                ([(2, 3, 4)], [(-1, -3, -2)], {}),
+                ([(3, 4)], [(1, 0)], {}),
+                ([(5,)], [(0,)], {}),
+                ([()], [()], {}),
+                ([(2, 0, 3)], [(1, 2, 0)], {}),
+                ([(1, 2, 1, 3)], [(3, 2, 1, 0)], {}),
+            ]
+        ),
+    ),
+    *[
+        OpInfo(
+            name,
+            ref=_swap,
+            sample_inputs=_samples(
+                [
+                    ([(2, 3, 4)], [0, 2], {}),
+                    ([(2, 3, 4)], [-1, 1], {}),
+                    ([(3, 4)], [1, 1], {}),
+                    ([()], [0, -1], {}),
+                    ([(4,)], [0, 0], {}),
+                    ([(2, 0)], [0, 1], {}),
+                ]
+            ),
+        )
+        for name in ("transpose", "swapaxes", "swapdims")
+    ],
+    OpInfo(
+        "t",
+        ref=lambda a: a.T,
+        sample_inputs=_samples([([(3, 4)], [], {}), ([(5,)], [], {}), ([()], [], {}), ([(0, 2)], [], {})]),
+    ),
+    OpInfo(
+        "expand",
+        ref=_expand,
+        sample_inputs=_samples(
+            [
+                ([(3, 1)], [(3, 4)], {}),
+                ([(3, 1)], [(2, 3, 4)], {}),
+                ([(3, 1)], [(-1, 5)], {}),
+                ([()], [(2, 2)], {}),
+                ([(4,)], [(2, 3, 4)], {}),
+                ([(1, 1)], [(0, 1)], {}),
+                ([(2, 1, 3)], [(2, -1, 3)], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "expand_as",
+        ref=lambda a, b: np.broadcast_to(a, b.shape),
+        sample_inputs=_samples([([(3, 1), (2, 3, 4)], [], {}), ([(1,), (5,)], [], {}), ([(), (2, 3)], [], {})]),
+    ),
+    OpInfo(
+        "squeeze",
+        ref=_squeeze,
+        sample_inputs=_samples(
+            [
+                ([(1, 3, 1, 4)], [], {}),
+                ([(1, 3, 1, 4)], [], {"dim": 0}),
+                ([(1, 3, 1, 4)], [], {"dim": 1}),
+                ([(1, 3, 1, 4)], [], {"dim": -2}),
+                ([(1, 3, 1, 4)], [], {"dim": (0, 2)}),
+                ([(1, 3, 1, 4)], [], {"dim": (1, -2)}),
+                ([()], [], {}),
+                ([()], [], {"dim": 0}),
+                ([(1,)], [], {}),
+                ([(0, 1)], [], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "unsqueeze",
+        ref=lambda a, dim: np.expand_dims(a, dim),
+        sample_inputs=_samples(
+            [
+                ([(2, 3)], [0], {}),
+                ([(2, 3)], [2], {}),
+                ([(2, 3)], [-1], {}),
+                ([(2, 3)], [-3], {}),
+                ([()], [0], {}),
+                ([(0,)], [1], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "flatten",
+        ref=_flatten,
+        sample_inputs=_samples(
+            [
+                ([(2, 3, 4)], [], {}),
+                ([(2, 3, 4)], [], {"start_dim": 1}),
+                ([(2, 3, 4, 5)], [], {"start_dim": 1, "end_dim": 2}),
+                ([(2, 3, 4)], [], {"start_dim": -2, "end_dim": -1}),
+                ([(2, 3)], [], {"start_dim": 1, "end_dim": 1}),
+                ([()], [], {}),
+                ([(2, 0, 3)], [], {}),
+            ]
+        ),
+    ),
     OpInfo("ravel", ref=np.ravel, sample_inputs=_samples([([(2, 3, 4)], [], {}), ([()], [], {}), ([(0, 3)], [], {})])),
-    OpInfo("unflatten", ref=_unflatten, sample_inputs=_samples([
-        ([(2, 12)], [1, (3, 4)], {}), ([(2, 12)], [-1, (2, -1, 3)], {}), ([(6,)], [0, (6,)], {}),
-        ([(6, 2)], [0, (1, 6, 1)], {}), ([(0, 4)], [1, (2, 2)], {})])),
-    OpInfo("narrow", ref=_narrow, sample_inputs=_samples([
-        ([(5, 4)], [0, 1, 3], {}), ([(5, 4)], [1, 2, 2], {}), ([(5, 4)], [-1, -3, 2], {}), ([(5, 4)], [0, 5, 0], {}),
-        ([(5,)], [0, 0, 5], {})])),
-    OpInfo("select", ref=lambda a, dim, index: np.take(a, index, axis=dim), sample_inputs=_samples([
-        ([(3, 4, 5)], [0, 1], {}), ([(3, 4, 5)], [1, -1], {}), ([(3, 4, 5)], [-1, 4], {}), ([(3,)], [0, 2], {}),
-        ([(2, 0)], [0, 1], {})])),
-    OpInfo("as_strided", ref=_as_strided, sample_inputs=_samples([
-        ([(3, 4)], [(4, 3), (1, 4)], {}), ([(12,)], [(2, 2), (3, 1), 1], {}), ([(12,)], [(3, 3), (1, 1)], {}),
-        ([(12,)], [(5,), (0,)], {}), ([(12,)], [(), ()], {"storage_offset": 7}), ([(4,)], [(0, 9), (9, 9)], {})]),
-        skips={"non_contiguous": "reads the input's storage by the given strides: layout is its argument"}),
-    OpInfo("unfold", ref=_unfold, sample_inputs=_samples([
-        ([(7,)], [0, 2, 1], {}), ([(7,)], [0, 3, 2], {}), ([(3, 8)], [1, 4, 3], {}), ([(3, 8)], [-2, 2, 1], {}),
-        ([(3, 8)], [1, 8, 1], {}), ([(3, 8)], [1, 0, 2], {}), ([()], [0, 1, 1], {})])),
-    OpInfo("diagonal", ref=lambda a, offset=0, dim1=0, dim2=1: np.diagonal(a, offset, dim1, dim2), sample_inputs=_samples([
-        ([(4, 5)], [], {}), ([(4, 5)], [], {"offset": 2}), ([(4, 5)], [], {"offset": -3}), ([(4, 5)], [], {"offset": 7}),
-        ([(2, 3, 4)], [], {"dim1": 1, "dim2": 2}), ([(2, 3, 4)], [], {"offset": 1, "dim1": -1, "dim2": 0}),
-        ([(3, 3)], [], {"dim1": 1, "dim2": 0}), ([(0, 3)], [], {})])),
-    *[OpInfo(name, ref=np.moveaxis, sample_inputs=_samples([
-        ([(2, 3, 4)], [0, 2], {}), ([(2, 3, 4)], [-1, 0], {}), ([(2, 3, 4, 5)], [(0, 1), (3, 2)], {}),
-        ([(2, 3, 4)], [(0, 1, 2), (2, 0, 1)], {}), ([(2, 3)], [(), ()], {})])) for name in ("movedim", "moveaxis")],
+    OpInfo(
+        "unflatten",
+        ref=_unflatten,
+        sample_inputs=_samples(
+            [
+                ([(2, 12)], [1, (3, 4)], {}),
+                ([(2, 12)], [-1, (2, -1, 3)], {}),
+                ([(6,)], [0, (6,)], {}),
+                ([(6, 2)], [0, (1, 6, 1)], {}),
+                ([(0, 4)], [1, (2, 2)], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "narrow",
+        ref=_narrow,
+        sample_inputs=_samples(
+            [
+                ([(5, 4)], [0, 1, 3], {}),
+                ([(5, 4)], [1, 2, 2], {}),
+                ([(5, 4)], [-1, -3, 2], {}),
+                ([(5, 4)], [0, 5, 0], {}),
+                ([(5,)], [0, 0, 5], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "select",
+        ref=lambda a, dim, index: np.take(a, index, axis=dim),
+        sample_inputs=_samples(
+            [
+                ([(3, 4, 5)], [0, 1], {}),
+                ([(3, 4, 5)], [1, -1], {}),
+                ([(3, 4, 5)], [-1, 4], {}),
+                ([(3,)], [0, 2], {}),
+                ([(2, 0)], [0, 1], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "as_strided",
+        ref=_as_strided,
+        sample_inputs=_samples(
+            [
+                ([(3, 4)], [(4, 3), (1, 4)], {}),
+                ([(12,)], [(2, 2), (3, 1), 1], {}),
+                ([(12,)], [(3, 3), (1, 1)], {}),
+                ([(12,)], [(5,), (0,)], {}),
+                ([(12,)], [(), ()], {"storage_offset": 7}),
+                ([(4,)], [(0, 9), (9, 9)], {}),
+            ]
+        ),
+        skips={"non_contiguous": "reads the input's storage by the given strides: layout is its argument"},
+    ),
+    OpInfo(
+        "unfold",
+        ref=_unfold,
+        sample_inputs=_samples(
+            [
+                ([(7,)], [0, 2, 1], {}),
+                ([(7,)], [0, 3, 2], {}),
+                ([(3, 8)], [1, 4, 3], {}),
+                ([(3, 8)], [-2, 2, 1], {}),
+                ([(3, 8)], [1, 8, 1], {}),
+                ([(3, 8)], [1, 0, 2], {}),
+                ([()], [0, 1, 1], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "diagonal",
+        ref=lambda a, offset=0, dim1=0, dim2=1: np.diagonal(a, offset, dim1, dim2),
+        sample_inputs=_samples(
+            [
+                ([(4, 5)], [], {}),
+                ([(4, 5)], [], {"offset": 2}),
+                ([(4, 5)], [], {"offset": -3}),
+                ([(4, 5)], [], {"offset": 7}),
+                ([(2, 3, 4)], [], {"dim1": 1, "dim2": 2}),
+                ([(2, 3, 4)], [], {"offset": 1, "dim1": -1, "dim2": 0}),
+                ([(3, 3)], [], {"dim1": 1, "dim2": 0}),
+                ([(0, 3)], [], {}),
+            ]
+        ),
+    ),
+    *[
+        OpInfo(
+            name,
+            ref=np.moveaxis,
+            sample_inputs=_samples(
+                [
+                    ([(2, 3, 4)], [0, 2], {}),
+                    ([(2, 3, 4)], [-1, 0], {}),
+                    ([(2, 3, 4, 5)], [(0, 1), (3, 2)], {}),
+                    ([(2, 3, 4)], [(0, 1, 2), (2, 0, 1)], {}),
+                    ([(2, 3)], [(), ()], {}),
+                ]
+            ),
+        )
+        for name in ("movedim", "moveaxis")
+    ],
     OpInfo("view_as_real", ref=lambda a: np.stack([a.real, a.imag], axis=-1), sample_inputs=_view_as_real_samples),
-    OpInfo("view_as_complex", ref=lambda a: a[..., 0] + 1j * a[..., 1], sample_inputs=_view_as_complex_samples,
-           skips={"non_contiguous": "a view: needs a last dim of stride 1 (tested in tests/core)"}),
-    OpInfo("split", ref=_split, sample_inputs=_samples([
-        ([(7, 3)], [2], {}), ([(7, 3)], [3], {"dim": 0}), ([(7, 3)], [1], {"dim": 1}), ([(7, 3)], [10], {}),
-        ([(0, 3)], [2], {}), ([(7, 3)], [[2, 0, 5]], {}), ([(7, 3)], [(1, 2)], {"dim": -1})])),
-    OpInfo("split_with_sizes", ref=_split, sample_inputs=_samples([
-        ([(7, 3)], [[2, 5]], {}), ([(7, 3)], [[3]], {"dim": 1}), ([(7, 3)], [[0, 7, 0]], {}), ([(4,)], [[1, 1, 1, 1]], {})])),
-    OpInfo("chunk", ref=_chunk, sample_inputs=_samples([
-        ([(7, 3)], [3], {}), ([(6, 3)], [3], {}), ([(6, 3)], [4], {}), ([(7, 3)], [2], {"dim": 1}),
-        ([(2,)], [5], {}), ([(0, 2)], [3], {})])),
-    OpInfo("unbind", ref=_unbind, sample_inputs=_samples([
-        ([(3, 4)], [], {}), ([(3, 4)], [], {"dim": 1}), ([(2, 3, 4)], [], {"dim": -1}), ([(0, 2)], [], {})])),
+    OpInfo(
+        "view_as_complex",
+        ref=lambda a: a[..., 0] + 1j * a[..., 1],
+        sample_inputs=_view_as_complex_samples,
+        skips={"non_contiguous": "a view: needs a last dim of stride 1 (tested in tests/core)"},
+    ),
+    OpInfo(
+        "split",
+        ref=_split,
+        sample_inputs=_samples(
+            [
+                ([(7, 3)], [2], {}),
+                ([(7, 3)], [3], {"dim": 0}),
+                ([(7, 3)], [1], {"dim": 1}),
+                ([(7, 3)], [10], {}),
+                ([(0, 3)], [2], {}),
+                ([(7, 3)], [[2, 0, 5]], {}),
+                ([(7, 3)], [(1, 2)], {"dim": -1}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "split_with_sizes",
+        ref=_split,
+        sample_inputs=_samples(
+            [
+                ([(7, 3)], [[2, 5]], {}),
+                ([(7, 3)], [[3]], {"dim": 1}),
+                ([(7, 3)], [[0, 7, 0]], {}),
+                ([(4,)], [[1, 1, 1, 1]], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "chunk",
+        ref=_chunk,
+        sample_inputs=_samples(
+            [
+                ([(7, 3)], [3], {}),
+                ([(6, 3)], [3], {}),
+                ([(6, 3)], [4], {}),
+                ([(7, 3)], [2], {"dim": 1}),
+                ([(2,)], [5], {}),
+                ([(0, 2)], [3], {}),
+            ]
+        ),
+    ),
+    OpInfo(
+        "unbind",
+        ref=_unbind,
+        sample_inputs=_samples(
+            [([(3, 4)], [], {}), ([(3, 4)], [], {"dim": 1}), ([(2, 3, 4)], [], {"dim": -1}), ([(0, 2)], [], {})]
+        ),
+    ),
 )

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import operator
 from collections import OrderedDict
-from itertools import chain, islice
+from itertools import chain
 
 from ..parameter import Parameter
 from .module import Module, _addindent

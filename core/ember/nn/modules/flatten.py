@@ -22,7 +22,9 @@ class Unflatten(Module):
         if isinstance(dim, str):
             raise TypeError("Unflatten: named dimensions are not supported")
         if not isinstance(unflattened_size, (tuple, list)) or not all(isinstance(s, int) for s in unflattened_size):
-            raise TypeError(f"unflattened_size must be a tuple of ints, but found type {type(unflattened_size).__name__}")
+            raise TypeError(
+                f"unflattened_size must be a tuple of ints, but found type {type(unflattened_size).__name__}"
+            )
         self.dim, self.unflattened_size = dim, tuple(unflattened_size)
 
     def forward(self, input):

@@ -42,7 +42,11 @@ class _MaxUnpool(Module):
 
     def __init__(self, kernel_size, stride=None, padding=0):
         super().__init__()
-        self.kernel_size, self.stride, self.padding = kernel_size, stride if stride is not None else kernel_size, padding
+        self.kernel_size, self.stride, self.padding = (
+            kernel_size,
+            stride if stride is not None else kernel_size,
+            padding,
+        )
 
     def forward(self, input, indices, output_size=None):
         return type(self)._fn(input, indices, self.kernel_size, self.stride, self.padding, output_size)
@@ -74,7 +78,8 @@ class _LPPool(Module):
         return type(self)._fn(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
 
     def extra_repr(self):
-        return f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, ceil_mode={self.ceil_mode}"
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"ceil_mode={self.ceil_mode}")
 
 
 class LPPool1d(_LPPool):

@@ -5,9 +5,7 @@ backward hooks; and the nested repr — all as PyTorch defines them."""
 from __future__ import annotations
 
 import collections
-import functools
 import itertools
-import weakref
 from typing import Any, Callable, Iterator, NamedTuple
 
 from ... import _C

@@ -9,7 +9,6 @@ import collections
 import itertools
 import multiprocessing
 import multiprocessing.connection
-import queue
 import time
 import weakref
 
