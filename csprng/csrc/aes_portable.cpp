@@ -176,8 +176,10 @@ void portable_decrypt(const Aes128Key& k, const uint8_t* in, uint8_t* out, int64
 
 void aes128_ctr(const Aes128Key& k, const uint8_t counter[16], uint64_t first_block, int64_t n, uint8_t* out) {
   switch (active_backend()) {
-    case Backend::Vaes: return detail::vaes_ctr(k, counter, first_block, n, out);
-    case Backend::AesNi: return detail::aesni_ctr(k, counter, first_block, n, out);
+    case Backend::Vaes:
+      return detail::vaes_ctr(k, counter, first_block, n, out);
+    case Backend::AesNi:
+      return detail::aesni_ctr(k, counter, first_block, n, out);
     case Backend::Portable: {
       uint8_t start[16];  // counter + first, then + b: the carry crosses 2^64 as in the other backends
       counter_add(counter, first_block, start);
@@ -189,9 +191,12 @@ void aes128_ctr(const Aes128Key& k, const uint8_t counter[16], uint64_t first_bl
 
 void aes128_ecb_encrypt(const Aes128Key& k, const uint8_t* in, uint8_t* out, int64_t n) {
   switch (active_backend()) {
-    case Backend::Vaes: return detail::vaes_encrypt(k, in, out, n);
-    case Backend::AesNi: return detail::aesni_encrypt(k, in, out, n);
-    case Backend::Portable: return detail::portable_encrypt(k, in, out, n);
+    case Backend::Vaes:
+      return detail::vaes_encrypt(k, in, out, n);
+    case Backend::AesNi:
+      return detail::aesni_encrypt(k, in, out, n);
+    case Backend::Portable:
+      return detail::portable_encrypt(k, in, out, n);
   }
 }
 

@@ -53,8 +53,8 @@ Tensor crypt(const Tensor& input, const Tensor& output, const Tensor& key, const
   const char* op = encrypting ? "encrypt" : "decrypt";
   EMBER_CHECK(cipher == "aes128", Value, op, ": unknown cipher '", cipher, "' (supported: aes128)");
   EMBER_CHECK(mode == "ecb" || mode == "ctr", Value, op, ": unknown mode '", mode, "' (supported: ecb, ctr)");
-  EMBER_CHECK(input.device().type == ember::DeviceType::CPU && output.device().type == ember::DeviceType::CPU,
-              Value, op, ": input and output must be CPU tensors");
+  EMBER_CHECK(input.device().type == ember::DeviceType::CPU && output.device().type == ember::DeviceType::CPU, Value,
+              op, ": input and output must be CPU tensors");
   EMBER_CHECK(output.is_contiguous(), Value, op, ": output must be contiguous");
   uint8_t k[16], ctr[16] = {};
   key_bytes(key, k, op);
@@ -75,8 +75,8 @@ Tensor crypt(const Tensor& input, const Tensor& output, const Tensor& key, const
   } else {
     blocks = (out_bytes + 15) / 16;
     take = out_bytes;
-    EMBER_CHECK(in_bytes >= 16 * blocks, Value, "decrypt: input is too small: output's ", out_bytes,
-                " bytes need ", 16 * blocks, " input bytes (whole 16-byte blocks), input has ", in_bytes);
+    EMBER_CHECK(in_bytes >= 16 * blocks, Value, "decrypt: input is too small: output's ", out_bytes, " bytes need ",
+                16 * blocks, " input bytes (whole 16-byte blocks), input has ", in_bytes);
   }
   const Tensor src = ember::contiguous(input);
   const uint8_t* in = reinterpret_cast<const uint8_t*>(src.data());
@@ -87,13 +87,16 @@ Tensor crypt(const Tensor& input, const Tensor& output, const Tensor& key, const
     for (int64_t c = cb; c < ce; c++) {
       const int64_t b0 = c * kChunk, nb = std::min(kChunk, blocks - b0);
       // This chunk's input, zero-padded past the end of the input (or, decrypting, past the output's need).
-      const int64_t avail = std::max<int64_t>(0, std::min<int64_t>(16 * nb, (encrypting ? in_bytes : 16 * blocks) - 16 * b0));
+      const int64_t avail =
+          std::max<int64_t>(0, std::min<int64_t>(16 * nb, (encrypting ? in_bytes : 16 * blocks) - 16 * b0));
       uint8_t* data = buf.data();
       std::memcpy(data, in + 16 * b0, size_t(avail));
       std::memset(data + avail, 0, size_t(16 * nb - avail));
       if (mode == "ecb") {
-        if (encrypting) aes128_ecb_encrypt(ks, data, data, nb);
-        else aes128_ecb_decrypt(ks, data, data, nb);
+        if (encrypting)
+          aes128_ecb_encrypt(ks, data, data, nb);
+        else
+          aes128_ecb_decrypt(ks, data, data, nb);
       } else {
         std::vector<uint8_t> stream(16 * nb);
         aes128_ctr(ks, ctr, uint64_t(b0), nb, stream.data());
@@ -142,7 +145,7 @@ Tensor keystream(ember::GeneratorImpl* gen, int64_t first, int64_t n, const Tens
   ember::parallel_for((n + kChunk - 1) / kChunk, 1, [&](int64_t cb, int64_t ce) {
     for (int64_t c = cb; c < ce; c++) {
       const int64_t b0 = c * kChunk, nb = std::min(kChunk, n - b0);
-      gen->fill_blocks(uint64_t(first + b0), nb, reinterpret_cast<uint32_t(*)[4]>(data + 16 * b0));
+      gen->fill_blocks(uint64_t(first + b0), nb, reinterpret_cast<uint32_t (*)[4]>(data + 16 * b0));
     }
   });
   return out;
@@ -157,10 +160,14 @@ EMBER_LIBRARY(csprng, m) {
   m.def("create_random_device_generator(str? token=None) -> Generator", random_device);
   m.def("create_mt19937_generator(int seed=0) -> Generator", mt19937);
   m.def("create_const_generator(Tensor key) -> Generator", const_generator);
-  m.def("encrypt(Tensor input, Tensor output, Tensor key, str cipher='aes128', str mode='ecb', Tensor? nonce=None) -> Tensor",
-        encrypt);
-  m.def("decrypt(Tensor input, Tensor output, Tensor key, str cipher='aes128', str mode='ecb', Tensor? nonce=None) -> Tensor",
-        decrypt);
+  m.def(
+      "encrypt(Tensor input, Tensor output, Tensor key, str cipher='aes128', str mode='ecb', Tensor? nonce=None) -> "
+      "Tensor",
+      encrypt);
+  m.def(
+      "decrypt(Tensor input, Tensor output, Tensor key, str cipher='aes128', str mode='ecb', Tensor? nonce=None) -> "
+      "Tensor",
+      decrypt);
   m.def("_force_backend(int backend) -> int", force);
   m.def("_best_backend() -> int", best);
   m.def("_keystream(Generator? generator, int first_block, int n_blocks, Tensor? out=None) -> Tensor", keystream);

@@ -19,9 +19,9 @@ std::vector<size_t> tensor_slots(const Stack& stack) {
 
 struct BoxedBackward final : Node {
   const OpEntry* entry = nullptr;
-  Stack inputs;                       // the non-tensor arguments (tensor slots are restored from saved_)
-  std::vector<size_t> slots;          // stack positions of the tensor arguments, one edge each
-  std::vector<SavedVariable> saved;   // those tensors
+  Stack inputs;                      // the non-tensor arguments (tensor slots are restored from saved_)
+  std::vector<size_t> slots;         // stack positions of the tensor arguments, one edge each
+  std::vector<SavedVariable> saved;  // those tensors
   std::vector<SavedVariable> outputs;
   std::string name() const override { return entry->schema().name + "Backward"; }
   variable_list apply(variable_list&& grads) override {
@@ -37,8 +37,8 @@ struct BoxedBackward final : Node {
     for (const Tensor& x : grads) grads_recorded = grads_recorded || (x.defined() && requires_grad(x));
     if (GradMode::is_enabled() && grads_recorded)
       for (const Tensor& x : g)
-        EMBER_CHECK(!x.defined() || requires_grad(x), Runtime, "the backward formula of ",
-                    entry->schema().qualified(), " is not differentiable (it returned a gradient that does not "
+        EMBER_CHECK(!x.defined() || requires_grad(x), Runtime, "the backward formula of ", entry->schema().qualified(),
+                    " is not differentiable (it returned a gradient that does not "
                     "depend on grad_outputs while gradients are recorded, for create_graph=True or forward-mode "
                     "AD); write it with ember::ad ops");
     // One gradient per schema argument, or one per tensor argument.

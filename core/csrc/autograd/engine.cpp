@@ -77,7 +77,7 @@ variable_list run_backward(const std::vector<Edge>& roots, const variable_list& 
   // The graph: every node reachable from the roots, with the number of edges into it.
   std::unordered_map<Node*, int> deps;
   std::unordered_map<Node*, std::shared_ptr<Node>> keep;  // alive for the whole run
-  std::vector<Node*> order;                                // discovery order, for the pruning pass
+  std::vector<Node*> order;                               // discovery order, for the pruning pass
   {
     std::vector<Node*> stack;
     for (const Edge& r : roots)
@@ -171,19 +171,20 @@ variable_list run_backward(const std::vector<Edge>& roots, const variable_list& 
       }
       if (n->materialize_grads && !n->is_accumulate_grad())
         for (uint32_t i = 0; i < in.size(); i++)
-          if (!in[i].defined() && i < n->num_inputs()) in[i] = ops::zeros(n->input_meta[i].sizes, n->input_meta[i].dtype, n->input_meta[i].device, false);
+          if (!in[i].defined() && i < n->num_inputs())
+            in[i] = ops::zeros(n->input_meta[i].sizes, n->input_meta[i].dtype, n->input_meta[i].device, false);
       variable_list keep_in = n->post_hooks.empty() ? variable_list() : in;
       try {
         out = n->apply(std::move(in));
       } catch (Error& e) {
         if (anomaly && !n->anomaly_trace.empty() && anomaly_hooks().warn)
-          anomaly_hooks().warn("Error detected in " + n->name() + ". Traceback of forward call that caused the error:\n" +
-                               n->anomaly_trace);
+          anomaly_hooks().warn("Error detected in " + n->name() +
+                               ". Traceback of forward call that caused the error:\n" + n->anomaly_trace);
         throw;
       }
       EMBER_CHECK(n->is_accumulate_grad() || out.size() == n->next_edges.size(), Runtime, "Function ", n->name(),
-                  " returned an incorrect number of gradients (expected ", n->next_edges.size(), ", got ",
-                  out.size(), ")");
+                  " returned an incorrect number of gradients (expected ", n->next_edges.size(), ", got ", out.size(),
+                  ")");
       for (const auto& h : n->post_hooks) {
         variable_list r = h.second(out, keep_in);
         if (!r.empty()) out = std::move(r);
@@ -192,9 +193,10 @@ variable_list run_backward(const std::vector<Edge>& roots, const variable_list& 
         if (!out[i].defined() || !n->next_edges[i].valid()) continue;
         out[i] = validate(*n, i, out[i]);
         if (anomaly && AnomalyMode::check_nan() && has_nan(out[i])) {
-          std::string msg = "Function '" + n->name() + "' returned nan values in its " + std::to_string(i) +
-                            "th output.";
-          if (!n->anomaly_trace.empty()) msg += " Traceback of forward call that caused the error:\n" + n->anomaly_trace;
+          std::string msg =
+              "Function '" + n->name() + "' returned nan values in its " + std::to_string(i) + "th output.";
+          if (!n->anomaly_trace.empty())
+            msg += " Traceback of forward call that caused the error:\n" + n->anomaly_trace;
           EMBER_FAIL(Runtime, msg);
         }
       }

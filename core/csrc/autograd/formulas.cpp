@@ -91,7 +91,8 @@ Tensor sgn_backward(const Tensor& grad, const Tensor& input, const Tensor& resul
 Tensor copysign_backward(const Tensor& grad, const Tensor& input, const Tensor& result) {
   // copysign(x, y) is x or -x: the factor result / x, taken as 0 at x = 0 (PyTorch's choice).
   Tensor zero = eq(input, num(0.0));
-  return grad * where(zero, zeros_of(result), result / where(zero, ones_like(input, ScalarType::Undefined, std::nullopt, false), input));
+  return grad * where(zero, zeros_of(result),
+                      result / where(zero, ones_like(input, ScalarType::Undefined, std::nullopt, false), input));
 }
 
 Tensor angle_backward(const Tensor& grad, const Tensor& input) {
@@ -103,8 +104,8 @@ Tensor angle_backward(const Tensor& grad, const Tensor& input) {
   return where(zero, zeros_of(input), times_i(grad * input / safe));
 }
 
-Tensor evenly_distribute(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<DimVec>& dim,
-                         bool keepdim) {
+Tensor evenly_distribute(const Tensor& grad, const Tensor& input, const Tensor& result,
+                         const std::optional<DimVec>& dim, bool keepdim) {
   Tensor r = expand_reduced(result, input.sizes(), dim, keepdim);
   Tensor mask = logical_or(eq(input, r), logical_and(isnan(input), isnan(r)));
   Tensor count = sum(mask, dim, true, input.dtype());
@@ -175,9 +176,11 @@ Tensor cumprod_backward(const Tensor& grad, const Tensor& input, int64_t dim, co
   return cj(before) * cat(S, d);
 }
 
-Tensor logsumexp_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const DimVec& dim, bool keepdim) {
+Tensor logsumexp_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const DimVec& dim,
+                          bool keepdim) {
   std::optional<DimVec> d = dim.empty() ? std::nullopt : std::optional<DimVec>(dim);
-  return expand_reduced(grad, input.sizes(), d, keepdim) * exp(input - expand_reduced(result, input.sizes(), d, keepdim));
+  return expand_reduced(grad, input.sizes(), d, keepdim) *
+         exp(input - expand_reduced(result, input.sizes(), d, keepdim));
 }
 
 Tensor atan2_grad(const Tensor& grad, const Tensor& input, const Tensor& other, bool for_input) {

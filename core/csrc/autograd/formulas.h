@@ -7,6 +7,10 @@
 #include <optional>
 #include <vector>
 
+#include "autograd/formulas_fft.h"      // the FFT kernels' helpers
+#include "autograd/formulas_linalg.h"   // the linalg ops' helpers
+#include "autograd/formulas_rnn.h"      // the recurrent layers' backward
+#include "autograd/formulas_special.h"  // the special functions' helpers
 #include "autograd/forward_ad.h"
 #include "autograd/grad_mode.h"
 #include "autograd/indexing.h"
@@ -15,10 +19,6 @@
 #include "base/error.h"
 #include "generated/ops.h"
 #include "tensor/factory.h"
-#include "autograd/formulas_special.h"  // the special functions' helpers
-#include "autograd/formulas_fft.h"  // the FFT kernels' helpers
-#include "autograd/formulas_linalg.h"  // the linalg ops' helpers
-#include "autograd/formulas_rnn.h"  // the recurrent layers' backward
 
 namespace ember::ad {
 
@@ -88,8 +88,8 @@ Tensor copysign_backward(const Tensor& grad, const Tensor& input, const Tensor& 
 Tensor angle_backward(const Tensor& grad, const Tensor& input);
 // grad * d(result)/d(input) for results that pick an input element (max, min, median...):
 // grad spread evenly over the elements equal to result.
-Tensor evenly_distribute(const Tensor& grad, const Tensor& input, const Tensor& result, const std::optional<DimVec>& dim,
-                         bool keepdim);
+Tensor evenly_distribute(const Tensor& grad, const Tensor& input, const Tensor& result,
+                         const std::optional<DimVec>& dim, bool keepdim);
 // Gradient through an index along dim (max_dim, sort, topk...): zeros with grad scattered at indices.
 Tensor index_grad(const Tensor& grad, const DimVec& sizes, int64_t dim, const Tensor& indices, bool keepdim);
 Tensor var_backward(const Tensor& grad, const Tensor& input, const std::optional<DimVec>& dim,
@@ -99,7 +99,8 @@ Tensor std_backward(const Tensor& grad, const Tensor& input, const Tensor& resul
 Tensor prod_backward(const Tensor& grad, const Tensor& input, const Tensor& result, std::optional<int64_t> dim,
                      bool keepdim);
 Tensor cumprod_backward(const Tensor& grad, const Tensor& input, int64_t dim, const Tensor& result);
-Tensor logsumexp_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const DimVec& dim, bool keepdim);
+Tensor logsumexp_backward(const Tensor& grad, const Tensor& input, const Tensor& result, const DimVec& dim,
+                          bool keepdim);
 // atan2's gradient for input (for_input) or other: grad (other or -input) / (input^2 + other^2), 0
 // where both are 0 (PyTorch's value there).
 Tensor atan2_grad(const Tensor& grad, const Tensor& input, const Tensor& other, bool for_input);

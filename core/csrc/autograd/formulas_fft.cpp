@@ -1,7 +1,7 @@
 // Backward helpers of the FFT kernels (see formulas_fft.h).
-#include "autograd/formulas.h"
-
 #include <type_traits>
+
+#include "autograd/formulas.h"
 
 namespace ember::ad {
 
@@ -27,13 +27,14 @@ Tensor fft_c2r_backward(const Tensor& grad, const DimVec& dim, int64_t normaliza
   DimVec wsizes(size_t(grad.dim()), 1);
   wsizes[last] = bins;
   Tensor w = empty(DimVec{bins}, grad.dtype(), grad.device());
-  if (!w.is_meta()) visit_dtype(grad.dtype(), [&](auto z) {
-    using T = decltype(z);
-    if constexpr (std::is_floating_point_v<T>) {
-      T* p = w.data_as<T>();
-      for (int64_t i = 0; i < bins; i++) p[i] = (i >= 1 && i <= doubled) ? T(2) : T(1);
-    }
-  });
+  if (!w.is_meta())
+    visit_dtype(grad.dtype(), [&](auto z) {
+      using T = decltype(z);
+      if constexpr (std::is_floating_point_v<T>) {
+        T* p = w.data_as<T>();
+        for (int64_t i = 0; i < bins; i++) p[i] = (i >= 1 && i <= doubled) ? T(2) : T(1);
+      }
+    });
   return half * reshape(w, wsizes);
 }
 

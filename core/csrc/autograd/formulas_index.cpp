@@ -77,8 +77,8 @@ variable_list scatter_reduce_backward(const Tensor& grad, const Tensor& input, i
     Tensor self_nz = where(eq(input, num(0.0)), one, input);
     g_in = grad * scatter_reduce(self_nz, dim, index, src, reduce, include_self) / self_nz;
     Tensor src_zero = eq(src, num(0.0));
-    Tensor zeros_here = gather(scatter_add(zeros_of(input), dim, index, _to_copy(src_zero, input.dtype(), std::nullopt)),
-                               dim, index, false);
+    Tensor zeros_here = gather(
+        scatter_add(zeros_of(input), dim, index, _to_copy(src_zero, input.dtype(), std::nullopt)), dim, index, false);
     Tensor lone_zero = logical_and(src_zero, eq(zeros_here, num(1.0)));
     Tensor without_it = scatter_reduce(input, dim, index, where(lone_zero, one, src), reduce, include_self);
     g_src = where(lone_zero, gather(grad * without_it, dim, index, false),

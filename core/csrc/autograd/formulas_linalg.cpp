@@ -20,8 +20,8 @@ Tensor inverse_gaps(const Tensor& x) {
 // The phase check of complex singular/eigen vectors: the loss may not depend on the phase, which
 // shows as a nonzero imaginary part of these diagonal terms.
 void check_phase_invariant(const Tensor& imag_diag, const char* what) {
-  const bool ok = ops::allclose(imag_diag, ops::zeros_like(imag_diag, ScalarType::Undefined, std::nullopt, false),
-                                1e-2, 1e-2, false);
+  const bool ok = ops::allclose(imag_diag, ops::zeros_like(imag_diag, ScalarType::Undefined, std::nullopt, false), 1e-2,
+                                1e-2, false);
   EMBER_CHECK(ok, Runtime, what);
 }
 
@@ -71,8 +71,8 @@ Tensor svd_backward(const Tensor& gU_in, const Tensor& gS, const Tensor& gVh_in,
                     const Tensor& Vh_in, bool full_matrices) {
   const int64_t k = S.size(-1);
   const int64_t m = U_in.size(-2), n = Vh_in.size(-1);
-  if (k == 0) return ops::zeros(linalg::with_tail(linalg::batch_of(U_in.sizes()), {m, n}), U_in.dtype(),
-                                U_in.device(), false);
+  if (k == 0)
+    return ops::zeros(linalg::with_tail(linalg::batch_of(U_in.sizes()), {m, n}), U_in.dtype(), U_in.device(), false);
   const bool narrow_k = full_matrices && (m != k || n != k);
   const Tensor U = narrow_k ? narrow(U_in, -1, 0, k) : U_in;
   const Tensor Vh = narrow_k ? narrow(Vh_in, -2, 0, k) : Vh_in;

@@ -18,8 +18,8 @@ Tensor products_of_others(const Tensor& s) {
   const int64_t n = s.size(-1);
   const Tensor one = ones_like(narrow(s, -1, 0, 1), ScalarType::Undefined, std::nullopt, false);
   const Tensor before = cumprod(cat({one, narrow(s, -1, 0, n - 1)}, -1), -1, ScalarType::Undefined);
-  const Tensor after = flip(cumprod(flip(cat({narrow(s, -1, 1, n - 1), one}, -1), {-1}), -1, ScalarType::Undefined),
-                            {-1});
+  const Tensor after =
+      flip(cumprod(flip(cat({narrow(s, -1, 1, n - 1), one}, -1), {-1}), -1, ScalarType::Undefined), {-1});
   return before * after;
 }
 
@@ -77,8 +77,7 @@ Tensor lu_factor_ex_backward(const Tensor& grad, const Tensor& LU, const Tensor&
   (void)pivot;  // pivot=False is refused by the forward on the CPU
   const int64_t m = LU.size(-2), n = LU.size(-1), k = std::min(m, n);
   const Tensor P = linalg::pivots_to_permutation(pivots, m, LU.dtype());
-  const Tensor L = tril(narrow(LU, -1, 0, k), -1) +
-                   ops::eye(m, k, linalg::real_dtype(LU.dtype()), LU.device(), false);
+  const Tensor L = tril(narrow(LU, -1, 0, k), -1) + ops::eye(m, k, linalg::real_dtype(LU.dtype()), LU.device(), false);
   const Tensor U = triu(narrow(LU, -2, 0, k), 0);
   return lu_backward(tril(narrow(grad, -1, 0, k), -1), triu(narrow(grad, -2, 0, k), 0), P, L, U);
 }
@@ -93,8 +92,8 @@ Tensor lu_solve_backward_LU(const Tensor& grad, const Tensor& LU, const Tensor& 
                             bool adjoint) {
   const int64_t n = LU.size(-1);
   const Tensor gB = lu_solve_backward_B(grad, LU, pivots, left, adjoint);
-  Tensor gA = left ? (adjoint ? -matmul(X, mh(gB)) : -matmul(gB, mh(X)))
-                   : (adjoint ? -matmul(mh(gB), X) : -matmul(mh(X), gB));
+  Tensor gA =
+      left ? (adjoint ? -matmul(X, mh(gB)) : -matmul(gB, mh(X))) : (adjoint ? -matmul(mh(gB), X) : -matmul(mh(X), gB));
   const Tensor P = linalg::pivots_to_permutation(pivots, n, LU.dtype());
   const Tensor L = tril(LU, -1) + eye_like(n, LU);
   const Tensor U = triu(LU, 0);

@@ -23,7 +23,8 @@ Tensor qr_backward_square_r(const Tensor& gQ, const Tensor& gR, const Tensor& Q,
 }  // namespace
 
 Tensor qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R, const std::string& mode) {
-  EMBER_CHECK(mode != "r", Runtime, "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
+  EMBER_CHECK(mode != "r", Runtime,
+              "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
               "Please use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.");
   const int64_t m = Q.size(-2), n = R.size(-1);
   EMBER_CHECK(mode != "complete" || m <= n, Runtime,
@@ -40,9 +41,10 @@ Tensor qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Te
 // / conj(L_j - L_i)] V^H, real for a real A.
 Tensor eig_backward(const Tensor& gL, const Tensor& gV, const Tensor& L, const Tensor& V, ScalarType A_dtype) {
   const Tensor VhgV = matmul(mh(V), gV);
-  const bool ok = ops::allclose(imag(diag_of(VhgV)), ops::zeros(L.sizes(), linalg::real_dtype(L.dtype()),
-                                                                    L.device(), false), 1e-2, 1e-2, false);
-  EMBER_CHECK(ok, Runtime, "linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+  const bool ok = ops::allclose(
+      imag(diag_of(VhgV)), ops::zeros(L.sizes(), linalg::real_dtype(L.dtype()), L.device(), false), 1e-2, 1e-2, false);
+  EMBER_CHECK(ok, Runtime,
+              "linalg_eig_backward: The eigenvectors in the complex case are specified up to "
               "multiplication by e^{i phi}. The specified loss function depends on this quantity, so it is "
               "ill-defined.");
   const int64_t n = L.size(-1);
@@ -89,8 +91,10 @@ Tensor lstsq_backward(const Tensor& grad, const Tensor& grad_residuals, const Te
   if (grad_residuals.numel() > 0) {
     const Tensor gr = unsqueeze(vector ? unsqueeze(grad_residuals, -1) : grad_residuals, -2);
     const Tensor Rg = (matmul(A, Xm) - Bm) * (2.0 * gr);
-    if (for_A) gA = gA + matmul(Rg, mh(Xm));
-    else gB = gB - Rg;
+    if (for_A)
+      gA = gA + matmul(Rg, mh(Xm));
+    else
+      gB = gB - Rg;
   }
   if (for_A && grad_singular_values.numel() > 0) gA = gA + svdvals_backward(grad_singular_values, A);
   if (for_A) return gA;
@@ -120,8 +124,10 @@ Tensor householder_product_backward(const Tensor& grad, const Tensor& input, con
   std::vector<Tensor> gv, gtau;
   for (int64_t i = 0; i < k; i++) {
     const Tensor gH = matmul(matmul(mh(prefix[i]), gQ), mh(suffix[i + 1]));
-    if (for_input) gv.push_back(-(cj(taus[i]) * matmul(gH, vs[i]) + taus[i] * matmul(mh(gH), vs[i])));
-    else gtau.push_back(-squeeze(matmul(matmul(mh(vs[i]), gH), vs[i]), DimVec{-2, -1}));
+    if (for_input)
+      gv.push_back(-(cj(taus[i]) * matmul(gH, vs[i]) + taus[i] * matmul(mh(gH), vs[i])));
+    else
+      gtau.push_back(-squeeze(matmul(matmul(mh(vs[i]), gH), vs[i]), DimVec{-2, -1}));
   }
   if (!for_input) return stack(gtau, -1);
   Tensor G = cat(gv, -1);

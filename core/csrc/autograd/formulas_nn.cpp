@@ -59,7 +59,8 @@ Tensor batch_norm_grad(const Tensor& grad, const Tensor& input, const Tensor& we
     dims.push_back(d);
     shape.push_back(1);
   }
-  Tensor mean = training ? ad::mean(input, dims, true, ScalarType::Undefined) : reshape(autograd::alias(save_mean), shape);
+  Tensor mean =
+      training ? ad::mean(input, dims, true, ScalarType::Undefined) : reshape(autograd::alias(save_mean), shape);
   Tensor invstd = training ? rsqrt(ad::mean(square(input - mean), dims, true, ScalarType::Undefined) + eps)
                            : reshape(autograd::alias(save_invstd), shape);
   Tensor xhat = (input - mean) * invstd;
@@ -67,7 +68,8 @@ Tensor batch_norm_grad(const Tensor& grad, const Tensor& input, const Tensor& we
   if (which == 1) return sum(grad * xhat, dims, false, ScalarType::Undefined);
   Tensor scale = weight.defined() ? invstd * reshape(weight, shape) : invstd;
   if (!training) return grad * scale;
-  Tensor mg = ad::mean(grad, dims, true, ScalarType::Undefined), mgx = ad::mean(grad * xhat, dims, true, ScalarType::Undefined);
+  Tensor mg = ad::mean(grad, dims, true, ScalarType::Undefined),
+         mgx = ad::mean(grad * xhat, dims, true, ScalarType::Undefined);
   return (grad - mg - xhat * mgx) * scale;
 }
 

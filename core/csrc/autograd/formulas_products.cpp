@@ -94,8 +94,9 @@ Tensor kron_backward(const Tensor& grad, const Tensor& self, const Tensor& other
 namespace {
 
 std::string letter(int i) {
-  EMBER_CHECK(i < kEinsumLetters, NotImplemented, "the derivative of einsum is not implemented for equations that need ",
-              "more than ", kEinsumLetters, " labels");
+  EMBER_CHECK(i < kEinsumLetters, NotImplemented,
+              "the derivative of einsum is not implemented for equations that need ", "more than ", kEinsumLetters,
+              " labels");
   return std::string(1, i < 26 ? char('a' + i) : char('A' + i - 26));
 }
 

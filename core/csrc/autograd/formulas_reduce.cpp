@@ -108,7 +108,8 @@ QuantileReads quantile_reads(const Tensor& input, const Tensor& q, std::optional
   r.lead[r.lead.size() - 1] = 1;
   if (q.dim() == 1) r.lead.insert(0, q.numel());
   auto index = [&](const Tensor& p) {
-    Tensor i = ops::clamp(p, wrapped_scalar(Scalar(0.0)), wrapped_scalar(Scalar(double(std::max<int64_t>(n_all - 1, 0)))));
+    Tensor i =
+        ops::clamp(p, wrapped_scalar(Scalar(0.0)), wrapped_scalar(Scalar(double(std::max<int64_t>(n_all - 1, 0)))));
     return ops::expand(ops::_to_copy(i, ScalarType::Int64, std::nullopt), r.lead);
   };
   r.i_lo = index(lo);

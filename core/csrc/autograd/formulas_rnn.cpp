@@ -66,9 +66,8 @@ std::vector<Tensor> recorded_layer(const rnn::LayerArgs& a) {
 
 std::vector<Tensor> rnn_layer_backward(const Tensor& grad_output, const Tensor& grad_hy, const Tensor& grad_cy,
                                        const std::vector<Tensor>& tensors, const Tensor& output,
-                                       const Tensor& workspace, const std::string& mode, bool has_biases,
-                                       bool has_proj, bool reverse, const DimVec& batch_sizes,
-                                       const autograd::Node& node) {
+                                       const Tensor& workspace, const std::string& mode, bool has_biases, bool has_proj,
+                                       bool reverse, const DimVec& batch_sizes, const autograd::Node& node) {
   DimVec mask;
   for (size_t i = 0; i < tensors.size(); i++) mask.push_back(node.needs_input_grad(i) ? 1 : 0);
   if (!GradMode::is_enabled())

@@ -11,8 +11,7 @@ namespace ember::ad {
 // The gradient of every entry of tensors (undefined where `node` needs none).
 std::vector<Tensor> rnn_layer_backward(const Tensor& grad_output, const Tensor& grad_hy, const Tensor& grad_cy,
                                        const std::vector<Tensor>& tensors, const Tensor& output,
-                                       const Tensor& workspace, const std::string& mode, bool has_biases,
-                                       bool has_proj, bool reverse, const DimVec& batch_sizes,
-                                       const autograd::Node& node);
+                                       const Tensor& workspace, const std::string& mode, bool has_biases, bool has_proj,
+                                       bool reverse, const DimVec& batch_sizes, const autograd::Node& node);
 
 }  // namespace ember::ad

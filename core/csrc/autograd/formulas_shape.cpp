@@ -21,14 +21,21 @@ variable_list stack_family_backward(const Tensor& grad, const std::vector<DimVec
   std::vector<DimVec> shaped;
   int64_t dim = 0;
   for (const DimVec& s : sizes) {
-    if (kind == "hstack") shaped.push_back(atleast(s, 1));
-    else if (kind == "vstack") shaped.push_back(atleast(s, 2));
-    else if (kind == "dstack") shaped.push_back(atleast(s, 3));
-    else shaped.push_back(s.size() <= 1 ? DimVec{s.empty() ? 1 : s[0], 1} : s);  // column_stack
+    if (kind == "hstack")
+      shaped.push_back(atleast(s, 1));
+    else if (kind == "vstack")
+      shaped.push_back(atleast(s, 2));
+    else if (kind == "dstack")
+      shaped.push_back(atleast(s, 3));
+    else
+      shaped.push_back(s.size() <= 1 ? DimVec{s.empty() ? 1 : s[0], 1} : s);  // column_stack
   }
-  if (kind == "hstack") dim = shaped[0].size() == 1 ? 0 : 1;
-  else if (kind == "dstack") dim = 2;
-  else if (kind == "column_stack") dim = 1;
+  if (kind == "hstack")
+    dim = shaped[0].size() == 1 ? 0 : 1;
+  else if (kind == "dstack")
+    dim = 2;
+  else if (kind == "column_stack")
+    dim = 1;
   variable_list parts = cat_backward(grad, shaped, dim);
   for (size_t i = 0; i < parts.size(); i++) parts[i] = reshape(parts[i], sizes[i]);
   return parts;

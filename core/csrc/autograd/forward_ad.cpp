@@ -90,8 +90,10 @@ int64_t enter_level() {
 }
 
 void exit_level(int64_t level) {
-  EMBER_CHECK(level == 0 && live_level.load() != 0, Runtime, "Trying to exit a forward AD level that was not the "
-              "last one entered (", level, ")");
+  EMBER_CHECK(level == 0 && live_level.load() != 0, Runtime,
+              "Trying to exit a forward AD level that was not the "
+              "last one entered (",
+              level, ")");
   live_level.store(0);  // every tangent set at that level is now stale; release them
   std::lock_guard<std::mutex> g(registry_mutex);
   for (const auto& w : registry)
@@ -130,7 +132,8 @@ void set_tangent(const Tensor& t, const Tensor& tangent) {
 }
 
 Tensor make_dual(const Tensor& primal, const Tensor& tangent, int64_t level) {
-  EMBER_CHECK(live_level.load() != 0 && level == 0, Runtime, "make_dual: level ", level, " is not a live forward AD "
+  EMBER_CHECK(live_level.load() != 0 && level == 0, Runtime, "make_dual: level ", level,
+              " is not a live forward AD "
               "level; make dual tensors inside `with dual_level():`");
   EMBER_CHECK(floating(primal), Runtime, "make_dual: expected primal to be floating point or complex, but got ",
               dtype_name(primal.dtype()));
@@ -217,15 +220,19 @@ variable_list propagate(const variable_list& inputs, const std::function<variabl
     const Tensor& self = inputs[0];
     {
       GradModeGuard g(outer_grad);
-      if (outer_grad && any_requires) ad::copy_(self, outs[0], false);
-      else ops::copy_(self, outs[0], false);
+      if (outer_grad && any_requires)
+        ad::copy_(self, outs[0], false);
+      else
+        ops::copy_(self, outs[0], false);
     }
     outs[0] = self;
   }
   for (size_t k = 0; k < outs.size(); k++) {
     if (!out_tangents[k].defined()) continue;
-    if (inplace && k == 0) set_tangent_through_view(outs[k], out_tangents[k]);
-    else set_tangent(outs[k], out_tangents[k]);
+    if (inplace && k == 0)
+      set_tangent_through_view(outs[k], out_tangents[k]);
+    else
+      set_tangent(outs[k], out_tangents[k]);
   }
   return outs;
 }

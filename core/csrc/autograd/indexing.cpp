@@ -59,7 +59,7 @@ Tensor advanced_index(const Tensor& self, const std::vector<Tensor>& indices, co
 }
 
 void advanced_index_put_(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate,
-                const DimVec* labels) {
+                         const DimVec* labels) {
   if (forward::any_tangent({self, values})) {
     auto op = [&](const variable_list& p) {
       ad::advanced_index_put_(p[0], indices, p[1], accumulate, labels);

@@ -9,6 +9,6 @@ namespace ember::ad {
 
 Tensor advanced_index(const Tensor& self, const std::vector<Tensor>& indices, const DimVec* labels = nullptr);
 void advanced_index_put_(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate,
-                const DimVec* labels = nullptr);
+                         const DimVec* labels = nullptr);
 
 }  // namespace ember::ad

@@ -144,7 +144,8 @@ void set_requires_grad(const Tensor& t, bool on) {
     return;
   }
   EMBER_CHECK(is_floating(t.dtype()) || is_complex(t.dtype()), Runtime,
-              "only Tensors of floating point and complex dtype can require gradients (got ", dtype_name(t.dtype()), ")");
+              "only Tensors of floating point and complex dtype can require gradients (got ", dtype_name(t.dtype()),
+              ")");
   EMBER_CHECK(!t.impl()->inference || InferenceMode::is_enabled(), Runtime,
               "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
   AutogradMeta& m = materialize_meta(t);

@@ -69,8 +69,8 @@ struct Node : std::enable_shared_from_this<Node> {
   std::vector<std::pair<int, NodePreHook>> pre_hooks;
   std::vector<std::pair<int, NodePostHook>> post_hooks;
   std::vector<std::pair<uint32_t, TensorImpl*>> retained;  // non-leaf tensors whose grad is kept
-  std::string anomaly_trace;  // the forward call's Python stack, recorded in anomaly mode
-  bool materialize_grads = true;  // undefined incoming gradients become zeros before apply
+  std::string anomaly_trace;                               // the forward call's Python stack, recorded in anomaly mode
+  bool materialize_grads = true;                           // undefined incoming gradients become zeros before apply
 };
 
 int next_hook_id();

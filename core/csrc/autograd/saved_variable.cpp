@@ -47,8 +47,10 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
   uint32_t now = current_version(data_);
   if (now != version_) {
     std::string who = owner ? owner->name() : std::string("its backward");
-    EMBER_FAIL(Runtime, "one of the variables needed for gradient computation has been modified by an inplace "
-               "operation: [", dtype_name(data_.dtype()), " ", data_.sizes(), "]",
+    EMBER_FAIL(Runtime,
+               "one of the variables needed for gradient computation has been modified by an inplace "
+               "operation: [",
+               dtype_name(data_.dtype()), " ", data_.sizes(), "]",
                was_output_ ? ", which is output " + std::to_string(output_nr_) + " of " + who : ", saved by " + who,
                ", is at version ", now, "; expected version ", version_,
                " instead. Hint: enable anomaly detection to find the operation that failed to compute its "

@@ -62,8 +62,10 @@ variable_list CopySlices::apply(variable_list&& grads) {
   Tensor slice = ad::as_strided(result, view.sizes, view.strides, view.offset - base.offset);
   variable_list res = fn->apply({ad::clone(slice)});
   variable_list out(next_edges.size());
-  if (res[0].defined()) ad::copy_(slice, res[0], false);
-  else ad::fill_(slice, wrapped_scalar(Scalar(int64_t(0))));
+  if (res[0].defined())
+    ad::copy_(slice, res[0], false);
+  else
+    ad::fill_(slice, wrapped_scalar(Scalar(int64_t(0))));
   out[0] = result;
   for (size_t i = 1; i < res.size() && i < out.size(); i++) out[i] = res[i];
   return out;

@@ -22,10 +22,9 @@ std::string str_cat(const Args&... args) {
 
 }  // namespace ember
 
-#define EMBER_CHECK(cond, kind, ...)                                               \
-  do {                                                                             \
-    if (__builtin_expect(!(cond), 0))                                              \
-      throw ::ember::Error(::ember::ErrorKind::kind, ::ember::str_cat(__VA_ARGS__)); \
+#define EMBER_CHECK(cond, kind, ...)                                                                                 \
+  do {                                                                                                               \
+    if (__builtin_expect(!(cond), 0)) throw ::ember::Error(::ember::ErrorKind::kind, ::ember::str_cat(__VA_ARGS__)); \
   } while (0)
 
 #define EMBER_FAIL(kind, ...) throw ::ember::Error(::ember::ErrorKind::kind, ::ember::str_cat(__VA_ARGS__))

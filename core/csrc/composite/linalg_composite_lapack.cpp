@@ -50,8 +50,8 @@ Tensor cutoff_for(const Tensor& s, const Tensor& atol, const Tensor& rtol, int64
                                                       : std::numeric_limits<double>::epsilon();
   const Tensor fallback = num(eps * double(std::max(m, n)));
   const Tensor r = rtol.defined() ? rtol : atol.defined() ? where(gt(atol, num(0.0)), num(0.0), fallback) : fallback;
-  const Tensor largest = s.size(-1) == 0 ? zeros_sized(slice(s.sizes(), 0, s.dim() - 1), s)
-                                         : amax(s, DimVec{-1}, false);
+  const Tensor largest =
+      s.size(-1) == 0 ? zeros_sized(slice(s.sizes(), 0, s.dim() - 1), s) : amax(s, DimVec{-1}, false);
   Tensor cutoff = mul(largest, r);
   if (atol.defined()) cutoff = maximum(cutoff, atol);
   return unsqueeze(cutoff, -1);
@@ -61,8 +61,8 @@ Tensor cutoff_for(const Tensor& s, const Tensor& atol, const Tensor& rtol, int64
 // reciprocals put no inf or NaN into the gradient.
 Tensor kept_reciprocal(const Tensor& v, const Tensor& keep) {
   const Tensor one = ones_like(v, ScalarType::Undefined, std::nullopt, false);
-  return where(keep, div(one, where(keep, v, one), std::nullopt), zeros_like(v, ScalarType::Undefined, std::nullopt,
-                                                                            false));
+  return where(keep, div(one, where(keep, v, one), std::nullopt),
+               zeros_like(v, ScalarType::Undefined, std::nullopt, false));
 }
 
 }  // namespace
@@ -151,8 +151,8 @@ Tensor linalg_cond(const Tensor& A, const std::optional<Scalar>& p) {
     return ad::squeeze(v > 0 ? ad::div(hi, lo, std::nullopt) : ad::div(lo, hi, std::nullopt), DimVec{-1});
   }
   EMBER_CHECK(std::fabs(v) == 1 || std::isinf(v), Runtime, "linalg.cond got an invalid norm type: ", v);
-  return cond_by_inverse(A, [&](const Tensor& M) { return ad::matrix_norm_ord_impl(M, *p, {-2, -1}, false,
-                                                                                    ScalarType::Undefined); });
+  return cond_by_inverse(
+      A, [&](const Tensor& M) { return ad::matrix_norm_ord_impl(M, *p, {-2, -1}, false, ScalarType::Undefined); });
 }
 
 Tensor linalg_cond_str(const Tensor& A, const std::string& p) {
@@ -167,8 +167,8 @@ Tensor linalg_cond_str(const Tensor& A, const std::string& p) {
     return ad::mul(ad::sum(s, DimVec{-1}, false, ScalarType::Undefined),
                    ad::sum(ad::reciprocal(s), DimVec{-1}, false, ScalarType::Undefined));
   }
-  return cond_by_inverse(A, [&](const Tensor& M) { return ad::matrix_norm_str_impl(M, p, {-2, -1}, false,
-                                                                                    ScalarType::Undefined); });
+  return cond_by_inverse(
+      A, [&](const Tensor& M) { return ad::matrix_norm_str_impl(M, p, {-2, -1}, false, ScalarType::Undefined); });
 }
 
 Tensor linalg_tensorinv(const Tensor& A, int64_t ind) {
@@ -176,8 +176,10 @@ Tensor linalg_tensorinv(const Tensor& A, int64_t ind) {
   EMBER_CHECK(ind <= A.dim(), Runtime, "linalg.tensorinv: ind (", ind, ") must not exceed A's dims (", A.dim(), ")");
   const DimVec& s = A.sizes();
   const int64_t rows = ad::size_prod(s, 0, ind), cols = ad::size_prod(s, ind, A.dim());
-  EMBER_CHECK(rows == cols, Runtime, "Expected self to satisfy the requirement prod(self.shape[ind:]) == "
-              "prod(self.shape[:ind]), but got ", cols, " != ", rows);
+  EMBER_CHECK(rows == cols, Runtime,
+              "Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+              "prod(self.shape[:ind]), but got ",
+              cols, " != ", rows);
   DimVec out = ad::slice(s, ind, A.dim());
   for (int64_t i = 0; i < ind; i++) out.push_back(s[i]);
   return ad::reshape(ad::inverse(ad::reshape(A, DimVec{rows, cols}), "linalg.tensorinv"), out);
@@ -199,8 +201,10 @@ Tensor linalg_tensorsolve(const Tensor& A, const Tensor& B, const std::optional<
   EMBER_CHECK(rows == B.numel(), Runtime, "linalg.tensorsolve: A's leading dims ", ad::slice(s, 0, B.dim()),
               " (its first B.dim() = ", B.dim(), " dims", dims && !dims->empty() ? ", after moving dims" : "",
               ") hold ", rows, " elements, but B of shape ", B.sizes(), " holds ", B.numel());
-  EMBER_CHECK(rows == cols, Runtime, "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
-              "prod(self.shape[:other.ndim]), but got ", cols, " != ", rows);
+  EMBER_CHECK(rows == cols, Runtime,
+              "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+              "prod(self.shape[:other.ndim]), but got ",
+              cols, " != ", rows);
   const Tensor x = ad::linalg_solve(ad::reshape(a, DimVec{rows, cols}), ad::reshape(B, DimVec{rows}), true);
   return ad::reshape(x, ad::slice(s, B.dim(), a.dim()));
 }

@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "autograd/formulas.h"
-#include "iter/copy.h"
 #include "composite/linalg_composite.h"
+#include "iter/copy.h"
 
 namespace ember::ops {
 
@@ -29,8 +29,10 @@ double one_norm(const T* a, int64_t n) {  // the largest column sum of |a|, a ro
 double matrix_one_norm(const Tensor& m) {  // m: a contiguous n x n matrix
   return visit_dtype(m.dtype(), [&](auto z) -> double {
     using T = decltype(z);
-    if constexpr (std::is_floating_point_v<T> || is_complex_v<T>) return one_norm(m.data_as<T>(), m.size(-1));
-    else EMBER_FAIL(Type, "linalg.matrix_exp: unsupported dtype ", dtype_name(m.dtype()));
+    if constexpr (std::is_floating_point_v<T> || is_complex_v<T>)
+      return one_norm(m.data_as<T>(), m.size(-1));
+    else
+      EMBER_FAIL(Type, "linalg.matrix_exp: unsupported dtype ", dtype_name(m.dtype()));
   });
 }
 

@@ -34,8 +34,10 @@ std::pair<int64_t, int64_t> matrix_dims(const Tensor& A, const DimVec& dim) {
   EMBER_CHECK(dim.size() == 2, Runtime, "linalg.matrix_norm: dim must be a 2-tuple. Got ", dim.size(), " dims");
   const int64_t d0 = wrap_dim(dim[0], A.dim()), d1 = wrap_dim(dim[1], A.dim());
   EMBER_CHECK(d0 != d1, Runtime, "linalg.matrix_norm: dims must be different. Got (", dim[0], ", ", dim[1], ")");
-  EMBER_CHECK(is_float_or_complex(A.dtype()), Runtime, "linalg.matrix_norm: Expected a floating point or complex "
-              "tensor as input. Got ", dtype_name(A.dtype()));
+  EMBER_CHECK(is_float_or_complex(A.dtype()), Runtime,
+              "linalg.matrix_norm: Expected a floating point or complex "
+              "tensor as input. Got ",
+              dtype_name(A.dtype()));
   return {d0, d1};
 }
 
@@ -58,8 +60,9 @@ Tensor drop_dims(const Tensor& r, int64_t d0, int64_t d1, bool keepdim) {
 // where d0, d1 were when keepdim.
 Tensor reduce_singular(const Tensor& A, int64_t d0, int64_t d1, bool keepdim, int kind) {
   Tensor s = singular_values(movedim(A, DimVec{d0, d1}, DimVec{-2, -1}), "linalg.matrix_norm");
-  Tensor r = kind > 0 ? amax(s, DimVec{-1}, false) : kind < 0 ? amin(s, DimVec{-1}, false)
-                      : sum(s, DimVec{-1}, false, ScalarType::Undefined);
+  Tensor r = kind > 0   ? amax(s, DimVec{-1}, false)
+             : kind < 0 ? amin(s, DimVec{-1}, false)
+                        : sum(s, DimVec{-1}, false, ScalarType::Undefined);
   if (!keepdim) return r;
   r = unsqueeze(r, std::min(d0, d1));
   return unsqueeze(r, std::max(d0, d1));
@@ -69,8 +72,10 @@ Tensor reduce_singular(const Tensor& A, int64_t d0, int64_t d1, bool keepdim, in
 
 Tensor vector_norm_impl(const Tensor& x, const Scalar& ord, const std::optional<DimVec>& dim, bool keepdim,
                         ScalarType dtype) {
-  EMBER_CHECK(is_float_or_complex(x.dtype()), Runtime, "linalg.vector_norm: Expected a floating point or complex "
-              "tensor as input. Got ", dtype_name(x.dtype()));
+  EMBER_CHECK(is_float_or_complex(x.dtype()), Runtime,
+              "linalg.vector_norm: Expected a floating point or complex "
+              "tensor as input. Got ",
+              dtype_name(x.dtype()));
   EMBER_CHECK(!ord.is_complex(), Runtime, "linalg.vector_norm: ord must be a real number, got a complex one");
   const double p = ord.to_double();
   EMBER_CHECK(!std::isnan(p), Runtime, "linalg.vector_norm: ord must not be NaN");
@@ -103,8 +108,8 @@ Tensor matrix_norm_ord_impl(const Tensor& A, const Scalar& ord, const DimVec& di
   EMBER_CHECK(p > 0 || min_over > 0, Runtime, "linalg.matrix_norm: the ", ord_str(p), " norm of a ", m, " by ", n,
               " matrix is a minimum over no element (it has no identity)");
   const Tensor x = cast_to(A, dtype, "linalg.matrix_norm");
-  if (p > 0 && (m == 0 || n == 0)) return drop_dims(sum(abs(x), DimVec{d0, d1}, true, ScalarType::Undefined), d0, d1,
-                                                    keepdim);
+  if (p > 0 && (m == 0 || n == 0))
+    return drop_dims(sum(abs(x), DimVec{d0, d1}, true, ScalarType::Undefined), d0, d1, keepdim);
   if (!abs_one) return reduce_singular(x, d0, d1, keepdim, p > 0 ? 1 : -1);
   Tensor s = sum(abs(x), DimVec{cols ? d0 : d1}, true, ScalarType::Undefined);
   Tensor r = p > 0 ? amax(s, DimVec{cols ? d1 : d0}, true) : amin(s, DimVec{cols ? d1 : d0}, true);
@@ -133,15 +138,19 @@ Tensor linalg_matrix_norm_ord(const Tensor& A, const Scalar& ord, const DimVec& 
 Tensor linalg_norm(const Tensor& A, const std::optional<Scalar>& ord, const std::optional<DimVec>& dim, bool keepdim,
                    ScalarType dtype) {
   if (dim) {
-    EMBER_CHECK(dim->size() == 1 || dim->size() == 2, Runtime, "linalg.norm: If dim is specified, it must be of "
-                "length 1 or 2. Got ", dim->size());
+    EMBER_CHECK(dim->size() == 1 || dim->size() == 2, Runtime,
+                "linalg.norm: If dim is specified, it must be of "
+                "length 1 or 2. Got ",
+                dim->size());
     if (dim->size() == 1) return ad::vector_norm_impl(A, ord.value_or(Scalar(2.0)), dim, keepdim, dtype);
     if (!ord) return ad::matrix_norm_str_impl(A, "fro", *dim, keepdim, dtype);
     return ad::matrix_norm_ord_impl(A, *ord, *dim, keepdim, dtype);
   }
   if (!ord) return ad::vector_norm_impl(A, Scalar(2.0), std::nullopt, keepdim, dtype);
-  EMBER_CHECK(A.dim() == 1 || A.dim() == 2, Runtime, "linalg.norm: If dim is not specified but ord is, the input "
-              "must be 1D or 2D. Got ", A.dim(), "D.");
+  EMBER_CHECK(A.dim() == 1 || A.dim() == 2, Runtime,
+              "linalg.norm: If dim is not specified but ord is, the input "
+              "must be 1D or 2D. Got ",
+              A.dim(), "D.");
   if (A.dim() == 1) return ad::vector_norm_impl(A, *ord, std::nullopt, keepdim, dtype);
   return ad::matrix_norm_ord_impl(A, *ord, DimVec{-2, -1}, keepdim, dtype);
 }
@@ -153,8 +162,10 @@ Tensor linalg_norm_str(const Tensor& A, const std::string& ord, const std::optio
                 dim->size());
     return ad::matrix_norm_str_impl(A, ord, *dim, keepdim, dtype);
   }
-  EMBER_CHECK(A.dim() == 2, Runtime, "linalg.norm: If dim is not specified but ord is, the input must be 2D for "
-              "ord='", ord, "'. Got ", A.dim(), "D.");
+  EMBER_CHECK(A.dim() == 2, Runtime,
+              "linalg.norm: If dim is not specified but ord is, the input must be 2D for "
+              "ord='",
+              ord, "'. Got ", A.dim(), "D.");
   return ad::matrix_norm_str_impl(A, ord, DimVec{-2, -1}, keepdim, dtype);
 }
 

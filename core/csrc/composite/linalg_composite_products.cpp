@@ -11,8 +11,10 @@ namespace ember::ad {
 Tensor mH(const Tensor& A) { return cj(transpose(A, -2, -1)); }
 
 void check_float_or_complex(const Tensor& A, const char* fn) {
-  EMBER_CHECK(is_floating(A.dtype()) || is_complex(A.dtype()), Runtime, fn, ": Expected a floating point or complex "
-              "tensor as input. Got ", dtype_name(A.dtype()));
+  EMBER_CHECK(is_floating(A.dtype()) || is_complex(A.dtype()), Runtime, fn,
+              ": Expected a floating point or complex "
+              "tensor as input. Got ",
+              dtype_name(A.dtype()));
 }
 
 void check_square(const Tensor& A, const char* fn) {
@@ -25,8 +27,8 @@ namespace {
 
 void check_same_dtype(const Tensor& a, const Tensor& b, const char* fn, const char* na, const char* nb) {
   EMBER_CHECK(a.dtype() == b.dtype(), Runtime, fn, ": Expected ", na, " and ", nb,
-              " to have the same dtype, but found ", na, " of type ", dtype_name(a.dtype()), " and ", nb,
-              " of type ", dtype_name(b.dtype()), " instead.");
+              " to have the same dtype, but found ", na, " of type ", dtype_name(a.dtype()), " and ", nb, " of type ",
+              dtype_name(b.dtype()), " instead.");
 }
 
 // The product of chain[i..j] in the order `split` found (split[i][j]: the last left factor).
@@ -92,7 +94,8 @@ Tensor linalg_diagonal(const Tensor& A, int64_t offset, int64_t dim1, int64_t di
 // in torch, so small integer types do not wrap around.
 Tensor linalg_vander(const Tensor& input, std::optional<int64_t> N) {
   EMBER_CHECK(input.dim() >= 1, Runtime, "linalg.vander: x must have at least one dimension.");
-  EMBER_CHECK(input.dtype() != ScalarType::Bool, Runtime, "linalg.vander supports floating point, complex, and "
+  EMBER_CHECK(input.dtype() != ScalarType::Bool, Runtime,
+              "linalg.vander supports floating point, complex, and "
               "integer tensors, but got Bool");
   const int64_t n = N.value_or(input.size(-1));
   EMBER_CHECK(n > 1, Runtime, "linalg.vander: N must be greater than 1, got ", n);
@@ -111,12 +114,14 @@ Tensor linalg_multi_dot(const std::vector<Tensor>& tensors) {
   for (size_t i = 0; i < n; i++) {
     const Tensor& t = tensors[i];
     const bool end = i == 0 || i == n - 1;
-    const std::string which = i == 0 ? "the first tensor must be 1D or 2D"
+    const std::string which = i == 0       ? "the first tensor must be 1D or 2D"
                               : i == n - 1 ? "the last tensor must be 1D or 2D"
                                            : "tensor " + std::to_string(i) + " must be 2D";
     EMBER_CHECK(t.dim() == 2 || (end && t.dim() == 1), Runtime, "multi_dot(): ", which, " but got ", t.dim(), "D");
-    EMBER_CHECK(t.dtype() == tensors[0].dtype(), Runtime, "multi_dot(): all tensors must have be the same dtype but "
-                "tensor 0 is ", dtype_name(tensors[0].dtype()), " and tensor ", i, " is ", dtype_name(t.dtype()));
+    EMBER_CHECK(t.dtype() == tensors[0].dtype(), Runtime,
+                "multi_dot(): all tensors must have be the same dtype but "
+                "tensor 0 is ",
+                dtype_name(tensors[0].dtype()), " and tensor ", i, " is ", dtype_name(t.dtype()));
   }
   std::vector<Tensor> chain(tensors);
   const bool row = chain[0].dim() == 1, col = chain[n - 1].dim() == 1;
@@ -124,8 +129,8 @@ Tensor linalg_multi_dot(const std::vector<Tensor>& tensors) {
   if (col) chain[n - 1] = ad::unsqueeze(chain[n - 1], -1);
   std::vector<int64_t> p{chain[0].sizes()[0]};
   for (size_t i = 0; i < n; i++) {
-    EMBER_CHECK(chain[i].sizes()[0] == p.back(), Runtime, "multi_dot(): tensors ", i - 1, " and ", i,
-                " with shapes ", tensors[i - 1].sizes(), " and ", tensors[i].sizes(), " cannot be multiplied");
+    EMBER_CHECK(chain[i].sizes()[0] == p.back(), Runtime, "multi_dot(): tensors ", i - 1, " and ", i, " with shapes ",
+                tensors[i - 1].sizes(), " and ", tensors[i].sizes(), " cannot be multiplied");
     p.push_back(chain[i].sizes()[1]);
   }
   Tensor r = ad::chain_product(chain, ad::chain_order(p), 0, n - 1);

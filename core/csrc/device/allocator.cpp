@@ -20,8 +20,8 @@ namespace ember {
 namespace {
 
 constexpr size_t kAlign = 64;
-constexpr size_t kLargeFrom = size_t(1) << 20;      // 1 MiB and up are mmap'ed
-constexpr size_t kHuge = size_t(2) << 20;           // huge page size
+constexpr size_t kLargeFrom = size_t(1) << 20;  // 1 MiB and up are mmap'ed
+constexpr size_t kHuge = size_t(2) << 20;       // huge page size
 constexpr size_t kSmallCacheLimit = size_t(256) << 20;
 constexpr size_t kLargeCacheLimit = size_t(4) << 30;
 
@@ -44,7 +44,8 @@ int small_class(size_t n) {
 }
 
 [[noreturn]] void out_of_memory(size_t nbytes, const char* why) {
-  throw OutOfMemoryError(str_cat("DefaultCPUAllocator: not enough memory: you tried to allocate ", nbytes, " bytes", why));
+  throw OutOfMemoryError(
+      str_cat("DefaultCPUAllocator: not enough memory: you tried to allocate ", nbytes, " bytes", why));
 }
 
 // Requests from this size up are compared with the memory left before they are mapped; smaller
@@ -100,8 +101,7 @@ void* map_large(size_t cap, size_t nbytes) {
     if (left && cap > left) {
       cpu_empty_cache();  // blocks we keep count as used; give them back and look again
       const uint64_t again = memory_left();
-      if (again && cap > again)
-        out_of_memory(nbytes, str_cat(" (", again, " bytes are available)").c_str());
+      if (again && cap > again) out_of_memory(nbytes, str_cat(" (", again, " bytes are available)").c_str());
     }
   }
   void* p = mmap(nullptr, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -172,8 +172,10 @@ void cpu_free(Block b) {
       return;
     }
   }
-  if (is_small(b.capacity)) std::free(b.ptr);
-  else munmap(b.ptr, b.capacity);
+  if (is_small(b.capacity))
+    std::free(b.ptr);
+  else
+    munmap(b.ptr, b.capacity);
 }
 
 void cpu_empty_cache() {

@@ -13,7 +13,7 @@ struct Block {
 
 Block cpu_alloc(size_t nbytes);
 void cpu_free(Block b);
-void cpu_empty_cache();           // returns every cached block to the system
+void cpu_empty_cache();  // returns every cached block to the system
 size_t cpu_cached_bytes();
 
 }  // namespace ember

@@ -15,10 +15,14 @@ Device Device::parse(const std::string& s) {
   auto colon = s.find(':');
   std::string kind = s.substr(0, colon);
   Device d;
-  if (kind == "cpu") d.type = DeviceType::CPU;
-  else if (kind == "meta") d.type = DeviceType::Meta;
-  else if (kind == "cuda") d.type = DeviceType::CUDA;
-  else EMBER_FAIL(Runtime, "Expected one of cpu, cuda, meta device type at start of device string: ", s);
+  if (kind == "cpu")
+    d.type = DeviceType::CPU;
+  else if (kind == "meta")
+    d.type = DeviceType::Meta;
+  else if (kind == "cuda")
+    d.type = DeviceType::CUDA;
+  else
+    EMBER_FAIL(Runtime, "Expected one of cpu, cuda, meta device type at start of device string: ", s);
   if (colon != std::string::npos) {
     std::string idx = s.substr(colon + 1);
     char* end = nullptr;

@@ -17,7 +17,7 @@ struct Device {
   bool operator!=(const Device& o) const { return !(*this == o); }
   bool is_cpu() const { return type == DeviceType::CPU; }
   bool is_meta() const { return type == DeviceType::Meta; }
-  std::string str() const;           // "cpu", "cuda:0"
+  std::string str() const;                    // "cpu", "cuda:0"
   static Device parse(const std::string& s);  // raises ValueError on anything else
 };
 

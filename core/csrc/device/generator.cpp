@@ -86,8 +86,9 @@ GeneratorImpl& default_generator(DeviceType type) { return *default_generator_pt
 
 GeneratorImpl& resolve_generator(GeneratorImpl* gen, Device device) {
   if (!gen) return default_generator(device.is_meta() ? DeviceType::CPU : device.type);
-  EMBER_CHECK(device.is_meta() || gen->device().type == device.type, Runtime, "Expected a '", device_type_name(device.type),
-              "' device type for generator but found '", device_type_name(gen->device().type), "'");
+  EMBER_CHECK(device.is_meta() || gen->device().type == device.type, Runtime, "Expected a '",
+              device_type_name(device.type), "' device type for generator but found '",
+              device_type_name(gen->device().type), "'");
   return *gen;
 }
 

@@ -32,7 +32,9 @@ void child_after_fork() {
   g_threads.store(1);
 }
 
-[[maybe_unused]] const bool g_atfork_registered = [] { return pthread_atfork(nullptr, nullptr, &child_after_fork) == 0; }();
+[[maybe_unused]] const bool g_atfork_registered = [] {
+  return pthread_atfork(nullptr, nullptr, &child_after_fork) == 0;
+}();
 
 int default_num_threads() {
   const unsigned hc = std::thread::hardware_concurrency();
@@ -83,7 +85,8 @@ std::string num_threads_env_warning() {
 
 void set_num_threads(int n) {
   EMBER_CHECK(n > 0, Value, "set_num_threads expects a positive integer, got ", n);
-  EMBER_CHECK(n == 1 || !g_forked_after_team, Runtime, "set_num_threads(", n, "): this process was forked after "
+  EMBER_CHECK(n == 1 || !g_forked_after_team, Runtime, "set_num_threads(", n,
+              "): this process was forked after "
               "ember had started its worker threads, and a forked child has none of them (fork() copies only "
               "the calling thread); it runs single-threaded. Start worker processes with the 'spawn' or "
               "'forkserver' method to use threads.");

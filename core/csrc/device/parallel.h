@@ -53,11 +53,14 @@ void parallel_for(int64_t n, int64_t grain, const F& f) {
     const F& f;
     int64_t n, chunk;
   } job{f, n, (n + pieces - 1) / pieces};
-  run_on_team(int(pieces), [](void* p, int t) {
-    const Job& j = *static_cast<const Job*>(p);
-    const int64_t b = t * j.chunk, e = b + j.chunk < j.n ? b + j.chunk : j.n;
-    if (b < e) j.f(b, e);
-  }, &job);
+  run_on_team(
+      int(pieces),
+      [](void* p, int t) {
+        const Job& j = *static_cast<const Job*>(p);
+        const int64_t b = t * j.chunk, e = b + j.chunk < j.n ? b + j.chunk : j.n;
+        if (b < e) j.f(b, e);
+      },
+      &job);
 }
 
 }  // namespace ember

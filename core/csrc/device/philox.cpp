@@ -33,7 +33,7 @@ void blocks_scalar(uint64_t first, int64_t n, const uint32_t key[2], uint32_t (*
 
 // The 32x32->64 products of each lane of a with the constant m, split into high and low words.
 EMBER_PHILOX_AVX2 inline void mulhilo8(__m256i a, __m256i m, __m256i& hi, __m256i& lo) {
-  const __m256i even = _mm256_mul_epu32(a, m);                         // lanes 0,2,4,6 as 64-bit
+  const __m256i even = _mm256_mul_epu32(a, m);                        // lanes 0,2,4,6 as 64-bit
   const __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), m);  // lanes 1,3,5,7
   lo = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
   hi = _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xAA);
@@ -146,9 +146,12 @@ bool has_avx512() {
 
 // The widest path the CPU runs; every path gives the same blocks.
 void blocks_best(uint64_t first, int64_t n, const uint32_t key[2], uint32_t (*out)[4]) {
-  if (n >= 16 && has_avx512()) blocks_avx512(first, n, key, out);
-  else if (n >= 8 && has_avx2()) blocks_avx2(first, n, key, out);
-  else blocks_scalar(first, n, key, out);
+  if (n >= 16 && has_avx512())
+    blocks_avx512(first, n, key, out);
+  else if (n >= 8 && has_avx2())
+    blocks_avx2(first, n, key, out);
+  else
+    blocks_scalar(first, n, key, out);
 }
 
 class PhiloxGenerator final : public GeneratorImpl {
@@ -202,8 +205,6 @@ void philox4x32_10_blocks(uint64_t first, int64_t n, const uint32_t key[2], uint
   blocks_best(first, n, key, out);
 }
 
-Generator make_philox_generator(uint64_t seed, Device device) {
-  return Generator(new PhiloxGenerator(seed, device));
-}
+Generator make_philox_generator(uint64_t seed, Device device) { return Generator(new PhiloxGenerator(seed, device)); }
 
 }  // namespace ember

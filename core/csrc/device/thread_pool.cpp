@@ -100,7 +100,7 @@ struct Pool {
   std::vector<WaitWord*> workers;  // each worker's go flag (the job's number); grows, never shrinks
   std::atomic<int> started{0};
   std::atomic<long long> jobs{0};
-  uint32_t job = 0;                // the current job's number
+  uint32_t job = 0;  // the current job's number
 
   // The current job, written by the caller before it hands the job's number to the workers.
   void (*fn)(void*, int) = nullptr;
@@ -109,7 +109,7 @@ struct Pool {
   // The job's number (high half) and its next unclaimed share (low half), so that a worker that
   // wakes after its job has finished cannot claim a share of the next one.
   std::atomic<uint64_t> next{0};
-  WaitWord done;                   // shares finished (the caller waits for n)
+  WaitWord done;  // shares finished (the caller waits for n)
   std::atomic<bool> failed{false};
   std::exception_ptr error;
 

@@ -9,10 +9,14 @@ enum class DispatchKey : int8_t { CPU, CUDA, Meta, NumKeys };
 
 inline const char* dispatch_key_name(DispatchKey k) {
   switch (k) {
-    case DispatchKey::CPU: return "CPU";
-    case DispatchKey::CUDA: return "CUDA";
-    case DispatchKey::Meta: return "Meta";
-    default: return "?";
+    case DispatchKey::CPU:
+      return "CPU";
+    case DispatchKey::CUDA:
+      return "CUDA";
+    case DispatchKey::Meta:
+      return "Meta";
+    default:
+      return "?";
   }
 }
 

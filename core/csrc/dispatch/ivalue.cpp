@@ -5,15 +5,20 @@ namespace ember {
 
 IValue IValue::from_scalar(const Scalar& s) {
   switch (s.kind()) {
-    case Scalar::Kind::Bool: return IValue(s.to_bool());
-    case Scalar::Kind::Int: return IValue(s.to_int());
-    case Scalar::Kind::Float: return IValue(s.to_double());
-    default: return IValue(s.to_complex());
+    case Scalar::Kind::Bool:
+      return IValue(s.to_bool());
+    case Scalar::Kind::Int:
+      return IValue(s.to_int());
+    case Scalar::Kind::Float:
+      return IValue(s.to_double());
+    default:
+      return IValue(s.to_complex());
   }
 }
 
 const char* IValue::tag_name() const {
-  static const char* names[] = {"None", "Tensor", "int", "float", "bool", "complex", "str", "int list", "Tensor list", "Generator"};
+  static const char* names[] = {"None",    "Tensor", "int",      "float",       "bool",
+                                "complex", "str",    "int list", "Tensor list", "Generator"};
   return names[int(tag_)];
 }
 
@@ -49,11 +54,16 @@ complex128 IValue::to_complex() const {
 
 Scalar IValue::to_scalar() const {
   switch (tag_) {
-    case Tag::Bool: return Scalar(int_ != 0);
-    case Tag::Int: return Scalar(int_);
-    case Tag::Double: return Scalar(double_);
-    case Tag::Complex: return Scalar(complex_);
-    default: wrong("number");
+    case Tag::Bool:
+      return Scalar(int_ != 0);
+    case Tag::Int:
+      return Scalar(int_);
+    case Tag::Double:
+      return Scalar(double_);
+    case Tag::Complex:
+      return Scalar(complex_);
+    default:
+      wrong("number");
   }
 }
 

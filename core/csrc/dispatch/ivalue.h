@@ -40,10 +40,10 @@ class IValue {
   // Each accessor raises TypeError naming the expected and the actual kind.
   const Tensor& to_tensor() const;  // None gives an undefined tensor
   int64_t to_int() const;
-  double to_double() const;          // ints too
+  double to_double() const;  // ints too
   bool to_bool() const;
-  complex128 to_complex() const;     // ints and floats too
-  Scalar to_scalar() const;          // any number
+  complex128 to_complex() const;  // ints and floats too
+  Scalar to_scalar() const;       // any number
   const std::string& to_str() const;
   const DimVec& to_int_list() const;
   const std::vector<Tensor>& to_tensor_list() const;

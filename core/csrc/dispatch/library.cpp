@@ -15,8 +15,7 @@ void check_signature(const OpSchema& schema, const std::vector<const char*>& par
     std::string want = schema.args[i].type;
     if (!want.empty() && want.back() == '?') want.pop_back();
     EMBER_CHECK(want == param_types[i], Value, "kernel for ", schema.qualified(), ": parameter ", i, " (",
-                schema.args[i].name, ") is ", param_types[i], " in C++ but ", schema.args[i].type,
-                " in the schema");
+                schema.args[i].name, ") is ", param_types[i], " in C++ but ", schema.args[i].type, " in the schema");
   }
 }
 

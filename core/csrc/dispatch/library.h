@@ -180,8 +180,8 @@ std::vector<std::string> take_registration_errors();
 
 #define EMBER_LIBRARY_CAT2(a, b) a##b
 #define EMBER_LIBRARY_CAT(a, b) EMBER_LIBRARY_CAT2(a, b)
-#define EMBER_LIBRARY(ns, lib)                                                                      \
-  static void EMBER_LIBRARY_CAT(ember_library_init_##ns##_, __LINE__)(::ember::Library&);           \
+#define EMBER_LIBRARY(ns, lib)                                                                         \
+  static void EMBER_LIBRARY_CAT(ember_library_init_##ns##_, __LINE__)(::ember::Library&);              \
   static const ::ember::LibraryRegistrar EMBER_LIBRARY_CAT(ember_library_registrar_##ns##_, __LINE__)( \
-      #ns, &EMBER_LIBRARY_CAT(ember_library_init_##ns##_, __LINE__));                              \
+      #ns, &EMBER_LIBRARY_CAT(ember_library_init_##ns##_, __LINE__));                                  \
   static void EMBER_LIBRARY_CAT(ember_library_init_##ns##_, __LINE__)(::ember::Library & lib)

@@ -9,8 +9,8 @@ namespace ember {
 
 namespace {
 
-const char* const kArgTypes[] = {"Tensor", "Tensor?", "Tensor[]", "int", "int?", "int[]", "float", "float?",
-                                 "bool", "bool?", "str", "str?", "Scalar", "Scalar?", "Generator?"};
+const char* const kArgTypes[] = {"Tensor", "Tensor?", "Tensor[]", "int",  "int?",   "int[]",   "float",     "float?",
+                                 "bool",   "bool?",   "str",      "str?", "Scalar", "Scalar?", "Generator?"};
 const char* const kReturnTypes[] = {"Tensor", "Tensor[]", "int", "float", "bool", "Generator"};
 
 std::string trim(const std::string& s) {
@@ -51,9 +51,7 @@ std::vector<std::string> split_top(const std::string& s) {
 
 }  // namespace
 
-std::string OpSchema::python_signature() const {
-  return trim(text.substr(0, text.rfind("->")));
-}
+std::string OpSchema::python_signature() const { return trim(text.substr(0, text.rfind("->"))); }
 
 OpSchema parse_schema(const std::string& ns, const std::string& text) {
   OpSchema s;

@@ -7,7 +7,7 @@
 namespace ember {
 
 struct SchemaArg {
-  std::string type;     // as written: "Tensor", "Tensor?", "int[]", "float", ...
+  std::string type;  // as written: "Tensor", "Tensor?", "int[]", "float", ...
   std::string name;
   bool has_default = false;
   bool kwonly = false;
@@ -15,8 +15,8 @@ struct SchemaArg {
 };
 
 struct OpSchema {
-  std::string ns, name;            // "myext", "scale"
-  std::string text;                // the signature as registered, without the namespace
+  std::string ns, name;  // "myext", "scale"
+  std::string text;      // the signature as registered, without the namespace
   std::vector<SchemaArg> args;
   std::vector<std::string> returns;  // types: "Tensor", "Tensor[]", "int", "float", "bool", "Generator"
   std::string qualified() const { return ns + "::" + name; }

@@ -24,7 +24,8 @@ DispatchKey OpEntry::key_for(const Stack& stack) const {
     cuda |= t.device().type == DeviceType::CUDA;
   };
   for (const IValue& v : stack) {
-    if (v.is_tensor()) look(v.to_tensor());
+    if (v.is_tensor())
+      look(v.to_tensor());
     else if (v.is_tensor_list())
       for (const Tensor& t : v.to_tensor_list()) look(t);
   }
@@ -37,8 +38,7 @@ void OpEntry::call(Stack& stack) const {
   DispatchKey k = key_for(stack);
   const BoxedKernel& f = kernels_[int(k)];
   EMBER_CHECK(f, NotImplemented, "op ", schema_.qualified(), " has no kernel for the ", dispatch_key_name(k),
-              " backend (its tensors' device); registered: ",
-              [&] {
+              " backend (its tensors' device); registered: ", [&] {
                 std::string s;
                 for (int i = 0; i < int(DispatchKey::NumKeys); i++)
                   if (kernels_[i]) s += std::string(s.empty() ? "" : ", ") + dispatch_key_name(DispatchKey(i));

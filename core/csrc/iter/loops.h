@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "iter/tensor_iter.h"
 #include "device/cpu_features.h"
+#include "iter/tensor_iter.h"
 
 namespace ember {
 
@@ -30,16 +30,28 @@ EMBER_AVX2 void unary_contig_avx2(O* __restrict o, const A* __restrict a, int64_
 // mode: 0 both contiguous, 1 a is a broadcast scalar, 2 b is a broadcast scalar
 template <int mode, class O, class A, class B, class F>
 inline void binary_contig(O* __restrict o, const A* __restrict a, const B* __restrict b, int64_t n, const F& f) {
-  if constexpr (mode == 0) for (int64_t i = 0; i < n; i++) o[i] = f(a[i], b[i]);
-  else if constexpr (mode == 1) { const A av = *a; for (int64_t i = 0; i < n; i++) o[i] = f(av, b[i]); }
-  else { const B bv = *b; for (int64_t i = 0; i < n; i++) o[i] = f(a[i], bv); }
+  if constexpr (mode == 0)
+    for (int64_t i = 0; i < n; i++) o[i] = f(a[i], b[i]);
+  else if constexpr (mode == 1) {
+    const A av = *a;
+    for (int64_t i = 0; i < n; i++) o[i] = f(av, b[i]);
+  } else {
+    const B bv = *b;
+    for (int64_t i = 0; i < n; i++) o[i] = f(a[i], bv);
+  }
 }
 template <int mode, class O, class A, class B, class F>
 EMBER_AVX2 void binary_contig_avx2(O* __restrict o, const A* __restrict a, const B* __restrict b, int64_t n,
                                    const F& f) {
-  if constexpr (mode == 0) for (int64_t i = 0; i < n; i++) o[i] = f(a[i], b[i]);
-  else if constexpr (mode == 1) { const A av = *a; for (int64_t i = 0; i < n; i++) o[i] = f(av, b[i]); }
-  else { const B bv = *b; for (int64_t i = 0; i < n; i++) o[i] = f(a[i], bv); }
+  if constexpr (mode == 0)
+    for (int64_t i = 0; i < n; i++) o[i] = f(a[i], b[i]);
+  else if constexpr (mode == 1) {
+    const A av = *a;
+    for (int64_t i = 0; i < n; i++) o[i] = f(av, b[i]);
+  } else {
+    const B bv = *b;
+    for (int64_t i = 0; i < n; i++) o[i] = f(a[i], bv);
+  }
 }
 
 // out = f(a, b, c) over contiguous runs; an input whose stride is 0 (a broadcast number) is read
@@ -47,7 +59,7 @@ EMBER_AVX2 void binary_contig_avx2(O* __restrict o, const A* __restrict a, const
 // a + w * (b - a) would round differently from the strided loop (results must not depend on layout).
 template <bool b_scalar, bool c_scalar, class O, class A, class B, class C, class F>
 __attribute__((target("avx2"))) void ternary_contig_avx2(O* __restrict o, const A* __restrict a, const B* __restrict b,
-                                    const C* __restrict c, int64_t n, const F& f) {
+                                                         const C* __restrict c, int64_t n, const F& f) {
   const B bv = *b;
   const C cv = *c;
   for (int64_t i = 0; i < n; i++) o[i] = f(a[i], b_scalar ? bv : b[i], c_scalar ? cv : c[i]);
@@ -66,7 +78,8 @@ namespace loops {
 EMBER_AVX2 inline void stream_copy(char* dst, const char* src, int64_t n) {
   int64_t i = 0;
   for (; i + 32 <= n; i += 32)
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
   for (; i < n; i++) dst[i] = src[i];
 }
 
@@ -154,11 +167,10 @@ void unary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
         if (s[0] == int64_t(sizeof(O)) && s[1] == int64_t(sizeof(A))) {
           if (avx2) {
             const A* a = reinterpret_cast<const A*>(p[1]);
-            loops::with_streaming(reinterpret_cast<O*>(p[0]), n, [&](O* d, int64_t b, int64_t m) {
-              loops::unary_contig_avx2(d, a + b, m, f);
-            });
-          }
-          else loops::unary_contig(reinterpret_cast<O*>(p[0]), reinterpret_cast<const A*>(p[1]), n, f);
+            loops::with_streaming(reinterpret_cast<O*>(p[0]), n,
+                                  [&](O* d, int64_t b, int64_t m) { loops::unary_contig_avx2(d, a + b, m, f); });
+          } else
+            loops::unary_contig(reinterpret_cast<O*>(p[0]), reinterpret_cast<const A*>(p[1]), n, f);
           return;
         }
         char *o = p[0], *a = p[1];
@@ -180,13 +192,17 @@ void unary_kernel_vec_f32(const TensorIter& it, const F& f, int64_t grain = 3276
         if (s[0] == 4 && s[1] == 4) {
           const float* a = reinterpret_cast<const float*>(p[1]);
           loops::with_streaming(reinterpret_cast<float*>(p[0]), n, [&](float* d, int64_t b, int64_t m) {
-            if (wide) loops::vec_f32_contig16<V16>(d, a + b, m);
-            else loops::vec_f32_contig<V8>(d, a + b, m);
+            if (wide)
+              loops::vec_f32_contig16<V16>(d, a + b, m);
+            else
+              loops::vec_f32_contig<V8>(d, a + b, m);
           });
           return;
         }
-        if (wide) loops::vec_f32_strided16<V16>(p[0], p[1], s[0], s[1], n);
-        else loops::vec_f32_strided<V8>(p[0], p[1], s[0], s[1], n);
+        if (wide)
+          loops::vec_f32_strided16<V16>(p[0], p[1], s[0], s[1], n);
+        else
+          loops::vec_f32_strided<V8>(p[0], p[1], s[0], s[1], n);
       },
       grain);
   (void)f;
@@ -205,9 +221,8 @@ void binary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
           const bool ca = s[1] == int64_t(sizeof(A)), cb = s[2] == int64_t(sizeof(B));
           if (ca && cb) {
             if (avx2)
-              loops::with_streaming(o, n, [&](O* d, int64_t s0, int64_t m) {
-                loops::binary_contig_avx2<0>(d, a + s0, b + s0, m, f);
-              });
+              loops::with_streaming(
+                  o, n, [&](O* d, int64_t s0, int64_t m) { loops::binary_contig_avx2<0>(d, a + s0, b + s0, m, f); });
             else
               loops::binary_contig<0>(o, a, b, n, f);
             return;
@@ -241,16 +256,20 @@ void ternary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
           const A* a = reinterpret_cast<const A*>(p[1]);
           const B* b = reinterpret_cast<const B*>(p[2]);
           const C* c = reinterpret_cast<const C*>(p[3]);
-          if (s[2] == 0 && s[3] == 0) loops::ternary_contig_avx2<true, true>(o, a, b, c, n, f);
-          else if (s[2] == 0) loops::ternary_contig_avx2<true, false>(o, a, b, c, n, f);
-          else if (s[3] == 0) loops::ternary_contig_avx2<false, true>(o, a, b, c, n, f);
-          else loops::ternary_contig_avx2<false, false>(o, a, b, c, n, f);
+          if (s[2] == 0 && s[3] == 0)
+            loops::ternary_contig_avx2<true, true>(o, a, b, c, n, f);
+          else if (s[2] == 0)
+            loops::ternary_contig_avx2<true, false>(o, a, b, c, n, f);
+          else if (s[3] == 0)
+            loops::ternary_contig_avx2<false, true>(o, a, b, c, n, f);
+          else
+            loops::ternary_contig_avx2<false, false>(o, a, b, c, n, f);
           return;
         }
         char *po = p[0], *pa = p[1], *pb = p[2], *pc = p[3];
         for (int64_t i = 0; i < n; i++, po += s[0], pa += s[1], pb += s[2], pc += s[3])
-          *reinterpret_cast<O*>(po) = f(*reinterpret_cast<const A*>(pa), *reinterpret_cast<const B*>(pb),
-                                        *reinterpret_cast<const C*>(pc));
+          *reinterpret_cast<O*>(po) =
+              f(*reinterpret_cast<const A*>(pa), *reinterpret_cast<const B*>(pb), *reinterpret_cast<const C*>(pc));
       },
       grain);
 }

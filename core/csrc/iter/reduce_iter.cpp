@@ -30,8 +30,10 @@ DimMask reduce_mask_one(int64_t dim, int64_t ndim) {
 DimVec reduced_shape(const DimVec& sizes, const DimMask& mask, bool keepdim) {
   DimVec out;
   for (int64_t d = 0; d < int64_t(sizes.size()); d++) {
-    if (!mask.test(d)) out.push_back(sizes[d]);
-    else if (keepdim) out.push_back(1);
+    if (!mask.test(d))
+      out.push_back(sizes[d]);
+    else if (keepdim)
+      out.push_back(1);
   }
   return out;
 }
@@ -133,7 +135,8 @@ ReducePlan make_reduce_plan(const Tensor& input, const DimMask& mask, bool order
 
 void check_nonempty_reduction(const Tensor& input, const DimMask& mask, bool full, const char* name) {
   if (input.numel() != 0) return;
-  EMBER_CHECK(!full, Runtime, name, "(): Expected reduction dim to be specified for input.numel() == 0. "
+  EMBER_CHECK(!full, Runtime, name,
+              "(): Expected reduction dim to be specified for input.numel() == 0. "
               "Specify the reduction dim with the 'dim' argument.");
   for (int64_t d = 0; d < input.dim(); d++)
     EMBER_CHECK(!(mask.test(d) && input.sizes()[d] == 0), Index, name, "(): Expected reduction dim ", d,

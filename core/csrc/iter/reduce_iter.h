@@ -2,13 +2,13 @@
 // out[a, i] = fold_r x[a, r, i] (copying the input only for layouts that do not fit) and runs an
 // op over it in parallel with a fixed chunking, so results never depend on the thread count.
 #pragma once
-#include "iter/out_arg.h"
 #include <algorithm>
 #include <bitset>
 #include <optional>
 #include <vector>
 
 #include "device/parallel.h"
+#include "iter/out_arg.h"
 #include "tensor/factory.h"
 
 namespace ember {
@@ -22,11 +22,11 @@ DimMask reduce_mask_one(int64_t dim, int64_t ndim);
 DimVec reduced_shape(const DimVec& sizes, const DimMask& mask, bool keepdim);
 
 struct ReducePlan {
-  Tensor src;                    // what is read: the input, or a copy laid out as [kept..., reduced...]
-  int64_t A = 1, R = 1, I = 1;   // outer kept, reduced, inner kept extents
+  Tensor src;                      // what is read: the input, or a copy laid out as [kept..., reduced...]
+  int64_t A = 1, R = 1, I = 1;     // outer kept, reduced, inner kept extents
   int64_t sa = 0, sr = 0, si = 0;  // input strides (elements)
-  int64_t oa = 0, oi = 0;        // strides into a C-contiguous result of the kept dims (elements)
-  int64_t out_numel = 1;         // A * I
+  int64_t oa = 0, oi = 0;          // strides into a C-contiguous result of the kept dims (elements)
+  int64_t out_numel = 1;           // A * I
   // [reduced][kept][reduced] layouts (a conv bias gradient or batch statistics over (N, *, H, W))
   // read in place: R0 runs of R, sr0 apart, fold into each of the A outputs (then I == 1).
   int64_t R0 = 1, sr0 = 0;
@@ -47,9 +47,9 @@ int64_t reduced_numel(const DimVec& sizes, const DimMask& mask);
 void check_nonempty_reduction(const Tensor& input, const DimMask& mask, bool full, const char* name);
 
 namespace reduce_detail {
-constexpr int64_t kChunk = 16384;   // elements folded into one partial when a run is split
+constexpr int64_t kChunk = 16384;     // elements folded into one partial when a run is split
 constexpr int64_t kBlockCols = 4096;  // inner-kept columns per accumulator block (whole rows stream best)
-constexpr int64_t kRowBlock = 64;   // rows summed into one level before moving up a level
+constexpr int64_t kRowBlock = 64;     // rows summed into one level before moving up a level
 }  // namespace reduce_detail
 
 // Op interface (all const):
@@ -108,7 +108,8 @@ void run_reduce(const ReducePlan& p, const Op& op) {
     for (int64_t a = 0; a < p.A; a++) {
       // pairwise merge of the partials keeps float error logarithmic in their number
       for (int64_t step = 1; step < nchunks; step *= 2)
-        for (int64_t c = 0; c + step < nchunks; c += 2 * step) op.merge(part[a * nchunks + c], part[a * nchunks + c + step]);
+        for (int64_t c = 0; c + step < nchunks; c += 2 * step)
+          op.merge(part[a * nchunks + c], part[a * nchunks + c + step]);
       op.write(part[a * nchunks], a * p.oa);
     }
     return;
@@ -117,8 +118,10 @@ void run_reduce(const ReducePlan& p, const Op& op) {
   // time, cascading every kRowBlock rows into a second and third level (accuracy of float sums).
   const int64_t nblk = (p.I + kBlockCols - 1) / kBlockCols;
   const int64_t units = p.A * nblk;
-  const int64_t rows_per_part = std::max<int64_t>(4 * kRowBlock, (kChunk * 8 / std::min(p.I, kBlockCols)) / kRowBlock * kRowBlock);
-  const int64_t nparts = units >= 4 ? 1 : std::max<int64_t>(1, std::min<int64_t>((p.R + rows_per_part - 1) / rows_per_part, 64));
+  const int64_t rows_per_part =
+      std::max<int64_t>(4 * kRowBlock, (kChunk * 8 / std::min(p.I, kBlockCols)) / kRowBlock * kRowBlock);
+  const int64_t nparts =
+      units >= 4 ? 1 : std::max<int64_t>(1, std::min<int64_t>((p.R + rows_per_part - 1) / rows_per_part, 64));
   const int64_t rchunk = (p.R + nparts - 1) / nparts;
   const int64_t W = std::min(p.I, kBlockCols);
   std::vector<Acc> part(size_t(nparts > 1 ? units * nparts * W : 0));

@@ -12,8 +12,8 @@ DimVec broadcast_shapes(const DimVec& a, const DimVec& b) {
     int64_t ia = na - n + i, ib = nb - n + i;
     int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
     EMBER_CHECK(sa == sb || sa == 1 || sb == 1, Runtime, "The size of tensor a (", sa,
-                ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i,
-                " (shapes ", a, " and ", b, " do not broadcast)");
+                ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i, " (shapes ", a, " and ",
+                b, " do not broadcast)");
     out[i] = sa == 1 ? sb : sa;
   }
   return out;
@@ -74,7 +74,8 @@ void TensorIter::compute_shape() {
   } else {
     broadcast_shape_ = ntensors_ > 1 ? tensors_[1].sizes() : DimVec();
     for (int k = 2; k < ntensors_; k++) {
-      if (tensors_[k].sizes() != broadcast_shape_) broadcast_shape_ = broadcast_shapes(broadcast_shape_, tensors_[k].sizes());
+      if (tensors_[k].sizes() != broadcast_shape_)
+        broadcast_shape_ = broadcast_shapes(broadcast_shape_, tensors_[k].sizes());
     }
   }
   if (inplace_) {
@@ -95,8 +96,10 @@ void TensorIter::compute_types() {
   for (int k = 1; k < ntensors_; k++) {
     if (!promote_[k]) continue;
     ScalarType t = tensors_[k].dtype();
-    if (common == ScalarType::Undefined) common = t;
-    else if (t != common) same = false;
+    if (common == ScalarType::Undefined)
+      common = t;
+    else if (t != common)
+      same = false;
     any_tensor = any_tensor || !tensors_[k].is_wrapped_number();
   }
   if (!same || !any_tensor) {
@@ -112,9 +115,14 @@ void TensorIter::compute_types() {
     case Promotion::IntToFloat:
       if (is_integral(common, true)) compute_ = out_dtype_ = default_dtype();
       break;
-    case Promotion::BoolOut: out_dtype_ = ScalarType::Bool; break;
-    case Promotion::ComplexToReal: out_dtype_ = to_real(common); break;
-    default: break;
+    case Promotion::BoolOut:
+      out_dtype_ = ScalarType::Bool;
+      break;
+    case Promotion::ComplexToReal:
+      out_dtype_ = to_real(common);
+      break;
+    default:
+      break;
   }
   if (forced_compute_ != ScalarType::Undefined) compute_ = forced_compute_;
   if (forced_out_ != ScalarType::Undefined) out_dtype_ = forced_out_;

@@ -28,12 +28,27 @@ class TensorIter {
   TensorIter& output(const Tensor& t, bool is_inplace = false);
   // `promote`=false keeps this input out of the common dtype and uncast (e.g. where's condition).
   TensorIter& input(const Tensor& t, bool promote = true);
-  TensorIter& promotion(Promotion p) { promotion_ = p; return *this; }
-  TensorIter& out_dtype(ScalarType t) { forced_out_ = t; return *this; }  // overrides the rule's output dtype
-  TensorIter& compute_dtype(ScalarType t) { forced_compute_ = t; return *this; }
-  TensorIter& name(const char* n) { name_ = n; return *this; }
+  TensorIter& promotion(Promotion p) {
+    promotion_ = p;
+    return *this;
+  }
+  TensorIter& out_dtype(ScalarType t) {
+    forced_out_ = t;
+    return *this;
+  }  // overrides the rule's output dtype
+  TensorIter& compute_dtype(ScalarType t) {
+    forced_compute_ = t;
+    return *this;
+  }
+  TensorIter& name(const char* n) {
+    name_ = n;
+    return *this;
+  }
   // Off for ops that may write one location twice (fill_ of an expanded tensor, as PyTorch allows).
-  TensorIter& check_mem_overlap(bool on) { check_mem_overlap_ = on; return *this; }
+  TensorIter& check_mem_overlap(bool on) {
+    check_mem_overlap_ = on;
+    return *this;
+  }
   TensorIter& build();
 
   // --- results ---
@@ -62,8 +77,8 @@ class TensorIter {
   bool promote_[kMaxOps] = {};
   ScalarType dtypes_[kMaxOps];
   int ntensors_ = 1;
-  Tensor user_out_;   // out= / in-place destination, when one was given
-  Tensor temp_out_;   // where the kernel writes when user_out_ cannot be written directly
+  Tensor user_out_;  // out= / in-place destination, when one was given
+  Tensor temp_out_;  // where the kernel writes when user_out_ cannot be written directly
   bool inplace_ = false;
   bool check_mem_overlap_ = true;
   Promotion promotion_ = Promotion::Default;

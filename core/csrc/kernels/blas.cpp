@@ -34,8 +34,8 @@ void gemm_serial<float>(Op ta, Op tb, int64_t m, int64_t n, int64_t k, float alp
 }
 
 template <>
-void gemm_serial<double>(Op ta, Op tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a,
-                         int64_t lda, const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
+void gemm_serial<double>(Op ta, Op tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
+                         const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
   scipy_cblas_dgemm(CblasRowMajor, trans(ta), trans(tb), blasint(m), blasint(n), blasint(k), alpha, a, blasint(lda), b,
                     blasint(ldb), beta, c, blasint(ldc));
 }
@@ -70,8 +70,8 @@ void gemv<double>(Op ta, int64_t m, int64_t n, double alpha, const double* a, in
 }
 
 template <>
-void gemv<complex64>(Op ta, int64_t m, int64_t n, complex64 alpha, const complex64* a, int64_t lda,
-                     const complex64* x, int64_t incx, complex64 beta, complex64* y, int64_t incy) {
+void gemv<complex64>(Op ta, int64_t m, int64_t n, complex64 alpha, const complex64* a, int64_t lda, const complex64* x,
+                     int64_t incx, complex64 beta, complex64* y, int64_t incy) {
   scipy_cblas_cgemv(CblasRowMajor, trans(ta), blasint(m), blasint(n), &alpha, a, blasint(lda), x, blasint(incx), &beta,
                     y, blasint(incy));
 }
@@ -112,8 +112,10 @@ template <>
 complex64 dot<complex64>(int64_t n, const complex64* x, int64_t incx, const complex64* y, int64_t incy, bool conj_x) {
   return chunked(n, x, incx, y, incy, [&](blasint len, const complex64* px, const complex64* py) {
     complex64 r;
-    if (conj_x) scipy_cblas_cdotc_sub(len, px, blasint(incx), py, blasint(incy), &r);
-    else scipy_cblas_cdotu_sub(len, px, blasint(incx), py, blasint(incy), &r);
+    if (conj_x)
+      scipy_cblas_cdotc_sub(len, px, blasint(incx), py, blasint(incy), &r);
+    else
+      scipy_cblas_cdotu_sub(len, px, blasint(incx), py, blasint(incy), &r);
     return r;
   });
 }
@@ -123,8 +125,10 @@ complex128 dot<complex128>(int64_t n, const complex128* x, int64_t incx, const c
                            bool conj_x) {
   return chunked(n, x, incx, y, incy, [&](blasint len, const complex128* px, const complex128* py) {
     complex128 r;
-    if (conj_x) scipy_cblas_zdotc_sub(len, px, blasint(incx), py, blasint(incy), &r);
-    else scipy_cblas_zdotu_sub(len, px, blasint(incx), py, blasint(incy), &r);
+    if (conj_x)
+      scipy_cblas_zdotc_sub(len, px, blasint(incx), py, blasint(incy), &r);
+    else
+      scipy_cblas_zdotu_sub(len, px, blasint(incx), py, blasint(incy), &r);
     return r;
   });
 }
@@ -149,8 +153,8 @@ void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, in
         gemm_serial<T>(ta, tb, size, n, k, alpha, a + (ta == Op::N ? start * lda : start), lda, b, ldb, beta,
                        c + start * ldc, ldc);
       else
-        gemm_serial<T>(ta, tb, m, size, k, alpha, a, lda, b + (tb == Op::N ? start : start * ldb), ldb, beta,
-                       c + start, ldc);
+        gemm_serial<T>(ta, tb, m, size, k, alpha, a, lda, b + (tb == Op::N ? start : start * ldb), ldb, beta, c + start,
+                       ldc);
     }
   });
 }
@@ -159,8 +163,8 @@ template void gemm<float>(Op, Op, int64_t, int64_t, int64_t, float, const float*
                           float*, int64_t);
 template void gemm<double>(Op, Op, int64_t, int64_t, int64_t, double, const double*, int64_t, const double*, int64_t,
                            double, double*, int64_t);
-template void gemm<complex64>(Op, Op, int64_t, int64_t, int64_t, complex64, const complex64*, int64_t,
-                              const complex64*, int64_t, complex64, complex64*, int64_t);
+template void gemm<complex64>(Op, Op, int64_t, int64_t, int64_t, complex64, const complex64*, int64_t, const complex64*,
+                              int64_t, complex64, complex64*, int64_t);
 template void gemm<complex128>(Op, Op, int64_t, int64_t, int64_t, complex128, const complex128*, int64_t,
                                const complex128*, int64_t, complex128, complex128*, int64_t);
 

@@ -23,8 +23,8 @@ void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, in
 
 // The same on the calling thread only.
 template <class T>
-void gemm_serial(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
-          T beta, T* c, int64_t ldc);
+void gemm_serial(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
+                 int64_t ldb, T beta, T* c, int64_t ldc);
 
 // y (incy) = alpha * op(A) x (incx) + beta * y, A row-major m x n with leading dim lda (op on A).
 template <class T>

@@ -12,9 +12,12 @@ inline To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (is_complex_v<From>) {
-    if constexpr (is_complex_v<To>) return To(typename To::value_type(v.real()), typename To::value_type(v.imag()));
-    else if constexpr (std::is_same_v<To, bool>) return v.real() != 0 || v.imag() != 0;  // -3j is true
-    else return convert<To>(v.real());
+    if constexpr (is_complex_v<To>)
+      return To(typename To::value_type(v.real()), typename To::value_type(v.imag()));
+    else if constexpr (std::is_same_v<To, bool>)
+      return v.real() != 0 || v.imag() != 0;  // -3j is true
+    else
+      return convert<To>(v.real());
   } else if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) {
     return convert<To>(float(v));
   } else if constexpr (is_complex_v<To>) {
@@ -26,8 +29,10 @@ inline To convert(From v) {
   } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
     // int32 converts directly, so NaN and out-of-range values give INT32_MIN as in NumPy and
     // PyTorch; narrower types go through int64 and keep the low bits (300.0 -> int8 44).
-    if constexpr (sizeof(To) == 4) return static_cast<To>(v);
-    else return static_cast<To>(static_cast<int64_t>(v));
+    if constexpr (sizeof(To) == 4)
+      return static_cast<To>(v);
+    else
+      return static_cast<To>(static_cast<int64_t>(v));
   } else {
     return static_cast<To>(v);
   }

@@ -35,7 +35,7 @@ inline ScalarType dtype_of_fill(const Scalar& v) {
 void check_fits(const Scalar& v, ScalarType dtype);
 
 // out= forms: a named dtype/device must be out's; out is then resized to `sizes`.
-void prepare_out(const char* op, const Tensor& out, const DimVec& sizes, ScalarType dtype,
-                 std::optional<Device> device, bool requires_grad);
+void prepare_out(const char* op, const Tensor& out, const DimVec& sizes, ScalarType dtype, std::optional<Device> device,
+                 bool requires_grad);
 
 }  // namespace ember

@@ -17,7 +17,7 @@ struct View {
 // out = fct * transform of in over `axes`; forward is the e^{-i...} direction; fct's type picks the
 // precision (in/out hold that real type or its complex). r2c and c2r do the half spectrum along
 // axes.back() (c2r reads out.shape[axes.back()] / 2 + 1 entries there).
-#define EMBER_FFT_DECLARE(R)                                                                                   \
+#define EMBER_FFT_DECLARE(R)                                                                                        \
   void c2c(const View& in, const View& out, const std::vector<size_t>& axes, bool forward, R fct, size_t nthreads); \
   void r2c(const View& in, const View& out, const std::vector<size_t>& axes, bool forward, R fct, size_t nthreads); \
   void c2r(const View& in, const View& out, const std::vector<size_t>& axes, bool forward, R fct, size_t nthreads);

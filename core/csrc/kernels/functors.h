@@ -11,15 +11,23 @@
 
 namespace ember {
 
-template <class T> struct RealOf { using type = T; };
-template <class T> struct RealOf<std::complex<T>> { using type = T; };
-template <class T> using real_t = typename RealOf<T>::type;
+template <class T>
+struct RealOf {
+  using type = T;
+};
+template <class T>
+struct RealOf<std::complex<T>> {
+  using type = T;
+};
+template <class T>
+using real_t = typename RealOf<T>::type;
 
 }  // namespace ember
 
 namespace ember::fn {
 
-template <class T> constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <class T>
+constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
 // Python-style floor division and remainder (sign follows the divisor).
 template <class T>
@@ -126,44 +134,61 @@ inline T pow(T a, T b) {
 template <class T>
 inline T shift_left(T a, T b) {
   constexpr T bits = T(sizeof(T) * 8);
-  if constexpr (std::is_same_v<T, bool>) return a && !b ? a : T(0) ;
-  else return (b < 0 || b >= bits) ? T(0) : T(std::make_unsigned_t<T>(a) << b);
+  if constexpr (std::is_same_v<T, bool>)
+    return a && !b ? a : T(0);
+  else
+    return (b < 0 || b >= bits) ? T(0) : T(std::make_unsigned_t<T>(a) << b);
 }
 
 template <class T>
 inline T shift_right(T a, T b) {
   constexpr T bits = T(sizeof(T) * 8);
-  if constexpr (std::is_same_v<T, bool>) return a && !b ? a : T(0);
-  else if constexpr (std::is_signed_v<T>) return (b < 0 || b >= bits) ? T(a < 0 ? -1 : 0) : T(a >> b);
-  else return b >= bits ? T(0) : T(a >> b);
+  if constexpr (std::is_same_v<T, bool>)
+    return a && !b ? a : T(0);
+  else if constexpr (std::is_signed_v<T>)
+    return (b < 0 || b >= bits) ? T(a < 0 ? -1 : 0) : T(a >> b);
+  else
+    return b >= bits ? T(0) : T(a >> b);
 }
 
 template <class T>
 inline T sign(T a) {
-  if constexpr (std::is_same_v<T, bool>) return a;
-  else if constexpr (std::is_unsigned_v<T>) return T(a > 0);
-  else if constexpr (std::is_integral_v<T>) return T((a > 0) - (a < 0));
-  else return std::isnan(a) ? a : T((a > T(0)) - (a < T(0)));
+  if constexpr (std::is_same_v<T, bool>)
+    return a;
+  else if constexpr (std::is_unsigned_v<T>)
+    return T(a > 0);
+  else if constexpr (std::is_integral_v<T>)
+    return T((a > 0) - (a < 0));
+  else
+    return std::isnan(a) ? a : T((a > T(0)) - (a < T(0)));
 }
 
 template <class T>
 inline auto abs(T a) {
-  if constexpr (is_complex_v<T>) return std::abs(a);
-  else if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) return a;
-  else if constexpr (std::is_integral_v<T>) return T(a < 0 ? T(0) - a : a);
-  else return std::fabs(a);
+  if constexpr (is_complex_v<T>)
+    return std::abs(a);
+  else if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>)
+    return a;
+  else if constexpr (std::is_integral_v<T>)
+    return T(a < 0 ? T(0) - a : a);
+  else
+    return std::fabs(a);
 }
 
 // Ordering that NaN wins (minimum/maximum propagate NaN; fmin/fmax ignore it).
 template <class T>
 inline T maximum(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return (a != a) ? a : (b != b) ? b : (a > b ? a : b);
-  else return a > b ? a : b;
+  if constexpr (std::is_floating_point_v<T>)
+    return (a != a) ? a : (b != b) ? b : (a > b ? a : b);
+  else
+    return a > b ? a : b;
 }
 template <class T>
 inline T minimum(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return (a != a) ? a : (b != b) ? b : (a < b ? a : b);
-  else return a < b ? a : b;
+  if constexpr (std::is_floating_point_v<T>)
+    return (a != a) ? a : (b != b) ? b : (a < b ? a : b);
+  else
+    return a < b ? a : b;
 }
 
 }  // namespace ember::fn
@@ -172,23 +197,31 @@ namespace ember::fn {
 
 template <class T>
 inline bool truth(T a) {
-  if constexpr (is_complex_v<T>) return a.real() != 0 || a.imag() != 0;
-  else return a != T(0);
+  if constexpr (is_complex_v<T>)
+    return a.real() != 0 || a.imag() != 0;
+  else
+    return a != T(0);
 }
 template <class T>
 inline T bit_not(T a) {
-  if constexpr (std::is_same_v<T, bool>) return !a;
-  else return T(~a);
+  if constexpr (std::is_same_v<T, bool>)
+    return !a;
+  else
+    return T(~a);
 }
 template <class T>
 inline T fmin(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);
-  else return a < b ? a : b;
+  if constexpr (std::is_floating_point_v<T>)
+    return std::fmin(a, b);
+  else
+    return a < b ? a : b;
 }
 template <class T>
 inline T fmax(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return std::fmax(a, b);
-  else return a > b ? a : b;
+  if constexpr (std::is_floating_point_v<T>)
+    return std::fmax(a, b);
+  else
+    return a > b ? a : b;
 }
 
 }  // namespace ember::fn

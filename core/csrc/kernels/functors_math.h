@@ -16,26 +16,36 @@ namespace ember::fn {
 // --- rounding: integers are their own floor/ceil/trunc/round ---
 template <class T>
 inline T floor(T a) {
-  if constexpr (std::is_integral_v<T>) return a;
-  else return std::floor(a);
+  if constexpr (std::is_integral_v<T>)
+    return a;
+  else
+    return std::floor(a);
 }
 template <class T>
 inline T ceil(T a) {
-  if constexpr (std::is_integral_v<T>) return a;
-  else return std::ceil(a);
+  if constexpr (std::is_integral_v<T>)
+    return a;
+  else
+    return std::ceil(a);
 }
 template <class T>
 inline T trunc(T a) {
-  if constexpr (std::is_integral_v<T>) return a;
-  else return std::trunc(a);
+  if constexpr (std::is_integral_v<T>)
+    return a;
+  else
+    return std::trunc(a);
 }
 template <class T>
-inline T frac(T a) { return a - std::trunc(a); }
+inline T frac(T a) {
+  return a - std::trunc(a);
+}
 // Round half to even (the default FE_TONEAREST mode, which nothing in ember changes).
 template <class T>
 inline T round(T a) {
-  if constexpr (std::is_integral_v<T>) return a;
-  else return std::nearbyint(a);
+  if constexpr (std::is_integral_v<T>)
+    return a;
+  else
+    return std::nearbyint(a);
 }
 // round(a, decimals): scale by 10^|decimals|, round half to even, scale back. `scale` is
 // 10^|decimals| and `neg` says decimals < 0 (then the scaling runs the other way).
@@ -68,8 +78,10 @@ inline T sgn(T a) {
 // --- exponentials and logarithms ---
 template <class T>
 inline T exp2(T a) {
-  if constexpr (is_complex_v<T>) return std::exp(a * typename T::value_type(0.693147180559945309417232121458176568));
-  else return std::exp2(a);
+  if constexpr (is_complex_v<T>)
+    return std::exp(a * typename T::value_type(0.693147180559945309417232121458176568));
+  else
+    return std::exp2(a);
 }
 // exp(z) - 1 without cancellation near 0: Re = expm1(x) cos(y) - 2 sin^2(y/2), Im = e^x sin(y).
 template <class T>
@@ -86,8 +98,10 @@ inline T expm1(T a) {
 }
 template <class T>
 inline T log2(T a) {
-  if constexpr (is_complex_v<T>) return std::log(a) / typename T::value_type(0.693147180559945309417232121458176568);
-  else return std::log2(a);
+  if constexpr (is_complex_v<T>)
+    return std::log(a) / typename T::value_type(0.693147180559945309417232121458176568);
+  else
+    return std::log2(a);
 }
 // log(1 + z): near 0, |1+z|^2 - 1 = 2x + x^2 + y^2 goes through log1p; far from 0 std::log is exact enough.
 template <class T>
@@ -105,7 +119,9 @@ inline T log1p(T a) {
 
 // --- sigmoid / logit ---
 template <class T>
-inline T sigmoid(T a) { return T(1) / (T(1) + std::exp(-a)); }
+inline T sigmoid(T a) {
+  return T(1) / (T(1) + std::exp(-a));
+}
 // logit(x) = log(x / (1 - x)), x clamped to [eps, 1 - eps] when eps >= 0 (a negative eps means None).
 template <class T>
 inline T logit(T x, T eps) {
@@ -116,45 +132,63 @@ inline T logit(T x, T eps) {
 // --- classification (integers are always finite) ---
 template <class T>
 inline bool isnan(T a) {
-  if constexpr (is_complex_v<T>) return std::isnan(a.real()) || std::isnan(a.imag());
-  else if constexpr (std::is_floating_point_v<T>) return std::isnan(a);
-  else return false;
+  if constexpr (is_complex_v<T>)
+    return std::isnan(a.real()) || std::isnan(a.imag());
+  else if constexpr (std::is_floating_point_v<T>)
+    return std::isnan(a);
+  else
+    return false;
 }
 template <class T>
 inline bool isinf(T a) {
-  if constexpr (is_complex_v<T>) return std::isinf(a.real()) || std::isinf(a.imag());
-  else if constexpr (std::is_floating_point_v<T>) return std::isinf(a);
-  else return false;
+  if constexpr (is_complex_v<T>)
+    return std::isinf(a.real()) || std::isinf(a.imag());
+  else if constexpr (std::is_floating_point_v<T>)
+    return std::isinf(a);
+  else
+    return false;
 }
 template <class T>
 inline bool isfinite(T a) {
-  if constexpr (is_complex_v<T>) return std::isfinite(a.real()) && std::isfinite(a.imag());
-  else if constexpr (std::is_floating_point_v<T>) return std::isfinite(a);
-  else return true;
+  if constexpr (is_complex_v<T>)
+    return std::isfinite(a.real()) && std::isfinite(a.imag());
+  else if constexpr (std::is_floating_point_v<T>)
+    return std::isfinite(a);
+  else
+    return true;
 }
 template <class T>
 inline bool isposinf(T a) {
-  if constexpr (std::is_floating_point_v<T>) return a == std::numeric_limits<T>::infinity();
-  else return false;
+  if constexpr (std::is_floating_point_v<T>)
+    return a == std::numeric_limits<T>::infinity();
+  else
+    return false;
 }
 template <class T>
 inline bool isneginf(T a) {
-  if constexpr (std::is_floating_point_v<T>) return a == -std::numeric_limits<T>::infinity();
-  else return false;
+  if constexpr (std::is_floating_point_v<T>)
+    return a == -std::numeric_limits<T>::infinity();
+  else
+    return false;
 }
 template <class T>
 inline bool isreal(T a) {
-  if constexpr (is_complex_v<T>) return a.imag() == typename T::value_type(0);
-  else return true;
+  if constexpr (is_complex_v<T>)
+    return a.imag() == typename T::value_type(0);
+  else
+    return true;
 }
 
 // --- nan_to_num ---
 // The largest finite value of storage type S (whose real part, for complex S).
 template <class S>
 inline double finite_max() {
-  if constexpr (std::is_same_v<S, Half>) return 65504.0;
-  else if constexpr (std::is_same_v<S, BFloat16>) return 3.38953138925153547590470800371487866880e38;
-  else return double(std::numeric_limits<real_t<S>>::max());
+  if constexpr (std::is_same_v<S, Half>)
+    return 65504.0;
+  else if constexpr (std::is_same_v<S, BFloat16>)
+    return 3.38953138925153547590470800371487866880e38;
+  else
+    return double(std::numeric_limits<real_t<S>>::max());
 }
 template <class R>
 inline R nan_to_num_real(R a, R nan, R posinf, R neginf) {
@@ -173,8 +207,10 @@ inline T nan_to_num(T a, std::optional<double> nan, std::optional<double> posinf
     const R n = R(nan.value_or(0.0));
     const R p = R(posinf ? *posinf : finite_max<S>());
     const R m = R(neginf ? *neginf : -finite_max<S>());
-    if constexpr (is_complex_v<T>) return T(nan_to_num_real(a.real(), n, p, m), nan_to_num_real(a.imag(), n, p, m));
-    else return nan_to_num_real(a, n, p, m);
+    if constexpr (is_complex_v<T>)
+      return T(nan_to_num_real(a.real(), n, p, m), nan_to_num_real(a.imag(), n, p, m));
+    else
+      return nan_to_num_real(a, n, p, m);
   }
 }
 

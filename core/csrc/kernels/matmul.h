@@ -2,9 +2,9 @@
 // and dot on tensors of any strides (OpenBLAS for float/double/complex, float32 for the 16-bit
 // floats, our own loop for integers), plus the argument checks and messages they share.
 #pragma once
-#include "iter/out_arg.h"
 #include <initializer_list>
 
+#include "iter/out_arg.h"
 #include "tensor/factory.h"
 
 namespace ember {
@@ -34,7 +34,7 @@ void check_alpha_beta(ScalarType t, const Scalar& beta, const Scalar& alpha);
 // when it may be written directly, else a new tensor (out undefined, or out overlapping an input);
 // finish_out copies such a result into out.
 Tensor product_out_target(const Tensor& out, const DimVec& sizes, ScalarType dtype, Device device,
-                  std::initializer_list<const Tensor*> inputs, const char* op);
+                          std::initializer_list<const Tensor*> inputs, const char* op);
 Tensor product_finish_out(const Tensor& out, const Tensor& result);
 
 namespace detail {

@@ -13,10 +13,14 @@ inline Scalar scalar_value(const Tensor& t) {
   return visit_dtype(t.dtype(), [&](auto zero) -> Scalar {
     using T = decltype(zero);
     const T v = *t.data_as<T>();
-    if constexpr (std::is_same_v<T, bool>) return Scalar(v);
-    else if constexpr (is_complex_v<T>) return Scalar(complex128(v));
-    else if constexpr (std::is_integral_v<T>) return Scalar(int64_t(v));
-    else return Scalar(double(v));
+    if constexpr (std::is_same_v<T, bool>)
+      return Scalar(v);
+    else if constexpr (is_complex_v<T>)
+      return Scalar(complex128(v));
+    else if constexpr (std::is_integral_v<T>)
+      return Scalar(int64_t(v));
+    else
+      return Scalar(double(v));
   });
 }
 

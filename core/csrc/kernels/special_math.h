@@ -92,7 +92,8 @@ inline double digamma(double x) {
   // Bernoulli terms B_2k / (2k x^2k), k = 1..7.
   const double z = 1.0 / (x * x);
   const double series =
-      z * (1.0 / 12 - z * (1.0 / 120 - z * (1.0 / 252 - z * (1.0 / 240 - z * (1.0 / 132 - z * (691.0 / 32760 - z / 12))))));
+      z *
+      (1.0 / 12 - z * (1.0 / 120 - z * (1.0 / 252 - z * (1.0 / 240 - z * (1.0 / 132 - z * (691.0 / 32760 - z / 12))))));
   return acc + std::log(x) - 0.5 / x - series;
 }
 
@@ -104,10 +105,16 @@ inline double polygamma(int64_t n, double x) {
 }
 
 template <class T>
-inline T erfinv(T a) { return T(erfinv(double(a))); }
+inline T erfinv(T a) {
+  return T(erfinv(double(a)));
+}
 template <class T>
-inline T digamma(T a) { return T(digamma(double(a))); }
+inline T digamma(T a) {
+  return T(digamma(double(a)));
+}
 template <class T>
-inline T polygamma(int64_t n, T a) { return T(polygamma(n, double(a))); }
+inline T polygamma(int64_t n, T a) {
+  return T(polygamma(n, double(a)));
+}
 
 }  // namespace ember::fn

@@ -12,8 +12,10 @@ template <class F>
 void visit_real_float(ScalarType dt, const char* op, F&& f) {
   visit_dtype(dt, [&](auto z) {
     using T = decltype(z);
-    if constexpr (std::is_floating_point_v<opmath_t<T>> && !std::is_integral_v<T> && !is_complex_v<T>) f(z);
-    else EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt));
+    if constexpr (std::is_floating_point_v<opmath_t<T>> && !std::is_integral_v<T> && !is_complex_v<T>)
+      f(z);
+    else
+      EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt));
   });
 }
 

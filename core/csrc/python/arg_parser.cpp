@@ -66,19 +66,32 @@ PyObject* parse_default(const std::string& v) {
 
 const char* type_label(ArgType t) {
   switch (t) {
-    case ArgType::Tensor: return "Tensor";
-    case ArgType::TensorLike: return "Tensor or Number";
-    case ArgType::TensorList: return "tuple of Tensors";
-    case ArgType::Scalar: return "Number";
-    case ArgType::Int: return "int";
-    case ArgType::IntList: return "tuple of ints";
-    case ArgType::Float: return "float";
-    case ArgType::Bool: return "bool";
-    case ArgType::Str: return "str";
-    case ArgType::DType: return "ember.dtype";
-    case ArgType::Device: return "ember.device";
-    case ArgType::Generator: return "ember.Generator";
-    default: return "object";
+    case ArgType::Tensor:
+      return "Tensor";
+    case ArgType::TensorLike:
+      return "Tensor or Number";
+    case ArgType::TensorList:
+      return "tuple of Tensors";
+    case ArgType::Scalar:
+      return "Number";
+    case ArgType::Int:
+      return "int";
+    case ArgType::IntList:
+      return "tuple of ints";
+    case ArgType::Float:
+      return "float";
+    case ArgType::Bool:
+      return "bool";
+    case ArgType::Str:
+      return "str";
+    case ArgType::DType:
+      return "ember.dtype";
+    case ArgType::Device:
+      return "ember.device";
+    case ArgType::Generator:
+      return "ember.Generator";
+    default:
+      return "object";
   }
 }
 
@@ -198,8 +211,8 @@ void ArgParser::parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames
     }
   }
   if (nargs > npositional_) {
-    PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given", name_.c_str(),
-                 npositional_, npositional_ == 1 ? "" : "s", nargs);
+    PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given", name_.c_str(), npositional_,
+                 npositional_ == 1 ? "" : "s", nargs);
     throw PythonError();
   }
   for (Py_ssize_t k = 0; k < nargs; k++) out.vals[k] = args[k];
@@ -236,19 +249,44 @@ defaults:
     }
     bool ok = true;
     switch (a.type) {
-      case ArgType::Tensor: ok = is_tensor(v); break;
-      case ArgType::TensorLike: ok = is_tensor(v) || is_number(v); break;
-      case ArgType::Scalar: ok = is_number(v) || (is_tensor(v) && unwrap(v).numel() == 1); break;
-      case ArgType::Int: ok = PyIndex_Check(v) && !PyBool_Check(v) && (!is_tensor(v) || is_index_tensor(v)); break;
-      case ArgType::Float: ok = PyFloat_Check(v) || PyLong_Check(v) || PyNumber_Check(v); break;
-      case ArgType::Bool: ok = PyBool_Check(v); break;  // only True/False, as PyTorch (not 1, numpy.bool_)
-      case ArgType::Str: ok = PyUnicode_Check(v); break;
-      case ArgType::DType: ok = is_dtype(v); break;
-      case ArgType::Device: ok = is_device(v) || PyUnicode_Check(v) || PyLong_Check(v); break;
-      case ArgType::IntList: ok = PySequence_Check(v) || PyLong_Check(v); break;
-      case ArgType::TensorList: ok = PySequence_Check(v) && !is_tensor(v); break;
-      case ArgType::Generator: ok = is_generator(v); break;
-      default: break;
+      case ArgType::Tensor:
+        ok = is_tensor(v);
+        break;
+      case ArgType::TensorLike:
+        ok = is_tensor(v) || is_number(v);
+        break;
+      case ArgType::Scalar:
+        ok = is_number(v) || (is_tensor(v) && unwrap(v).numel() == 1);
+        break;
+      case ArgType::Int:
+        ok = PyIndex_Check(v) && !PyBool_Check(v) && (!is_tensor(v) || is_index_tensor(v));
+        break;
+      case ArgType::Float:
+        ok = PyFloat_Check(v) || PyLong_Check(v) || PyNumber_Check(v);
+        break;
+      case ArgType::Bool:
+        ok = PyBool_Check(v);
+        break;  // only True/False, as PyTorch (not 1, numpy.bool_)
+      case ArgType::Str:
+        ok = PyUnicode_Check(v);
+        break;
+      case ArgType::DType:
+        ok = is_dtype(v);
+        break;
+      case ArgType::Device:
+        ok = is_device(v) || PyUnicode_Check(v) || PyLong_Check(v);
+        break;
+      case ArgType::IntList:
+        ok = PySequence_Check(v) || PyLong_Check(v);
+        break;
+      case ArgType::TensorList:
+        ok = PySequence_Check(v) && !is_tensor(v);
+        break;
+      case ArgType::Generator:
+        ok = is_generator(v);
+        break;
+      default:
+        break;
     }
     if (!ok) type_error(i, v, i < nargs);
   }
@@ -261,13 +299,20 @@ bool ArgParser::accepts(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnam
   auto fits = [](const ArgSpec& a, PyObject* v) {
     if (v == Py_None) return a.optional;
     switch (a.type) {
-      case ArgType::DType: return is_dtype(v);
-      case ArgType::Tensor: return is_tensor(v);
-      case ArgType::Int: return bool(PyLong_Check(v));
-      case ArgType::Generator: return is_generator(v);
-      case ArgType::Str: return bool(PyUnicode_Check(v));           // norm(p='fro') vs norm(p=2)
-      case ArgType::Scalar: return is_number(v) || is_tensor(v);
-      default: return true;  // overloads are told apart by the types above
+      case ArgType::DType:
+        return is_dtype(v);
+      case ArgType::Tensor:
+        return is_tensor(v);
+      case ArgType::Int:
+        return bool(PyLong_Check(v));
+      case ArgType::Generator:
+        return is_generator(v);
+      case ArgType::Str:
+        return bool(PyUnicode_Check(v));  // norm(p='fro') vs norm(p=2)
+      case ArgType::Scalar:
+        return is_number(v) || is_tensor(v);
+      default:
+        return true;  // overloads are told apart by the types above
     }
   };
   for (Py_ssize_t k = 0; k < nargs; k++)
@@ -323,11 +368,16 @@ Scalar to_scalar(PyObject* o) {
     return visit_dtype(t.dtype(), [&](auto z) -> Scalar {
       using T = decltype(z);
       T v = *t.data_as<T>();
-      if constexpr (std::is_same_v<T, bool>) return Scalar(v);
-      else if constexpr (is_complex_v<T>) return Scalar(complex128(v));
-      else if constexpr (std::is_integral_v<T>) return Scalar(int64_t(v));
-      else if constexpr (std::is_same_v<T, double>) return Scalar(v);
-      else return Scalar(double(float(v)));  // float, and half/bfloat16 through float
+      if constexpr (std::is_same_v<T, bool>)
+        return Scalar(v);
+      else if constexpr (is_complex_v<T>)
+        return Scalar(complex128(v));
+      else if constexpr (std::is_integral_v<T>)
+        return Scalar(int64_t(v));
+      else if constexpr (std::is_same_v<T, double>)
+        return Scalar(v);
+      else
+        return Scalar(double(float(v)));  // float, and half/bfloat16 through float
     });
   }
   PyNumberMethods* nb = Py_TYPE(o)->tp_as_number;

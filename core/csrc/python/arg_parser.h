@@ -21,13 +21,25 @@ class GeneratorImpl;
 namespace ember::py {
 
 enum class ArgType : int8_t {
-  Tensor, TensorLike, TensorList, Scalar, Int, IntList, Float, Bool, Str, DType, Device, Object, Generator
+  Tensor,
+  TensorLike,
+  TensorList,
+  Scalar,
+  Int,
+  IntList,
+  Float,
+  Bool,
+  Str,
+  DType,
+  Device,
+  Object,
+  Generator
 };
 
 struct ArgSpec {
   std::string name;
   ArgType type;
-  bool optional = false;   // "?": None allowed
+  bool optional = false;  // "?": None allowed
   bool kwonly = false;
   bool required = true;
   PyObject* default_value = nullptr;  // nullptr: None
@@ -64,8 +76,8 @@ class ParsedArgs {
   ~ParsedArgs() { Py_XDECREF(owned); }
 
   bool has(int i) const { return vals[i] && vals[i] != Py_None; }
-  Tensor tensor(int i) const;           // None -> undefined tensor
-  Tensor tensor_like(int i) const;      // numbers become wrapped 0-dim tensors
+  Tensor tensor(int i) const;       // None -> undefined tensor
+  Tensor tensor_like(int i) const;  // numbers become wrapped 0-dim tensors
   std::vector<Tensor> tensor_list(int i) const;
   Scalar scalar(int i) const;
   std::optional<Scalar> scalar_opt(int i) const { return has(i) ? std::optional<Scalar>(scalar(i)) : std::nullopt; }

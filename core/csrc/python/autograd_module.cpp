@@ -39,8 +39,9 @@ std::vector<Tensor> tensors_of(PyObject* seq_in, const char* what) {
 // _run_backward(tensors, grad_tensors, keep_graph, create_graph, inputs, allow_unused, accumulate_grad)
 PyObject* fn_run_backward(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   EMBER_PY_BEGIN
-  static ArgParser p("_run_backward(object tensors, object grad_tensors, bool keep_graph, bool create_graph, "
-                     "object inputs, bool allow_unused, bool accumulate_grad)");
+  static ArgParser p(
+      "_run_backward(object tensors, object grad_tensors, bool keep_graph, bool create_graph, "
+      "object inputs, bool allow_unused, bool accumulate_grad)");
   ParsedArgs r;
   p.parse(args, nargs, kwnames, r);
   std::vector<Tensor> roots = tensors_of(r.object(0), "backward tensors");

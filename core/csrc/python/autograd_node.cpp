@@ -16,8 +16,7 @@ using autograd::variable_list;
 namespace {
 
 struct NodeObject {
-  PyObject_HEAD
-  std::shared_ptr<Node> node;
+  PyObject_HEAD std::shared_ptr<Node> node;
 };
 PyTypeObject* NodeType = nullptr;
 
@@ -47,7 +46,6 @@ PyObject* get_next_functions(PyObject* self, void*) {
   return t;
   EMBER_PY_END(nullptr)
 }
-
 
 }  // namespace
 
@@ -87,10 +85,12 @@ PyObject* node_register_hook(PyObject* self, PyObject* fn) {
   EMBER_CHECK(PyCallable_Check(fn), Type, "hook must be callable");
   auto h = hold_callable(fn);
   int id = autograd::next_hook_id();
-  N(self)->post_hooks.push_back({id, [h](const variable_list& gin, const variable_list& gout) {
-    return call_node_hook(h.get(), [&] { return Py_BuildValue("(NN)", wrap_list(gin, true), wrap_list(gout, true)); }, gin.size(),
-                          "a node hook");
-  }});
+  N(self)->post_hooks.push_back(
+      {id, [h](const variable_list& gin, const variable_list& gout) {
+         return call_node_hook(
+             h.get(), [&] { return Py_BuildValue("(NN)", wrap_list(gin, true), wrap_list(gout, true)); }, gin.size(),
+             "a node hook");
+       }});
   return PyLong_FromLong(id);
   EMBER_PY_END(nullptr)
 }
@@ -102,9 +102,10 @@ PyObject* node_register_prehook(PyObject* self, PyObject* fn) {
   auto h = hold_callable(fn);
   int id = autograd::next_hook_id();
   N(self)->pre_hooks.push_back({id, [h](const variable_list& gout) {
-    return call_node_hook(h.get(), [&] { return Py_BuildValue("(N)", wrap_list(gout, true)); }, gout.size(),
-                          "a node pre-hook");
-  }});
+                                  return call_node_hook(
+                                      h.get(), [&] { return Py_BuildValue("(N)", wrap_list(gout, true)); }, gout.size(),
+                                      "a node pre-hook");
+                                }});
   return PyLong_FromLong(id);
   EMBER_PY_END(nullptr)
 }
@@ -128,12 +129,11 @@ PyObject* node_richcompare(PyObject* a, PyObject* b, int op) {
 
 Py_hash_t node_hash(PyObject* self) { return Py_hash_t(reinterpret_cast<uintptr_t>(N(self).get()) >> 4); }
 
-PyMethodDef node_methods[] = {
-    {"name", node_name, METH_NOARGS, nullptr},
-    {"register_hook", node_register_hook, METH_O, nullptr},
-    {"register_prehook", node_register_prehook, METH_O, nullptr},
-    {"_remove_hook", node_remove_hook, METH_O, nullptr},
-    {nullptr}};
+PyMethodDef node_methods[] = {{"name", node_name, METH_NOARGS, nullptr},
+                              {"register_hook", node_register_hook, METH_O, nullptr},
+                              {"register_prehook", node_register_prehook, METH_O, nullptr},
+                              {"_remove_hook", node_remove_hook, METH_O, nullptr},
+                              {nullptr}};
 
 PyGetSetDef node_getset[] = {{"next_functions", get_next_functions, nullptr, nullptr, nullptr}, {nullptr}};
 

@@ -44,10 +44,9 @@ int set_grad(PyObject* self, PyObject* v, void*) {
   // PyTorch's checks and wording, in its order (ember has no grad_dtype: the grad takes the tensor's dtype).
   EMBER_CHECK(!g.is_same(t), Runtime, "can't assign Variable as its own grad");
   EMBER_CHECK(g.dtype() == t.dtype(), Runtime, "attempting to assign a gradient with dtype '", dtype_name(g.dtype()),
-              "' to a tensor with dtype '", dtype_name(t.dtype()),
-              "'. The gradient must match the tensor's dtype");
-  EMBER_CHECK(g.device() == t.device(), Runtime, "attempting to assign a gradient with device type '",
-              g.device().str(), "' to a tensor with device type '", t.device().str(),
+              "' to a tensor with dtype '", dtype_name(t.dtype()), "'. The gradient must match the tensor's dtype");
+  EMBER_CHECK(g.device() == t.device(), Runtime, "attempting to assign a gradient with device type '", g.device().str(),
+              "' to a tensor with device type '", t.device().str(),
               "'. Please ensure that the gradient and the tensor are on the same device");
   EMBER_CHECK(g.sizes() == t.sizes(), Runtime, "attempting to assign a gradient of size '", g.sizes(),
               "' to a tensor of size '", t.sizes(),
@@ -120,8 +119,7 @@ PyObject* m_detach_(PyObject* self, PyObject*) {
   EMBER_PY_BEGIN
   const Tensor& t = T(self);
   if (AutogradMeta* m = meta(t)) {
-    EMBER_CHECK(!m->base.defined() || !requires_grad(t), Runtime,
-                "Can't detach views in-place. Use detach() instead.");
+    EMBER_CHECK(!m->base.defined() || !requires_grad(t), Runtime, "Can't detach views in-place. Use detach() instead.");
     m->grad_fn = nullptr;
     m->requires_grad = false;
     m->output_nr = 0;
@@ -192,11 +190,11 @@ PyObject* m_register_post_accumulate_grad_hook(PyObject* self, PyObject* fn) {
   auto holder = hold_callable(fn);
   int id = next_hook_id();
   materialize_meta(t).post_accumulate_hooks.push_back({id, [holder](const Tensor& v) {
-    GilGuard gil;
-    PyRef arg{wrap(v)};
-    PyRef r{PyObject_CallOneArg(holder.get(), arg.p)};
-    if (!r.p) throw PythonError();
-  }});
+                                                         GilGuard gil;
+                                                         PyRef arg{wrap(v)};
+                                                         PyRef r{PyObject_CallOneArg(holder.get(), arg.p)};
+                                                         if (!r.p) throw PythonError();
+                                                       }});
   return PyLong_FromLong(id);
   EMBER_PY_END(nullptr)
 }

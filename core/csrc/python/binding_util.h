@@ -11,10 +11,14 @@ namespace ember::py {
 
 inline PyObject* scalar_to_py(const Scalar& s) {
   switch (s.kind()) {
-    case Scalar::Kind::Bool: return PyBool_FromLong(s.to_bool());
-    case Scalar::Kind::Int: return PyLong_FromLongLong(s.to_int());
-    case Scalar::Kind::Float: return PyFloat_FromDouble(s.to_double());
-    default: return PyComplex_FromDoubles(s.to_complex().real(), s.to_complex().imag());
+    case Scalar::Kind::Bool:
+      return PyBool_FromLong(s.to_bool());
+    case Scalar::Kind::Int:
+      return PyLong_FromLongLong(s.to_int());
+    case Scalar::Kind::Float:
+      return PyFloat_FromDouble(s.to_double());
+    default:
+      return PyComplex_FromDoubles(s.to_complex().real(), s.to_complex().imag());
   }
 }
 

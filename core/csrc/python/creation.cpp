@@ -1,15 +1,15 @@
 // ember.tensor / as_tensor / from_numpy (see creation.h).
 #include "python/creation.h"
-#include "autograd/meta.h"
 
 #include <cstring>
 
+#include "autograd/meta.h"
 #include "iter/copy.h"
+#include "kernels/convert.h"
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
 #include "python/dlpack.h"
 #include "python/py_errors.h"
-#include "kernels/convert.h"
 #include "types/promotion.h"
 #include "types/scalar_fits.h"
 
@@ -137,13 +137,12 @@ T element(PyObject* o) {
 template <class T>
 void fill(PyObject* o, int64_t depth, const DimVec& shape, T*& out) {
   if (depth == shape.size()) {
-    EMBER_CHECK(!is_sequence(o), Value, "ember.tensor(): too many nested sequences (expected ", shape.size(),
-                " dims)");
+    EMBER_CHECK(!is_sequence(o), Value, "ember.tensor(): too many nested sequences (expected ", shape.size(), " dims)");
     *out++ = element<T>(o);
     return;
   }
-  EMBER_CHECK(is_sequence(o), Value, "ember.tensor(): expected a sequence of length ", shape[depth], " at dim ",
-              depth, " (got ", type_name(o), ")");
+  EMBER_CHECK(is_sequence(o), Value, "ember.tensor(): expected a sequence of length ", shape[depth], " at dim ", depth,
+              " (got ", type_name(o), ")");
   Py_ssize_t n = seq_size(o);
   EMBER_CHECK(n == shape[depth], Value, "expected sequence of length ", shape[depth], " at dim ", depth, " (got ", n,
               ")");
@@ -198,7 +197,9 @@ Tensor from_data(PyObject* data, ScalarType dtype, bool copy) {
 
 PyObject* fn_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   EMBER_PY_BEGIN
-  static ArgParser p("tensor(object data, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False, bool pin_memory=False)");
+  static ArgParser p(
+      "tensor(object data, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False, bool "
+      "pin_memory=False)");
   ParsedArgs r;
   p.parse(args, nargs, kwnames, r);
   auto dev = r.device(2);
@@ -233,14 +234,14 @@ PyObject* fn_as_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObj
 bool is_ndarray(PyObject* o) {
   PyObject* mro = Py_TYPE(o)->tp_mro;
   for (Py_ssize_t i = 0; mro && i < PyTuple_GET_SIZE(mro); i++)
-    if (std::strcmp(reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(mro, i))->tp_name, "numpy.ndarray") == 0) return true;
+    if (std::strcmp(reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(mro, i))->tp_name, "numpy.ndarray") == 0)
+      return true;
   return false;
 }
 
 PyObject* fn_from_numpy(PyObject*, PyObject* arg) {
   EMBER_PY_BEGIN
-  EMBER_CHECK(has_buffer(arg) && is_ndarray(arg), Type,
-              "expected np.ndarray (got ", type_name(arg), ")");
+  EMBER_CHECK(has_buffer(arg) && is_ndarray(arg), Type, "expected np.ndarray (got ", type_name(arg), ")");
   return wrap(tensor_from_buffer(arg));
   EMBER_PY_END(nullptr)
 }
@@ -298,7 +299,8 @@ Tensor tensor_from_buffer(PyObject* obj, bool* readonly) {
     // Ember tensors are always writable: sharing read-only memory (np.frombuffer of bytes, a
     // read-only memmap) would let writes corrupt immutable objects or fault.
     if (readonly) *readonly = v.readonly;
-    EMBER_CHECK(readonly || !v.readonly, Runtime, "the given ", type_name(obj), " is read-only; ember tensors are "
+    EMBER_CHECK(readonly || !v.readonly, Runtime, "the given ", type_name(obj),
+                " is read-only; ember tensors are "
                 "writable, so they cannot share its memory: pass a writable copy (e.g. np.array(x)), or use "
                 "ember.tensor(x) to copy");
     dt = dtype_from_format(v.format ? v.format : "B", v.itemsize);

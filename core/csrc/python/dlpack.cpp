@@ -163,7 +163,8 @@ Tensor from_capsule(PyObject* cap) {
   }
   for (int i = 0; i < d.ndim; i++)
     if (sizes[i] > 0) extent += (sizes[i] - 1) * strides[i];
-  EMBER_CHECK(d.byte_offset % itemsize(dt) == 0, Runtime, "from_dlpack: byte_offset is not a multiple of the item size");
+  EMBER_CHECK(d.byte_offset % itemsize(dt) == 0, Runtime,
+              "from_dlpack: byte_offset is not a multiple of the item size");
   PyCapsule_SetName(cap, versioned ? "used_dltensor_versioned" : "used_dltensor");
   int64_t nbytes = empty ? 0 : int64_t(d.byte_offset) + extent * itemsize(dt);
   Storage st = versioned ? foreign_storage(d.data, nbytes, Device{}, &managed_release_versioned, mv)
@@ -182,8 +183,10 @@ PyObject* fn_from_dlpack(PyObject*, PyObject* arg) {
   EMBER_PY_BEGIN
   if (is_tensor(arg)) return Py_NewRef(arg);
   if (PyCapsule_CheckExact(arg)) return wrap(from_capsule(arg));
-  EMBER_CHECK(PyObject_HasAttrString(arg, "__dlpack__"), Type, "from_dlpack(): expected a tensor, an object with "
-              "__dlpack__ (e.g. a NumPy array) or a DLPack capsule, got ", type_name(arg));
+  EMBER_CHECK(PyObject_HasAttrString(arg, "__dlpack__"), Type,
+              "from_dlpack(): expected a tensor, an object with "
+              "__dlpack__ (e.g. a NumPy array) or a DLPack capsule, got ",
+              type_name(arg));
   return wrap(from_dlpack_object(arg));
   EMBER_PY_END(nullptr)
 }

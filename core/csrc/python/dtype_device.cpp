@@ -33,12 +33,11 @@ PyObject* dtype_to_complex(PyObject* self, PyObject*) {
 }
 PyObject* dtype_reduce(PyObject* self, PyObject*) { return PyUnicode_FromString(dtype_name(st_of(self))); }
 
-PyGetSetDef dtype_getset[] = {
-    {"is_floating_point", dtype_is_floating, nullptr, nullptr, nullptr},
-    {"is_complex", dtype_is_complex, nullptr, nullptr, nullptr},
-    {"is_signed", dtype_is_signed, nullptr, nullptr, nullptr},
-    {"itemsize", dtype_itemsize, nullptr, nullptr, nullptr},
-    {nullptr}};
+PyGetSetDef dtype_getset[] = {{"is_floating_point", dtype_is_floating, nullptr, nullptr, nullptr},
+                              {"is_complex", dtype_is_complex, nullptr, nullptr, nullptr},
+                              {"is_signed", dtype_is_signed, nullptr, nullptr, nullptr},
+                              {"itemsize", dtype_itemsize, nullptr, nullptr, nullptr},
+                              {nullptr}};
 PyMethodDef dtype_methods[] = {{"to_real", dtype_to_real, METH_NOARGS, nullptr},
                                {"to_complex", dtype_to_complex, METH_NOARGS, nullptr},
                                {"__reduce__", dtype_reduce, METH_NOARGS, nullptr},
@@ -51,8 +50,8 @@ PyObject* device_new(PyTypeObject*, PyObject* args, PyObject* kwargs) {
   EMBER_PY_BEGIN
   Device d = to_device(type);
   if (index != Py_None) {
-    EMBER_CHECK(d.index < 0, Runtime, "type (string) must not include an index because index was passed explicitly: ",
-                d.str());
+    EMBER_CHECK(d.index < 0, Runtime,
+                "type (string) must not include an index because index was passed explicitly: ", d.str());
     int64_t i = to_int64(index, "device index");
     EMBER_CHECK(i >= 0, Runtime, "Device index must not be negative");
     EMBER_CHECK(i < 128, Runtime, "Device index must be at most 127, got ", i);
@@ -99,10 +98,8 @@ PyObject* device_object(Device d) {
 }
 
 bool init_dtype_type(PyObject* m) {
-  PyType_Slot slots[] = {{Py_tp_repr, (void*)dtype_repr},
-                         {Py_tp_getset, dtype_getset},
-                         {Py_tp_methods, dtype_methods},
-                         {0, nullptr}};
+  PyType_Slot slots[] = {
+      {Py_tp_repr, (void*)dtype_repr}, {Py_tp_getset, dtype_getset}, {Py_tp_methods, dtype_methods}, {0, nullptr}};
   PyType_Spec spec = {"ember.dtype", sizeof(DTypeObject), 0, Py_TPFLAGS_DEFAULT, slots};
   DTypeType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
   if (!DTypeType || PyModule_AddObjectRef(m, "dtype", (PyObject*)DTypeType) < 0) return false;

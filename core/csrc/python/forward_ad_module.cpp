@@ -87,8 +87,10 @@ PyObject* fn_set_fw_tangent(PyObject*, PyObject* args) {
 PyObject* fn_suspend_forward_ad(PyObject*, PyObject* on) {
   const int flag = PyObject_IsTrue(on);
   if (flag < 0) return nullptr;  // its truth raised (a tensor of several values): a Python error, not SystemError
-  if (flag) forward::suspend_begin();
-  else forward::suspend_end();
+  if (flag)
+    forward::suspend_begin();
+  else
+    forward::suspend_end();
   Py_RETURN_NONE;
 }
 

@@ -72,47 +72,40 @@ PyObject* make_impl_capsule(const Generator& g) {
   return c;
 }
 
-#define GEN_METHOD(fname, sig, ...)                                                              \
+#define GEN_METHOD(fname, sig, ...)                                                             \
   PyObject* fname(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) { \
-    EMBER_PY_BEGIN                                                                               \
-    static ArgParser p(sig);                                                                     \
-    ParsedArgs r;                                                                                \
-    p.parse(args, nargs, kwnames, r);                                                            \
-    GeneratorImpl& g = *self_of(self)->gen;                                                      \
-    (void)g;                                                                                     \
-    __VA_ARGS__                                                                                  \
-    EMBER_PY_END(nullptr)                                                                        \
+    EMBER_PY_BEGIN                                                                              \
+    static ArgParser p(sig);                                                                    \
+    ParsedArgs r;                                                                               \
+    p.parse(args, nargs, kwnames, r);                                                           \
+    GeneratorImpl& g = *self_of(self)->gen;                                                     \
+    (void)g;                                                                                    \
+    __VA_ARGS__                                                                                 \
+    EMBER_PY_END(nullptr)                                                                       \
   }
 
 GEN_METHOD(gen_manual_seed, "manual_seed(object seed)", g.set_seed(seed_arg(r.object(0))); return Py_NewRef(self);)
 GEN_METHOD(gen_seed, "seed()", return PyLong_FromUnsignedLongLong(g.seed());)
 GEN_METHOD(gen_initial_seed, "initial_seed()", return PyLong_FromUnsignedLongLong(g.initial_seed());)
-GEN_METHOD(gen_get_state, "get_state()",
-           std::vector<uint8_t> s = g.get_state();
+GEN_METHOD(gen_get_state, "get_state()", std::vector<uint8_t> s = g.get_state();
            Tensor t = ember::empty(DimVec{int64_t(s.size())}, ScalarType::UInt8);
-           std::memcpy(t.data(), s.data(), s.size());
-           return wrap(t);)
-GEN_METHOD(gen_set_state, "set_state(object new_state)",
-           PyObject* o = r.object(0);
+           std::memcpy(t.data(), s.data(), s.size()); return wrap(t);)
+GEN_METHOD(gen_set_state, "set_state(object new_state)", PyObject* o = r.object(0);
            EMBER_CHECK(is_tensor(o), Type, "set_state expected an ember.uint8 tensor, but got ", type_name(o));
            const Tensor& t = unwrap(o);
            EMBER_CHECK(t.dtype() == ScalarType::UInt8, Type, "set_state expected an ember.uint8 tensor, but got a ",
                        dtype_name(t.dtype()), " tensor");
            EMBER_CHECK(t.device().is_cpu(), Runtime, "set_state expects a cpu tensor, got one on ", t.device().str());
-           Tensor c = contiguous(t);
-           g.set_state(reinterpret_cast<const uint8_t*>(c.data()), size_t(c.numel()));
+           Tensor c = contiguous(t); g.set_state(reinterpret_cast<const uint8_t*>(c.data()), size_t(c.numel()));
            return Py_NewRef(self);)
 GEN_METHOD(gen_clone_state, "clone_state()", return wrap_generator(g.clone());)
 // Raw blocks of the stream (n x 4 words as int64), for testing implementations against references.
-GEN_METHOD(gen_blocks, "_blocks(int first_block, int n)",
-           int64_t first = r.int64(0), n = r.int64(1);
+GEN_METHOD(gen_blocks, "_blocks(int first_block, int n)", int64_t first = r.int64(0), n = r.int64(1);
            EMBER_CHECK(first >= 0 && n >= 0, Value, "_blocks: first_block and n must be non-negative");
            std::vector<uint32_t> w(size_t(n) * 4);
-           g.fill_blocks(uint64_t(first), n, reinterpret_cast<uint32_t(*)[4]>(w.data()));
-           Tensor t = ember::empty(DimVec{n, 4}, ScalarType::Int64);
-           int64_t* d = t.data_as<int64_t>();
-           for (size_t k = 0; k < w.size(); k++) d[k] = w[k];
-           return wrap(t);)
+           g.fill_blocks(uint64_t(first), n, reinterpret_cast<uint32_t (*)[4]>(w.data()));
+           Tensor t = ember::empty(DimVec{n, 4}, ScalarType::Int64); int64_t* d = t.data_as<int64_t>();
+           for (size_t k = 0; k < w.size(); k++) d[k] = w[k]; return wrap(t);)
 GEN_METHOD(gen_get_offset, "_get_offset()", return PyLong_FromUnsignedLongLong(g.offset());)
 // A capsule "ember.GeneratorImpl" holding one reference to this generator's GeneratorImpl, for
 // extension modules (which cannot link to _C) to reach it.
@@ -140,9 +133,8 @@ PyMethodDef gen_methods[] = {
     {"_impl_capsule", FASTCALL(gen_impl_capsule), nullptr},
     {nullptr}};
 
-PyGetSetDef gen_getset[] = {{"device", gen_device, nullptr, nullptr, nullptr},
-                            {"_algorithm", gen_name, nullptr, nullptr, nullptr},
-                            {nullptr}};
+PyGetSetDef gen_getset[] = {
+    {"device", gen_device, nullptr, nullptr, nullptr}, {"_algorithm", gen_name, nullptr, nullptr, nullptr}, {nullptr}};
 
 }  // namespace
 

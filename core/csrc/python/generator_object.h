@@ -8,8 +8,7 @@
 namespace ember::py {
 
 struct GeneratorObject {
-  PyObject_HEAD
-  Generator gen;
+  PyObject_HEAD Generator gen;
 };
 
 extern PyTypeObject* GeneratorType;  // ember._C.Generator

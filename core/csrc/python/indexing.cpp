@@ -1,10 +1,11 @@
 // t[...] and t[...] = v: basic indices (integers, slices, None, Ellipsis, bools) give a view and
 // write through it; integer tensors, lists, NumPy arrays and bool masks add advanced indexing,
 // which reads into a new tensor and writes with index_put semantics (see indexing_parse.cpp).
+#include "autograd/indexing.h"
+
 #include <Python.h>
 
 #include "autograd/formulas.h"
-#include "autograd/indexing.h"
 #include "iter/copy.h"
 #include "kernels/cpu/index_advanced.h"
 #include "python/arg_parser.h"

@@ -1,11 +1,10 @@
 // Parsing t[...] (see indexing.h), following PyTorch: integers (also 0-dim integer tensors) select,
 // slices/None/Ellipsis/Python bools are views, and what remains (integer tensors, lists, NumPy
 // arrays, bool masks) becomes advanced index tensors over the dims of that view.
-#include "python/indexing.h"
-
 #include "iter/copy.h"
 #include "kernels/cpu/index_advanced.h"
 #include "python/arg_parser.h"
+#include "python/indexing.h"
 #include "python/py_errors.h"
 
 namespace ember::py {
@@ -144,7 +143,8 @@ ParsedIndex parse_index(const Tensor& t, PyObject* index) {
     if (it.kind == Kind::Ellipsis) ellipses++;
   }
   EMBER_CHECK(ellipses <= 1, Index, "an index can only have a single ellipsis ('...')");
-  EMBER_CHECK(consumed <= t.dim(), Index, "too many indices for tensor of dimension ", t.dim(), " (got ", consumed, ")");
+  EMBER_CHECK(consumed <= t.dim(), Index, "too many indices for tensor of dimension ", t.dim(), " (got ", consumed,
+              ")");
 
   ParsedIndex p;
   DimVec sizes, strides;
@@ -181,7 +181,8 @@ ParsedIndex parse_index(const Tensor& t, PyObject* index) {
       case Kind::Int: {
         int64_t v = it.value;
         const int64_t size = ts[d];
-        EMBER_CHECK(v >= -size && v < size, Index, "index ", v, " is out of bounds for dimension ", d, " with size ", size);
+        EMBER_CHECK(v >= -size && v < size, Index, "index ", v, " is out of bounds for dimension ", d, " with size ",
+                    size);
         if (v < 0) v += size;
         offset += v * tst[d];
         d++;
@@ -190,7 +191,8 @@ ParsedIndex parse_index(const Tensor& t, PyObject* index) {
       case Kind::Slice: {
         Py_ssize_t start, stop, step;
         if (PySlice_Unpack(it.obj, &start, &stop, &step) < 0) throw PythonError();
-        EMBER_CHECK(step > 0, Value, "step must be greater than zero (negative-step slices are not supported; use flip)");
+        EMBER_CHECK(step > 0, Value,
+                    "step must be greater than zero (negative-step slices are not supported; use flip)");
         Py_ssize_t len = PySlice_AdjustIndices(ts[d], &start, &stop, step);
         sizes.push_back(len);
         strides.push_back(tst[d] * step);

@@ -12,8 +12,8 @@
 #include "python/objects.h"
 #include "python/py_errors.h"
 #include "python/py_linalg_error.h"
-#include "python/storage.h"
 #include "python/return_types.h"
+#include "python/storage.h"
 #include "python/tensor_methods.h"
 #include "types/promotion.h"
 
@@ -55,21 +55,20 @@ void translate(std::exception_ptr p) {
 
 // The module's utility functions go through ArgParser like the ops (not pybind11, whose dispatcher
 // aborts the process on keyword names that are not valid UTF-8).
-#define EMBER_FN(name, sig, ...)                                                                      \
-  PyObject* fn_##name(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {        \
-    EMBER_PY_BEGIN                                                                                    \
-    static ArgParser p(sig);                                                                          \
-    ParsedArgs r;                                                                                     \
-    p.parse(args, nargs, kwnames, r);                                                                 \
-    __VA_ARGS__                                                                                       \
-    EMBER_PY_END(nullptr)                                                                             \
+#define EMBER_FN(name, sig, ...)                                                               \
+  PyObject* fn_##name(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) { \
+    EMBER_PY_BEGIN                                                                             \
+    static ArgParser p(sig);                                                                   \
+    ParsedArgs r;                                                                              \
+    p.parse(args, nargs, kwnames, r);                                                          \
+    __VA_ARGS__                                                                                \
+    EMBER_PY_END(nullptr)                                                                      \
   }
 
 // Registers a Python class the core instantiates; it must subclass `base` (when given).
 PyObject* set_class(PyObject*& slot, PyObject* cls, PyTypeObject* base, const char* what) {
-  EMBER_CHECK(PyType_Check(cls) && (!base || PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), base)), Type,
-              what, " must be a class", base ? " derived from " : "", base ? base->tp_name : "", ", got ",
-              type_name(cls));
+  EMBER_CHECK(PyType_Check(cls) && (!base || PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), base)), Type, what,
+              " must be a class", base ? " derived from " : "", base ? base->tp_name : "", ", got ", type_name(cls));
   Py_XSETREF(slot, Py_NewRef(cls));
   Py_RETURN_NONE;
 }
@@ -78,33 +77,28 @@ PyObject* g_tensor_class = nullptr;
 
 EMBER_FN(_set_tensor_class, "_set_tensor_class(object cls)",
          PyObject* res = set_class(g_tensor_class, r.object(0), TensorBaseType, "the tensor class");
-         TensorClass = reinterpret_cast<PyTypeObject*>(g_tensor_class);
-         return res;)
+         TensorClass = reinterpret_cast<PyTypeObject*>(g_tensor_class); return res;)
 EMBER_FN(_set_size_class, "_set_size_class(object cls)",
          return set_class(SizeClass, r.object(0), &PyTuple_Type, "the size class");)
 EMBER_FN(_set_zero_division_error, "_set_zero_division_error(object cls)",
-         return set_class(ZeroDivisionRuntimeError, r.object(0), reinterpret_cast<PyTypeObject*>(PyExc_ZeroDivisionError),
-                          "the zero-division error class");)
+         return set_class(ZeroDivisionRuntimeError, r.object(0),
+                          reinterpret_cast<PyTypeObject*>(PyExc_ZeroDivisionError), "the zero-division error class");)
 EMBER_FN(_set_out_of_memory_error, "_set_out_of_memory_error(object cls)",
          return set_class(OutOfMemoryErrorClass, r.object(0), reinterpret_cast<PyTypeObject*>(PyExc_MemoryError),
                           "the out-of-memory error class");)
 EMBER_FN(_set_linalg_error, "_set_linalg_error(object cls)",
-         return set_class(LinAlgErrorClass, r.object(0),
-                          reinterpret_cast<PyTypeObject*>(PyExc_RuntimeError), "the linalg error class");)
+         return set_class(LinAlgErrorClass, r.object(0), reinterpret_cast<PyTypeObject*>(PyExc_RuntimeError),
+                          "the linalg error class");)
 EMBER_FN(get_num_threads, "get_num_threads()", return PyLong_FromLong(get_num_threads());)
-EMBER_FN(set_num_threads, "set_num_threads(int num)",
-         int64_t n = r.int64(0);
+EMBER_FN(set_num_threads, "set_num_threads(int num)", int64_t n = r.int64(0);
          EMBER_CHECK(n > 0 && n <= 65536, Value, "set_num_threads expects a positive integer (at most 65536), got ", n);
-         set_num_threads(int(n));
-         Py_RETURN_NONE;)
+         set_num_threads(int(n)); Py_RETURN_NONE;)
 EMBER_FN(_num_threads_env_warning, "_num_threads_env_warning()",
          return PyUnicode_FromString(num_threads_env_warning().c_str());)
 EMBER_FN(get_num_interop_threads, "get_num_interop_threads()", return PyLong_FromLong(get_num_interop_threads());)
-EMBER_FN(set_num_interop_threads, "set_num_interop_threads(int num)",
-         int64_t n = r.int64(0);
+EMBER_FN(set_num_interop_threads, "set_num_interop_threads(int num)", int64_t n = r.int64(0);
          EMBER_CHECK(n > 0 && n <= 65536, Runtime, "set_num_interop_threads expects a positive integer");
-         set_num_interop_threads(int(n));
-         Py_RETURN_NONE;)
+         set_num_interop_threads(int(n)); Py_RETURN_NONE;)
 EMBER_FN(_set_parallel_grain_cap, "_set_parallel_grain_cap(int cap)",
          return PyLong_FromLongLong(set_parallel_grain_cap(r.int64(0)));)
 EMBER_FN(_parallel_jobs_run, "_parallel_jobs_run()", return PyLong_FromLongLong(team_jobs_run());)
@@ -114,11 +108,8 @@ EMBER_FN(promote_types, "promote_types(object type1, object type2)",
          return dtype_obj(promote_types(dtype_arg(r.object(0)), dtype_arg(r.object(1))));)
 EMBER_FN(can_cast, "can_cast(object from_, object to)",
          return PyBool_FromLong(can_cast(dtype_arg(r.object(0)), dtype_arg(r.object(1))));)
-EMBER_FN(result_type, "result_type(object tensor1, object tensor2)",
-         ResultTypeState st;
-         add_operand(st, r.object(0));
-         add_operand(st, r.object(1));
-         return dtype_obj(st.result());)
+EMBER_FN(result_type, "result_type(object tensor1, object tensor2)", ResultTypeState st; add_operand(st, r.object(0));
+         add_operand(st, r.object(1)); return dtype_obj(st.result());)
 EMBER_FN(_cpu_empty_cache, "_cpu_empty_cache()", cpu_empty_cache(); Py_RETURN_NONE;)
 EMBER_FN(_cpu_cached_bytes, "_cpu_cached_bytes()", return PyLong_FromSize_t(cpu_cached_bytes());)
 
@@ -142,16 +133,24 @@ PYBIND11_MODULE(_C, m) {
   add_autograd_functions(functions);
   add_forward_ad_functions(functions);
   for (auto [name, f] : std::initializer_list<std::pair<const char*, decltype(&fn_get_num_threads)>>{
-           {"_set_tensor_class", fn__set_tensor_class}, {"_set_size_class", fn__set_size_class},
-           {"_set_zero_division_error", fn__set_zero_division_error}, {"_set_linalg_error", fn__set_linalg_error},
+           {"_set_tensor_class", fn__set_tensor_class},
+           {"_set_size_class", fn__set_size_class},
+           {"_set_zero_division_error", fn__set_zero_division_error},
+           {"_set_linalg_error", fn__set_linalg_error},
            {"_set_out_of_memory_error", fn__set_out_of_memory_error},
            {"get_num_threads", fn_get_num_threads},
-           {"set_num_threads", fn_set_num_threads}, {"get_num_interop_threads", fn_get_num_interop_threads},
+           {"set_num_threads", fn_set_num_threads},
+           {"get_num_interop_threads", fn_get_num_interop_threads},
            {"set_num_interop_threads", fn_set_num_interop_threads},
            {"_num_threads_env_warning", fn__num_threads_env_warning},
-           {"_set_parallel_grain_cap", fn__set_parallel_grain_cap}, {"_parallel_jobs_run", fn__parallel_jobs_run}, {"get_default_dtype", fn_get_default_dtype},
-           {"set_default_dtype", fn_set_default_dtype}, {"promote_types", fn_promote_types},
-           {"can_cast", fn_can_cast}, {"result_type", fn_result_type}, {"_cpu_empty_cache", fn__cpu_empty_cache},
+           {"_set_parallel_grain_cap", fn__set_parallel_grain_cap},
+           {"_parallel_jobs_run", fn__parallel_jobs_run},
+           {"get_default_dtype", fn_get_default_dtype},
+           {"set_default_dtype", fn_set_default_dtype},
+           {"promote_types", fn_promote_types},
+           {"can_cast", fn_can_cast},
+           {"result_type", fn_result_type},
+           {"_cpu_empty_cache", fn__cpu_empty_cache},
            {"_cpu_cached_bytes", fn__cpu_cached_bytes}})
     functions.push_back({name, FASTCALL(f), nullptr});
   functions.push_back({nullptr, nullptr, 0, nullptr});

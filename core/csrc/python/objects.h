@@ -10,8 +10,7 @@
 namespace ember::py {
 
 struct TensorObject {
-  PyObject_HEAD
-  Tensor tensor;
+  PyObject_HEAD Tensor tensor;
   PyObject* dict;
   PyObject* weaklist;
 };
@@ -26,16 +25,14 @@ PyObject* wrap(Tensor t);
 PyObject* wrap_list(const std::vector<Tensor>& ts, bool as_tuple);
 
 struct DTypeObject {
-  PyObject_HEAD
-  ScalarType st;
+  PyObject_HEAD ScalarType st;
 };
 extern PyTypeObject* DTypeType;
 PyObject* dtype_object(ScalarType t);  // borrowed reference to the singleton
 inline bool is_dtype(PyObject* o) { return Py_TYPE(o) == DTypeType; }
 
 struct DeviceObject {
-  PyObject_HEAD
-  Device device;
+  PyObject_HEAD Device device;
 };
 extern PyTypeObject* DeviceType;
 PyObject* device_object(Device d);  // new reference

@@ -16,8 +16,7 @@ namespace ember::py {
 namespace {
 
 struct OpObject {
-  PyObject_HEAD
-  vectorcallfunc vectorcall;
+  PyObject_HEAD vectorcallfunc vectorcall;
   OpEntry* entry;
   ArgParser* parser;  // owned
 };
@@ -39,14 +38,22 @@ IValue box_arg(const ParsedArgs& r, int i, const SchemaArg& a) {
 
 PyObject* unbox_result(const IValue& v) {
   switch (v.tag()) {
-    case IValue::Tag::None: Py_RETURN_NONE;
-    case IValue::Tag::Tensor: return wrap(v.to_tensor());
-    case IValue::Tag::TensorList: return wrap_list(v.to_tensor_list(), false);
-    case IValue::Tag::Int: return PyLong_FromLongLong(v.to_int());
-    case IValue::Tag::Bool: return PyBool_FromLong(v.to_bool());
-    case IValue::Tag::Double: return PyFloat_FromDouble(v.to_double());
-    case IValue::Tag::Generator: return wrap_generator(v.to_generator());
-    default: EMBER_FAIL(Type, "op result of kind ", v.tag_name(), " has no Python conversion");
+    case IValue::Tag::None:
+      Py_RETURN_NONE;
+    case IValue::Tag::Tensor:
+      return wrap(v.to_tensor());
+    case IValue::Tag::TensorList:
+      return wrap_list(v.to_tensor_list(), false);
+    case IValue::Tag::Int:
+      return PyLong_FromLongLong(v.to_int());
+    case IValue::Tag::Bool:
+      return PyBool_FromLong(v.to_bool());
+    case IValue::Tag::Double:
+      return PyFloat_FromDouble(v.to_double());
+    case IValue::Tag::Generator:
+      return wrap_generator(v.to_generator());
+    default:
+      EMBER_FAIL(Type, "op result of kind ", v.tag_name(), " has no Python conversion");
   }
 }
 
@@ -130,30 +137,35 @@ PyObject* op_backward(PyObject* self, PyObject* args) {
   Stack in;
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(inputs); i++) {
     PyObject* x = PyTuple_GET_ITEM(inputs, i);
-    if (x == Py_None) in.emplace_back();
-    else if (is_tensor(x)) in.emplace_back(unwrap(x));
-    else if (PyBool_Check(x)) in.emplace_back(x == Py_True);
-    else if (PyLong_Check(x)) in.emplace_back(int64_t(PyLong_AsLongLong(x)));
-    else if (PyFloat_Check(x)) in.emplace_back(PyFloat_AsDouble(x));
-    else if (PyUnicode_Check(x)) in.emplace_back(std::string(PyUnicode_AsUTF8(x)));
-    else EMBER_FAIL(Type, "_backward: unsupported input of type ", type_name(x));
+    if (x == Py_None)
+      in.emplace_back();
+    else if (is_tensor(x))
+      in.emplace_back(unwrap(x));
+    else if (PyBool_Check(x))
+      in.emplace_back(x == Py_True);
+    else if (PyLong_Check(x))
+      in.emplace_back(int64_t(PyLong_AsLongLong(x)));
+    else if (PyFloat_Check(x))
+      in.emplace_back(PyFloat_AsDouble(x));
+    else if (PyUnicode_Check(x))
+      in.emplace_back(std::string(PyUnicode_AsUTF8(x)));
+    else
+      EMBER_FAIL(Type, "_backward: unsupported input of type ", type_name(x));
   }
   std::vector<Tensor> outs = tensors_of(outputs, "outputs"), gs = tensors_of(grads, "grad_outputs");
   std::vector<Tensor> res = e->backward()(BackwardArgs{in, outs, gs});
   PyObject* t = PyTuple_New(Py_ssize_t(res.size()));
-  for (size_t i = 0; i < res.size(); i++)
-    PyTuple_SET_ITEM(t, i, res[i].defined() ? wrap(res[i]) : Py_NewRef(Py_None));
+  for (size_t i = 0; i < res.size(); i++) PyTuple_SET_ITEM(t, i, res[i].defined() ? wrap(res[i]) : Py_NewRef(Py_None));
   return t;
   EMBER_PY_END(nullptr)
 }
 
 PyTypeObject* op_type() {
-  static PyGetSetDef getset[] = {
-      {"schema", op_get_schema, nullptr, nullptr, nullptr},
-      {"qualified_name", op_get_qualified, nullptr, nullptr, nullptr},
-      {"has_backward", op_get_has_backward, nullptr, nullptr, nullptr},
-      {"kernels", op_get_kernels, nullptr, nullptr, nullptr},
-      {nullptr, nullptr, nullptr, nullptr, nullptr}};
+  static PyGetSetDef getset[] = {{"schema", op_get_schema, nullptr, nullptr, nullptr},
+                                 {"qualified_name", op_get_qualified, nullptr, nullptr, nullptr},
+                                 {"has_backward", op_get_has_backward, nullptr, nullptr, nullptr},
+                                 {"kernels", op_get_kernels, nullptr, nullptr, nullptr},
+                                 {nullptr, nullptr, nullptr, nullptr, nullptr}};
   static PyMethodDef methods[] = {{"_backward", op_backward, METH_VARARGS, nullptr}, {nullptr, nullptr, 0, nullptr}};
   static PyTypeObject* type = [] {
     static PyTypeObject t = {PyVarObject_HEAD_INIT(nullptr, 0)};

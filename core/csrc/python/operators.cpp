@@ -2,28 +2,28 @@
 // wired straight into the type's number slots so `a + b` skips method lookup and argument parsing.
 #include <Python.h>
 
-#include "generated/ops/add.h"
-#include "generated/ops/sub.h"
-#include "generated/ops/mul.h"
-#include "generated/ops/div.h"
-#include "generated/ops/floor_divide.h"
-#include "generated/ops/remainder.h"
-#include "generated/ops/pow.h"
-#include "generated/ops/neg.h"
 #include "generated/ops/abs.h"
+#include "generated/ops/add.h"
 #include "generated/ops/bitwise_and.h"
-#include "generated/ops/bitwise_or.h"
-#include "generated/ops/bitwise_xor.h"
-#include "generated/ops/bitwise_not.h"
 #include "generated/ops/bitwise_left_shift.h"
+#include "generated/ops/bitwise_not.h"
+#include "generated/ops/bitwise_or.h"
 #include "generated/ops/bitwise_right_shift.h"
+#include "generated/ops/bitwise_xor.h"
+#include "generated/ops/div.h"
 #include "generated/ops/eq.h"
-#include "generated/ops/ne.h"
-#include "generated/ops/lt.h"
-#include "generated/ops/le.h"
-#include "generated/ops/gt.h"
+#include "generated/ops/floor_divide.h"
 #include "generated/ops/ge.h"
+#include "generated/ops/gt.h"
+#include "generated/ops/le.h"
+#include "generated/ops/lt.h"
 #include "generated/ops/matmul.h"
+#include "generated/ops/mul.h"
+#include "generated/ops/ne.h"
+#include "generated/ops/neg.h"
+#include "generated/ops/pow.h"
+#include "generated/ops/remainder.h"
+#include "generated/ops/sub.h"
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
 #include "python/creation.h"
@@ -72,34 +72,80 @@ PyObject* unary(PyObject* a, F f) {
   EMBER_PY_END(nullptr)
 }
 
-PyObject* nb_add(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::add(x, y, 1); }); }
-PyObject* nb_sub(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::sub(x, y, 1); }); }
-PyObject* nb_mul(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::mul(x, y); }); }
-PyObject* nb_div(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::div(x, y, std::nullopt); }); }
-PyObject* nb_floordiv(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::floor_divide(x, y); }); }
-PyObject* nb_mod(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::remainder(x, y); }); }
+PyObject* nb_add(PyObject* a, PyObject* b) {
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::add(x, y, 1); });
+}
+PyObject* nb_sub(PyObject* a, PyObject* b) {
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::sub(x, y, 1); });
+}
+PyObject* nb_mul(PyObject* a, PyObject* b) {
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::mul(x, y); });
+}
+PyObject* nb_div(PyObject* a, PyObject* b) {
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::div(x, y, std::nullopt); });
+}
+PyObject* nb_floordiv(PyObject* a, PyObject* b) {
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::floor_divide(x, y); });
+}
+PyObject* nb_mod(PyObject* a, PyObject* b) {
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::remainder(x, y); });
+}
 PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
   if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
   return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::pow(x, y); });
 }
-PyObject* nb_and(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_and(x, y); }); }
-PyObject* nb_or(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_or(x, y); }); }
-PyObject* nb_xor(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_xor(x, y); }); }
-PyObject* nb_lshift(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_left_shift(x, y); }); }
-PyObject* nb_rshift(PyObject* a, PyObject* b) { return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_right_shift(x, y); }); }
+PyObject* nb_and(PyObject* a, PyObject* b) {
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_and(x, y); });
+}
+PyObject* nb_or(PyObject* a, PyObject* b) {
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_or(x, y); });
+}
+PyObject* nb_xor(PyObject* a, PyObject* b) {
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_xor(x, y); });
+}
+PyObject* nb_lshift(PyObject* a, PyObject* b) {
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_left_shift(x, y); });
+}
+PyObject* nb_rshift(PyObject* a, PyObject* b) {
+  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_right_shift(x, y); });
+}
 
-PyObject* nb_iadd(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::add_(x, y, 1); }); }
-PyObject* nb_isub(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::sub_(x, y, 1); }); }
-PyObject* nb_imul(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::mul_(x, y); }); }
-PyObject* nb_idiv(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::div_(x, y, std::nullopt); }); }
-PyObject* nb_ifloordiv(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::floor_divide_(x, y); }); }
-PyObject* nb_imod(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::remainder_(x, y); }); }
-PyObject* nb_ipow(PyObject* a, PyObject* b, PyObject*) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::pow_(x, y); }); }
-PyObject* nb_iand(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_and_(x, y); }); }
-PyObject* nb_ior(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_or_(x, y); }); }
-PyObject* nb_ixor(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_xor_(x, y); }); }
-PyObject* nb_ilshift(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_left_shift_(x, y); }); }
-PyObject* nb_irshift(PyObject* a, PyObject* b) { return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_right_shift_(x, y); }); }
+PyObject* nb_iadd(PyObject* a, PyObject* b) {
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::add_(x, y, 1); });
+}
+PyObject* nb_isub(PyObject* a, PyObject* b) {
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::sub_(x, y, 1); });
+}
+PyObject* nb_imul(PyObject* a, PyObject* b) {
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::mul_(x, y); });
+}
+PyObject* nb_idiv(PyObject* a, PyObject* b) {
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::div_(x, y, std::nullopt); });
+}
+PyObject* nb_ifloordiv(PyObject* a, PyObject* b) {
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::floor_divide_(x, y); });
+}
+PyObject* nb_imod(PyObject* a, PyObject* b) {
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::remainder_(x, y); });
+}
+PyObject* nb_ipow(PyObject* a, PyObject* b, PyObject*) {
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::pow_(x, y); });
+}
+PyObject* nb_iand(PyObject* a, PyObject* b) {
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_and_(x, y); });
+}
+PyObject* nb_ior(PyObject* a, PyObject* b) {
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_or_(x, y); });
+}
+PyObject* nb_ixor(PyObject* a, PyObject* b) {
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_xor_(x, y); });
+}
+PyObject* nb_ilshift(PyObject* a, PyObject* b) {
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_left_shift_(x, y); });
+}
+PyObject* nb_irshift(PyObject* a, PyObject* b) {
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_right_shift_(x, y); });
+}
 
 // a @ b: tensors only (a Python number gives NotImplemented, so Python raises TypeError).
 PyObject* nb_matmul(PyObject* a, PyObject* b) {
@@ -109,15 +155,21 @@ PyObject* nb_matmul(PyObject* a, PyObject* b) {
   EMBER_PY_END(nullptr)
 }
 
-PyObject* nb_neg(PyObject* a) { return unary(a, [](const Tensor& x) { return ad::neg(x); }); }
+PyObject* nb_neg(PyObject* a) {
+  return unary(a, [](const Tensor& x) { return ad::neg(x); });
+}
 PyObject* nb_pos(PyObject* a) {
   EMBER_PY_BEGIN
   EMBER_CHECK(unwrap(a).dtype() != ScalarType::Bool, Runtime, "The `+` operator, on a bool tensor is not supported.");
   return Py_NewRef(a);
   EMBER_PY_END(nullptr)
 }
-PyObject* nb_abs(PyObject* a) { return unary(a, [](const Tensor& x) { return ad::abs(x); }); }
-PyObject* nb_invert(PyObject* a) { return unary(a, [](const Tensor& x) { return ad::bitwise_not(x); }); }
+PyObject* nb_abs(PyObject* a) {
+  return unary(a, [](const Tensor& x) { return ad::abs(x); });
+}
+PyObject* nb_invert(PyObject* a) {
+  return unary(a, [](const Tensor& x) { return ad::bitwise_not(x); });
+}
 
 const Tensor& one_element(PyObject* a, const char* what) {
   const Tensor& t = unwrap(a);
@@ -192,12 +244,18 @@ PyObject* richcompare(PyObject* a, PyObject* b, int op) {
   }
   return binary(a, b, [op](const Tensor& x, const Tensor& y) {
     switch (op) {
-      case Py_LT: return ad::lt(x, y);
-      case Py_LE: return ad::le(x, y);
-      case Py_GT: return ad::gt(x, y);
-      case Py_GE: return ad::ge(x, y);
-      case Py_EQ: return ad::eq(x, y);
-      default: return ad::ne(x, y);
+      case Py_LT:
+        return ad::lt(x, y);
+      case Py_LE:
+        return ad::le(x, y);
+      case Py_GT:
+        return ad::gt(x, y);
+      case Py_GE:
+        return ad::ge(x, y);
+      case Py_EQ:
+        return ad::eq(x, y);
+      default:
+        return ad::ne(x, y);
     }
   });
 }
@@ -206,20 +264,41 @@ PyObject* richcompare(PyObject* a, PyObject* b, int op) {
 
 void add_operator_slots(std::vector<PyType_Slot>& s) {
   s.insert(s.end(), {
-      {Py_nb_add, (void*)nb_add}, {Py_nb_subtract, (void*)nb_sub}, {Py_nb_multiply, (void*)nb_mul},
-      {Py_nb_true_divide, (void*)nb_div}, {Py_nb_floor_divide, (void*)nb_floordiv},
-      {Py_nb_remainder, (void*)nb_mod}, {Py_nb_power, (void*)nb_pow}, {Py_nb_and, (void*)nb_and},
-      {Py_nb_or, (void*)nb_or}, {Py_nb_xor, (void*)nb_xor}, {Py_nb_lshift, (void*)nb_lshift},
-      {Py_nb_rshift, (void*)nb_rshift}, {Py_nb_matrix_multiply, (void*)nb_matmul}, {Py_nb_inplace_add, (void*)nb_iadd},
-      {Py_nb_inplace_subtract, (void*)nb_isub}, {Py_nb_inplace_multiply, (void*)nb_imul},
-      {Py_nb_inplace_true_divide, (void*)nb_idiv}, {Py_nb_inplace_floor_divide, (void*)nb_ifloordiv},
-      {Py_nb_inplace_remainder, (void*)nb_imod}, {Py_nb_inplace_power, (void*)nb_ipow},
-      {Py_nb_inplace_and, (void*)nb_iand}, {Py_nb_inplace_or, (void*)nb_ior}, {Py_nb_inplace_xor, (void*)nb_ixor},
-      {Py_nb_inplace_lshift, (void*)nb_ilshift}, {Py_nb_inplace_rshift, (void*)nb_irshift},
-      {Py_nb_negative, (void*)nb_neg}, {Py_nb_positive, (void*)nb_pos}, {Py_nb_absolute, (void*)nb_abs},
-      {Py_nb_invert, (void*)nb_invert}, {Py_nb_bool, (void*)nb_bool}, {Py_nb_float, (void*)nb_float},
-      {Py_nb_int, (void*)nb_int}, {Py_nb_index, (void*)nb_index}, {Py_tp_richcompare, (void*)richcompare},
-  });
+                        {Py_nb_add, (void*)nb_add},
+                        {Py_nb_subtract, (void*)nb_sub},
+                        {Py_nb_multiply, (void*)nb_mul},
+                        {Py_nb_true_divide, (void*)nb_div},
+                        {Py_nb_floor_divide, (void*)nb_floordiv},
+                        {Py_nb_remainder, (void*)nb_mod},
+                        {Py_nb_power, (void*)nb_pow},
+                        {Py_nb_and, (void*)nb_and},
+                        {Py_nb_or, (void*)nb_or},
+                        {Py_nb_xor, (void*)nb_xor},
+                        {Py_nb_lshift, (void*)nb_lshift},
+                        {Py_nb_rshift, (void*)nb_rshift},
+                        {Py_nb_matrix_multiply, (void*)nb_matmul},
+                        {Py_nb_inplace_add, (void*)nb_iadd},
+                        {Py_nb_inplace_subtract, (void*)nb_isub},
+                        {Py_nb_inplace_multiply, (void*)nb_imul},
+                        {Py_nb_inplace_true_divide, (void*)nb_idiv},
+                        {Py_nb_inplace_floor_divide, (void*)nb_ifloordiv},
+                        {Py_nb_inplace_remainder, (void*)nb_imod},
+                        {Py_nb_inplace_power, (void*)nb_ipow},
+                        {Py_nb_inplace_and, (void*)nb_iand},
+                        {Py_nb_inplace_or, (void*)nb_ior},
+                        {Py_nb_inplace_xor, (void*)nb_ixor},
+                        {Py_nb_inplace_lshift, (void*)nb_ilshift},
+                        {Py_nb_inplace_rshift, (void*)nb_irshift},
+                        {Py_nb_negative, (void*)nb_neg},
+                        {Py_nb_positive, (void*)nb_pos},
+                        {Py_nb_absolute, (void*)nb_abs},
+                        {Py_nb_invert, (void*)nb_invert},
+                        {Py_nb_bool, (void*)nb_bool},
+                        {Py_nb_float, (void*)nb_float},
+                        {Py_nb_int, (void*)nb_int},
+                        {Py_nb_index, (void*)nb_index},
+                        {Py_tp_richcompare, (void*)richcompare},
+                    });
 }
 
 }  // namespace ember::py

@@ -1,12 +1,12 @@
 // C++ to Python exception translation.
 #include "python/py_errors.h"
 
+#include <new>
+#include <stdexcept>
+
 #include "base/linalg_error.h"
 #include "base/oom_error.h"
 #include "python/py_linalg_error.h"
-
-#include <new>
-#include <stdexcept>
 
 namespace ember::py {
 
@@ -35,12 +35,23 @@ void set_python_error(const char* op) {
   } catch (const Error& e) {
     PyObject* type = PyExc_RuntimeError;
     switch (e.kind) {
-      case ErrorKind::Value: type = PyExc_ValueError; break;
-      case ErrorKind::Type: type = PyExc_TypeError; break;
-      case ErrorKind::Index: type = PyExc_IndexError; break;
-      case ErrorKind::NotImplemented: type = PyExc_NotImplementedError; break;
-      case ErrorKind::ZeroDivision: type = ZeroDivisionRuntimeError ? ZeroDivisionRuntimeError : PyExc_ZeroDivisionError; break;
-      default: break;
+      case ErrorKind::Value:
+        type = PyExc_ValueError;
+        break;
+      case ErrorKind::Type:
+        type = PyExc_TypeError;
+        break;
+      case ErrorKind::Index:
+        type = PyExc_IndexError;
+        break;
+      case ErrorKind::NotImplemented:
+        type = PyExc_NotImplementedError;
+        break;
+      case ErrorKind::ZeroDivision:
+        type = ZeroDivisionRuntimeError ? ZeroDivisionRuntimeError : PyExc_ZeroDivisionError;
+        break;
+      default:
+        break;
     }
     PyErr_SetString(type, e.what());
   } catch (const std::bad_alloc&) {  // a C++ container's own allocation

@@ -22,11 +22,11 @@ extern PyObject* OutOfMemoryErrorClass;
 }  // namespace ember::py
 
 #define EMBER_PY_BEGIN try {
-#define EMBER_PY_END(retval)       \
-  }                                \
-  catch (...) {                    \
+#define EMBER_PY_END(retval)         \
+  }                                  \
+  catch (...) {                      \
     ::ember::py::set_python_error(); \
-    return retval;                 \
+    return retval;                   \
   }
 // The same, naming the op `name` in out-of-memory errors.
 #define EMBER_PY_END_OP(retval, name)    \

@@ -53,8 +53,8 @@ PyObject* wrap_struct(PyTypeObject* type, std::initializer_list<Tensor> values) 
 }
 
 std::vector<Tensor> out_tensors(PyObject* out, size_t n, const char* op) {
-  EMBER_CHECK(PyTuple_Check(out) || PyList_Check(out), Type, op, "(): out must be a tuple of ", n,
-              " tensors, not ", type_name(out));
+  EMBER_CHECK(PyTuple_Check(out) || PyList_Check(out), Type, op, "(): out must be a tuple of ", n, " tensors, not ",
+              type_name(out));
   Py_ssize_t len = PySequence_Fast_GET_SIZE(out);
   EMBER_CHECK(size_t(len) == n, Type, op, "(): out must be a tuple of ", n, " tensors, got ", len, " items");
   std::vector<Tensor> ts;

@@ -31,8 +31,8 @@ struct BufferGuard {
 char* storage_range(const Tensor& t, int64_t offset, int64_t n, const char* what) {
   const StorageImpl& st = *t.storage();
   EMBER_CHECK(st.device.is_cpu(), Runtime, what, ": a ", st.device.str(), " storage has no bytes to copy");
-  EMBER_CHECK(offset >= 0 && n >= 0 && offset <= st.nbytes && n <= st.nbytes - offset, Index, what, ": bytes [",
-              offset, ", ", offset, " + ", n, ") are outside the storage of ", st.nbytes, " bytes");
+  EMBER_CHECK(offset >= 0 && n >= 0 && offset <= st.nbytes && n <= st.nbytes - offset, Index, what, ": bytes [", offset,
+              ", ", offset, " + ", n, ") are outside the storage of ", st.nbytes, " bytes");
   return static_cast<char*>(st.data) + offset;
 }
 
@@ -51,25 +51,19 @@ EMBER_FN(_storage_key, "_storage_key(Tensor self)", return PyLong_FromVoidPtr(r.
 EMBER_FN(_storage_nbytes, "_storage_nbytes(Tensor self)", return PyLong_FromLongLong(r.tensor(0).storage()->nbytes);)
 
 // Copies len(buffer) bytes of the storage, from byte `offset`, into the writable `buffer`.
-EMBER_FN(_storage_copy_to, "_storage_copy_to(Tensor self, int offset, object buffer)",
-         Tensor t = r.tensor(0);
+EMBER_FN(_storage_copy_to, "_storage_copy_to(Tensor self, int offset, object buffer)", Tensor t = r.tensor(0);
          BufferGuard b(r.object(2), PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS);
          const char* src = storage_range(t, r.int64(1), b.view.len, "_storage_copy_to");
-         if (b.view.len) std::memcpy(b.view.buf, src, size_t(b.view.len));
-         Py_RETURN_NONE;)
+         if (b.view.len) std::memcpy(b.view.buf, src, size_t(b.view.len)); Py_RETURN_NONE;)
 
 // Copies the bytes of `buffer` into the storage from byte `offset` (a write: bumps the version).
-EMBER_FN(_storage_copy_from, "_storage_copy_from(Tensor self, int offset, object buffer)",
-         Tensor t = r.tensor(0);
+EMBER_FN(_storage_copy_from, "_storage_copy_from(Tensor self, int offset, object buffer)", Tensor t = r.tensor(0);
          BufferGuard b(r.object(2), PyBUF_C_CONTIGUOUS);
          char* dst = storage_range(t, r.int64(1), b.view.len, "_storage_copy_from");
-         if (b.view.len) std::memcpy(dst, b.view.buf, size_t(b.view.len));
-         t.bump_version();
-         Py_RETURN_NONE;)
+         if (b.view.len) std::memcpy(dst, b.view.buf, size_t(b.view.len)); t.bump_version(); Py_RETURN_NONE;)
 
 // A tensor of `dtype` with the given layout over self's storage, bounds-checked against its size.
-EMBER_FN(_storage_view,
-         "_storage_view(Tensor self, ScalarType? dtype, int[] size, int[] stride, int storage_offset)",
+EMBER_FN(_storage_view, "_storage_view(Tensor self, ScalarType? dtype, int[] size, int[] stride, int storage_offset)",
          Tensor t = r.tensor(0);
          ScalarType dt = r.dtype(1);
          EMBER_CHECK(dt != ScalarType::Undefined, Type, "_storage_view: dtype must be an ember.dtype, not None");

@@ -4,11 +4,11 @@
 #include <structmember.h>
 
 #include "python/arg_parser.h"
+#include "python/autograd_python.h"
+#include "python/binding_util.h"
 #include "python/objects.h"
 #include "python/py_errors.h"
 #include "python/tensor_methods.h"
-#include "python/binding_util.h"
-#include "python/autograd_python.h"
 
 namespace ember::py {
 
@@ -78,16 +78,15 @@ PyObject* get_nbytes(PyObject* self, void*) { return PyLong_FromLongLong(T(self)
 PyObject* get_version(PyObject* self, void*) { return PyLong_FromUnsignedLong(T(self).storage()->version.load()); }
 
 std::vector<PyGetSetDef> tensor_getset = {
-    {"shape", get_shape, nullptr, nullptr, nullptr},   {"dtype", get_dtype, nullptr, nullptr, nullptr},
-    {"device", get_device, nullptr, nullptr, nullptr}, {"ndim", get_ndim, nullptr, nullptr, nullptr},
+    {"shape", get_shape, nullptr, nullptr, nullptr},     {"dtype", get_dtype, nullptr, nullptr, nullptr},
+    {"device", get_device, nullptr, nullptr, nullptr},   {"ndim", get_ndim, nullptr, nullptr, nullptr},
     {"is_meta", get_is_meta, nullptr, nullptr, nullptr}, {"is_cpu", get_is_cpu, nullptr, nullptr, nullptr},
     {"is_cuda", get_is_cuda, nullptr, nullptr, nullptr}, {"itemsize", get_itemsize, nullptr, nullptr, nullptr},
-    {"nbytes", get_nbytes, nullptr, nullptr, nullptr}, {"_version", get_version, nullptr, nullptr, nullptr}};
+    {"nbytes", get_nbytes, nullptr, nullptr, nullptr},   {"_version", get_version, nullptr, nullptr, nullptr}};
 
-PyMemberDef tensor_members[] = {
-    {"__dictoffset__", T_PYSSIZET, offsetof(TensorObject, dict), READONLY, nullptr},
-    {"__weaklistoffset__", T_PYSSIZET, offsetof(TensorObject, weaklist), READONLY, nullptr},
-    {nullptr}};
+PyMemberDef tensor_members[] = {{"__dictoffset__", T_PYSSIZET, offsetof(TensorObject, dict), READONLY, nullptr},
+                                {"__weaklistoffset__", T_PYSSIZET, offsetof(TensorObject, weaklist), READONLY, nullptr},
+                                {nullptr}};
 
 PyObject* m_size(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   EMBER_PY_BEGIN
@@ -128,9 +127,7 @@ PyObject* m_data_ptr(PyObject* self, PyObject*) {
 PyObject* m_is_floating_point(PyObject* self, PyObject*) { return PyBool_FromLong(is_floating(T(self).dtype())); }
 PyObject* m_is_complex(PyObject* self, PyObject*) { return PyBool_FromLong(is_complex(T(self).dtype())); }
 PyObject* m_is_signed(PyObject* self, PyObject*) { return PyBool_FromLong(is_signed(T(self).dtype())); }
-PyObject* m_untyped_storage_ptr(PyObject* self, PyObject*) {
-  return PyLong_FromVoidPtr(T(self).storage()->data);
-}
+PyObject* m_untyped_storage_ptr(PyObject* self, PyObject*) { return PyLong_FromVoidPtr(T(self).storage()->data); }
 
 PyObject* m_item(PyObject* self, PyObject*) {
   EMBER_PY_BEGIN
@@ -139,14 +136,17 @@ PyObject* m_item(PyObject* self, PyObject*) {
               " elements cannot be converted to Scalar (item() needs exactly one element)");
   Scalar s = to_scalar(self);
   switch (s.kind()) {
-    case Scalar::Kind::Bool: return PyBool_FromLong(s.to_bool());
-    case Scalar::Kind::Int: return PyLong_FromLongLong(s.to_int());
-    case Scalar::Kind::Float: return PyFloat_FromDouble(s.to_double());
-    default: return PyComplex_FromDoubles(s.to_complex().real(), s.to_complex().imag());
+    case Scalar::Kind::Bool:
+      return PyBool_FromLong(s.to_bool());
+    case Scalar::Kind::Int:
+      return PyLong_FromLongLong(s.to_int());
+    case Scalar::Kind::Float:
+      return PyFloat_FromDouble(s.to_double());
+    default:
+      return PyComplex_FromDoubles(s.to_complex().real(), s.to_complex().imag());
   }
   EMBER_PY_END(nullptr)
 }
-
 
 std::vector<PyMethodDef> core_methods() {
   return {
@@ -187,8 +187,10 @@ PyObject* wrap_list(const std::vector<Tensor>& ts, bool as_tuple) {
   PyObject* out = as_tuple ? PyTuple_New(ts.size()) : PyList_New(ts.size());
   for (size_t i = 0; i < ts.size(); i++) {
     PyObject* x = wrap(ts[i]);
-    if (as_tuple) PyTuple_SET_ITEM(out, i, x);
-    else PyList_SET_ITEM(out, i, x);
+    if (as_tuple)
+      PyTuple_SET_ITEM(out, i, x);
+    else
+      PyList_SET_ITEM(out, i, x);
   }
   return out;
 }
@@ -202,12 +204,9 @@ bool init_tensor_type(PyObject* m) {
   add_autograd_getset(tensor_getset);
   tensor_getset.push_back({nullptr, nullptr, nullptr, nullptr, nullptr});
   std::vector<PyType_Slot> slots = {
-      {Py_tp_dealloc, (void*)tensor_dealloc},
-      {Py_tp_traverse, (void*)tensor_traverse},
-      {Py_tp_clear, (void*)tensor_clear},
-      {Py_tp_new, (void*)tensor_new},
-      {Py_tp_getset, tensor_getset.data()},
-      {Py_tp_members, tensor_members},
+      {Py_tp_dealloc, (void*)tensor_dealloc}, {Py_tp_traverse, (void*)tensor_traverse},
+      {Py_tp_clear, (void*)tensor_clear},     {Py_tp_new, (void*)tensor_new},
+      {Py_tp_getset, tensor_getset.data()},   {Py_tp_members, tensor_members},
       {Py_tp_methods, methods.data()},
   };
   add_operator_slots(slots);

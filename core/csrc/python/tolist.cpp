@@ -1,8 +1,8 @@
 // _C._tolist(t): a tensor's elements as nested Python lists of int/float/bool/complex (a 0-dim
 // tensor gives the bare number). Needs no NumPy; repr and Tensor.tolist are built on it.
-#include "python/creation.h"
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
+#include "python/creation.h"
 #include "python/py_errors.h"
 
 namespace ember::py {
@@ -11,11 +11,16 @@ namespace {
 
 template <class T>
 PyObject* to_py(T v) {
-  if constexpr (std::is_same_v<T, bool>) return PyBool_FromLong(v);
-  else if constexpr (is_complex_v<T>) return PyComplex_FromDoubles(double(v.real()), double(v.imag()));
-  else if constexpr (std::is_integral_v<T>) return PyLong_FromLongLong(int64_t(v));
-  else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return PyFloat_FromDouble(float(v));
-  else return PyFloat_FromDouble(double(v));
+  if constexpr (std::is_same_v<T, bool>)
+    return PyBool_FromLong(v);
+  else if constexpr (is_complex_v<T>)
+    return PyComplex_FromDoubles(double(v.real()), double(v.imag()));
+  else if constexpr (std::is_integral_v<T>)
+    return PyLong_FromLongLong(int64_t(v));
+  else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>)
+    return PyFloat_FromDouble(float(v));
+  else
+    return PyFloat_FromDouble(double(v));
 }
 
 template <class T>

@@ -26,12 +26,13 @@ Tensor empty_strided(const DimVec& sizes, const DimVec& strides, ScalarType dtyp
   int64_t extent = n ? 1 : 0, span = 0;
   for (int64_t i = 0; i < sizes.size(); i++) {
     EMBER_CHECK(strides[i] >= 0, Runtime, "empty_strided: negative strides are not supported");
-    if (n) EMBER_CHECK(!__builtin_mul_overflow(sizes[i] - 1, strides[i], &span) &&
-                       !__builtin_add_overflow(extent, span, &extent), Runtime,
-                       "Storage size calculation overflowed with sizes=", sizes, " and strides=", strides);
+    if (n)
+      EMBER_CHECK(
+          !__builtin_mul_overflow(sizes[i] - 1, strides[i], &span) && !__builtin_add_overflow(extent, span, &extent),
+          Runtime, "Storage size calculation overflowed with sizes=", sizes, " and strides=", strides);
   }
-  EMBER_CHECK(extent <= INT64_MAX / itemsize(dtype), Runtime, "Storage size calculation overflowed with sizes=",
-              sizes, " and strides=", strides);
+  EMBER_CHECK(extent <= INT64_MAX / itemsize(dtype), Runtime, "Storage size calculation overflowed with sizes=", sizes,
+              " and strides=", strides);
   auto impl = make_intrusive<TensorImpl>();
   impl->storage = new_storage(extent * itemsize(dtype), device);
   impl->sizes = sizes;
@@ -114,12 +115,14 @@ void resize_out(const Tensor& out, const DimVec& sizes) {
   if (out.sizes() == sizes) return;
   TensorImpl* impl = out.impl();
   int64_t n = shape_numel(sizes), need = 0;
-  EMBER_CHECK(!__builtin_add_overflow(impl->offset, n, &need) && !__builtin_mul_overflow(need, itemsize(impl->dtype), &need),
-              Runtime, "Storage size calculation overflowed resizing the out= tensor to shape ", sizes);
+  EMBER_CHECK(
+      !__builtin_add_overflow(impl->offset, n, &need) && !__builtin_mul_overflow(need, itemsize(impl->dtype), &need),
+      Runtime, "Storage size calculation overflowed resizing the out= tensor to shape ", sizes);
   if (need > impl->storage->nbytes) {
     EMBER_CHECK(impl->storage->resizable, Runtime,
                 "Trying to resize storage that is not resizable: the out= tensor of shape ", out.sizes(),
-                " cannot grow to shape ", sizes, " because its memory is not ember's to move (it comes from "
+                " cannot grow to shape ", sizes,
+                " because its memory is not ember's to move (it comes from "
                 "or was shared with NumPy, DLPack or a buffer)");
     // Grow the shared storage itself, so every view of it sees the new memory (as PyTorch does).
     StorageImpl& st = *impl->storage;

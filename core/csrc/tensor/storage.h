@@ -19,7 +19,7 @@ struct StorageImpl : RefCounted {
   Device device;
   Deleter deleter = nullptr;
   void* ctx = nullptr;
-  bool resizable = true;  // false for memory we do not own
+  bool resizable = true;             // false for memory we do not own
   std::atomic<uint32_t> version{0};  // bumped by in-place writes; autograd checks it
 
   ~StorageImpl() override {

@@ -26,9 +26,9 @@ struct TensorImpl : RefCounted {
   int64_t numel = 1;
   ScalarType dtype = ScalarType::Float32;
   bool contiguous = true;
-  bool wrapped_number = false;  // a Python number turned into a 0-dim tensor for an op
-  void* pyobj = nullptr;        // the Python object that owns this impl, if any (borrowed)
-  bool inference = tls_inference_mode();  // made under inference_mode: may never join autograd
+  bool wrapped_number = false;                      // a Python number turned into a 0-dim tensor for an op
+  void* pyobj = nullptr;                            // the Python object that owns this impl, if any (borrowed)
+  bool inference = tls_inference_mode();            // made under inference_mode: may never join autograd
   std::unique_ptr<AutogradMetaInterface> autograd;  // null for tensors autograd has never seen
 
   // Recomputes numel and contiguity after sizes/strides change.
@@ -50,7 +50,7 @@ class Tensor {
   int64_t dim() const { return impl_->sizes.size(); }
   const DimVec& sizes() const { return impl_->sizes; }
   const DimVec& strides() const { return impl_->strides; }
-  int64_t size(int64_t d) const;    // d may be negative
+  int64_t size(int64_t d) const;  // d may be negative
   int64_t stride(int64_t d) const;
   int64_t numel() const { return impl_->numel; }
   int64_t offset() const { return impl_->offset; }
@@ -63,7 +63,9 @@ class Tensor {
   const Storage& storage() const { return impl_->storage; }
   char* data() const { return static_cast<char*>(impl_->storage->data) + impl_->offset * itemsize(); }
   template <class T>
-  T* data_as() const { return reinterpret_cast<T*>(data()); }
+  T* data_as() const {
+    return reinterpret_cast<T*>(data());
+  }
   void bump_version() const { impl_->storage->version.fetch_add(1, std::memory_order_relaxed); }
 };
 

@@ -58,7 +58,7 @@ struct BFloat16 {
   static uint16_t from_float(float f) {
     uint32_t u = float_bits(f);
     if ((u & 0x7fffffffu) > 0x7f800000u) return uint16_t((u >> 16) | 0x40u);  // quiet NaN
-    u += 0x7fffu + ((u >> 16) & 1u);  // round to nearest even
+    u += 0x7fffu + ((u >> 16) & 1u);                                          // round to nearest even
     return uint16_t(u >> 16);
   }
 };

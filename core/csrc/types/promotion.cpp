@@ -27,8 +27,7 @@ ScalarType combine_categories(ScalarType higher, ScalarType lower) {
 ScalarType default_dtype() { return g_default_dtype; }
 void set_default_dtype(ScalarType t) {
   EMBER_CHECK(is_floating(t) && t != ScalarType::Float16 && t != ScalarType::BFloat16, Type,
-              "only floating-point types are supported as the default type (float32 or float64), got ",
-              dtype_name(t));
+              "only floating-point types are supported as the default type (float32 or float64), got ", dtype_name(t));
   g_default_dtype = t;
 }
 
@@ -66,8 +65,10 @@ bool can_cast(ScalarType from, ScalarType to) {
 
 void ResultTypeState::add(ScalarType t, int64_t ndim, bool wrapped_number) {
   if (wrapped_number) {
-    if (is_floating(t)) t = default_dtype();
-    else if (is_complex(t)) t = default_complex_dtype();
+    if (is_floating(t))
+      t = default_dtype();
+    else if (is_complex(t))
+      t = default_complex_dtype();
     wrapped = promote_skip_undefined(wrapped, t);
   } else if (ndim == 0) {
     zero = promote_skip_undefined(zero, t);

@@ -27,25 +27,38 @@ class Scalar {
   // The dtype a Python number of this kind becomes on its own (float -> float64 as in NumPy).
   ScalarType natural_dtype() const {
     switch (kind_) {
-      case Kind::Bool: return ScalarType::Bool;
-      case Kind::Int: return ScalarType::Int64;
-      case Kind::Float: return ScalarType::Float64;
-      default: return ScalarType::Complex128;
+      case Kind::Bool:
+        return ScalarType::Bool;
+      case Kind::Int:
+        return ScalarType::Int64;
+      case Kind::Float:
+        return ScalarType::Float64;
+      default:
+        return ScalarType::Complex128;
     }
   }
 
   double to_double() const { return kind_ == Kind::Float ? d_ : kind_ == Kind::Complex ? z_.real() : double(i_); }
-  int64_t to_int() const { return kind_ == Kind::Float ? int64_t(d_) : kind_ == Kind::Complex ? int64_t(z_.real()) : i_; }
+  int64_t to_int() const {
+    return kind_ == Kind::Float ? int64_t(d_) : kind_ == Kind::Complex ? int64_t(z_.real()) : i_;
+  }
   complex128 to_complex() const { return kind_ == Kind::Complex ? z_ : complex128(to_double(), 0.0); }
-  bool to_bool() const { return kind_ == Kind::Complex ? z_ != complex128(0) : kind_ == Kind::Float ? d_ != 0 : i_ != 0; }
+  bool to_bool() const {
+    return kind_ == Kind::Complex ? z_ != complex128(0) : kind_ == Kind::Float ? d_ != 0 : i_ != 0;
+  }
 
   template <class T>
   T to() const {
-    if constexpr (std::is_same_v<T, bool>) return to_bool();
-    else if constexpr (is_complex_v<T>) return T(to_complex());
-    else if constexpr (std::is_integral_v<T>) return kind_ == Kind::Float || kind_ == Kind::Complex ? T(to_double()) : T(i_);
-    else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return T(float(to_double()));
-    else return T(to_double());
+    if constexpr (std::is_same_v<T, bool>)
+      return to_bool();
+    else if constexpr (is_complex_v<T>)
+      return T(to_complex());
+    else if constexpr (std::is_integral_v<T>)
+      return kind_ == Kind::Float || kind_ == Kind::Complex ? T(to_double()) : T(i_);
+    else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>)
+      return T(float(to_double()));
+    else
+      return T(to_double());
   }
 
  private:

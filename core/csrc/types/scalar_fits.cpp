@@ -11,10 +11,15 @@ namespace {
 // Largest finite value of a floating dtype (lowest is its negation).
 double float_max(ScalarType t) {
   switch (t) {
-    case ScalarType::Float16: return 65504.0;
-    case ScalarType::BFloat16: return 3.38953138925153547590470800371487866880e+38;
-    case ScalarType::Float32: case ScalarType::Complex64: return double(std::numeric_limits<float>::max());
-    default: return std::numeric_limits<double>::max();
+    case ScalarType::Float16:
+      return 65504.0;
+    case ScalarType::BFloat16:
+      return 3.38953138925153547590470800371487866880e+38;
+    case ScalarType::Float32:
+    case ScalarType::Complex64:
+      return double(std::numeric_limits<float>::max());
+    default:
+      return std::numeric_limits<double>::max();
   }
 }
 
@@ -26,8 +31,10 @@ bool int_fits(int64_t v, ScalarType t, bool strict_unsigned) {
       constexpr uint64_t hi = uint64_t(std::numeric_limits<T>::max());
       if (v >= 0) return uint64_t(v) <= hi;
       // Negative values wrap into unsigned dtypes (uint8 takes -255..-1), as PyTorch allows.
-      if constexpr (std::is_unsigned_v<T>) return !strict_unsigned && uint64_t(0) - uint64_t(v) <= hi;
-      else return v >= lo;
+      if constexpr (std::is_unsigned_v<T>)
+        return !strict_unsigned && uint64_t(0) - uint64_t(v) <= hi;
+      else
+        return v >= lo;
     } else {
       return true;
     }

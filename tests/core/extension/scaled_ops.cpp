@@ -31,8 +31,10 @@ Tensor scaled_add_cpu(const Tensor& x, const Tensor& y, double alpha) {
   check_inputs(x, y);
   Tensor xc = ember::contiguous(x), yc = ember::contiguous(y);
   Tensor out = ember::empty(x.sizes(), x.dtype(), x.device());
-  if (x.dtype() == ember::ScalarType::Float32) run<float>(xc, yc, out, alpha);
-  else run<double>(xc, yc, out, alpha);
+  if (x.dtype() == ember::ScalarType::Float32)
+    run<float>(xc, yc, out, alpha);
+  else
+    run<double>(xc, yc, out, alpha);
   return out;
 }
 
@@ -61,7 +63,8 @@ class SplitMixGenerator : public ember::GeneratorImpl {
   explicit SplitMixGenerator(uint64_t key) : GeneratorImpl(ember::Device()), key_(key), seed_(key) {}
   void fill_blocks(uint64_t first, int64_t n, uint32_t (*out)[4]) const override {
     for (int64_t i = 0; i < n; i++) {
-      uint64_t a = splitmix64(key_ ^ splitmix64(2 * (first + i))), b = splitmix64(key_ ^ splitmix64(2 * (first + i) + 1));
+      uint64_t a = splitmix64(key_ ^ splitmix64(2 * (first + i))),
+               b = splitmix64(key_ ^ splitmix64(2 * (first + i) + 1));
       out[i][0] = uint32_t(a), out[i][1] = uint32_t(a >> 32), out[i][2] = uint32_t(b), out[i][3] = uint32_t(b >> 32);
     }
   }

@@ -1,6 +1,7 @@
 // angle: the argument of a complex number (atan2(imag, real)), as a real tensor; for real inputs
 // pi where negative, 0 elsewhere, NaN kept. Integer and bool inputs compute in the default float.
 #include "generated/ops/angle.h"
+
 #include "iter/loops.h"
 #include "kernels/convert.h"
 

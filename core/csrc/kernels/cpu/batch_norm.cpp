@@ -7,10 +7,10 @@
 #include "device/parallel.h"
 #include "generated/ops/batch_norm_backward.h"
 #include "generated/ops/native_batch_norm.h"
+#include "iter/copy.h"
 #include "kernels/arg_checks.h"
 #include "kernels/convert.h"
 #include "kernels/cpu/batch_norm_sums.h"
-#include "iter/copy.h"
 #include "tensor/factory.h"
 
 namespace ember::ops {
@@ -35,9 +35,12 @@ void check_channel_vec(const Tensor& t, int64_t c, const char* what) {
 
 template <class F>
 void float_types(ScalarType dt, const char* op, F&& f) {
-  if (dt == ScalarType::Float32) f(float(0));
-  else if (dt == ScalarType::Float64) f(double(0));
-  else EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt), " here (float32/float64)");
+  if (dt == ScalarType::Float32)
+    f(float(0));
+  else if (dt == ScalarType::Float64)
+    f(double(0));
+  else
+    EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt), " here (float32/float64)");
 }
 
 // A per-channel vector as double (1 when undefined and `one`, else 0).
@@ -56,8 +59,8 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
                                                      bool training, double momentum, double eps) {
   EMBER_CHECK(input.dim() >= 2, Runtime, "batch_norm: expected 2D or more input (N, C, ...), got ", input.dim(), "D");
   const Layout L = layout_of(input);
-  for (auto [t, what] : {std::pair{&weight, "weight"}, {&bias, "bias"}, {&running_mean, "running_mean"},
-                         {&running_var, "running_var"}})
+  for (auto [t, what] :
+       {std::pair{&weight, "weight"}, {&bias, "bias"}, {&running_mean, "running_mean"}, {&running_var, "running_var"}})
     check_channel_vec(*t, L.c, what);
   EMBER_CHECK(training || (running_mean.defined() && running_var.defined()), Runtime,
               "batch_norm: running_mean and running_var must be given in evaluation mode");
@@ -65,7 +68,8 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
   EMBER_CHECK(!training || count > 1, Value, "Expected more than 1 value per channel when training, got input size ",
               input.sizes());
   Tensor out = empty(input.sizes(), input.dtype(), input.device());
-  Tensor save_mean = empty({L.c}, input.dtype(), input.device()), save_invstd = empty({L.c}, input.dtype(), input.device());
+  Tensor save_mean = empty({L.c}, input.dtype(), input.device()),
+         save_invstd = empty({L.c}, input.dtype(), input.device());
   if (input.is_meta() || input.numel() == 0) return {out, save_mean, save_invstd};
   const Tensor x = contiguous(input);
   const std::vector<double> w = channel_values(weight, L.c, 1.0), b = channel_values(bias, L.c, 0.0);

@@ -77,7 +77,8 @@ BN_AVX2 void sum_grad_avx2(const float* q, const float* p, int64_t n, double m, 
   sqx += b;
 }
 
-BN_AVX2 void input_grad_avx2(const float* q, const float* p, int64_t n, float k, float mg, float m, float kx, float* o) {
+BN_AVX2 void input_grad_avx2(const float* q, const float* p, int64_t n, float k, float mg, float m, float kx,
+                             float* o) {
   const __m256 kv = _mm256_set1_ps(k), mgv = _mm256_set1_ps(mg), mv = _mm256_set1_ps(m), kxv = _mm256_set1_ps(kx);
   int64_t j = 0;
   for (; j + 8 <= n; j += 8) {

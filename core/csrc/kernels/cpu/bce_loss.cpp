@@ -17,8 +17,8 @@
 #include "generated/ops/neg.h"
 #include "generated/ops/sub.h"
 #include "generated/ops/sum.h"
-#include "iter/tensor_iter.h"
 #include "iter/copy.h"
+#include "iter/tensor_iter.h"
 #include "kernels/matmul.h"
 #include "tensor/factory.h"
 
@@ -39,8 +39,7 @@ bool in_unit_interval(const Tensor& t) {
 }
 
 // Checks what both ops share; returns weight in input's dtype (undefined when not given).
-Tensor check_args(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t reduction,
-                  const char* op) {
+Tensor check_args(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t reduction, const char* op) {
   EMBER_CHECK(is_floating(input.dtype()), Type, "\"", op, "\" is not implemented for '",
               scalar_type_name(input.dtype()), "'");
   EMBER_CHECK(target.dtype() == input.dtype(), Runtime, "Found dtype ", scalar_type_name(target.dtype()),

@@ -1,6 +1,7 @@
 // Joining tensors: cat (and its aliases concat/concatenate), stack, hstack, vstack, dstack,
 // column_stack, each with out=. Inputs are copied with copy_ into narrowed views of the output.
 #include "generated/ops/cat.h"
+
 #include "generated/ops/column_stack.h"
 #include "generated/ops/concat.h"
 #include "generated/ops/concatenate.h"
@@ -50,9 +51,11 @@ Tensor cat_into(const Tensor& out, const std::vector<Tensor>& tensors, int64_t d
       EMBER_CHECK(t.dim() == ref->dim(), Runtime, name, "(): Tensors must have same number of dimensions: got ",
                   ref->dim(), " and ", t.dim(), " (tensor number ", i, " in the list)");
       for (int64_t k = 0; k < t.dim(); k++) {
-        EMBER_CHECK(k == d || t.sizes()[k] == sizes[k], Runtime, name, "(): Sizes of tensors must match except in "
-                    "dimension ", d, ". Expected size ", sizes[k], " but got size ", t.sizes()[k], " for tensor number ",
-                    i, " in the list.");
+        EMBER_CHECK(k == d || t.sizes()[k] == sizes[k], Runtime, name,
+                    "(): Sizes of tensors must match except in "
+                    "dimension ",
+                    d, ". Expected size ", sizes[k], " but got size ", t.sizes()[k], " for tensor number ", i,
+                    " in the list.");
       }
       EMBER_CHECK(!__builtin_add_overflow(total, t.sizes()[d], &total), Runtime, name,
                   "(): the total size along dimension ", d, " overflows int64");
@@ -63,20 +66,23 @@ Tensor cat_into(const Tensor& out, const std::vector<Tensor>& tensors, int64_t d
   if (out.defined()) {
     EMBER_CHECK(out.device() == device, Runtime, name, "(): Expected out tensor to be on device ", device.str(),
                 " but got ", out.device().str());
-    EMBER_CHECK(can_cast(dtype, out.dtype()), Runtime, name, "(): input types can't be cast to the desired output type ",
-                dtype_name(out.dtype()));
+    EMBER_CHECK(can_cast(dtype, out.dtype()), Runtime, name,
+                "(): input types can't be cast to the desired output type ", dtype_name(out.dtype()));
     // An input must not be the out tensor itself: resizing it would change the input too.
     for (size_t i = 0; i < tensors.size(); i++) {
       EMBER_CHECK(!tensors[i].is_same(out) && !spans_overlap(out, tensors[i]), Runtime, name,
                   "(): unsupported operation: the input tensors cannot refer to any of the output memory locations. "
-                  "Found overlap in input tensor ", i);
+                  "Found overlap in input tensor ",
+                  i);
     }
     resize_out(out, sizes);
     assert_no_internal_overlap(out, name);
     // Checked again once resized: growing out (in place in its storage) can make it reach an input.
     for (size_t i = 0; i < tensors.size(); i++) {
-      EMBER_CHECK(!spans_overlap(out, tensors[i]), Runtime, name, "(): unsupported operation: the input tensors cannot "
-                  "refer to any of the output memory locations. Found overlap in input tensor ", i);
+      EMBER_CHECK(!spans_overlap(out, tensors[i]), Runtime, name,
+                  "(): unsupported operation: the input tensors cannot "
+                  "refer to any of the output memory locations. Found overlap in input tensor ",
+                  i);
     }
     result = out;
   } else {
@@ -113,10 +119,14 @@ std::vector<Tensor> atleast(const std::vector<Tensor>& tensors, int64_t nd, cons
   out.reserve(tensors.size());
   for (const Tensor& t : tensors) {
     const DimVec& s = t.sizes();
-    if (t.dim() >= nd) out.push_back(t);
-    else if (t.dim() == 0) out.push_back(reshape(t, DimVec(nd, 1)));
-    else if (t.dim() == 1) out.push_back(reshape(t, nd == 2 ? DimVec{1, s[0]} : DimVec{1, s[0], 1}));
-    else out.push_back(reshape(t, {s[0], s[1], 1}));  // 2-D to 3-D
+    if (t.dim() >= nd)
+      out.push_back(t);
+    else if (t.dim() == 0)
+      out.push_back(reshape(t, DimVec(nd, 1)));
+    else if (t.dim() == 1)
+      out.push_back(reshape(t, nd == 2 ? DimVec{1, s[0]} : DimVec{1, s[0], 1}));
+    else
+      out.push_back(reshape(t, {s[0], s[1], 1}));  // 2-D to 3-D
   }
   return out;
 }
@@ -145,7 +155,9 @@ Tensor column_stack_into(const Tensor& out, const std::vector<Tensor>& tensors) 
 }  // namespace
 
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) { return cat_into(Tensor(), tensors, dim, "cat"); }
-Tensor cat_out(const Tensor& out, const std::vector<Tensor>& tensors, int64_t dim) { return cat_into(out, tensors, dim, "cat"); }
+Tensor cat_out(const Tensor& out, const std::vector<Tensor>& tensors, int64_t dim) {
+  return cat_into(out, tensors, dim, "cat");
+}
 Tensor concat(const std::vector<Tensor>& tensors, int64_t dim) { return cat_into(Tensor(), tensors, dim, "concat"); }
 Tensor concat_out(const Tensor& out, const std::vector<Tensor>& tensors, int64_t dim) {
   return cat_into(out, tensors, dim, "concat");
@@ -157,7 +169,9 @@ Tensor concatenate_out(const Tensor& out, const std::vector<Tensor>& tensors, in
   return cat_into(out, tensors, axis, "concatenate");
 }
 Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) { return stack_into(Tensor(), tensors, dim); }
-Tensor stack_out(const Tensor& out, const std::vector<Tensor>& tensors, int64_t dim) { return stack_into(out, tensors, dim); }
+Tensor stack_out(const Tensor& out, const std::vector<Tensor>& tensors, int64_t dim) {
+  return stack_into(out, tensors, dim);
+}
 Tensor hstack(const std::vector<Tensor>& tensors) { return hstack_into(Tensor(), tensors); }
 Tensor hstack_out(const Tensor& out, const std::vector<Tensor>& tensors) { return hstack_into(out, tensors); }
 Tensor vstack(const std::vector<Tensor>& tensors) { return vstack_into(Tensor(), tensors); }

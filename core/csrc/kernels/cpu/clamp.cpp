@@ -1,9 +1,10 @@
 // clamp / clip / clamp_min / clamp_max with Python-number or tensor bounds. Bounds take part in
 // type promotion (clamp(int_tensor, min=0.5) is float); NaN in the input or a bound gives NaN;
 // when min > max every element becomes max.
+#include "generated/ops/clamp.h"
+
 #include <limits>
 
-#include "generated/ops/clamp.h"
 #include "generated/ops/clamp_max.h"
 #include "generated/ops/clamp_min.h"
 #include "generated/ops/clip.h"
@@ -68,8 +69,12 @@ const Tensor kNone;
 
 }  // namespace
 
-Tensor clamp(const Tensor& input, const Tensor& min, const Tensor& max) { return run_clamp(kNone, false, input, min, max); }
-Tensor clamp_(const Tensor& input, const Tensor& min, const Tensor& max) { return run_clamp(input, true, input, min, max); }
+Tensor clamp(const Tensor& input, const Tensor& min, const Tensor& max) {
+  return run_clamp(kNone, false, input, min, max);
+}
+Tensor clamp_(const Tensor& input, const Tensor& min, const Tensor& max) {
+  return run_clamp(input, true, input, min, max);
+}
 Tensor clamp_out(const Tensor& out, const Tensor& input, const Tensor& min, const Tensor& max) {
   return run_clamp(out, false, input, min, max);
 }

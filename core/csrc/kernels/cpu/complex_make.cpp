@@ -32,14 +32,18 @@ Tensor run_make(const char* name, Make kind, const Tensor& out, const Tensor& a,
     else
       binary_kernel<Z, R, R>(it, [](R r, R t) { return Z(r * std::cos(t), r * std::sin(t)); });
   };
-  if (dt == ScalarType::Float32) go(float{});
-  else go(double{});
+  if (dt == ScalarType::Float32)
+    go(float{});
+  else
+    go(double{});
   return it.finish();
 }
 
 }  // namespace
 
-Tensor complex(const Tensor& real, const Tensor& imag) { return run_make("complex", Make::Cartesian, Tensor(), real, imag); }
+Tensor complex(const Tensor& real, const Tensor& imag) {
+  return run_make("complex", Make::Cartesian, Tensor(), real, imag);
+}
 Tensor complex_out(const Tensor& out, const Tensor& real, const Tensor& imag) {
   return run_make("complex", Make::Cartesian, out, real, imag);
 }

@@ -1,6 +1,7 @@
 // conj / conj_physical: complex conjugate; real tensors come back unchanged (the input itself).
 // Unlike PyTorch, conj of a complex tensor is a new tensor rather than a lazily conjugated view.
 #include "generated/ops/conj.h"
+
 #include "generated/ops/conj_physical.h"
 #include "iter/loops.h"
 
@@ -15,14 +16,26 @@ void copy_bytes(const TensorIter& it) {
 
 void conj_kernel(const TensorIter& it) {
   switch (it.compute_dtype()) {
-    case ScalarType::Complex64: unary_kernel<complex64, complex64>(it, [](complex64 a) { return std::conj(a); }); break;
-    case ScalarType::Complex128: unary_kernel<complex128, complex128>(it, [](complex128 a) { return std::conj(a); }); break;
+    case ScalarType::Complex64:
+      unary_kernel<complex64, complex64>(it, [](complex64 a) { return std::conj(a); });
+      break;
+    case ScalarType::Complex128:
+      unary_kernel<complex128, complex128>(it, [](complex128 a) { return std::conj(a); });
+      break;
     default:  // real dtypes: a plain copy, by element size
       switch (itemsize(it.compute_dtype())) {
-        case 1: copy_bytes<uint8_t>(it); break;
-        case 2: copy_bytes<uint16_t>(it); break;
-        case 4: copy_bytes<uint32_t>(it); break;
-        default: copy_bytes<uint64_t>(it); break;
+        case 1:
+          copy_bytes<uint8_t>(it);
+          break;
+        case 2:
+          copy_bytes<uint16_t>(it);
+          break;
+        case 4:
+          copy_bytes<uint32_t>(it);
+          break;
+        default:
+          copy_bytes<uint64_t>(it);
+          break;
       }
   }
 }

@@ -11,14 +11,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "device/parallel.h"
 #include "generated/ops/convolution.h"
 #include "generated/ops/convolution_weight_grad.h"
-#include "kernels/blas.h"
 #include "iter/copy.h"
+#include "kernels/blas.h"
 #include "kernels/cpu/conv_chunked.h"
 #include "kernels/cpu/conv_cols.h"
 #include "kernels/cpu/conv_winograd.h"
-#include "device/parallel.h"
 #include "tensor/factory.h"
 
 namespace ember::ops {
@@ -59,9 +59,9 @@ Plan make_plan(const DimVec& x_sizes, const DimVec& w_sizes, const DimVec& strid
     EMBER_CHECK(stride[d] > 0, Runtime, "non-positive stride is not supported");
     EMBER_CHECK(dil[d] > 0, Runtime, "dilation should be greater than zero");
     EMBER_CHECK(pad[d] >= 0, Runtime, "negative padding is not supported");
-    EMBER_CHECK(opad[d] >= 0 && (!transposed || opad[d] < std::max(stride[d], dil[d])), Runtime,
-                "output padding must be smaller than either stride or dilation, but got output_padding=",
-                shape_str(opad));
+    EMBER_CHECK(
+        opad[d] >= 0 && (!transposed || opad[d] < std::max(stride[d], dil[d])), Runtime,
+        "output padding must be smaller than either stride or dilation, but got output_padding=", shape_str(opad));
   }
   Plan p;
   p.batch = x_sizes[0];
@@ -70,9 +70,9 @@ Plan make_plan(const DimVec& x_sizes, const DimVec& w_sizes, const DimVec& strid
   if (!transposed) {
     EMBER_CHECK(w_sizes[0] % groups == 0, Runtime, "Given groups=", groups, ", expected weight to be divisible by ",
                 groups, " at dimension 0, but got weight of size ", shape_str(w_sizes), " instead");
-    EMBER_CHECK(in_ch == w_sizes[1] * groups, Runtime, "Given groups=", groups, ", weight of size ",
-                shape_str(w_sizes), ", expected input", shape_str(x_sizes), " to have ", w_sizes[1] * groups,
-                " channels, but got ", in_ch, " channels instead");
+    EMBER_CHECK(in_ch == w_sizes[1] * groups, Runtime, "Given groups=", groups, ", weight of size ", shape_str(w_sizes),
+                ", expected input", shape_str(x_sizes), " to have ", w_sizes[1] * groups, " channels, but got ", in_ch,
+                " channels instead");
     p.in_ch = in_ch;
     p.out_ch = w_sizes[0];
   } else {
@@ -95,8 +95,8 @@ Plan make_plan(const DimVec& x_sizes, const DimVec& w_sizes, const DimVec& strid
     if (!transposed) {
       g.in[off + d] = x_sizes[2 + d];
       const int64_t padded = x_sizes[2 + d] + 2 * pad[d];
-      EMBER_CHECK(padded >= span, Runtime, "Calculated padded input size per channel: (", padded,
-                  "). Kernel size: (", span, "). Kernel size can't be greater than actual input size");
+      EMBER_CHECK(padded >= span, Runtime, "Calculated padded input size per channel: (", padded, "). Kernel size: (",
+                  span, "). Kernel size can't be greater than actual input size");
       g.out[off + d] = (padded - span) / stride[d] + 1;
     } else {
       g.out[off + d] = x_sizes[2 + d];  // the forward convolution's output is the transposed one's input
@@ -143,7 +143,9 @@ struct Item {
   void operator()(int64_t n, int64_t gi, T* cols, int64_t first) const { body(n, gi, cols, first); }
 };
 template <class T, class Body>
-Item<T, Body> item(Body b) { return Item<T, Body>{std::move(b)}; }
+Item<T, Body> item(Body b) {
+  return Item<T, Body>{std::move(b)};
+}
 
 // Output lines per column block: an image's column matrix (rows x all its positions) can run to
 // megabytes (ResNet's 7x7 stem: 147 rows x 12544), which im2col would write out to memory and the
@@ -211,12 +213,12 @@ void forward_impl(const Plan& p, const T* x, const T* w, const T* bias, T* y) {
   }
   const int64_t per_block = lines_per_block(g, cg * K);
   for_items(p, size_t(cg * K * per_block * g.out[2]), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
-    for_line_blocks(g, per_block, [&](conv::Lines lines, int64_t width) {
-      conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols, width, lines);
-      blas::gemm<T>(Op::N, Op::N, og, width, cg * K, T(1), w + gi * og * cg * K, cg * K, cols, width, T(0),
-                    y + (n * p.out_ch + gi * og) * L + lines.lo * g.out[2], L);
-    });
-  }));
+              for_line_blocks(g, per_block, [&](conv::Lines lines, int64_t width) {
+                conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols, width, lines);
+                blas::gemm<T>(Op::N, Op::N, og, width, cg * K, T(1), w + gi * og * cg * K, cg * K, cols, width, T(0),
+                              y + (n * p.out_ch + gi * og) * L + lines.lo * g.out[2], L);
+              });
+            }));
   if (bias) add_bias(y, bias, p.batch, p.out_ch, L);
 }
 
@@ -230,8 +232,8 @@ void transposed_impl(const Plan& p, const T* xo, const T* w, T* yi) {
     if (winograd_problem(p, true, wp) && conv::winograd::applies(wp)) {
       bool done = true;
       for (int64_t gi = 0; done && gi < p.groups; gi++)
-        done = conv::winograd::forward(xo + gi * og * L, w + gi * og * cg * K, nullptr, true, yi + gi * cg * g.in_size(),
-                                       wp);
+        done = conv::winograd::forward(xo + gi * og * L, w + gi * og * cg * K, nullptr, true,
+                                       yi + gi * cg * g.in_size(), wp);
       if (done) return;
     }
   }
@@ -239,12 +241,12 @@ void transposed_impl(const Plan& p, const T* xo, const T* w, T* yi) {
   std::fill_n(yi, p.batch * p.in_ch * g.in_size(), T(0));  // the direct path accumulates
   const int64_t per_block = lines_per_block(g, cg * K);
   for_items(p, size_t(cg * K * per_block * g.out[2]), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t) {
-    for_line_blocks(g, per_block, [&](conv::Lines lines, int64_t width) {
-      blas::gemm<T>(Op::T, Op::N, cg * K, width, og, T(1), w + gi * og * cg * K, cg * K,
-                    xo + (n * p.out_ch + gi * og) * L + lines.lo * g.out[2], L, T(0), cols, width);
-      conv::col2im(cols, cg, g, yi + (n * p.in_ch + gi * cg) * g.in_size(), width, lines);
-    });
-  }));
+              for_line_blocks(g, per_block, [&](conv::Lines lines, int64_t width) {
+                blas::gemm<T>(Op::T, Op::N, cg * K, width, og, T(1), w + gi * og * cg * K, cg * K,
+                              xo + (n * p.out_ch + gi * og) * L + lines.lo * g.out[2], L, T(0), cols, width);
+                conv::col2im(cols, cg, g, yi + (n * p.in_ch + gi * cg) * g.in_size(), width, lines);
+              });
+            }));
 }
 
 // dW[g] = sum over images of grad_n[g] @ im2col(x_n[g])^T: each thread sums its images into its own
@@ -265,23 +267,27 @@ void weight_grad_impl(const Plan& p, const T* go, const T* x, T* dw) {
   std::vector<Tensor> partial(size_t(p.batch * p.groups));
   const int64_t per_block = lines_per_block(g, cg * K);
   for_items(p, size_t(cg * K * per_block * g.out[2]), item<T>([&](int64_t n, int64_t gi, T* cols, int64_t first) {
-    Tensor& acc = partial[size_t(first)];
-    if (!acc.defined()) std::fill_n(scratch<T>(acc, size_t(wsize)), wsize, T(0));
-    for_line_blocks(g, per_block, [&](conv::Lines lines, int64_t width) {
-      conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols, width, lines);
-      blas::gemm<T>(Op::N, Op::T, og, cg * K, width, T(1), go + (n * p.out_ch + gi * og) * L + lines.lo * g.out[2], L,
-                    cols, width, T(1), acc.data_as<T>() + gi * og * cg * K, cg * K);
-    });
-  }));
+              Tensor& acc = partial[size_t(first)];
+              if (!acc.defined()) std::fill_n(scratch<T>(acc, size_t(wsize)), wsize, T(0));
+              for_line_blocks(g, per_block, [&](conv::Lines lines, int64_t width) {
+                conv::im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols, width, lines);
+                blas::gemm<T>(Op::N, Op::T, og, cg * K, width, T(1),
+                              go + (n * p.out_ch + gi * og) * L + lines.lo * g.out[2], L, cols, width, T(1),
+                              acc.data_as<T>() + gi * og * cg * K, cg * K);
+              });
+            }));
   conv::sum_partials(partial, wsize, dw);
 }
 
 // Runs f<T>(...) in the compute type of dt, converting 16-bit floats through float32.
 template <class F>
 void dispatch_float(ScalarType dt, const char* op, F&& f) {
-  if (dt == ScalarType::Float64) f(double(0));
-  else if (dt == ScalarType::Float32 || reduced(dt)) f(float(0));
-  else EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt));
+  if (dt == ScalarType::Float64)
+    f(double(0));
+  else if (dt == ScalarType::Float32 || reduced(dt))
+    f(float(0));
+  else
+    EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt));
 }
 
 ScalarType compute_type(ScalarType dt) { return reduced(dt) ? ScalarType::Float32 : dt; }

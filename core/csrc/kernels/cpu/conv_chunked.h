@@ -58,8 +58,7 @@ struct Chunks {
   T* cols;
   T* planes;
   Chunks(const Plan& plan, int64_t nb)
-      : p(plan), cg(plan.in_ch / plan.groups), og(plan.out_ch / plan.groups), K(plan.g.k_size()),
-        L(plan.g.out_size()) {
+      : p(plan), cg(plan.in_ch / plan.groups), og(plan.out_ch / plan.groups), K(plan.g.k_size()), L(plan.g.out_size()) {
     cols = scratch<T>(cols_holder, size_t(cg * K * nb * L));
     planes = scratch<T>(planes_holder, size_t(og * nb * L));
   }
@@ -100,7 +99,8 @@ void transposed(const Plan& p, int64_t nb, const T* xo, const T* w, T* yi) {
     blas::gemm<T>(blas::Op::T, blas::Op::N, c.cg * c.K, m * c.L, c.og, T(1), w + gi * c.og * c.cg * c.K, c.cg * c.K,
                   c.planes, m * c.L, T(0), c.cols, m * c.L);
     for (int64_t n = 0; n < m; n++)
-      col2im(c.cols + n * c.L, c.cg, p.g, yi + ((n0 + n) * p.in_ch + gi * c.cg) * p.g.in_size(), m * c.L, all_lines(p.g));
+      col2im(c.cols + n * c.L, c.cg, p.g, yi + ((n0 + n) * p.in_ch + gi * c.cg) * p.g.in_size(), m * c.L,
+             all_lines(p.g));
   });
 }
 

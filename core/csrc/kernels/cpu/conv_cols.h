@@ -93,8 +93,10 @@ void im2col(const T* x, int64_t channels, const Geometry& g, T* cols, int64_t ld
           const int64_t lo = std::min(g.out[2], off >= 0 ? 0 : (-off + s - 1) / s);
           const int64_t hi = std::clamp<int64_t>(last < 0 ? 0 : last / s + 1, lo, g.out[2]);
           std::fill(dst, dst + lo, T(0));
-          if (s == 2) strided_copy<2>(src + off, lo, hi, dst);
-          else strided_copy(src + off, lo, hi, dst, s);
+          if (s == 2)
+            strided_copy<2>(src + off, lo, hi, dst);
+          else
+            strided_copy(src + off, lo, hi, dst, s);
           std::fill(dst + hi, dst + g.out[2], T(0));
         }
       }

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "device/cpu_features.h"
 #include "device/parallel.h"
 #include "kernels/cpu/conv_winograd_tiles.h"
-#include "device/cpu_features.h"
 #include "kernels/cpu/sgemm_unpacked.h"
 #include "tensor/factory.h"
 
@@ -40,8 +40,7 @@ bool forward_blocks(const Problem& p, const Layout& l, const float* x, const flo
     const InputTiles tiles = input_tiles(p, l, t0, nt);
     if (!transform_input(x, p, l, tiles, nt, tiles.off.data(), v)) return false;
     for (int64_t xi = 0; xi < kPoints; xi++)
-      sgemm_unpacked::product(p.k, nt, p.c, u + xi * p.k * p.c, p.c, v + xi * vps, l.tb, m + xi * mps,
-                              l.tb, false);
+      sgemm_unpacked::product(p.k, nt, p.c, u + xi * p.k * p.c, p.c, v + xi * vps, l.tb, m + xi * mps, l.tb, false);
     transform_output(m, mps, p.k, bias, p, l, t0, nt, y);
   }
   return true;
@@ -74,8 +73,8 @@ bool weight_grad_blocks(const Problem& p, const Layout& l, const float* x, const
 }  // namespace
 
 bool geometry_fits(const Geometry& g) {
-  return g.k[0] == 1 && g.in[0] == 1 && g.out[0] == 1 && g.pad[0] == 0 && g.k[1] == 3 && g.k[2] == 3 && g.stride[1] == 1 &&
-         g.stride[2] == 1 && g.dil[1] == 1 && g.dil[2] == 1 && g.pad[1] <= 2 && g.pad[2] <= 2;
+  return g.k[0] == 1 && g.in[0] == 1 && g.out[0] == 1 && g.pad[0] == 0 && g.k[1] == 3 && g.k[2] == 3 &&
+         g.stride[1] == 1 && g.stride[2] == 1 && g.dil[1] == 1 && g.dil[2] == 1 && g.pad[1] <= 2 && g.pad[2] <= 2;
 }
 
 bool applies(const Problem& p) {

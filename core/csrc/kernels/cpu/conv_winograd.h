@@ -21,7 +21,8 @@ struct Problem {
 };
 
 // Whether a convolution of geometry g is a 2-D one (or a 3-D one of depth 1 with no depth padding)
-// with a 3x3 kernel, stride 1, no dilation and padding of at most 2 (in either direction: the transposed one pads by 2 minus that).
+// with a 3x3 kernel, stride 1, no dilation and padding of at most 2 (in either direction: the transposed one pads by 2
+// minus that).
 bool geometry_fits(const Geometry& g);
 
 // Whether this path serves problem p on this CPU: enough channels on both sides and a large enough

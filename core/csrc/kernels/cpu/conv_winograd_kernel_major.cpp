@@ -1,8 +1,8 @@
-// Winograd's kernel-major schedule (conv_winograd_tiles.h), for deep layers on small images (512 channels at 7x7): there the
-// transformed kernel (36 k c floats, 38 MB at 512 channels) dwarfs all the tiles' V and M, and the
-// tile-block schedule writes it out and reads it back through memory once per block. Instead all
-// tiles are transformed first, and each thread takes blocks of kernel rows, transforming a slice
-// of the kernel at a time into its cache and using it there at once.
+// Winograd's kernel-major schedule (conv_winograd_tiles.h), for deep layers on small images (512 channels at 7x7):
+// there the transformed kernel (36 k c floats, 38 MB at 512 channels) dwarfs all the tiles' V and M, and the tile-block
+// schedule writes it out and reads it back through memory once per block. Instead all tiles are transformed first, and
+// each thread takes blocks of kernel rows, transforming a slice of the kernel at a time into its cache and using it
+// there at once.
 #include <algorithm>
 #include <atomic>
 #include <vector>
@@ -98,7 +98,8 @@ bool weight_grad_kernel_major(const Problem& p, const Layout& l, const float* x,
     transform_output_grad(dyp, all, p.k, nt, o, dm + t0);
   });
   parallel_for(kPoints, 1, [&](int64_t lo, int64_t hi) {
-    for (int64_t xi = lo; xi < hi; xi++) sgemm_unpacked::transpose(p.c, l.tiles, v + xi * vps, tp, vt + xi * tp * p.c, p.c);
+    for (int64_t xi = lo; xi < hi; xi++)
+      sgemm_unpacked::transpose(p.c, l.tiles, v + xi * vps, tp, vt + xi * tp * p.c, p.c);
   });
   // Blocks of kernel rows and input channels: each one's dU is whole (summed over all tiles) and
   // goes straight to dw.

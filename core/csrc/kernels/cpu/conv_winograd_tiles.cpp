@@ -127,7 +127,8 @@ WINO_INLINE void prefetch(const float* base, const std::vector<Span>& spans) {
     // whole lines: from the line holding the span's first float to the one holding its last
     const char* first = reinterpret_cast<const char*>(base + sp.begin);
     const char* last = reinterpret_cast<const char*>(base + sp.end - 1);
-    for (const char* a = first - (reinterpret_cast<uintptr_t>(first) & 63); a <= last; a += 64) _mm_prefetch(a, _MM_HINT_T0);
+    for (const char* a = first - (reinterpret_cast<uintptr_t>(first) & 63); a <= last; a += 64)
+      _mm_prefetch(a, _MM_HINT_T0);
   }
 }
 
@@ -183,8 +184,8 @@ struct InputTile {
     for (int lane = 0; lane < 8; lane++) {
       const size_t t = size_t(first + lane);
       const __m256i row_inside = _mm256_set1_epi32(-int32_t((tiles.rows[t] >> i) & 1));
-      const __m256i inside = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(tiles.cols[t].data())),
-                                              row_inside);
+      const __m256i inside =
+          _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(tiles.cols[t].data())), row_inside);
       d[lane] = _mm256_maskload_ps(base + o[lane], inside);
       worst = _mm256_max_epu32(worst, _mm256_and_si256(_mm256_castps_si256(d[lane]), magnitude));
     }
@@ -208,8 +209,8 @@ struct OutputGradTile {
   WINO_INLINE void row(const float* base, int, const int32_t* o, __m256* d) {
     __m256 a[4];
     for (int lane = 0; lane < 4; lane++)
-      a[lane] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(base + o[lane])), _mm_loadu_ps(base + o[lane + 4]),
-                                     1);
+      a[lane] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(base + o[lane])),
+                                     _mm_loadu_ps(base + o[lane + 4]), 1);
     const __m256 lo01 = _mm256_unpacklo_ps(a[0], a[1]), hi01 = _mm256_unpackhi_ps(a[0], a[1]);
     const __m256 lo23 = _mm256_unpacklo_ps(a[2], a[3]), hi23 = _mm256_unpackhi_ps(a[2], a[3]);
     d[0] = _mm256_shuffle_ps(lo01, lo23, 0x44);
@@ -293,8 +294,8 @@ bool all_moderate_parallel(const float* x, int64_t n) {
 
 // xp (n x c planes of hp x wp) = x with ph / pw zeros before and zeros after up to the plane's end.
 // Returns whether x is all moderate (all_moderate).
-bool pad_planes(const float* x, int64_t planes_per_image, int64_t x_stride, int64_t n, int64_t h, int64_t w,
-                int64_t ph, int64_t pw, int64_t hp, int64_t wp, float* xp) {
+bool pad_planes(const float* x, int64_t planes_per_image, int64_t x_stride, int64_t n, int64_t h, int64_t w, int64_t ph,
+                int64_t pw, int64_t hp, int64_t wp, float* xp) {
   std::atomic<bool> moderate{true};
   parallel_for(n * planes_per_image, 4, [&](int64_t lo, int64_t hi) {
     for (int64_t q = lo; q < hi; q++) {
@@ -336,7 +337,8 @@ WINO_AVX2 void transform_kernel(const float* w, bool flipped_transposed, int64_t
   // (ko, ci)'s kernel tap (a, b) lies at w[ko][ci][a][b], or at w[ci][ko][2-a][2-b] flipped.
   const int64_t ci_step = flipped_transposed ? k * 9 : 9;
   auto tap = [&](int a, int b) { return flipped_transposed ? (2 - a) * 3 + (2 - b) : a * 3 + b; };
-  const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(int32_t(ci_step)));
+  const __m256i idx =
+      _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(int32_t(ci_step)));
   for (int64_t ko = k_lo; ko < k_hi; ko++) {
     const float* base = w + (flipped_transposed ? ko * 9 : ko * c * 9);
     float* row = u + (ko - k_lo) * u_cols - c_lo;  // row[xi * u_point + ci]
@@ -348,9 +350,11 @@ WINO_AVX2 void transform_kernel(const float* w, bool flipped_transposed, int64_t
       // Unflipped, a row's channels lie one after another: asks for those 4 steps ahead (a row's
       // slice is too short for the hardware prefetcher to pick up before it ends).
       if (!flipped_transposed)
-        for (int line = 0; line < 5; line++) _mm_prefetch(reinterpret_cast<const char*>(taps + 4 * 72 + 16 * line), _MM_HINT_T0);
+        for (int line = 0; line < 5; line++)
+          _mm_prefetch(reinterpret_cast<const char*>(taps + 4 * 72 + 16 * line), _MM_HINT_T0);
       __m256 r[kLanes], g[9], u36[36];
-      for (int lane = 0; lane < kLanes; lane++) r[lane] = _mm256_loadu_ps(taps + lane * ci_step + (flipped_transposed ? 1 : 0));
+      for (int lane = 0; lane < kLanes; lane++)
+        r[lane] = _mm256_loadu_ps(taps + lane * ci_step + (flipped_transposed ? 1 : 0));
       avx2::transpose8(r);
       for (int j = 0; j < 8; j++) g[flipped_transposed ? 7 - j : j] = r[j];
       g[8] = _mm256_i32gather_ps(taps + (flipped_transposed ? 0 : 8), idx, 4);
@@ -382,10 +386,12 @@ InputTiles input_tiles(const Problem& p, const Layout& l, int64_t t0, int64_t co
     for (int j = 0; j < 6; j++) cols[size_t(j)] = c0 + j >= 0 && c0 + j < p.w ? -1 : 0;
     it.cols.push_back(cols);
     // the last channel's plane of this tile's image ends the loads it could make
-    const bool whole = rows == 0x3f && c0 >= 0 && c0 + 6 <= p.w &&
-                       it.off.back() + (p.c - 1) * p.h * p.w + 5 * p.w + 8 <= extent;
-    if (i % kLanes == 0) it.inside.push_back(whole);
-    else it.inside.back() = it.inside.back() && whole;
+    const bool whole =
+        rows == 0x3f && c0 >= 0 && c0 + 6 <= p.w && it.off.back() + (p.c - 1) * p.h * p.w + 5 * p.w + 8 <= extent;
+    if (i % kLanes == 0)
+      it.inside.push_back(whole);
+    else
+      it.inside.back() = it.inside.back() && whole;
   }
   return it;
 }
@@ -436,8 +442,8 @@ WINO_AVX2 void transform_output(const float* m, int64_t ps, int64_t channels, co
         // run[lane]: output row i of tile `lane`, columns 0..3
         const __m256 r04 = _mm256_shuffle_ps(a, d, 0x44), r15 = _mm256_shuffle_ps(a, d, 0xEE);
         const __m256 r26 = _mm256_shuffle_ps(c, e, 0x44), r37 = _mm256_shuffle_ps(c, e, 0xEE);
-        const __m128 run[8] = {_mm256_castps256_ps128(r04), _mm256_castps256_ps128(r15),
-                               _mm256_castps256_ps128(r26), _mm256_castps256_ps128(r37),
+        const __m128 run[8] = {_mm256_castps256_ps128(r04),   _mm256_castps256_ps128(r15),
+                               _mm256_castps256_ps128(r26),   _mm256_castps256_ps128(r37),
                                _mm256_extractf128_ps(r04, 1), _mm256_extractf128_ps(r15, 1),
                                _mm256_extractf128_ps(r26, 1), _mm256_extractf128_ps(r37, 1)};
         if (full[size_t(grp)]) {  // 8 whole tiles: no bounds to check

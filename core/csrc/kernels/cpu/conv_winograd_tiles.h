@@ -35,8 +35,8 @@ bool all_moderate_parallel(const float* x, int64_t n);
 
 // xp (n x c planes of hp x wp) = x with ph / pw zeros before and zeros after up to the plane's end.
 // Returns whether x is all moderate.
-bool pad_planes(const float* x, int64_t planes_per_image, int64_t x_stride, int64_t n, int64_t h, int64_t w,
-                int64_t ph, int64_t pw, int64_t hp, int64_t wp, float* xp);
+bool pad_planes(const float* x, int64_t planes_per_image, int64_t x_stride, int64_t n, int64_t h, int64_t w, int64_t ph,
+                int64_t pw, int64_t hp, int64_t wp, float* xp);
 
 // Offsets (in floats) of the top-left corners of tiles t0 .. t0+count-1 in planes of image_floats
 // per image and row_floats per row, padded to a multiple of 8 by repeating the last tile.

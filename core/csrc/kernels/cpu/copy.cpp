@@ -21,8 +21,8 @@ void copy_same_dtype_contig(const Tensor& dst, const Tensor& src) {
 
 void copy_(const Tensor& dst, const Tensor& src) {
   if (dst.is_same(src)) return;
-  if (!dst.is_meta() && !src.is_meta() && dst.dtype() == src.dtype() && dst.is_contiguous() &&
-      src.is_contiguous() && dst.sizes() == src.sizes() && dst.storage().get() != src.storage().get()) {
+  if (!dst.is_meta() && !src.is_meta() && dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous() &&
+      dst.sizes() == src.sizes() && dst.storage().get() != src.storage().get()) {
     copy_same_dtype_contig(dst, src);
     dst.bump_version();
     return;
@@ -51,8 +51,12 @@ void fill_(const Tensor& t, const Scalar& value) {
     } else {
       TensorIter it;
       // One value written to every location: an expanded t is fine (PyTorch skips the overlap check too).
-      it.name("fill_").check_mem_overlap(false).output(t, true).input(scalar_tensor(value, t.dtype()), false)
-          .promotion(Promotion::None).out_dtype(t.dtype());
+      it.name("fill_")
+          .check_mem_overlap(false)
+          .output(t, true)
+          .input(scalar_tensor(value, t.dtype()), false)
+          .promotion(Promotion::None)
+          .out_dtype(t.dtype());
       it.build();
       unary_kernel<T, T>(it, [](T x) { return x; });
     }

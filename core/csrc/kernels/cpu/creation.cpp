@@ -22,8 +22,8 @@ namespace ember {
 
 void check_fits(const Scalar& v, ScalarType dtype) { check_scalar_fits(v, dtype); }
 
-void prepare_out(const char* op, const Tensor& out, const DimVec& sizes, ScalarType dtype,
-                 std::optional<Device> device, bool requires_grad) {
+void prepare_out(const char* op, const Tensor& out, const DimVec& sizes, ScalarType dtype, std::optional<Device> device,
+                 bool requires_grad) {
   check_requires_grad(requires_grad);
   EMBER_CHECK(dtype == ScalarType::Undefined || dtype == out.dtype(), Runtime, op, "(): dtype ", dtype_name(dtype),
               " does not match the dtype of the out= tensor (", dtype_name(out.dtype()), ")");
@@ -65,8 +65,8 @@ Tensor like(const Tensor& input, ScalarType dtype, std::optional<Device> device,
   ScalarType dt = dtype == ScalarType::Undefined ? input.dtype() : dtype;
   Device dev = creation_device(device, input.device());
   if (input.is_contiguous()) return ember::empty(input.sizes(), dt, dev);
-  const DimVec strides = is_non_overlapping_and_dense(input) ? input.strides()
-                                                               : dense_strides_like(input.sizes(), input.strides());
+  const DimVec strides =
+      is_non_overlapping_and_dense(input) ? input.strides() : dense_strides_like(input.sizes(), input.strides());
   return ember::empty_strided(input.sizes(), strides, dt, dev);
 }
 

@@ -96,7 +96,9 @@ void arange_fill(const Tensor& t, const Range& r) {
 
 struct Identity {
   template <class T, class C>
-  T operator()(T, C x) const { return convert<T>(x); }
+  T operator()(T, C x) const {
+    return convert<T>(x);
+  }
 };
 
 // Fills `steps` points from start to end; the first half counts up from start and the second half
@@ -128,21 +130,21 @@ void spaced_fill(const char* op, const Tensor& t, const Scalar& start, const Sca
       }
       const C step = (e - s) / C(double(steps - 1));
       const int64_t half = steps / 2;
-      fill_indexed<T>(t, [=](int64_t i) {
-        return g(z, i < half ? s + step * C(double(i)) : e - step * C(double(steps - 1 - i)));
-      });
+      fill_indexed<T>(
+          t, [=](int64_t i) { return g(z, i < half ? s + step * C(double(i)) : e - step * C(double(steps - 1 - i))); });
     }
   });
   t.bump_version();
 }
 
-
 struct PowOfBase {
   double base;
   template <class T, class C>
   T operator()(T, C x) const {
-    if constexpr (is_complex_v<C>) return convert<T>(std::pow(complex128(base), complex128(x)));
-    else return convert<T>(std::pow(base, double(x)));
+    if constexpr (is_complex_v<C>)
+      return convert<T>(std::pow(complex128(base), complex128(x)));
+    else
+      return convert<T>(std::pow(base, double(x)));
   }
 };
 
@@ -193,8 +195,8 @@ Tensor arange_out(const Tensor& out, const std::optional<Scalar>& start, const s
   return out;
 }
 
-Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, ScalarType dtype,
-                std::optional<Device> device, bool requires_grad) {
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, ScalarType dtype, std::optional<Device> device,
+                bool requires_grad) {
   check_requires_grad(requires_grad);
   check_steps(steps);
   ScalarType dt = dtype == ScalarType::Undefined ? spaced_dtype(start, end) : dtype;
@@ -242,8 +244,8 @@ Tensor eye(int64_t n, std::optional<int64_t> m, ScalarType dtype, std::optional<
   return t;
 }
 
-Tensor eye_out(const Tensor& out, int64_t n, std::optional<int64_t> m, ScalarType dtype,
-               std::optional<Device> device, bool requires_grad) {
+Tensor eye_out(const Tensor& out, int64_t n, std::optional<int64_t> m, ScalarType dtype, std::optional<Device> device,
+               bool requires_grad) {
   int64_t cols = m ? *m : n;
   check_eye(n, cols);
   prepare_out("eye", out, {n, cols}, dtype, device, requires_grad);

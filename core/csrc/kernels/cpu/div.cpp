@@ -1,10 +1,11 @@
 // div with its rounding modes, and float_power: ops composed of other ops' kernels.
 #include "generated/ops/div.h"
-#include "generated/ops/true_divide.h"
-#include "generated/ops/floor_divide.h"
+
 #include "generated/ops/_div_trunc.h"
 #include "generated/ops/float_power.h"
+#include "generated/ops/floor_divide.h"
 #include "generated/ops/pow.h"
+#include "generated/ops/true_divide.h"
 #include "iter/copy.h"
 
 namespace ember::ops {
@@ -24,26 +25,35 @@ ScalarType float_power_dtype(const Tensor& a, const Tensor& b) {
 
 Tensor div(const Tensor& input, const Tensor& other, const std::optional<std::string>& rounding_mode) {
   switch (rounding(rounding_mode)) {
-    case Rounding::Trunc: return _div_trunc(input, other);
-    case Rounding::Floor: return floor_divide(input, other);
-    default: return true_divide(input, other);
+    case Rounding::Trunc:
+      return _div_trunc(input, other);
+    case Rounding::Floor:
+      return floor_divide(input, other);
+    default:
+      return true_divide(input, other);
   }
 }
 
 Tensor div_(const Tensor& input, const Tensor& other, const std::optional<std::string>& rounding_mode) {
   switch (rounding(rounding_mode)) {
-    case Rounding::Trunc: return _div_trunc_(input, other);
-    case Rounding::Floor: return floor_divide_(input, other);
-    default: return true_divide_(input, other);
+    case Rounding::Trunc:
+      return _div_trunc_(input, other);
+    case Rounding::Floor:
+      return floor_divide_(input, other);
+    default:
+      return true_divide_(input, other);
   }
 }
 
 Tensor div_out(const Tensor& out, const Tensor& input, const Tensor& other,
                const std::optional<std::string>& rounding_mode) {
   switch (rounding(rounding_mode)) {
-    case Rounding::Trunc: return _div_trunc_out(out, input, other);
-    case Rounding::Floor: return floor_divide_out(out, input, other);
-    default: return true_divide_out(out, input, other);
+    case Rounding::Trunc:
+      return _div_trunc_out(out, input, other);
+    case Rounding::Floor:
+      return floor_divide_out(out, input, other);
+    default:
+      return true_divide_out(out, input, other);
   }
 }
 

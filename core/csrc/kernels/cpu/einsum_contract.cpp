@@ -116,13 +116,17 @@ Operand contract(const Operand& a_in, const Operand& b_in, const std::vector<int
   const Operand a = sum_out(a_in, keep_a), b = sum_out(b_in, keep_b);
   std::vector<int> batch, free_a, free_b, con;
   for (int l : a.labels) {
-    if (has(b.labels, l)) (has(need, l) ? batch : con).push_back(l);
-    else free_a.push_back(l);
+    if (has(b.labels, l))
+      (has(need, l) ? batch : con).push_back(l);
+    else
+      free_a.push_back(l);
   }
   for (int l : b.labels) {
     if (!has(a.labels, l)) free_b.push_back(l);
   }
-  auto dim_of = [](const Operand& o, int l) { return int64_t(std::find(o.labels.begin(), o.labels.end(), l) - o.labels.begin()); };
+  auto dim_of = [](const Operand& o, int l) {
+    return int64_t(std::find(o.labels.begin(), o.labels.end(), l) - o.labels.begin());
+  };
   DimVec pa, pb, bsz, out_sz;
   int64_t M = 1, N = 1, K = 1;
   for (int l : batch) {
@@ -180,16 +184,18 @@ std::pair<size_t, size_t> pick_pair(const std::vector<Operand>& ops, const std::
       for (int l : ops[i].labels) size_a *= double(label_size[l]);
       for (int l : ops[j].labels) {
         size_b *= double(label_size[l]);
-        if (has(ops[i].labels, l)) shares = true;
-        else all.push_back(l);
+        if (has(ops[i].labels, l))
+          shares = true;
+        else
+          all.push_back(l);
       }
       for (int l : all) {
         work *= double(label_size[l]);
         if (has(need, l)) size_r *= double(label_size[l]);
       }
       const double score = size_r - size_a - size_b;
-      const bool better = (shares && !best_shares) ||
-                          (shares == best_shares && (score < best || (score == best && work < best_work)));
+      const bool better =
+          (shares && !best_shares) || (shares == best_shares && (score < best || (score == best && work < best_work)));
       if (better) {
         best = score;
         best_work = work;
@@ -206,9 +212,10 @@ std::pair<size_t, size_t> pick_pair(const std::vector<Operand>& ops, const std::
 Tensor einsum(const std::string& equation, const std::vector<Tensor>& tensors) {
   const EinsumSpec spec = parse_einsum(equation, tensors);
   for (size_t i = 1; i < tensors.size(); i++) {
-    EMBER_CHECK(tensors[i].dtype() == tensors[0].dtype(), Runtime, "einsum(): expected all operands to have the same "
-                "dtype, but operand 0 is ", dtype_name(tensors[0].dtype()), " and operand ", i, " is ",
-                dtype_name(tensors[i].dtype()));
+    EMBER_CHECK(tensors[i].dtype() == tensors[0].dtype(), Runtime,
+                "einsum(): expected all operands to have the same "
+                "dtype, but operand 0 is ",
+                dtype_name(tensors[0].dtype()), " and operand ", i, " is ", dtype_name(tensors[i].dtype()));
     check_same_device(tensors[0], tensors[i]);
   }
   check_product_dtype(tensors[0].dtype(), "einsum");
@@ -221,9 +228,10 @@ Tensor einsum(const std::string& equation, const std::vector<Tensor>& tensors) {
       const int l = ops[i].labels[d];
       const int64_t s = ops[i].t.sizes()[d];
       int64_t& have = label_size[l];
-      EMBER_CHECK(have < 0 || have == s || have == 1 || s == 1, Runtime, "einsum(): operands do not broadcast: "
-                  "subscript ", einsum_label_name(l), " has size ", have, " in an earlier operand but size ", s,
-                  " for operand ", i);
+      EMBER_CHECK(have < 0 || have == s || have == 1 || s == 1, Runtime,
+                  "einsum(): operands do not broadcast: "
+                  "subscript ",
+                  einsum_label_name(l), " has size ", have, " in an earlier operand but size ", s, " for operand ", i);
       if (have < 0 || have == 1) have = s;
     }
   }

@@ -24,7 +24,8 @@ Term parse_term(const std::string& eq, size_t b, size_t e, const std::string& wh
   for (size_t i = b; i < e; i++) {
     const char c = eq[i];
     if (c == '.') {
-      EMBER_CHECK(t.ellipsis_at < 0, Runtime, "einsum(): found '.' for ", who, " for which an ellipsis was already found");
+      EMBER_CHECK(t.ellipsis_at < 0, Runtime, "einsum(): found '.' for ", who,
+                  " for which an ellipsis was already found");
       EMBER_CHECK(i + 2 < e && eq[i + 1] == '.' && eq[i + 2] == '.', Runtime, "einsum(): found '.' for ", who,
                   " that is not part of any ellipsis");
       t.ellipsis_at = int(t.labels.size());

@@ -19,22 +19,22 @@ bool use_avx2() {
 }
 }  // namespace
 
-#define EMBER_FFT_PICK(fn) \
+#define EMBER_FFT_PICK(fn)         \
   if (use_avx2()) return avx2::fn; \
   return base::fn
 #else
 #define EMBER_FFT_PICK(fn) return base::fn
 #endif
 
-#define EMBER_FFT_DEFINE(R)                                                                                      \
+#define EMBER_FFT_DEFINE(R)                                                                                          \
   void c2c(const View& in, const View& out, const std::vector<size_t>& axes, bool forward, R fct, size_t nthreads) { \
-    EMBER_FFT_PICK(c2c(in, out, axes, forward, fct, nthreads));                                                   \
-  }                                                                                                              \
+    EMBER_FFT_PICK(c2c(in, out, axes, forward, fct, nthreads));                                                      \
+  }                                                                                                                  \
   void r2c(const View& in, const View& out, const std::vector<size_t>& axes, bool forward, R fct, size_t nthreads) { \
-    EMBER_FFT_PICK(r2c(in, out, axes, forward, fct, nthreads));                                                   \
-  }                                                                                                              \
+    EMBER_FFT_PICK(r2c(in, out, axes, forward, fct, nthreads));                                                      \
+  }                                                                                                                  \
   void c2r(const View& in, const View& out, const std::vector<size_t>& axes, bool forward, R fct, size_t nthreads) { \
-    EMBER_FFT_PICK(c2r(in, out, axes, forward, fct, nthreads));                                                   \
+    EMBER_FFT_PICK(c2r(in, out, axes, forward, fct, nthreads));                                                      \
   }
 EMBER_FFT_DEFINE(float)
 EMBER_FFT_DEFINE(double)

@@ -5,8 +5,8 @@
 #pragma once
 #include <functional>
 
-#include "ducc0/infra/threading.h"
 #include "device/parallel.h"
+#include "ducc0/infra/threading.h"
 
 namespace ember::fft {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include "kernels/fft_backend.h"
 
-#define EMBER_FFT_DECLARE(R)                                                                                   \
+#define EMBER_FFT_DECLARE(R)                                                                                        \
   void c2c(const View& in, const View& out, const std::vector<size_t>& axes, bool forward, R fct, size_t nthreads); \
   void r2c(const View& in, const View& out, const std::vector<size_t>& axes, bool forward, R fct, size_t nthreads); \
   void c2r(const View& in, const View& out, const std::vector<size_t>& axes, bool forward, R fct, size_t nthreads);

@@ -1,16 +1,15 @@
 // The FFT kernels _fft_c2c, _fft_r2c and _fft_c2r (core/ops/fft.yaml): argument checks, output
 // allocation and the normalization factor, then one ducc0 call (kernels/fft_backend.h) over all dims.
-#include "generated/ops/_fft_c2c.h"
-#include "generated/ops/_fft_c2r.h"
-#include "generated/ops/_fft_r2c.h"
-#include "iter/copy.h"
-#include "kernels/fft_backend.h"
-#include "iter/out_arg.h"
-
 #include <cmath>
 #include <vector>
 
 #include "device/parallel.h"
+#include "generated/ops/_fft_c2c.h"
+#include "generated/ops/_fft_c2r.h"
+#include "generated/ops/_fft_r2c.h"
+#include "iter/copy.h"
+#include "iter/out_arg.h"
+#include "kernels/fft_backend.h"
 
 namespace ember::ops {
 
@@ -74,8 +73,8 @@ void with_precision(ScalarType dtype, const F& f) {
 
 void check_signal(const Tensor& t, const std::vector<size_t>& axes, const char* name) {
   for (size_t a : axes)
-    EMBER_CHECK(t.sizes()[int64_t(a)] >= 1, Runtime, name, ": invalid number of data points (",
-                t.sizes()[int64_t(a)], ") along dim ", a);
+    EMBER_CHECK(t.sizes()[int64_t(a)] >= 1, Runtime, name, ": invalid number of data points (", t.sizes()[int64_t(a)],
+                ") along dim ", a);
 }
 
 // In-place c2c of the complex tensor `out` (dense, allocated here).

@@ -2,10 +2,10 @@
 // broadcasting input and indices outside dim, or on the flattened input).
 #include "generated/ops/gather.h"
 #include "generated/ops/take_along_dim.h"
-#include "iter/tensor_iter.h"
 #include "iter/copy.h"
-#include "tensor/mem_overlap.h"
+#include "iter/tensor_iter.h"
 #include "kernels/cpu/index_kernels.h"
+#include "tensor/mem_overlap.h"
 
 namespace ember::ops {
 
@@ -17,8 +17,8 @@ Tensor gather_impl(const Tensor& input, int64_t dim, const Tensor& index_in, con
   const Tensor self = atleast_1d_view(input), index = atleast_1d_view(index_in);
   const int64_t d = wrap_dim(dim, self.dim());
   EMBER_CHECK(index.dim() == self.dim() || index_in.numel() == 0, Runtime, op,
-              "(): Index tensor must have the same number of dimensions as input tensor (got ", index_in.dim(),
-              " and ", input.dim(), ")");
+              "(): Index tensor must have the same number of dimensions as input tensor (got ", index_in.dim(), " and ",
+              input.dim(), ")");
   for (int64_t k = 0; k < self.dim() && index.dim() == self.dim(); k++) {
     EMBER_CHECK(k == d || index.sizes()[k] <= self.sizes()[k], Runtime, op, "(): Size does not match at dimension ", k,
                 " expected index ", index_in.sizes(), " to be no larger than self ", input.sizes(),

@@ -39,8 +39,10 @@ void histc_kernel(const T* x, int64_t n, int64_t bins, double lo, double hi, dou
         if (!(v >= lo && v <= hi)) continue;  // outside the range, or NaN
         int64_t p = int64_t((v - lo) * norm);
         p = std::min(std::max<int64_t>(p, 0), bins - 1);
-        if (v < edges[p]) p--;
-        else if (p + 1 < bins && v >= edges[p + 1]) p++;
+        if (v < edges[p])
+          p--;
+        else if (p + 1 < bins && v >= edges[p + 1])
+          p++;
         h[p]++;
       }
     }
@@ -76,8 +78,8 @@ Tensor histc(const Tensor& input, int64_t bins, const Scalar& min, const Scalar&
           mn = std::min(mn, v);
           mx = std::max(mx, v);
         }
-        EMBER_CHECK(!nan && std::isfinite(mn) && std::isfinite(mx), Runtime, "histc(): range of [",
-                    nan ? NAN : mn, ", ", nan ? NAN : mx, "] is not finite");
+        EMBER_CHECK(!nan && std::isfinite(mn) && std::isfinite(mx), Runtime, "histc(): range of [", nan ? NAN : mn,
+                    ", ", nan ? NAN : mx, "] is not finite");
         lo = mn;
         hi = mx;
       }

@@ -2,8 +2,8 @@
 // gather/scatter loops with its index; several are first folded into one table of element offsets.
 #include "kernels/cpu/index_advanced.h"
 
-#include "iter/tensor_iter.h"
 #include "iter/copy.h"
+#include "iter/tensor_iter.h"
 #include "kernels/cpu/index_kernels.h"
 #include "tensor/mem_overlap.h"
 
@@ -167,10 +167,11 @@ void advanced_index_put_(const Tensor& self, const std::vector<Tensor>& indices,
   if (self.is_meta()) return;
   if (values.dtype() != self.dtype()) values = to_dtype(values, self.dtype());
   // Values reading the memory being written (in a layout the overlap check cannot see) are copied first.
-  else if (values.storage().get() == self.storage().get()) values = contiguous_copy(values);
+  else if (values.storage().get() == self.storage().get())
+    values = contiguous_copy(values);
   scatter_loop(p.shape, index_operand(self, p.self_strides), index_operand(values, p.shape, true),
-               index_operand(p.idx, p.idx_strides), self.dtype(),
-               accumulate ? ScatterMode::Add : ScatterMode::Assign, p.spec);
+               index_operand(p.idx, p.idx_strides), self.dtype(), accumulate ? ScatterMode::Add : ScatterMode::Assign,
+               p.spec);
   self.bump_version();
 }
 

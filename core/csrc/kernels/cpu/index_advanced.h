@@ -13,8 +13,8 @@ namespace ember {
 // dtype int64 or int32. `dim_labels` (optional, one per dim) is the dim named in an IndexError.
 Tensor advanced_index(const Tensor& self, const std::vector<Tensor>& indices, const DimVec* dim_labels = nullptr);
 // values (already of self's dtype) broadcast to the shape advanced_index would give.
-void advanced_index_put_(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values,
-                         bool accumulate, const DimVec* dim_labels = nullptr);
+void advanced_index_put_(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate,
+                         const DimVec* dim_labels = nullptr);
 
 // index_put_'s overlap rule (PyTorch's): values and the index tensors may not share self's memory at
 // all; an expanded self is allowed (PyTorch only warns). The callers check, before writing.

@@ -8,8 +8,8 @@
 #include <initializer_list>
 
 #include "device/parallel.h"
-#include "kernels/convert.h"
 #include "iter/copy.h"
+#include "kernels/convert.h"
 
 namespace ember {
 
@@ -93,8 +93,10 @@ void run(const Iter& it, int64_t grain, bool serial, const Loop& loop) {
       }
     }
   };
-  if (serial) piece(0, it.numel);
-  else parallel_for(it.numel, grain, piece);
+  if (serial)
+    piece(0, it.numel);
+  else
+    parallel_for(it.numel, grain, piece);
 }
 
 // The first bad index seen by any thread, raised after the loop.
@@ -193,8 +195,10 @@ void assign_typed(const Iter& it, const IndexSpec& spec, BadIndex& bad) {
 
 template <class T>
 bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
-  else return false;
+  if constexpr (std::is_floating_point_v<T>)
+    return std::isnan(v);
+  else
+    return false;
 }
 
 template <class T>
@@ -207,10 +211,14 @@ T combine(ScatterMode mode, T x, T y) {
   } else {
     const C a = convert<C>(x), b = convert<C>(y);
     switch (mode) {
-      case ScatterMode::Add: return convert<T>(C(a + b));
-      case ScatterMode::Mul: return convert<T>(C(a * b));
-      case ScatterMode::Max: return is_nan(b) ? y : (is_nan(a) || a >= b) ? x : y;
-      default: return is_nan(b) ? y : (is_nan(a) || a <= b) ? x : y;
+      case ScatterMode::Add:
+        return convert<T>(C(a + b));
+      case ScatterMode::Mul:
+        return convert<T>(C(a * b));
+      case ScatterMode::Max:
+        return is_nan(b) ? y : (is_nan(a) || a >= b) ? x : y;
+      default:
+        return is_nan(b) ? y : (is_nan(a) || a <= b) ? x : y;
     }
   }
 }
@@ -248,8 +256,8 @@ IndexOperand index_operand(const Tensor& t, const DimVec& iter_shape, bool broad
   const int64_t lead = int64_t(iter_shape.size()) - t.dim();
   for (int64_t d = 0; d < t.dim(); d++) {
     const int64_t sz = t.sizes()[d];
-    EMBER_CHECK(sz == iter_shape[lead + d] || (broadcast && sz == 1), Runtime, "shape ", t.sizes(),
-                " does not match ", iter_shape);
+    EMBER_CHECK(sz == iter_shape[lead + d] || (broadcast && sz == 1), Runtime, "shape ", t.sizes(), " does not match ",
+                iter_shape);
     st[lead + d] = sz == 1 && iter_shape[lead + d] != 1 ? 0 : t.strides()[d];
   }
   return index_operand(t, st);
@@ -261,12 +269,23 @@ void gather_loop(const DimVec& shape, const IndexOperand& out, const IndexOperan
   if (it.numel == 0) return;
   BadIndex bad;
   switch (itemsize) {
-    case 1: gather_typed<uint8_t>(it, spec, bad); break;
-    case 2: gather_typed<uint16_t>(it, spec, bad); break;
-    case 4: gather_typed<uint32_t>(it, spec, bad); break;
-    case 8: gather_typed<uint64_t>(it, spec, bad); break;
-    case 16: gather_typed<Bytes16>(it, spec, bad); break;
-    default: EMBER_FAIL(Runtime, "gather: unsupported element size ", itemsize);
+    case 1:
+      gather_typed<uint8_t>(it, spec, bad);
+      break;
+    case 2:
+      gather_typed<uint16_t>(it, spec, bad);
+      break;
+    case 4:
+      gather_typed<uint32_t>(it, spec, bad);
+      break;
+    case 8:
+      gather_typed<uint64_t>(it, spec, bad);
+      break;
+    case 16:
+      gather_typed<Bytes16>(it, spec, bad);
+      break;
+    default:
+      EMBER_FAIL(Runtime, "gather: unsupported element size ", itemsize);
   }
   bad.raise_if_any(spec);
 }
@@ -278,11 +297,21 @@ void scatter_loop(const DimVec& shape, const IndexOperand& dst, const IndexOpera
   BadIndex bad;
   if (mode == ScatterMode::Assign) {
     switch (itemsize(dtype)) {
-      case 1: assign_typed<uint8_t>(it, spec, bad); break;
-      case 2: assign_typed<uint16_t>(it, spec, bad); break;
-      case 4: assign_typed<uint32_t>(it, spec, bad); break;
-      case 8: assign_typed<uint64_t>(it, spec, bad); break;
-      default: assign_typed<Bytes16>(it, spec, bad); break;
+      case 1:
+        assign_typed<uint8_t>(it, spec, bad);
+        break;
+      case 2:
+        assign_typed<uint16_t>(it, spec, bad);
+        break;
+      case 4:
+        assign_typed<uint32_t>(it, spec, bad);
+        break;
+      case 8:
+        assign_typed<uint64_t>(it, spec, bad);
+        break;
+      default:
+        assign_typed<Bytes16>(it, spec, bad);
+        break;
     }
   } else {
     EMBER_CHECK(!is_complex(dtype) || mode == ScatterMode::Add || mode == ScatterMode::Mul, Runtime,
@@ -319,7 +348,6 @@ Tensor index_as_int64(const Tensor& idx, const char* op, bool allow_int32, Error
                               " for index, but got ", dtype_name(idx.dtype())));
   return to_dtype(idx, ScalarType::Int64);
 }
-
 
 IndexOperand scalar_operand(const Tensor& t0, size_t ndim) {
   IndexOperand op;

@@ -2,9 +2,9 @@
 // (dst[idx * scale] op= src), over an N-d iteration shape where each operand has its own strides.
 // Ops describe themselves as strided views in that shape; the loops never see broadcasting.
 #pragma once
-#include "iter/out_arg.h"
 #include <cstdint>
 
+#include "iter/out_arg.h"
 #include "tensor/factory.h"
 
 namespace ember {

@@ -3,10 +3,10 @@
 // true elements of each block, then write each block's coordinates at its prefix-sum offset.
 #include <vector>
 
+#include "device/parallel.h"
 #include "generated/ops/_nonzero_tuple.h"
 #include "generated/ops/_where_cond.h"
 #include "generated/ops/nonzero.h"
-#include "device/parallel.h"
 #include "iter/copy.h"
 #include "kernels/cpu/index_advanced.h"
 #include "kernels/cpu/index_kernels.h"
@@ -72,9 +72,7 @@ std::vector<Tensor> columns(const Tensor& m) {
 
 }  // namespace
 
-std::vector<Tensor> mask_to_indices(const Tensor& mask) {
-  return columns(nonzero_matrix(mask, "index"));
-}
+std::vector<Tensor> mask_to_indices(const Tensor& mask) { return columns(nonzero_matrix(mask, "index")); }
 
 namespace ops {
 

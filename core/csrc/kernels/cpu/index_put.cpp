@@ -1,11 +1,12 @@
 // Writes by index tensors: index_put (self[indices] = values, or += with accumulate) and put
 // (writes at positions of the flattened tensor).
 #include "generated/ops/index_put.h"
+
 #include "generated/ops/put.h"
 #include "iter/copy.h"
-#include "tensor/mem_overlap.h"
 #include "kernels/cpu/index_advanced.h"
 #include "kernels/cpu/index_kernels.h"
+#include "tensor/mem_overlap.h"
 
 namespace ember::ops {
 
@@ -16,13 +17,14 @@ Tensor copy_of(const Tensor& input) {
 }
 
 void index_put_apply(const Tensor& self, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
-  EMBER_CHECK(values.dtype() == self.dtype(), Runtime, "Index put requires the source and destination dtypes match, got ",
-              dtype_name(self.dtype()), " for the destination and ", dtype_name(values.dtype()), " for the source.");
+  EMBER_CHECK(values.dtype() == self.dtype(), Runtime,
+              "Index put requires the source and destination dtypes match, got ", dtype_name(self.dtype()),
+              " for the destination and ", dtype_name(values.dtype()), " for the source.");
   EMBER_CHECK(!indices.empty(), Runtime, "index_put_(): expected at least one index tensor");
   // PyTorch sends one mask and a 0-dim value to masked_fill_, which takes only bool masks.
-  EMBER_CHECK(!(indices.size() == 1 && indices[0].defined() && indices[0].dtype() == ScalarType::UInt8 &&
-                values.dim() == 0),
-              Runtime, "masked_fill_ only supports boolean masks, but got mask with dtype uint8");
+  EMBER_CHECK(
+      !(indices.size() == 1 && indices[0].defined() && indices[0].dtype() == ScalarType::UInt8 && values.dim() == 0),
+      Runtime, "masked_fill_ only supports boolean masks, but got mask with dtype uint8");
   for (const Tensor& t : indices) {
     const ScalarType dt = t.dtype();
     EMBER_CHECK(dt == ScalarType::Int64 || dt == ScalarType::Int32 || dt == ScalarType::Bool || dt == ScalarType::UInt8,

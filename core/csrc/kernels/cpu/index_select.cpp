@@ -1,10 +1,11 @@
 // Reads by index along one dim (index_select) and of the flattened tensor (take), both on the
 // gather loop: the index moves the source pointer along the selected dim only.
 #include "generated/ops/index_select.h"
+
 #include "generated/ops/take.h"
 #include "iter/copy.h"
-#include "tensor/mem_overlap.h"
 #include "kernels/cpu/index_kernels.h"
+#include "tensor/mem_overlap.h"
 
 namespace ember::ops {
 
@@ -19,8 +20,8 @@ Tensor index_select_impl(const Tensor& input, int64_t dim, const Tensor& index_i
   DimVec sizes = self.sizes();
   sizes[d] = index.numel();
   if (input.dim() == 0) {
-    EMBER_CHECK(index.numel() == 1, Index, "index_select(): Index to scalar can have only 1 value, got ",
-                index.numel(), " value(s)");
+    EMBER_CHECK(index.numel() == 1, Index, "index_select(): Index to scalar can have only 1 value, got ", index.numel(),
+                " value(s)");
     sizes = DimVec{};
   }
   Tensor out = empty(sizes, input.dtype(), input.device());

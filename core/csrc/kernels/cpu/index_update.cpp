@@ -6,9 +6,9 @@
 #include "generated/ops/index_fill.h"
 #include "generated/ops/mul.h"
 #include "iter/copy.h"
+#include "kernels/cpu/index_kernels.h"
 #include "kernels/scalar_value.h"
 #include "tensor/mem_overlap.h"
-#include "kernels/cpu/index_kernels.h"
 
 namespace ember::ops {
 
@@ -19,8 +19,8 @@ Tensor copy_of(const Tensor& input) {
 }
 
 // self[..index[i]..] (op)= source[..i..] along d, source shaped like self with len(index) at d.
-void index_update(const Tensor& self_in, int64_t dim, const Tensor& index_in, const Tensor& source_in,
-                  ScatterMode mode, const char* op, bool allow_int32) {
+void index_update(const Tensor& self_in, int64_t dim, const Tensor& index_in, const Tensor& source_in, ScatterMode mode,
+                  const char* op, bool allow_int32) {
   EMBER_CHECK(index_in.dim() <= 1, Index, op, "(): Index should have dimension 1 or 0 (got ", index_in.dim(), ")");
   const Tensor index = index_as_int64(index_in, op, allow_int32, ErrorKind::Index);
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self_in.dim(), 1));
@@ -33,8 +33,8 @@ void index_update(const Tensor& self_in, int64_t dim, const Tensor& index_in, co
   EMBER_CHECK(source.sizes()[d] == index.numel(), Index, op, "(): Number of indices (", index.numel(),
               ") should be equal to source.size(dim) (", source.sizes()[d], ")");
   for (int64_t k = 0; k < self.dim(); k++) {
-    EMBER_CHECK(k == d || source.sizes()[k] == self.sizes()[k], Index, op, "(): self ", self_in.sizes(),
-                " and source ", source_in.sizes(), " must have same size at dimension ", k);
+    EMBER_CHECK(k == d || source.sizes()[k] == self.sizes()[k], Index, op, "(): self ", self_in.sizes(), " and source ",
+                source_in.sizes(), " must have same size at dimension ", k);
   }
   if (self.is_meta() || index.numel() == 0) return;
   DimVec ist(self.dim(), 0);
@@ -64,7 +64,8 @@ void index_fill_apply(const Tensor& self_in, int64_t dim, const Tensor& index_in
   EMBER_CHECK(!is_complex(value.dtype()) || is_complex(self_in.dtype()), Runtime, "index_fill_(): cannot fill a ",
               dtype_name(self_in.dtype()), " tensor with a complex value");
   check_value_fits(value, self_in.dtype());
-  EMBER_CHECK(index_in.dim() <= 1, Index, "index_fill_(): Index should have dimension 1 or 0 (got ", index_in.dim(), ")");
+  EMBER_CHECK(index_in.dim() <= 1, Index, "index_fill_(): Index should have dimension 1 or 0 (got ", index_in.dim(),
+              ")");
   const Tensor index = index_as_int64(index_in, "index_fill_", false, ErrorKind::Index);
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self_in.dim(), 1));
   if (self_in.is_meta() || index.numel() == 0) return;

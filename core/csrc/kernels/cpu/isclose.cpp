@@ -2,11 +2,12 @@
 // when equal_nan, always count as close; infinities only when equal). Floating inputs compute in
 // their own precision as PyTorch does; integers and bools in double, so small integer types
 // cannot overflow in the subtraction.
-#include "generated/ops/allclose.h"
 #include "generated/ops/isclose.h"
+
+#include "generated/ops/allclose.h"
+#include "iter/copy.h"
 #include "iter/loops.h"
 #include "kernels/convert.h"
-#include "iter/copy.h"
 #include "kernels/functors.h"
 
 namespace ember::ops {

@@ -2,6 +2,7 @@
 // input, end and a tensor weight must share one floating or complex dtype (no promotion), as in
 // PyTorch; a number weight (or a 0-dim tensor of another dtype) is applied in the compute precision.
 #include "generated/ops/lerp.h"
+
 #include "iter/loops.h"
 #include "kernels/convert.h"
 #include "kernels/functors.h"
@@ -15,8 +16,8 @@ Tensor run_lerp(const Tensor& out, bool inplace, const Tensor& input, const Tens
   EMBER_CHECK(input.dtype() == end.dtype(), Runtime, "lerp(): expected dtype ", dtype_name(input.dtype()),
               " for `end` but got dtype ", dtype_name(end.dtype()));
   // A 0-dim weight of another dtype acts as a number, as in PyTorch (lerp(f32, f32, f64 0-dim) is f32).
-  const bool scalar_weight = weight.is_wrapped_number() ||
-                             (weight.dim() == 0 && weight.dtype() != input.dtype() && weight.device().is_cpu());
+  const bool scalar_weight =
+      weight.is_wrapped_number() || (weight.dim() == 0 && weight.dtype() != input.dtype() && weight.device().is_cpu());
   EMBER_CHECK(scalar_weight || input.dtype() == weight.dtype(), Runtime, "lerp(): expected dtype ",
               dtype_name(input.dtype()), " for `weight` but got dtype ", dtype_name(weight.dtype()));
   const ScalarType dt = input.dtype();
@@ -43,9 +44,8 @@ Tensor run_lerp(const Tensor& out, bool inplace, const Tensor& input, const Tens
         const C wc = w.to<C>();
         binary_kernel<T, T, T>(it, [=](T a, T b) { return convert<T>(fn::lerp(convert<C>(a), convert<C>(b), wc)); });
       } else {
-        ternary_kernel<T, T, T, T>(it, [](T a, T b, T wt) {
-          return convert<T>(fn::lerp(convert<C>(a), convert<C>(b), convert<C>(wt)));
-        });
+        ternary_kernel<T, T, T, T>(
+            it, [](T a, T b, T wt) { return convert<T>(fn::lerp(convert<C>(a), convert<C>(b), convert<C>(wt))); });
       }
     }
   });

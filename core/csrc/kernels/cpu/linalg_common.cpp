@@ -3,25 +3,25 @@
 
 #include <cmath>
 
-#include "iter/tensor_iter.h"
 #include "iter/copy.h"
+#include "iter/tensor_iter.h"
 #include "kernels/matmul.h"
 
 namespace ember::linalg {
 
 void check_floating(const Tensor& t, const char* op, const char* name) {
   const ScalarType d = t.dtype();
-  EMBER_CHECK(d == ScalarType::Float32 || d == ScalarType::Float64 || d == ScalarType::Complex64 ||
-                  d == ScalarType::Complex128,
-              Runtime, op, ": Expected a floating point or complex tensor as input. Got ", scalar_type_name(d),
-              " (", name, " must be float32, float64, complex64 or complex128)");
+  EMBER_CHECK(
+      d == ScalarType::Float32 || d == ScalarType::Float64 || d == ScalarType::Complex64 || d == ScalarType::Complex128,
+      Runtime, op, ": Expected a floating point or complex tensor as input. Got ", scalar_type_name(d), " (", name,
+      " must be float32, float64, complex64 or complex128)");
 }
 
 void check_matrix(const Tensor& t, const char* op, bool square, const char* name) {
   EMBER_CHECK(t.dim() >= 2, Runtime, op, ": The input tensor ", name, " must have at least 2 dimensions.");
   if (square)
-    EMBER_CHECK(t.size(-1) == t.size(-2), Runtime, op, ": ", name,
-                " must be batches of square matrices, but they are ", t.size(-2), " by ", t.size(-1), " matrices");
+    EMBER_CHECK(t.size(-1) == t.size(-2), Runtime, op, ": ", name, " must be batches of square matrices, but they are ",
+                t.size(-2), " by ", t.size(-1), " matrices");
 }
 
 void check_same_dtype(const Tensor& a, const Tensor& b, const char* op, const char* na, const char* nb) {
@@ -70,8 +70,8 @@ DimVec broadcast_batch(const DimVec& a, const DimVec& b, const char* op) {
   for (size_t i = 0; i < n; i++) {
     const int64_t x = i + a.size() >= n ? a[i + a.size() - n] : 1;
     const int64_t y = i + b.size() >= n ? b[i + b.size() - n] : 1;
-    EMBER_CHECK(x == y || x == 1 || y == 1, Runtime, op, ": the batch dimensions of the inputs do not broadcast: ",
-                a, " and ", b);
+    EMBER_CHECK(x == y || x == 1 || y == 1, Runtime, op, ": the batch dimensions of the inputs do not broadcast: ", a,
+                " and ", b);
     r[i] = x == 1 ? y : x;
   }
   return r;
@@ -164,14 +164,18 @@ std::string singular_message(int code) {
 }
 
 std::string not_pd_message(int code) {
-  return str_cat("The factorization could not be completed because the input is not positive-definite (the leading "
-                 "minor of order ", code, " is not positive-definite).");
+  return str_cat(
+      "The factorization could not be completed because the input is not positive-definite (the leading "
+      "minor of order ",
+      code, " is not positive-definite).");
 }
 
 std::string no_convergence_message(int code, const char* what) {
   if (code < 0) return "The algorithm failed to converge because the input matrix contained non-finite values.";
-  return str_cat("The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
-                 "repeated ", what, " (error code: ", code, ").");
+  return str_cat(
+      "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
+      "repeated ",
+      what, " (error code: ", code, ").");
 }
 
 }  // namespace ember::linalg

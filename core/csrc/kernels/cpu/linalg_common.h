@@ -43,8 +43,10 @@ Tensor pivots_to_permutation(const Tensor& pivots, int64_t m, ScalarType dtype);
 
 template <class T>
 T conj_value(T v) {
-  if constexpr (is_complex_v<T>) return std::conj(v);
-  else return v;
+  if constexpr (is_complex_v<T>)
+    return std::conj(v);
+  else
+    return v;
 }
 // The real dtype of a complex one (float32 for complex64), the dtype itself otherwise.
 ScalarType real_dtype(ScalarType t);
@@ -60,11 +62,20 @@ void for_each_matrix(int64_t batch, const F& f) {
 template <class F>
 void visit_lapack(ScalarType t, F&& f) {
   switch (t) {
-    case ScalarType::Float32: f(float{}); break;
-    case ScalarType::Float64: f(double{}); break;
-    case ScalarType::Complex64: f(complex64{}); break;
-    case ScalarType::Complex128: f(complex128{}); break;
-    default: EMBER_FAIL(Type, "linalg: unsupported dtype ", dtype_name(t));
+    case ScalarType::Float32:
+      f(float{});
+      break;
+    case ScalarType::Float64:
+      f(double{});
+      break;
+    case ScalarType::Complex64:
+      f(complex64{});
+      break;
+    case ScalarType::Complex128:
+      f(complex128{});
+      break;
+    default:
+      EMBER_FAIL(Type, "linalg: unsupported dtype ", dtype_name(t));
   }
 }
 
@@ -80,8 +91,8 @@ void raise_for_info(const Tensor& info, const char* op, const std::function<std:
 void check_finite(const Tensor& a, const char* op);
 
 // The messages of the common failures.
-std::string singular_message(int code);  // getrf: "The diagonal element 2 is zero, ..."
-std::string not_pd_message(int code);    // potrf
+std::string singular_message(int code);                          // getrf: "The diagonal element 2 is zero, ..."
+std::string not_pd_message(int code);                            // potrf
 std::string no_convergence_message(int code, const char* what);  // gesdd / syevd / geev
 
 }  // namespace ember::linalg

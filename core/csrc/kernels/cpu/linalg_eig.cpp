@@ -1,12 +1,13 @@
 // The general eigendecomposition on LAPACK's geev: linalg_eig (eigenvalues and right eigenvectors
 // of unit norm) and linalg_eigvals; both complex for real inputs too, as in PyTorch.
+#include "generated/ops/linalg_eig.h"
+
 #include <algorithm>
 #include <vector>
 
-#include "generated/ops/linalg_eig.h"
 #include "generated/ops/linalg_eigvals.h"
-#include "kernels/cpu/linalg_common.h"
 #include "iter/out_arg.h"
+#include "kernels/cpu/linalg_common.h"
 
 namespace ember::ops {
 

@@ -1,19 +1,20 @@
 // linalg_lstsq on LAPACK's least-squares drivers: gels (QR, full rank), gelsy (pivoted QR, the
 // default), gelsd (SVD, divide and conquer) and gelss (SVD), with PyTorch's outputs: solution,
 // residuals (m > n, not gelsy, every matrix full rank), rank (not gels), singular values (SVD drivers).
+#include "generated/ops/linalg_lstsq.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
 
-#include "generated/ops/linalg_lstsq.h"
 #include "generated/ops/narrow.h"
 #include "generated/ops/squeeze.h"
 #include "generated/ops/unsqueeze.h"
 #include "iter/copy.h"
-#include "kernels/cpu/linalg_common.h"
 #include "iter/out_arg.h"
+#include "kernels/cpu/linalg_common.h"
 
 namespace ember::ops {
 
@@ -38,8 +39,8 @@ struct LstsqShape {
 
 // One driver call per matrix; B holds max(m, n) x nrhs per matrix, the solution in its first n rows.
 template <class T>
-void lstsq_batch(Driver drv, const Tensor& a, const Tensor& b, const LstsqShape& s, double rcond_in,
-                 const Tensor& rank, const Tensor& sv, const Tensor& info) {
+void lstsq_batch(Driver drv, const Tensor& a, const Tensor& b, const LstsqShape& s, double rcond_in, const Tensor& rank,
+                 const Tensor& sv, const Tensor& info) {
   using R = lapack::real_t<T>;
   const int m = int(s.m), n = int(s.n), nr = int(s.nrhs), lda = std::max(m, 1), ldb = int(s.ldb);
   const int k = std::min(m, n);
@@ -49,7 +50,9 @@ void lstsq_batch(Driver drv, const Tensor& a, const Tensor& b, const LstsqShape&
   int idummy = 0, irank = 0;
   std::vector<int> jdummy(std::max(n, 1));
   switch (drv) {
-    case Driver::Gels: lapack::gels<T>(m, n, nr, &dummy, lda, &dummy, ldb, &query, -1); break;
+    case Driver::Gels:
+      lapack::gels<T>(m, n, nr, &dummy, lda, &dummy, ldb, &query, -1);
+      break;
     case Driver::Gelsy:
       lapack::gelsy<T>(m, n, nr, &dummy, lda, &dummy, ldb, jdummy.data(), rcond, &irank, &query, -1, &rdummy);
       break;
@@ -80,19 +83,20 @@ void lstsq_batch(Driver drv, const Tensor& a, const Tensor& b, const LstsqShape&
       T* bi = bbase + i * s.ldb * s.nrhs;
       int r = 0, code = 0;
       switch (drv) {
-        case Driver::Gels: code = lapack::gels<T>(m, n, nr, ai, lda, bi, ldb, work.data(), lwork); break;
+        case Driver::Gels:
+          code = lapack::gels<T>(m, n, nr, ai, lda, bi, ldb, work.data(), lwork);
+          break;
         case Driver::Gelsy:
           std::fill(jpvt.begin(), jpvt.end(), 0);
-          code = lapack::gelsy<T>(m, n, nr, ai, lda, bi, ldb, jpvt.data(), rcond, &r, work.data(), lwork,
-                                  rwork.data());
+          code = lapack::gelsy<T>(m, n, nr, ai, lda, bi, ldb, jpvt.data(), rcond, &r, work.data(), lwork, rwork.data());
           break;
         case Driver::Gelsd:
-          code = lapack::gelsd<T>(m, n, nr, ai, lda, bi, ldb, svals.data(), rcond, &r, work.data(), lwork,
-                                  rwork.data(), iwork.data());
+          code = lapack::gelsd<T>(m, n, nr, ai, lda, bi, ldb, svals.data(), rcond, &r, work.data(), lwork, rwork.data(),
+                                  iwork.data());
           break;
         case Driver::Gelss:
-          code = lapack::gelss<T>(m, n, nr, ai, lda, bi, ldb, svals.data(), rcond, &r, work.data(), lwork,
-                                  rwork.data());
+          code =
+              lapack::gelss<T>(m, n, nr, ai, lda, bi, ldb, svals.data(), rcond, &r, work.data(), lwork, rwork.data());
           break;
       }
       inf[i] = code;
@@ -131,23 +135,26 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(const Tensor& A, const T
     std::memset(b.data(), 0, size_t(b.numel()) * b.itemsize());
     copy_(narrow(b, -2, 0, m), B2);
   }
-  Tensor rank = drv == Driver::Gels ? empty({0}, ScalarType::Int64, A.device())
-                                    : empty(batch, ScalarType::Int64, A.device());
+  Tensor rank =
+      drv == Driver::Gels ? empty({0}, ScalarType::Int64, A.device()) : empty(batch, ScalarType::Int64, A.device());
   Tensor sv = drv == Driver::Gelsd || drv == Driver::Gelss ? empty(with_tail(batch, {k}), real, A.device())
-                                                            : empty({0}, real, A.device());
+                                                           : empty({0}, real, A.device());
   Tensor info = info_zeros(batch, A.device());
   if (!A.is_meta() && count > 0 && m > 0 && n > 0) {
-    const double rc = rcond ? *rcond : (real == ScalarType::Float32 ? std::numeric_limits<float>::epsilon()
-                                                                     : std::numeric_limits<double>::epsilon()) *
-                                           double(std::max(m, n));
+    const double rc = rcond ? *rcond
+                            : (real == ScalarType::Float32 ? std::numeric_limits<float>::epsilon()
+                                                           : std::numeric_limits<double>::epsilon()) *
+                                  double(std::max(m, n));
     const LstsqShape s{m, n, nrhs, ldb, count};
     visit_lapack(A.dtype(), [&](auto z) {
       lstsq_batch<decltype(z)>(drv, a, b, s, rc, drv == Driver::Gels ? Tensor() : rank, sv.numel() ? sv : Tensor(),
                                info);
     });
     raise_for_info(info, op, [&](int code) {
-      return drv == Driver::Gels ? str_cat("The least squares solution could not be computed because the input "
-                                           "matrix does not have full rank (error code: ", code, ").")
+      return drv == Driver::Gels ? str_cat(
+                                       "The least squares solution could not be computed because the input "
+                                       "matrix does not have full rank (error code: ",
+                                       code, ").")
                                  : no_convergence_message(code, "singular values");
     });
   } else if (!A.is_meta()) {  // nothing to solve: rank 0, no singular values above 0

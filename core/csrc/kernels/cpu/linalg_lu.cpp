@@ -1,19 +1,20 @@
 // The LU family on LAPACK's getrf / getrs: linalg_lu_factor(_ex), linalg_lu (P, L, U), linalg_lu_solve
 // (left / adjoint), and linalg_det / linalg_slogdet from the diagonal of U and the pivots' parity.
 // Pivots are LAPACK's: int32, 1-based, row i swapped with row pivots[i] in turn.
+#include "generated/ops/linalg_lu.h"
+
 #include <cmath>
 #include <limits>
 #include <vector>
 
 #include "generated/ops/linalg_det.h"
-#include "generated/ops/linalg_lu.h"
 #include "generated/ops/linalg_lu_factor.h"
 #include "generated/ops/linalg_lu_factor_ex.h"
 #include "generated/ops/linalg_lu_solve.h"
 #include "generated/ops/linalg_slogdet.h"
 #include "generated/ops/transpose.h"
-#include "kernels/cpu/linalg_common.h"
 #include "iter/out_arg.h"
+#include "kernels/cpu/linalg_common.h"
 
 namespace ember::linalg {
 
@@ -67,8 +68,8 @@ LuOut lu_factor_impl(const Tensor& A, const char* op, bool transposed = false) {
   const int64_t m = A.size(-2), n = A.size(-1), k = std::min(m, n);
   const int mi = lapack_int(m, op), ni = lapack_int(n, op);
   const DimVec batch = batch_of(A.sizes());
-  LuOut r{transposed ? dense_copy(A, A.sizes()) : fortran_copy(A, A.sizes()), empty(with_tail(batch, {k}), ScalarType::Int32, A.device()),
-          info_zeros(batch, A.device())};
+  LuOut r{transposed ? dense_copy(A, A.sizes()) : fortran_copy(A, A.sizes()),
+          empty(with_tail(batch, {k}), ScalarType::Int32, A.device()), info_zeros(batch, A.device())};
   if (A.is_meta() || r.LU.numel() == 0) return r;
   visit_lapack(A.dtype(), [&](auto z) {
     using T = decltype(z);
@@ -137,8 +138,8 @@ Tensor lu_solve_impl(const Tensor& LU, const Tensor& pivots, const Tensor& B, bo
   check_same_dtype(LU, B, op, "LU", "B");
   EMBER_CHECK(pivots.dtype() == ScalarType::Int32, Runtime, op, ": pivots should be a Tensor of scalar type int32");
   const int64_t n = LU.size(-1);
-  EMBER_CHECK(pivots.dim() == LU.dim() - 1 && pivots.size(-1) == n, Runtime, op,
-              ": Expected pivots to have shape ", with_tail(batch_of(LU.sizes()), {n}), " but got ", pivots.sizes());
+  EMBER_CHECK(pivots.dim() == LU.dim() - 1 && pivots.size(-1) == n, Runtime, op, ": Expected pivots to have shape ",
+              with_tail(batch_of(LU.sizes()), {n}), " but got ", pivots.sizes());
   EMBER_CHECK((left ? B.size(-2) : B.size(-1)) == n, Runtime, op, ": Incompatible shapes of A and B for the equation ",
               left ? "AX = B" : "XA = B", " (", n, "x", n, " and ", B.size(-2), "x", B.size(-1), ")");
   // Right solves: X A = B is A^T X^T = B^T; X A^H = B is A X^H = B^H.
@@ -198,7 +199,8 @@ std::tuple<Tensor, Tensor> linalg_lu_factor(const Tensor& A, bool pivot) {
   check_pivot(pivot, op);
   LuOut r = lu_factor_impl(A, op);
   raise_for_info(r.info, op, [](int code) {
-    return str_cat("U[", code, ",", code, "] is zero and using it on lu_solve would result in a division by zero. "
+    return str_cat("U[", code, ",", code,
+                   "] is zero and using it on lu_solve would result in a division by zero. "
                    "If you still want to perform the factorization, consider calling linalg.lu(A, pivot) or "
                    "linalg.lu_factor_ex(A, pivot)");
   });

@@ -1,13 +1,14 @@
 // QR on LAPACK: geqrf (the reflectors and their scales), linalg_qr (geqrf, then orgqr / ungqr for
 // Q; modes reduced, complete, r) and linalg_householder_product (orgqr / ungqr on given reflectors).
+#include "generated/ops/linalg_qr.h"
+
 #include <algorithm>
 #include <vector>
 
 #include "generated/ops/geqrf.h"
 #include "generated/ops/linalg_householder_product.h"
-#include "generated/ops/linalg_qr.h"
-#include "kernels/cpu/linalg_common.h"
 #include "iter/out_arg.h"
+#include "kernels/cpu/linalg_common.h"
 
 namespace ember::ops {
 
@@ -91,16 +92,16 @@ std::tuple<Tensor, Tensor> linalg_qr(const Tensor& A, const std::string& mode) {
   const char* op = "linalg.qr";
   check_matrix(A, op, false);
   check_floating(A, op);
-  EMBER_CHECK(mode == "reduced" || mode == "complete" || mode == "r", Runtime,
-              "qr received unrecognized mode '", mode, "' but expected one of 'reduced' (default), 'r', or 'complete'");
+  EMBER_CHECK(mode == "reduced" || mode == "complete" || mode == "r", Runtime, "qr received unrecognized mode '", mode,
+              "' but expected one of 'reduced' (default), 'r', or 'complete'");
   const int64_t m = A.size(-2), n = A.size(-1), k = std::min(m, n);
   lapack_int(m, op);
   lapack_int(n, op);
   const DimVec batch = batch_of(A.sizes());
   const bool complete = mode == "complete";
   const int64_t qc = mode == "r" ? 0 : complete ? m : k, rr = complete ? m : k;
-  Tensor Q = mode == "r" ? empty({0}, A.dtype(), A.device()) : fortran_empty(with_tail(batch, {m, qc}), A.dtype(),
-                                                                                A.device());
+  Tensor Q =
+      mode == "r" ? empty({0}, A.dtype(), A.device()) : fortran_empty(with_tail(batch, {m, qc}), A.dtype(), A.device());
   Tensor R = fortran_empty(with_tail(batch, {rr, n}), A.dtype(), A.device());
   const int64_t count = numel_of(batch);
   if (A.is_meta() || count == 0 || m == 0) return {Q, R};
@@ -122,8 +123,8 @@ Tensor linalg_householder_product(const Tensor& input, const Tensor& tau) {
   check_same_dtype(input, tau, op, "input", "tau");
   EMBER_CHECK(input.size(-2) >= input.size(-1), Runtime, op,
               ": input.shape[-2] must be greater than or equal to input.shape[-1]");
-  EMBER_CHECK(tau.dim() == input.dim() - 1, Runtime, op, ": input must have one more dimension than tau (",
-              input.dim(), " and ", tau.dim(), " dims)");
+  EMBER_CHECK(tau.dim() == input.dim() - 1, Runtime, op, ": input must have one more dimension than tau (", input.dim(),
+              " and ", tau.dim(), " dims)");
   EMBER_CHECK(input.size(-1) >= tau.size(-1), Runtime, op,
               ": input.shape[-1] must be greater than or equal to tau.shape[-1]");
   const DimVec batch = batch_of(input.sizes());

@@ -3,20 +3,21 @@
 // linalg_solve_triangular (trsm). Batches run across ember's threads, one matrix per LAPACK call.
 // cholesky, inv and solve factor a row-major copy of A, which LAPACK reads as A^T: no transposing
 // copy, and the results come back row-major.
+#include "generated/ops/linalg_solve.h"
+
 #include <vector>
 
 #include "generated/ops/linalg_cholesky.h"
 #include "generated/ops/linalg_cholesky_ex.h"
 #include "generated/ops/linalg_inv.h"
 #include "generated/ops/linalg_inv_ex.h"
-#include "generated/ops/linalg_solve.h"
 #include "generated/ops/linalg_solve_ex.h"
 #include "generated/ops/linalg_solve_triangular.h"
 #include "generated/ops/squeeze.h"
 #include "generated/ops/transpose.h"
 #include "generated/ops/unsqueeze.h"
-#include "kernels/cpu/linalg_common.h"
 #include "iter/out_arg.h"
+#include "kernels/cpu/linalg_common.h"
 
 namespace ember::ops {
 
@@ -127,14 +128,12 @@ void lu_solve_batch(const Tensor& LU, const Tensor& X, const Tensor& info, int64
       const int code = lapack::getrf<T>(ni, ni, a, std::max(ni, 1), ipiv.data());
       inf[b] = code;
       if (code == 0 && nr > 0)
-        lapack::getrs<T>(left ? 'T' : 'N', ni, nr, a, std::max(ni, 1), ipiv.data(), x + b * n * nrhs,
-                         std::max(ni, 1));
+        lapack::getrs<T>(left ? 'T' : 'N', ni, nr, a, std::max(ni, 1), ipiv.data(), x + b * n * nrhs, std::max(ni, 1));
     }
   });
 }
 
-std::tuple<Tensor, Tensor> solve_impl(const Tensor& A, const Tensor& B, bool left, bool check_errors,
-                                      const char* op) {
+std::tuple<Tensor, Tensor> solve_impl(const Tensor& A, const Tensor& B, bool left, bool check_errors, const char* op) {
   check_matrix(A, op, true);
   check_floating(A, op);
   check_same_dtype(A, B, op, "A", "B");
@@ -146,8 +145,8 @@ std::tuple<Tensor, Tensor> solve_impl(const Tensor& A, const Tensor& B, bool lef
   // Right solves work on B^T: (A^T) X^T = B^T.
   const Tensor Bs = left ? B2 : transpose(B2, -2, -1);
   EMBER_CHECK(Bs.size(-2) == n, Runtime, op, ": Incompatible shapes of A and B for the equation ",
-              left ? "AX = B" : "XA = B", " (", A.size(-2), "x", A.size(-1), " and ", B2.size(-2), "x",
-              B2.size(-1), ")");
+              left ? "AX = B" : "XA = B", " (", A.size(-2), "x", A.size(-1), " and ", B2.size(-2), "x", B2.size(-1),
+              ")");
   const int64_t nrhs = Bs.size(-1);
   lapack_int(nrhs, op);
   const DimVec batch = broadcast_batch(batch_of(A.sizes()), batch_of(Bs.sizes()), op);

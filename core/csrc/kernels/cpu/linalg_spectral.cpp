@@ -10,8 +10,8 @@
 #include "generated/ops/linalg_svd.h"
 #include "generated/ops/linalg_svdvals.h"
 #include "iter/copy.h"
-#include "kernels/cpu/linalg_common.h"
 #include "iter/out_arg.h"
+#include "kernels/cpu/linalg_common.h"
 
 namespace ember::ops {
 
@@ -45,8 +45,7 @@ void svd_batch(const Tensor& a, SvdOut& out, char jobz, int64_t m, int64_t n, co
   T dummy{};
   R rdummy{};
   std::vector<int> iprobe(8 * std::max(k, 1));
-  lapack::gesdd<T>(jobz, mi, ni, &dummy, ldu, &rdummy, &dummy, ldu, &dummy, ldvt, &query, -1, &rdummy,
-                   iprobe.data());
+  lapack::gesdd<T>(jobz, mi, ni, &dummy, ldu, &rdummy, &dummy, ldu, &dummy, ldvt, &query, -1, &rdummy, iprobe.data());
   const int lwork = std::max(lapack::lwork_of(query), 1);
   T* abase = a.data_as<T>();
   R* sbase = out.S.data_as<R>();
@@ -60,8 +59,8 @@ void svd_batch(const Tensor& a, SvdOut& out, char jobz, int64_t m, int64_t n, co
     for (int64_t b = lo; b < hi; b++) {
       T udummy{}, vdummy{};
       inf[b] = lapack::gesdd<T>(jobz, mi, ni, abase + b * m * n, ldu, sbase + b * k,
-                                vectors ? ubase + b * usize : &udummy, ldu, vectors ? vbase + b * vsize : &vdummy,
-                                ldvt, work.data(), lwork, rwork.data(), iwork.data());
+                                vectors ? ubase + b * usize : &udummy, ldu, vectors ? vbase + b * vsize : &vdummy, ldvt,
+                                work.data(), lwork, rwork.data(), iwork.data());
     }
   });
 }
@@ -125,8 +124,8 @@ void eigh_batch(const Tensor& a, const Tensor& w, bool vectors, char uplo, int64
     std::vector<R> rwork(lrwork);
     std::vector<int> iwork(liwork);
     for (int64_t b = lo; b < hi; b++)
-      inf[b] = lapack::syevd<T>(jobz, uplo, ni, abase + b * n * n, lda, wbase + b * n, work.data(), lwork,
-                                rwork.data(), lrwork, iwork.data(), liwork);
+      inf[b] = lapack::syevd<T>(jobz, uplo, ni, abase + b * n * n, lda, wbase + b * n, work.data(), lwork, rwork.data(),
+                                lrwork, iwork.data(), liwork);
   });
 }
 

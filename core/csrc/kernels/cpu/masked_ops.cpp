@@ -2,17 +2,17 @@
 // elements as a 1-D tensor) and masked_scatter (source's elements, in order, into the true places).
 #include <vector>
 
+#include "device/parallel.h"
 #include "generated/ops/masked_fill.h"
 #include "generated/ops/masked_scatter.h"
 #include "generated/ops/masked_select.h"
 #include "generated/ops/where.h"
-#include "device/parallel.h"
-#include "iter/tensor_iter.h"
 #include "iter/copy.h"
-#include "kernels/scalar_value.h"
-#include "tensor/mem_overlap.h"
+#include "iter/tensor_iter.h"
 #include "kernels/cpu/index_advanced.h"
 #include "kernels/cpu/index_kernels.h"
+#include "kernels/scalar_value.h"
+#include "tensor/mem_overlap.h"
 
 namespace ember {
 
@@ -66,10 +66,18 @@ Tensor masked_compact(const Tensor& self_in, const Tensor& mask_in) {
   const char* x = self.data();
   char* o = out.data();
   switch (self.itemsize()) {
-    case 1: compact_typed(reinterpret_cast<const uint8_t*>(x), m, reinterpret_cast<uint8_t*>(o), start, n); break;
-    case 2: compact_typed(reinterpret_cast<const uint16_t*>(x), m, reinterpret_cast<uint16_t*>(o), start, n); break;
-    case 4: compact_typed(reinterpret_cast<const uint32_t*>(x), m, reinterpret_cast<uint32_t*>(o), start, n); break;
-    case 8: compact_typed(reinterpret_cast<const uint64_t*>(x), m, reinterpret_cast<uint64_t*>(o), start, n); break;
+    case 1:
+      compact_typed(reinterpret_cast<const uint8_t*>(x), m, reinterpret_cast<uint8_t*>(o), start, n);
+      break;
+    case 2:
+      compact_typed(reinterpret_cast<const uint16_t*>(x), m, reinterpret_cast<uint16_t*>(o), start, n);
+      break;
+    case 4:
+      compact_typed(reinterpret_cast<const uint32_t*>(x), m, reinterpret_cast<uint32_t*>(o), start, n);
+      break;
+    case 8:
+      compact_typed(reinterpret_cast<const uint64_t*>(x), m, reinterpret_cast<uint64_t*>(o), start, n);
+      break;
     default:
       compact_typed(reinterpret_cast<const Bytes16*>(x), m, reinterpret_cast<Bytes16*>(o), start, n);
       break;
@@ -102,8 +110,9 @@ void check_mask_fits(const Tensor& self, const Tensor& mask, const char* op) {
 }
 
 Tensor fill_value(const Tensor& value, ScalarType dtype) {
-  EMBER_CHECK(value.dim() == 0, Runtime, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
-              value.dim(), " dimension(s).");
+  EMBER_CHECK(value.dim() == 0, Runtime,
+              "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ", value.dim(),
+              " dimension(s).");
   EMBER_CHECK(!is_complex(value.dtype()) || is_complex(dtype), Runtime, "masked_fill_(): cannot fill a ",
               dtype_name(dtype), " tensor with a complex value");
   check_value_fits(value, dtype);
@@ -125,8 +134,9 @@ Tensor masked_select_impl(const Tensor& input, const Tensor& mask) {
 
 void masked_scatter_apply(const Tensor& self, const Tensor& mask, const Tensor& source) {
   check_mask(mask, "masked_scatter_");
-  EMBER_CHECK(source.dtype() == self.dtype(), Runtime, "masked_scatter_: expected self and source to have same dtypes but got ",
-              dtype_name(self.dtype()), " and ", dtype_name(source.dtype()));
+  EMBER_CHECK(source.dtype() == self.dtype(), Runtime,
+              "masked_scatter_: expected self and source to have same dtypes but got ", dtype_name(self.dtype()),
+              " and ", dtype_name(source.dtype()));
   check_mask_fits(self, mask, "masked_scatter_");
   if (self.is_meta()) return;
   const Tensor s = atleast_1d_view(self);
@@ -171,7 +181,8 @@ Tensor masked_select_out(const Tensor& out, const Tensor& input, const Tensor& m
 
 Tensor masked_scatter(const Tensor& input, const Tensor& mask, const Tensor& source) {
   const DimVec shape = broadcast_shapes(input.sizes(), mask.sizes());
-  Tensor out = input.is_meta() ? empty(shape, input.dtype(), input.device()) : contiguous_copy(expand_view(input, shape));
+  Tensor out =
+      input.is_meta() ? empty(shape, input.dtype(), input.device()) : contiguous_copy(expand_view(input, shape));
   masked_scatter_apply(out, mask, source);
   return out;
 }

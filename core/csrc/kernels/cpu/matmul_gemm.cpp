@@ -5,8 +5,8 @@
 
 #include "device/parallel.h"
 #include "generated/ops/mul.h"
-#include "kernels/blas.h"
 #include "iter/copy.h"
+#include "kernels/blas.h"
 #include "kernels/matmul.h"
 
 namespace ember {
@@ -37,8 +37,10 @@ void BatchWalk::offsets(int64_t i, int64_t& o0, int64_t& o1, int64_t& o2) const 
 
 void scale_out(const Tensor& out, const Scalar& beta) {
   if (out.numel() == 0) return;
-  if (!beta.to_bool()) fill_(out, Scalar(int64_t(0)));
-  else copy_(out, ops::mul(out, scalar_tensor(beta, out.dtype())));
+  if (!beta.to_bool())
+    fill_(out, Scalar(int64_t(0)));
+  else
+    copy_(out, ops::mul(out, scalar_tensor(beta, out.dtype())));
 }
 
 }  // namespace detail
@@ -73,8 +75,9 @@ template <class T>
 void gemm_blas(const Tensor& out, const Tensor& a_in, const Tensor& b_in, const Scalar& beta_s, const Scalar& alpha_s) {
   const int64_t nd = out.dim();
   const int64_t m = out.sizes()[nd - 2], n = out.sizes()[nd - 1], k = a_in.sizes()[nd - 1];
-  EMBER_CHECK(blas::fits_blas(m) && blas::fits_blas(n) && blas::fits_blas(k), Runtime,
-              "matrix product of (", m, "x", k, ") and (", k, "x", n, ") matrices: a dimension exceeds the 32-bit "
+  EMBER_CHECK(blas::fits_blas(m) && blas::fits_blas(n) && blas::fits_blas(k), Runtime, "matrix product of (", m, "x", k,
+              ") and (", k, "x", n,
+              ") matrices: a dimension exceeds the 32-bit "
               "limit of the OpenBLAS build ember uses");
   Op opa, opb, opc;
   int64_t lda, ldb, ldc;
@@ -101,8 +104,10 @@ void gemm_blas(const Tensor& out, const Tensor& a_in, const Tensor& b_in, const 
   auto one = [&](int64_t i) {
     int64_t oc, oa, ob;
     walk.offsets(i, oc, oa, ob);
-    if (opc == Op::N) blas::gemm<T>(opa, opb, m, n, k, alpha, pa + oa, lda, pb + ob, ldb, beta, pc + oc, ldc);
-    else blas::gemm<T>(flip(opb), flip(opa), n, m, k, alpha, pb + ob, ldb, pa + oa, lda, beta, pc + oc, ldc);
+    if (opc == Op::N)
+      blas::gemm<T>(opa, opb, m, n, k, alpha, pa + oa, lda, pb + ob, ldb, beta, pc + oc, ldc);
+    else
+      blas::gemm<T>(flip(opb), flip(opa), n, m, k, alpha, pb + ob, ldb, pa + oa, lda, beta, pc + oc, ldc);
   };
   // blas::gemm splits one product from 64^3 multiply-adds up across the threads; smaller ones run in
   // parallel per batch.
@@ -133,13 +138,19 @@ void gemm_batched(const Tensor& out, const Tensor& a, const Tensor& b, const Sca
   if (out.is_meta() || out.numel() == 0) return;
   if (a.sizes()[nd - 1] == 0) return detail::scale_out(out, beta);
   switch (out.dtype()) {
-    case ScalarType::Float32: return gemm_blas<float>(out, a, b, beta, alpha);
-    case ScalarType::Float64: return gemm_blas<double>(out, a, b, beta, alpha);
-    case ScalarType::Complex64: return gemm_blas<complex64>(out, a, b, beta, alpha);
-    case ScalarType::Complex128: return gemm_blas<complex128>(out, a, b, beta, alpha);
+    case ScalarType::Float32:
+      return gemm_blas<float>(out, a, b, beta, alpha);
+    case ScalarType::Float64:
+      return gemm_blas<double>(out, a, b, beta, alpha);
+    case ScalarType::Complex64:
+      return gemm_blas<complex64>(out, a, b, beta, alpha);
+    case ScalarType::Complex128:
+      return gemm_blas<complex128>(out, a, b, beta, alpha);
     case ScalarType::Float16:
-    case ScalarType::BFloat16: return gemm_reduced(out, a, b, beta, alpha);
-    default: return detail::gemm_int(out, a, b, beta, alpha);
+    case ScalarType::BFloat16:
+      return gemm_reduced(out, a, b, beta, alpha);
+    default:
+      return detail::gemm_int(out, a, b, beta, alpha);
   }
 }
 

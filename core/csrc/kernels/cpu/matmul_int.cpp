@@ -15,7 +15,9 @@ namespace {
 using U = uint64_t;
 
 template <class T>
-U wide(T v) { return U(int64_t(v)); }
+U wide(T v) {
+  return U(int64_t(v));
+}
 
 template <class T>
 void gemm_t(const Tensor& out, const Tensor& a, const Tensor& b_in, U beta, U alpha) {
@@ -88,27 +90,31 @@ void dot_t(const Tensor& out, const Tensor& x, const Tensor& y) {
 template <class F>
 void visit_int(ScalarType t, const char* op, F&& f) {
   switch (t) {
-    case ScalarType::UInt8: return f(uint8_t{});
-    case ScalarType::Int8: return f(int8_t{});
-    case ScalarType::Int16: return f(int16_t{});
-    case ScalarType::Int32: return f(int32_t{});
-    case ScalarType::Int64: return f(int64_t{});
-    default: EMBER_FAIL(Runtime, "\"", op, "\" not implemented for '", scalar_type_name(t), "'");
+    case ScalarType::UInt8:
+      return f(uint8_t{});
+    case ScalarType::Int8:
+      return f(int8_t{});
+    case ScalarType::Int16:
+      return f(int16_t{});
+    case ScalarType::Int32:
+      return f(int32_t{});
+    case ScalarType::Int64:
+      return f(int64_t{});
+    default:
+      EMBER_FAIL(Runtime, "\"", op, "\" not implemented for '", scalar_type_name(t), "'");
   }
 }
 
 }  // namespace
 
 void gemm_int(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& beta, const Scalar& alpha) {
-  visit_int(out.dtype(), "addmm_impl_cpu_", [&](auto z) {
-    gemm_t<decltype(z)>(out, a, b, U(beta.to_int()), U(alpha.to_int()));
-  });
+  visit_int(out.dtype(), "addmm_impl_cpu_",
+            [&](auto z) { gemm_t<decltype(z)>(out, a, b, U(beta.to_int()), U(alpha.to_int())); });
 }
 
 void gemv_int(const Tensor& y, const Tensor& a, const Tensor& x, const Scalar& beta, const Scalar& alpha) {
-  visit_int(y.dtype(), "addmv_impl_cpu", [&](auto z) {
-    gemv_t<decltype(z)>(y, a, x, U(beta.to_int()), U(alpha.to_int()));
-  });
+  visit_int(y.dtype(), "addmv_impl_cpu",
+            [&](auto z) { gemv_t<decltype(z)>(y, a, x, U(beta.to_int()), U(alpha.to_int())); });
 }
 
 void dot_int(const Tensor& out, const Tensor& x, const Tensor& y) {

@@ -12,8 +12,8 @@
 #include "generated/ops/mv.h"
 #include "generated/ops/permute.h"
 #include "generated/ops/reshape.h"
-#include "iter/tensor_iter.h"
 #include "iter/copy.h"
+#include "iter/tensor_iter.h"
 #include "kernels/layout.h"
 #include "kernels/matmul.h"
 
@@ -85,7 +85,8 @@ Tensor mm_impl(const Tensor& out, const Tensor& a, const Tensor& b) {
 
 Tensor bmm_impl(const Tensor& out, const Tensor& a, const Tensor& b) {
   check_bmm(a, b);
-  Tensor r = product_out_target(out, {a.sizes()[0], a.sizes()[1], b.sizes()[2]}, a.dtype(), a.device(), {&a, &b}, "bmm");
+  Tensor r =
+      product_out_target(out, {a.sizes()[0], a.sizes()[1], b.sizes()[2]}, a.dtype(), a.device(), {&a, &b}, "bmm");
   gemm_batched(r, a, b, Scalar(int64_t(0)), Scalar(int64_t(1)));
   return product_finish_out(out, r);
 }
@@ -149,7 +150,8 @@ Tensor matmul_impl(const Tensor& out, const Tensor& a, const Tensor& b) {
     check_mm(a2, b, "self");
     rsz.push_back(b.sizes()[1]);
     Tensor r = product_out_target(out, rsz, a.dtype(), a.device(), {&a, &b}, "matmul");
-    Tensor dst = r.is_contiguous() ? reshape(r, {rows, b.sizes()[1]}) : empty({rows, b.sizes()[1]}, a.dtype(), a.device());
+    Tensor dst =
+        r.is_contiguous() ? reshape(r, {rows, b.sizes()[1]}) : empty({rows, b.sizes()[1]}, a.dtype(), a.device());
     gemm_batched(dst, a2, b, Scalar(int64_t(0)), Scalar(int64_t(1)));
     if (!r.is_contiguous()) copy_(r, reshape(dst, rsz));
     return product_finish_out(out, r);
@@ -187,7 +189,9 @@ Tensor mm_out(const Tensor& out, const Tensor& input, const Tensor& mat2) { retu
 Tensor bmm(const Tensor& input, const Tensor& mat2) { return bmm_impl(Tensor(), input, mat2); }
 Tensor bmm_out(const Tensor& out, const Tensor& input, const Tensor& mat2) { return bmm_impl(out, input, mat2); }
 Tensor matmul(const Tensor& input, const Tensor& other) { return matmul_impl(Tensor(), input, other); }
-Tensor matmul_out(const Tensor& out, const Tensor& input, const Tensor& other) { return matmul_impl(out, input, other); }
+Tensor matmul_out(const Tensor& out, const Tensor& input, const Tensor& other) {
+  return matmul_impl(out, input, other);
+}
 
 Tensor addmm(const Tensor& input, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
   return addmm_impl(Tensor(), input, mat1, mat2, beta, alpha, false);

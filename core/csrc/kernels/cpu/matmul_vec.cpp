@@ -3,8 +3,8 @@
 // integers use matmul_int.cpp.
 #include <algorithm>
 
-#include "kernels/blas.h"
 #include "iter/copy.h"
+#include "kernels/blas.h"
 #include "kernels/matmul.h"
 
 namespace ember {
@@ -48,8 +48,10 @@ void gemv_blas(const Tensor& y, const Tensor& a_in, const Tensor& x_in, const Sc
   // beta == 0 must ignore y's old contents: zero them first rather than trusting 0 * NaN.
   if (beta == T(0)) fill_(yy, Scalar(int64_t(0)));
   // A^T stored row-major (k x m) is what Op::T describes: y = (A^T)^T x.
-  if (op == Op::N) blas::gemv<T>(Op::N, m, k, alpha, a.data_as<T>(), ld, x.data_as<T>(), inc(x), beta, yy.data_as<T>(), inc(yy));
-  else blas::gemv<T>(Op::T, k, m, alpha, a.data_as<T>(), ld, x.data_as<T>(), inc(x), beta, yy.data_as<T>(), inc(yy));
+  if (op == Op::N)
+    blas::gemv<T>(Op::N, m, k, alpha, a.data_as<T>(), ld, x.data_as<T>(), inc(x), beta, yy.data_as<T>(), inc(yy));
+  else
+    blas::gemv<T>(Op::T, k, m, alpha, a.data_as<T>(), ld, x.data_as<T>(), inc(x), beta, yy.data_as<T>(), inc(yy));
   if (!yy.is_same(y)) copy_(y, yy);
 }
 
@@ -65,10 +67,14 @@ void gemv_into(const Tensor& y, const Tensor& a, const Tensor& x, const Scalar& 
   if (y.is_meta() || y.numel() == 0) return;
   if (a.sizes()[1] == 0) return detail::scale_out(y, beta);
   switch (y.dtype()) {
-    case ScalarType::Float32: return gemv_blas<float>(y, a, x, beta, alpha);
-    case ScalarType::Float64: return gemv_blas<double>(y, a, x, beta, alpha);
-    case ScalarType::Complex64: return gemv_blas<complex64>(y, a, x, beta, alpha);
-    case ScalarType::Complex128: return gemv_blas<complex128>(y, a, x, beta, alpha);
+    case ScalarType::Float32:
+      return gemv_blas<float>(y, a, x, beta, alpha);
+    case ScalarType::Float64:
+      return gemv_blas<double>(y, a, x, beta, alpha);
+    case ScalarType::Complex64:
+      return gemv_blas<complex64>(y, a, x, beta, alpha);
+    case ScalarType::Complex128:
+      return gemv_blas<complex128>(y, a, x, beta, alpha);
     case ScalarType::Float16:
     case ScalarType::BFloat16: {
       Tensor y32 = empty(y.sizes(), ScalarType::Float32);
@@ -76,24 +82,30 @@ void gemv_into(const Tensor& y, const Tensor& a, const Tensor& x, const Scalar& 
       gemv_blas<float>(y32, to_dtype(a, ScalarType::Float32), to_dtype(x, ScalarType::Float32), beta, alpha);
       return copy_(y, y32);
     }
-    default: return detail::gemv_int(y, a, x, beta, alpha);
+    default:
+      return detail::gemv_int(y, a, x, beta, alpha);
   }
 }
 
 void dot_into(const Tensor& out, const Tensor& x, const Tensor& y, bool conj_x) {
   if (out.is_meta()) return;
   switch (x.dtype()) {
-    case ScalarType::Float32: return dot_blas<float>(out, x, y, conj_x);
-    case ScalarType::Float64: return dot_blas<double>(out, x, y, conj_x);
-    case ScalarType::Complex64: return dot_blas<complex64>(out, x, y, conj_x);
-    case ScalarType::Complex128: return dot_blas<complex128>(out, x, y, conj_x);
+    case ScalarType::Float32:
+      return dot_blas<float>(out, x, y, conj_x);
+    case ScalarType::Float64:
+      return dot_blas<double>(out, x, y, conj_x);
+    case ScalarType::Complex64:
+      return dot_blas<complex64>(out, x, y, conj_x);
+    case ScalarType::Complex128:
+      return dot_blas<complex128>(out, x, y, conj_x);
     case ScalarType::Float16:
     case ScalarType::BFloat16: {
       Tensor r = empty({}, ScalarType::Float32);
       dot_blas<float>(r, to_dtype(x, ScalarType::Float32), to_dtype(y, ScalarType::Float32), conj_x);
       return copy_(out, r);
     }
-    default: return detail::dot_int(out, x, y);
+    default:
+      return detail::dot_int(out, x, y);
   }
 }
 

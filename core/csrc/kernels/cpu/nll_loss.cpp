@@ -2,8 +2,8 @@
 // (N, C, inner) viewed contiguously; the weights of the used targets add up to total_weight.
 #include "generated/ops/_nll_loss.h"
 #include "generated/ops/_nll_loss_backward.h"
-#include "kernels/convert.h"
 #include "iter/copy.h"
+#include "kernels/convert.h"
 #include "kernels/visit_float.h"
 #include "tensor/factory.h"
 
@@ -36,8 +36,10 @@ Shape check_args(const Tensor& input, const Tensor& target, const Tensor& weight
   EMBER_CHECK(target.sizes() == expected, Value, op, ": expected target of shape ", expected, " for input of shape ",
               input.sizes(), ", got ", target.sizes());
   EMBER_CHECK(!weight.defined() || (weight.dim() == 1 && weight.numel() == s.c), Runtime,
-              "weight tensor should be defined either for all ", s.c, " classes or no classes but got weight tensor of "
-              "shape: ", weight.sizes());
+              "weight tensor should be defined either for all ", s.c,
+              " classes or no classes but got weight tensor of "
+              "shape: ",
+              weight.sizes());
   return s;
 }
 
@@ -88,8 +90,10 @@ std::tuple<Tensor, Tensor> _nll_loss(const Tensor& input, const Tensor& target, 
                      sum += double(v);
                      wsum += double(wt);
                    });
-    if (reduction == kMean) po[0] = convert<T>(C(sum / wsum));  // 0 / 0: NaN when every target is ignored
-    else if (reduction == kSum) po[0] = convert<T>(C(sum));
+    if (reduction == kMean)
+      po[0] = convert<T>(C(sum / wsum));  // 0 / 0: NaN when every target is ignored
+    else if (reduction == kSum)
+      po[0] = convert<T>(C(sum));
     total.data_as<T>()[0] = convert<T>(C(wsum));
   });
   return {out, total};

@@ -17,8 +17,7 @@ void check_sub_operands(const Tensor& input, const Tensor& other) {
 
 void check_pow_operands(const Tensor& input, const Tensor& exponent) {
   check_pow_exponent_fits(input, exponent);
-  if (!is_integral(input.dtype(), true) || !exponent.is_wrapped_number() ||
-      !is_integral(exponent.dtype(), true))
+  if (!is_integral(input.dtype(), true) || !exponent.is_wrapped_number() || !is_integral(exponent.dtype(), true))
     return;
   EMBER_CHECK(scalar_value(exponent).to_int() >= 0, Runtime, "Integers to negative integer powers are not allowed.");
 }

@@ -13,16 +13,16 @@ struct SgdRule {
   bool nesterov, maximize;
 };
 
-void check_group(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
-                 const std::vector<Tensor>& bufs, const SgdRule& r) {
+void check_group(const std::vector<Tensor>& params, const std::vector<Tensor>& grads, const std::vector<Tensor>& bufs,
+                 const SgdRule& r) {
   EMBER_CHECK(grads.size() == params.size(), Runtime, "_sgd_update: ", params.size(), " params but ", grads.size(),
               " grads");
-  EMBER_CHECK(r.momentum == 0 || bufs.size() == params.size(), Runtime, "_sgd_update: ", params.size(),
-              " params but ", bufs.size(), " momentum buffers");
+  EMBER_CHECK(r.momentum == 0 || bufs.size() == params.size(), Runtime, "_sgd_update: ", params.size(), " params but ",
+              bufs.size(), " momentum buffers");
   for (size_t i = 0; i < params.size(); i++) {
     const Tensor& p = params[i];
-    EMBER_CHECK(is_floating(p.dtype()), Type, "_sgd_update: param ", i,
-                " has dtype ", dtype_name(p.dtype()), "; only real floating dtypes are supported");
+    EMBER_CHECK(is_floating(p.dtype()), Type, "_sgd_update: param ", i, " has dtype ", dtype_name(p.dtype()),
+                "; only real floating dtypes are supported");
     auto same = [&](const Tensor& t, const char* what) {
       EMBER_CHECK(t.dtype() == p.dtype() && t.sizes() == p.sizes() && t.device() == p.device(), Runtime,
                   "_sgd_update: ", what, " ", i, " (", dtype_name(t.dtype()), " ", t.sizes(),
@@ -58,17 +58,20 @@ void update_range(T* __restrict p, const T* __restrict g, T* __restrict b, int64
 template <class T>
 void update(T* p, const T* g, T* b, int64_t n, const SgdRule& r) {
   parallel_for(n, 32768, [&](int64_t lo, int64_t hi) {
-    if (!b) update_range<T, false, false>(p, g, b, lo, hi, r);
-    else if (r.nesterov) update_range<T, true, true>(p, g, b, lo, hi, r);
-    else update_range<T, true, false>(p, g, b, lo, hi, r);
+    if (!b)
+      update_range<T, false, false>(p, g, b, lo, hi, r);
+    else if (r.nesterov)
+      update_range<T, true, true>(p, g, b, lo, hi, r);
+    else
+      update_range<T, true, false>(p, g, b, lo, hi, r);
   });
 }
 
 }  // namespace
 
 std::vector<Tensor> _sgd_update(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
-                               const std::vector<Tensor>& momentum_buffers, double lr, double momentum, double dampening,
-                               double weight_decay, bool nesterov, bool maximize) {
+                                const std::vector<Tensor>& momentum_buffers, double lr, double momentum,
+                                double dampening, double weight_decay, bool nesterov, bool maximize) {
   const SgdRule rule{lr, momentum, dampening, weight_decay, nesterov, maximize};
   check_group(params, grads, momentum_buffers, rule);
   for (size_t i = 0; i < params.size(); i++) {

@@ -1,5 +1,6 @@
 // polygamma(n, input): the n-th derivative of digamma (n = 0 is digamma itself).
 #include "generated/ops/polygamma.h"
+
 #include "iter/loops.h"
 #include "kernels/convert.h"
 #include "kernels/special_math.h"

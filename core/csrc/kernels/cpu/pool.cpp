@@ -15,8 +15,8 @@
 #include "generated/ops/avg_pool_backward.h"
 #include "generated/ops/max_pool.h"
 #include "generated/ops/max_pool_backward.h"
-#include "kernels/convert.h"
 #include "iter/copy.h"
+#include "kernels/convert.h"
 #include "kernels/cpu/pool_max2x2.h"
 #include "kernels/visit_float.h"
 #include "tensor/factory.h"
@@ -77,10 +77,13 @@ Windows pool_windows(const DimVec& in_sizes, const DimVec& kernel, const DimVec&
     a.stride = stride[d];
     a.pad = pad[d];
     a.dil = dil[d];
-    EMBER_CHECK(a.k > 0 && a.stride > 0 && a.dil > 0, Runtime, op, ": kernel_size, stride and dilation must be "
+    EMBER_CHECK(a.k > 0 && a.stride > 0 && a.dil > 0, Runtime, op,
+                ": kernel_size, stride and dilation must be "
                 "greater than zero");
-    EMBER_CHECK(a.pad >= 0 && 2 * a.pad <= a.k, Runtime, op, ": pad should be at most half of effective kernel size, "
-                "but got pad=", a.pad, ", kernel_size=", a.k);
+    EMBER_CHECK(a.pad >= 0 && 2 * a.pad <= a.k, Runtime, op,
+                ": pad should be at most half of effective kernel size, "
+                "but got pad=",
+                a.pad, ", kernel_size=", a.k);
     a.out = pooled_size(a.in, a.k, a.stride, a.pad, a.dil, ceil_mode);
     EMBER_CHECK(a.out > 0, Runtime, op, ": Given input size per channel (", a.in, "), the calculated output size is ",
                 a.out, ", which is too small");
@@ -235,18 +238,19 @@ std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, con
         int64_t* ip = indices.data_as<int64_t>() + pl * L;
         C best = 0;
         int64_t at = -1;
-        sweep(w, [&](int64_t, int64_t, int64_t, int64_t) { at = -1; },
-              [&](int64_t, int64_t j) {
-                const C v = convert<C>(xp[j]);
-                if (at < 0 || v > best || v != v) {
-                  best = v;
-                  at = j;
-                }
-              },
-              [&](int64_t o, int64_t, int64_t, int64_t) {
-                vp[o] = at < 0 ? convert<T>(-std::numeric_limits<C>::infinity()) : convert<T>(best);
-                ip[o] = at < 0 ? 0 : at;
-              });
+        sweep(
+            w, [&](int64_t, int64_t, int64_t, int64_t) { at = -1; },
+            [&](int64_t, int64_t j) {
+              const C v = convert<C>(xp[j]);
+              if (at < 0 || v > best || v != v) {
+                best = v;
+                at = j;
+              }
+            },
+            [&](int64_t o, int64_t, int64_t, int64_t) {
+              vp[o] = at < 0 ? convert<T>(-std::numeric_limits<C>::infinity()) : convert<T>(best);
+              ip[o] = at < 0 ? 0 : at;
+            });
       }
     });
   });
@@ -290,11 +294,11 @@ void avg_apply(const Tensor& src, const Tensor& dst, const Windows& w, bool coun
   EMBER_CHECK(!divisor_override || *divisor_override != 0, Runtime, op, ": divisor must be not zero");
   // every plane has the same windows: their divisors are found once (0 for an empty window)
   std::vector<int64_t> divisor(size_t(L), 0);
-  sweep(w, [](int64_t, int64_t, int64_t, int64_t) {}, [](int64_t, int64_t) {},
-        [&](int64_t o, int64_t o0, int64_t o1, int64_t o2) {
-          divisor[size_t(o)] =
-              avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override, in_window(w, o0, o1, o2));
-        });
+  sweep(
+      w, [](int64_t, int64_t, int64_t, int64_t) {}, [](int64_t, int64_t) {},
+      [&](int64_t o, int64_t o0, int64_t o1, int64_t o2) {
+        divisor[size_t(o)] = avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override, in_window(w, o0, o1, o2));
+      });
   visit_real_float(src.dtype(), op, [&](auto z) {
     using T = decltype(z);
     using C = opmath_t<T>;
@@ -305,21 +309,24 @@ void avg_apply(const Tensor& src, const Tensor& dst, const Windows& w, bool coun
         T* dp = dst.data_as<T>() + pl * (adjoint ? S : L);
         C sum = 0;
         if (!adjoint) {
-          sweep(w, [&](int64_t, int64_t, int64_t, int64_t) { sum = 0; },
-                [&](int64_t, int64_t j) { sum += convert<C>(sp[j]); },
-                [&](int64_t o, int64_t, int64_t, int64_t) {
-                  const int64_t dv = divisor[size_t(o)];
-                  dp[o] = convert<T>(dv ? sum / C(dv) : C(NAN));
-                });
+          sweep(
+              w, [&](int64_t, int64_t, int64_t, int64_t) { sum = 0; },
+              [&](int64_t, int64_t j) { sum += convert<C>(sp[j]); },
+              [&](int64_t o, int64_t, int64_t, int64_t) {
+                const int64_t dv = divisor[size_t(o)];
+                dp[o] = convert<T>(dv ? sum / C(dv) : C(NAN));
+              });
           continue;
         }
         std::fill(acc.begin(), acc.end(), C(0));
         C share = 0;
-        sweep(w, [&](int64_t o, int64_t, int64_t, int64_t) {
-                const int64_t dv = divisor[size_t(o)];
-                share = dv ? convert<C>(sp[o]) / C(dv) : C(0);
-              },
-              [&](int64_t, int64_t j) { acc[size_t(j)] += share; }, [&](int64_t, int64_t, int64_t, int64_t) {});
+        sweep(
+            w,
+            [&](int64_t o, int64_t, int64_t, int64_t) {
+              const int64_t dv = divisor[size_t(o)];
+              share = dv ? convert<C>(sp[o]) / C(dv) : C(0);
+            },
+            [&](int64_t, int64_t j) { acc[size_t(j)] += share; }, [&](int64_t, int64_t, int64_t, int64_t) {});
         for (int64_t j = 0; j < S; j++) dp[j] = convert<T>(acc[size_t(j)]);
       }
     });
@@ -341,12 +348,11 @@ std::tuple<Tensor, Tensor> adaptive_max_pool(const Tensor& input, const DimVec& 
 Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const DimVec& input_sizes) {
   EMBER_CHECK(indices.dtype() == ScalarType::Int64, Runtime, "max_pool_backward: indices must be int64, got ",
               dtype_name(indices.dtype()));
-  EMBER_CHECK(grad_output.sizes() == indices.sizes(), Runtime, "max_pool_backward: grad_output ",
-              grad_output.sizes(), " and indices ", indices.sizes(), " must have the same shape");
+  EMBER_CHECK(grad_output.sizes() == indices.sizes(), Runtime, "max_pool_backward: grad_output ", grad_output.sizes(),
+              " and indices ", indices.sizes(), " must have the same shape");
   EMBER_CHECK(int64_t(input_sizes.size()) == grad_output.dim() && grad_output.dim() >= 3 &&
                   input_sizes[0] == grad_output.sizes()[0] && input_sizes[1] == grad_output.sizes()[1],
-              Runtime, "max_pool_backward: input sizes ", input_sizes, " do not fit grad_output ",
-              grad_output.sizes());
+              Runtime, "max_pool_backward: input sizes ", input_sizes, " do not fit grad_output ", grad_output.sizes());
   Tensor out = empty(input_sizes, grad_output.dtype(), grad_output.device());
   if (grad_output.is_meta() || out.numel() == 0) return out;
   const int64_t planes = input_sizes[0] * input_sizes[1], S = out.numel() / planes;
@@ -399,7 +405,8 @@ Tensor avg_pool_backward(const Tensor& grad_output, const DimVec& input_sizes, c
                          const DimVec& stride, const DimVec& padding, bool ceil_mode, bool count_include_pad,
                          std::optional<int64_t> divisor_override) {
   const Windows w = pool_windows(input_sizes, kernel_size, stride, padding, DimVec{}, ceil_mode, "avg_pool_backward");
-  EMBER_CHECK(grad_output.sizes() == out_sizes(input_sizes, w), Runtime, "avg_pool_backward: grad_output has the "
+  EMBER_CHECK(grad_output.sizes() == out_sizes(input_sizes, w), Runtime,
+              "avg_pool_backward: grad_output has the "
               "wrong shape for the pooled input");
   Tensor out = empty(input_sizes, grad_output.dtype(), grad_output.device());
   if (grad_output.is_meta() || out.numel() == 0) return out;
@@ -429,7 +436,8 @@ Tensor adaptive_avg_pool_backward(const Tensor& grad_output, const DimVec& input
   const Windows w = adaptive_windows(input_sizes, osz, "adaptive_avg_pool_backward");
   // grad_output's planes are read as the input's: (N, C) must agree, not only the ranks
   EMBER_CHECK(grad_output.sizes()[0] == input_sizes[0] && grad_output.sizes()[1] == input_sizes[1], Runtime,
-              "adaptive_avg_pool_backward(): grad_output ", grad_output.sizes(), " does not fit input sizes ", input_sizes);
+              "adaptive_avg_pool_backward(): grad_output ", grad_output.sizes(), " does not fit input sizes ",
+              input_sizes);
   Tensor out = empty(input_sizes, grad_output.dtype(), grad_output.device());
   if (grad_output.is_meta() || out.numel() == 0) return out;
   if (grad_output.numel() == 0) {

@@ -21,14 +21,16 @@ __attribute__((target("avx2"), always_inline)) inline void split(const float* p,
 
 // Lanes where cand beats best (greater, or NaN: so the last NaN stays, nothing beats a NaN after
 // it) take cand and its index.
-__attribute__((target("avx2"), always_inline)) inline void keep_max(__m256& best, __m256i& at, __m256 cand, __m256i idx) {
+__attribute__((target("avx2"), always_inline)) inline void keep_max(__m256& best, __m256i& at, __m256 cand,
+                                                                    __m256i idx) {
   const __m256 take = _mm256_or_ps(_mm256_cmp_ps(cand, best, _CMP_GT_OQ), _mm256_cmp_ps(cand, cand, _CMP_UNORD_Q));
   best = _mm256_blendv_ps(best, cand, take);
   at = _mm256_blendv_epi8(at, idx, _mm256_castps_si256(take));
 }
 
 // 8 maxima and their indices (widened to int64).
-__attribute__((target("avx2"), always_inline)) inline void store8(__m256 best, __m256i at, float* values, int64_t* indices) {
+__attribute__((target("avx2"), always_inline)) inline void store8(__m256 best, __m256i at, float* values,
+                                                                  int64_t* indices) {
   _mm256_storeu_ps(values, best);
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(indices), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(at)));
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(indices + 4), _mm256_cvtepi32_epi64(_mm256_extracti128_si256(at, 1)));

@@ -103,11 +103,15 @@ void trace_loop(const Tensor& in, const Tensor& out) {
   const T* p = in.data_as<T>();
   Acc acc{};
   for (int64_t i = 0; i < n; i++) {
-    if constexpr (std::is_same_v<Acc, uint64_t>) acc += uint64_t(int64_t(p[i * step]));
-    else acc += Acc(p[i * step]);
+    if constexpr (std::is_same_v<Acc, uint64_t>)
+      acc += uint64_t(int64_t(p[i * step]));
+    else
+      acc += Acc(p[i * step]);
   }
-  if constexpr (std::is_same_v<Acc, uint64_t>) *out.data_as<int64_t>() = int64_t(acc);  // wraps like the sum
-  else *out.data_as<T>() = T(acc);
+  if constexpr (std::is_same_v<Acc, uint64_t>)
+    *out.data_as<int64_t>() = int64_t(acc);  // wraps like the sum
+  else
+    *out.data_as<T>() = T(acc);
 }
 
 }  // namespace
@@ -139,9 +143,12 @@ Tensor trace(const Tensor& input) {
   if (out.is_meta()) return out;
   visit_dtype(input.dtype(), [&](auto z) {
     using T = decltype(z);
-    if constexpr (is_complex_v<T>) trace_loop<T, complex128>(input, out);
-    else if constexpr (std::is_integral_v<T>) trace_loop<T, uint64_t>(input, out);
-    else trace_loop<T, double>(input, out);
+    if constexpr (is_complex_v<T>)
+      trace_loop<T, complex128>(input, out);
+    else if constexpr (std::is_integral_v<T>)
+      trace_loop<T, uint64_t>(input, out);
+    else
+      trace_loop<T, double>(input, out);
   });
   return out;
 }

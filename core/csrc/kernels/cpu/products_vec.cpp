@@ -14,8 +14,8 @@ namespace ember::ops {
 namespace {
 
 void check_mv(const Tensor& input, const Tensor& mat, const Tensor& vec) {
-  EMBER_CHECK(mat.dim() == 2 && vec.dim() == 1 && input.dim() <= 1, Runtime,
-              "vector + matrix @ vector expected, got ", input.dim(), ", ", mat.dim(), ", ", vec.dim());
+  EMBER_CHECK(mat.dim() == 2 && vec.dim() == 1 && input.dim() <= 1, Runtime, "vector + matrix @ vector expected, got ",
+              input.dim(), ", ", mat.dim(), ", ", vec.dim());
   EMBER_CHECK(mat.sizes()[1] == vec.sizes()[0], Runtime, "size mismatch, got input (", mat.sizes()[0], "), mat (",
               mat.sizes()[0], "x", mat.sizes()[1], "), vec (", vec.sizes()[0], ")");
   check_same_dtype(mat, vec, "mat", "vec");
@@ -65,9 +65,9 @@ Tensor dot_impl(const Tensor& out, const Tensor& a, const Tensor& b, bool conj, 
               "D tensors");
   EMBER_CHECK(a.dtype() == b.dtype(), Runtime, name, " : expected both vectors to have same dtype, but found ",
               scalar_type_name(a.dtype()), " and ", scalar_type_name(b.dtype()));
-  EMBER_CHECK(a.numel() == b.numel(), Runtime, "inconsistent tensor size, expected tensor [", a.numel(),
-              "] and src [", b.numel(), "] to have the same number of elements, but got ", a.numel(), " and ",
-              b.numel(), " elements respectively");
+  EMBER_CHECK(a.numel() == b.numel(), Runtime, "inconsistent tensor size, expected tensor [", a.numel(), "] and src [",
+              b.numel(), "] to have the same number of elements, but got ", a.numel(), " and ", b.numel(),
+              " elements respectively");
   check_same_device(a, b);
   check_product_dtype(a.dtype(), name);
   Tensor r = product_out_target(out, {}, a.dtype(), a.device(), {&a, &b}, name);

@@ -8,10 +8,10 @@
 #include "generated/ops/exponential_.h"
 #include "generated/ops/geometric_.h"
 #include "generated/ops/poisson.h"
+#include "iter/tensor_iter.h"
 #include "kernels/convert.h"
 #include "kernels/cpu/random_draw.h"
 #include "kernels/cpu/random_fill.h"
-#include "iter/tensor_iter.h"
 #include "kernels/layout.h"
 
 namespace ember {
@@ -35,8 +35,10 @@ void fill_from_open_uniform(const char* op, const Tensor& out, GeneratorImpl& ge
         uint32_t w[rng::kChunk * W];
         s.words(first * W, m * W, w);
         for (int64_t k = 0; k < m; k++) {
-          if constexpr (wide) dst[k] = convert<T>(f(rng::u01d_open(w + 2 * k)));
-          else dst[k] = T(f(rng::u01f_open(w[k])));
+          if constexpr (wide)
+            dst[k] = convert<T>(f(rng::u01d_open(w + 2 * k)));
+          else
+            dst[k] = T(f(rng::u01f_open(w[k])));
         }
       });
     }
@@ -126,11 +128,13 @@ void check_scalar_p(double p) {
 
 // Probabilities from a tensor: real, broadcast to `sizes`, every element in [0, 1].
 Tensor probs_of(const Tensor& p, const DimVec& sizes) {
-  EMBER_CHECK(!is_complex(p.dtype()), Type, "bernoulli: expected real probabilities, got a ", dtype_name(p.dtype()), " tensor");
+  EMBER_CHECK(!is_complex(p.dtype()), Type, "bernoulli: expected real probabilities, got a ", dtype_name(p.dtype()),
+              " tensor");
   Tensor d = rng::as_doubles(p, sizes);
   const double* q = d.data_as<double>();
   for (int64_t i = 0; i < d.numel(); i++)
-    EMBER_CHECK(q[i] >= 0 && q[i] <= 1, Runtime, "bernoulli expects all elements of p to be in [0, 1], but found ", q[i]);
+    EMBER_CHECK(q[i] >= 0 && q[i] <= 1, Runtime, "bernoulli expects all elements of p to be in [0, 1], but found ",
+                q[i]);
   return d;
 }
 
@@ -147,8 +151,10 @@ void bernoulli_into(const Tensor& out, const Tensor& input, std::optional<double
 }
 
 void check_bernoulli_input(const Tensor& input, std::optional<double> p) {
-  if (p) rng::check_dtype("bernoulli", input.dtype(), rng::kFloat | rng::kInt | rng::kBool);
-  else rng::check_dtype("bernoulli", input.dtype(), rng::kFloat);
+  if (p)
+    rng::check_dtype("bernoulli", input.dtype(), rng::kFloat | rng::kInt | rng::kBool);
+  else
+    rng::check_dtype("bernoulli", input.dtype(), rng::kFloat);
 }
 
 }  // namespace
@@ -235,7 +241,8 @@ Tensor poisson(const Tensor& input, GeneratorImpl* generator) {
   const Tensor rates = rng::as_doubles(input, input.sizes());
   const double* r = rates.data_as<double>();
   for (int64_t i = 0; i < rates.numel(); i++)
-    EMBER_CHECK(r[i] >= 0 && std::isfinite(r[i]), Runtime, "poisson expects finite, non-negative rates, but found ", r[i]);
+    EMBER_CHECK(r[i] >= 0 && std::isfinite(r[i]), Runtime, "poisson expects finite, non-negative rates, but found ",
+                r[i]);
   const rng::Stream s = rng::Stream::reserve(g, out.numel() * 4);  // one block per element
   visit_dtype(out.dtype(), [&](auto z) {
     using T = decltype(z);

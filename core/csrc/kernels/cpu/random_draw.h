@@ -29,7 +29,7 @@ struct Stream {
     const int64_t b0 = first / 4, b1 = (first + n - 1) / 4;
     const int64_t skip = first - 4 * b0;
     if (skip == 0 && n % 4 == 0) {
-      gen->fill_blocks(base + uint64_t(b0), b1 - b0 + 1, reinterpret_cast<uint32_t(*)[4]>(dst));
+      gen->fill_blocks(base + uint64_t(b0), b1 - b0 + 1, reinterpret_cast<uint32_t (*)[4]>(dst));
       return;
     }
     constexpr int64_t kMaxBlocks = 512;

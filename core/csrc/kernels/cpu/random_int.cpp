@@ -26,10 +26,14 @@ constexpr unsigned kReal = rng::kFloat | rng::kInt | rng::kBool;
 // Significand bits (with the implicit one) of a floating dtype.
 int digits_of(ScalarType dt) {
   switch (dt) {
-    case ScalarType::Float16: return 11;
-    case ScalarType::BFloat16: return 8;
-    case ScalarType::Float32: return 24;
-    default: return 53;
+    case ScalarType::Float16:
+      return 11;
+    case ScalarType::BFloat16:
+      return 8;
+    case ScalarType::Float32:
+      return 24;
+    default:
+      return 53;
   }
 }
 
@@ -37,10 +41,12 @@ int digits_of(ScalarType dt) {
 int64_t round_trip(ScalarType dt, int64_t v) {
   const double d = visit_dtype(dt, [&](auto z) -> double {
     using T = decltype(z);
-    if constexpr (std::is_same_v<T, double>) return double(v);
+    if constexpr (std::is_same_v<T, double>)
+      return double(v);
     else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>)
       return double(float(T(float(v))));
-    else return double(v);
+    else
+      return double(v);
   });
   if (d >= 9223372036854775807.0) return std::numeric_limits<int64_t>::max();
   if (d <= -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
@@ -76,23 +82,27 @@ int64_t fp_adjust_to(ScalarType dt, int64_t to) {
 // [lowest, max] of dt as doubles (floating dtypes) or int64 (integral).
 void check_in_range(ScalarType dt, int64_t from, int64_t to_inc) {
   if (is_floating(dt)) {
-    const double hi = dt == ScalarType::Float16 ? 65504.0 : dt == ScalarType::BFloat16 ? 3.3895313892515355e38
-                      : dt == ScalarType::Float32 ? double(std::numeric_limits<float>::max())
-                                                  : std::numeric_limits<double>::max();
-    EMBER_CHECK(double(from) >= -hi && double(from) <= hi, Runtime, "random_: from=", from, " is out of bounds for ", dtype_name(dt));
-    EMBER_CHECK(double(to_inc) >= -hi && double(to_inc) <= hi, Runtime, "random_: to - 1=", to_inc, " is out of bounds for ",
+    const double hi = dt == ScalarType::Float16    ? 65504.0
+                      : dt == ScalarType::BFloat16 ? 3.3895313892515355e38
+                      : dt == ScalarType::Float32  ? double(std::numeric_limits<float>::max())
+                                                   : std::numeric_limits<double>::max();
+    EMBER_CHECK(double(from) >= -hi && double(from) <= hi, Runtime, "random_: from=", from, " is out of bounds for ",
                 dtype_name(dt));
+    EMBER_CHECK(double(to_inc) >= -hi && double(to_inc) <= hi, Runtime, "random_: to - 1=", to_inc,
+                " is out of bounds for ", dtype_name(dt));
     return;
   }
   const auto [lo, hi] = visit_dtype(dt, [](auto z) -> std::pair<int64_t, int64_t> {
     using T = decltype(z);
-    if constexpr (std::is_integral_v<T>) return {int64_t(std::numeric_limits<T>::lowest()), int64_t(std::numeric_limits<T>::max())};
-    else return {0, 0};
+    if constexpr (std::is_integral_v<T>)
+      return {int64_t(std::numeric_limits<T>::lowest()), int64_t(std::numeric_limits<T>::max())};
+    else
+      return {0, 0};
   });
   EMBER_CHECK(from >= lo && from <= hi, Runtime, "random_: from=", from, " is out of bounds for ", dtype_name(dt),
               " (whose range is [", lo, ", ", hi, "])");
-  EMBER_CHECK(to_inc >= lo && to_inc <= hi, Runtime, "random_: to - 1=", to_inc, " is out of bounds for ", dtype_name(dt),
-              " (whose range is [", lo, ", ", hi, "])");
+  EMBER_CHECK(to_inc >= lo && to_inc <= hi, Runtime, "random_: to - 1=", to_inc, " is out of bounds for ",
+              dtype_name(dt), " (whose range is [", lo, ", ", hi, "])");
 }
 
 // from + (a uniform integer below range; range 0 = 2^64), two words per element.
@@ -104,8 +114,10 @@ void int_range_typed(const Tensor& out, int64_t from, uint64_t range, GeneratorI
     s.words(first * 2, m * 2, w);
     for (int64_t k = 0; k < m; k++) {
       const int64_t v = int64_t(uint64_t(from) + rng::below(rng::u64(w + 2 * k), range));
-      if constexpr (std::is_same_v<T, bool>) dst[k] = v != 0;
-      else dst[k] = convert<T>(v);
+      if constexpr (std::is_same_v<T, bool>)
+        dst[k] = v != 0;
+      else
+        dst[k] = convert<T>(v);
     }
   });
 }
@@ -114,8 +126,10 @@ void fill_int_range(const Tensor& out, int64_t from, uint64_t range, GeneratorIm
   if (out.numel() == 0 || out.is_meta()) return;
   visit_dtype(out.dtype(), [&](auto z) {
     using T = decltype(z);
-    if constexpr (is_complex_v<T>) EMBER_FAIL(Type, "\"random_\" is not implemented for dtype ", dtype_name(out.dtype()));
-    else int_range_typed<T>(out, from, range, gen);
+    if constexpr (is_complex_v<T>)
+      EMBER_FAIL(Type, "\"random_\" is not implemented for dtype ", dtype_name(out.dtype()));
+    else
+      int_range_typed<T>(out, from, range, gen);
   });
   out.bump_version();
 }
@@ -136,8 +150,9 @@ Tensor random_from_to(const Tensor& out, int64_t from, std::optional<int64_t> to
     if (is_floating(dt)) {
       from = fp_adjust_from(dt, from);
       hi = fp_adjust_to(dt, hi);
-      EMBER_CHECK(from < hi, Runtime, "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, but got from=",
-                  from, " >= to=", hi);
+      EMBER_CHECK(from < hi, Runtime,
+                  "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, but got from=", from,
+                  " >= to=", hi);
     }
     check_in_range(dt, from, hi - 1);
     range = uint64_t(hi) - uint64_t(from);
@@ -146,14 +161,19 @@ Tensor random_from_to(const Tensor& out, int64_t from, std::optional<int64_t> to
     if (is_floating(dt)) {
       to_inc = int64_t(1) << digits_of(dt);
       from = fp_adjust_from(dt, from);
-      EMBER_CHECK(from < to_inc, Runtime, "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted "
-                  "to dtype, but got from=", from, " > to_inc=", to_inc);
+      EMBER_CHECK(from < to_inc, Runtime,
+                  "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted "
+                  "to dtype, but got from=",
+                  from, " > to_inc=", to_inc);
     } else {
       to_inc = visit_dtype(dt, [](auto z) -> int64_t {
         using T = decltype(z);
-        if constexpr (std::is_same_v<T, bool>) return 1;
-        else if constexpr (std::is_integral_v<T>) return int64_t(std::numeric_limits<T>::max());
-        else return 0;
+        if constexpr (std::is_same_v<T, bool>)
+          return 1;
+        else if constexpr (std::is_integral_v<T>)
+          return int64_t(std::numeric_limits<T>::max());
+        else
+          return 0;
       });
     }
     check_in_range(dt, from, to_inc);
@@ -243,10 +263,13 @@ void check_randperm(int64_t n, ScalarType dt) {
   } else {
     const int64_t hi = visit_dtype(dt, [](auto z) -> int64_t {
       using T = decltype(z);
-      if constexpr (std::is_integral_v<T>) return int64_t(std::numeric_limits<T>::max());
-      else return 0;
+      if constexpr (std::is_integral_v<T>)
+        return int64_t(std::numeric_limits<T>::max());
+      else
+        return 0;
     });
-    EMBER_CHECK(last <= hi, Runtime, "randperm: n is too large for result tensor type: '", dtype_name(dt), "', got n=", n);
+    EMBER_CHECK(last <= hi, Runtime, "randperm: n is too large for result tensor type: '", dtype_name(dt),
+                "', got n=", n);
   }
 }
 
@@ -282,7 +305,8 @@ void randperm_fill(const Tensor& out, int64_t n, GeneratorImpl& gen) {
 
 namespace ops {
 
-Tensor randperm(int64_t n, GeneratorImpl* generator, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
+Tensor randperm(int64_t n, GeneratorImpl* generator, ScalarType dtype, std::optional<Device> device,
+                bool requires_grad) {
   check_requires_grad(requires_grad);
   const ScalarType dt = randint_dtype(dtype);
   check_randperm(n, dt);

@@ -25,16 +25,18 @@ struct Plan {
 Plan check_multinomial(const Tensor& input, int64_t num_samples, bool replacement) {
   EMBER_CHECK(input.dim() == 1 || input.dim() == 2, Runtime, "multinomial: prob_dist must be 1 or 2 dim, got ",
               input.dim(), " dims");
-  EMBER_CHECK(is_floating(input.dtype()), Runtime, "multinomial only supports floating-point dtypes for input, got: ",
-              dtype_name(input.dtype()));
+  EMBER_CHECK(is_floating(input.dtype()), Runtime,
+              "multinomial only supports floating-point dtypes for input, got: ", dtype_name(input.dtype()));
   const int64_t cats = input.size(-1), rows = input.dim() == 2 ? input.size(0) : 1;
   EMBER_CHECK(num_samples > 0, Runtime, "multinomial: cannot sample n_sample <= 0 samples (got ", num_samples, ")");
   EMBER_CHECK(replacement || num_samples <= cats, Runtime, "multinomial: cannot sample n_sample > prob_dist.size(-1) ",
               "samples without replacement (n_sample=", num_samples, ", categories=", cats, ")");
   EMBER_CHECK(cats <= (int64_t(1) << 24), Runtime, "multinomial: number of categories cannot exceed 2^24, got ", cats);
   Plan p{rows, cats, {}};
-  if (input.dim() == 2) p.out_sizes = DimVec{rows, num_samples};
-  else p.out_sizes = DimVec{num_samples};
+  if (input.dim() == 2)
+    p.out_sizes = DimVec{rows, num_samples};
+  else
+    p.out_sizes = DimVec{num_samples};
   return p;
 }
 
@@ -56,7 +58,8 @@ Tensor checked_weights(const Tensor& input, const Plan& p, int64_t num_samples, 
     EMBER_CHECK(sum > 0, Runtime, "multinomial: invalid multinomial distribution (sum of probabilities <= 0)");
     EMBER_CHECK(replacement || positive >= num_samples, Runtime,
                 "multinomial: invalid multinomial distribution (with replacement=False, not enough non-negative "
-                "category to sample): ", positive, " categories have a positive weight, ", num_samples, " samples asked");
+                "category to sample): ",
+                positive, " categories have a positive weight, ", num_samples, " samples asked");
   }
   return w;
 }
@@ -100,11 +103,13 @@ void sample_without_replacement(const double* w, const Plan& p, int64_t ns, int6
       s.words(2 * r * p.cats, 2 * p.cats, words.data());
       for (int64_t j = 0; j < p.cats; j++) {
         const double v = w[r * p.cats + j];
-        keys[size_t(j)] = v > 0 ? -std::log(rng::u01d_open(words.data() + 2 * j)) / v
-                                : std::numeric_limits<double>::infinity();
+        keys[size_t(j)] =
+            v > 0 ? -std::log(rng::u01d_open(words.data() + 2 * j)) / v : std::numeric_limits<double>::infinity();
         idx[size_t(j)] = j;
       }
-      auto less = [&](int64_t a, int64_t c) { return keys[size_t(a)] < keys[size_t(c)] || (keys[size_t(a)] == keys[size_t(c)] && a < c); };
+      auto less = [&](int64_t a, int64_t c) {
+        return keys[size_t(a)] < keys[size_t(c)] || (keys[size_t(a)] == keys[size_t(c)] && a < c);
+      };
       std::partial_sort(idx.begin(), idx.begin() + ns, idx.end(), less);
       std::copy(idx.begin(), idx.begin() + ns, out + r * ns);
     }
@@ -117,8 +122,10 @@ void multinomial_into(const Tensor& out, const Tensor& input, const Plan& p, int
   if (out.is_meta() || input.is_meta()) return;
   const Tensor w = checked_weights(input, p, ns, replacement);
   Tensor dst = out.is_contiguous() ? out : ember::empty(p.out_sizes, ScalarType::Int64);
-  if (replacement) sample_with_replacement(w.data_as<double>(), p, ns, dst.data_as<int64_t>(), g);
-  else sample_without_replacement(w.data_as<double>(), p, ns, dst.data_as<int64_t>(), g);
+  if (replacement)
+    sample_with_replacement(w.data_as<double>(), p, ns, dst.data_as<int64_t>(), g);
+  else
+    sample_without_replacement(w.data_as<double>(), p, ns, dst.data_as<int64_t>(), g);
   if (!dst.is_same(out)) copy_(out, dst);
   out.bump_version();
 }

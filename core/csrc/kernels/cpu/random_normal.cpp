@@ -35,8 +35,8 @@ EMBER_AVX2 void box_muller8(const uint32_t* w, float* z) {
   // log(u1): u1 = m 2^e with m in [sqrt(1/2), sqrt(2)), log m by the Cephes polynomial.
   const __m256i bits = _mm256_castps_si256(u1);
   __m256 e = _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(126)));
-  __m256 m = _mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x007fffff)),
-                                                 _mm256_set1_epi32(0x3f000000)));
+  __m256 m = _mm256_castsi256_ps(
+      _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x007fffff)), _mm256_set1_epi32(0x3f000000)));
   const __m256 small = _mm256_cmp_ps(m, _mm256_set1_ps(0.707106781186547524f), _CMP_LT_OQ);
   e = _mm256_sub_ps(e, _mm256_and_ps(small, _mm256_set1_ps(1.0f)));
   __m256 x = _mm256_add_ps(_mm256_sub_ps(m, _mm256_set1_ps(1.0f)), _mm256_and_ps(small, m));
@@ -58,7 +58,8 @@ EMBER_AVX2 void box_muller8(const uint32_t* w, float* z) {
   // The angle 2 pi u2 = q pi/2 + pi/4 + phi with q = floor(4 u2), phi in [-pi/4, pi/4).
   const __m256i t = _mm256_srli_epi32(b, 8);  // 24 bits: u2 = t 2^-24
   const __m256i q = _mm256_srli_epi32(t, 22);
-  const __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(t, _mm256_set1_epi32(0x3fffff))), _mm256_set1_ps(0x1.0p-22f));
+  const __m256 f =
+      _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(t, _mm256_set1_epi32(0x3fffff))), _mm256_set1_ps(0x1.0p-22f));
   const __m256 ph = _mm256_mul_ps(_mm256_sub_ps(f, _mm256_set1_ps(0.5f)), _mm256_set1_ps(1.57079632679489662f));
   const __m256 h = _mm256_mul_ps(ph, ph);
   __m256 s = _mm256_set1_ps(1.0f / 362880.0f);
@@ -76,10 +77,12 @@ EMBER_AVX2 void box_muller8(const uint32_t* w, float* z) {
   const __m256 k = _mm256_set1_ps(0.707106781186547524f);
   const __m256 ca = _mm256_mul_ps(_mm256_sub_ps(c, s), k), sa = _mm256_mul_ps(_mm256_add_ps(c, s), k);
   // Quarter turns: q odd swaps cos and sin; cos is negative for q in {1, 2}, sin for q in {2, 3}.
-  const __m256 odd = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(q, _mm256_set1_epi32(1)), _mm256_set1_epi32(1)));
+  const __m256 odd =
+      _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(q, _mm256_set1_epi32(1)), _mm256_set1_epi32(1)));
   __m256 co = _mm256_blendv_ps(ca, sa, odd), si = _mm256_blendv_ps(sa, ca, odd);
   const __m256i sign = _mm256_set1_epi32(int(0x80000000u));
-  const __m256i cneg = _mm256_slli_epi32(_mm256_and_si256(_mm256_add_epi32(q, _mm256_set1_epi32(1)), _mm256_set1_epi32(2)), 30);
+  const __m256i cneg =
+      _mm256_slli_epi32(_mm256_and_si256(_mm256_add_epi32(q, _mm256_set1_epi32(1)), _mm256_set1_epi32(2)), 30);
   const __m256i sneg = _mm256_slli_epi32(_mm256_and_si256(q, _mm256_set1_epi32(2)), 30);
   co = _mm256_xor_ps(co, _mm256_castsi256_ps(_mm256_and_si256(cneg, sign)));
   si = _mm256_xor_ps(si, _mm256_castsi256_ps(_mm256_and_si256(sneg, sign)));
@@ -116,7 +119,7 @@ void normal_typed(const Tensor& out, double mean, double std, GeneratorImpl& gen
   const Stream s = Stream::reserve(gen, npairs * WP);
   fill_logical<T>(out, [&](int64_t first, int64_t m, T* dst) {
     const int64_t p0 = first / 2, p1 = (first + m + 1) / 2;  // pairs touching [first, first + m)
-    constexpr int64_t kPairs = kChunk / 2 + 1 + 8;            // + padding to whole groups of 8
+    constexpr int64_t kPairs = kChunk / 2 + 1 + 8;           // + padding to whole groups of 8
     if constexpr (wide) {
       uint32_t w[kPairs * WP];
       s.words(p0 * WP, (p1 - p0) * WP, w);
@@ -148,11 +151,20 @@ void normal_typed(const Tensor& out, double mean, double std, GeneratorImpl& gen
 template <bool LogNormal>
 void normal_dispatch(const Tensor& r, double mean, double std, GeneratorImpl& gen) {
   switch (r.dtype()) {
-    case ScalarType::Float16: normal_typed<Half, LogNormal>(r, mean, std, gen); break;
-    case ScalarType::BFloat16: normal_typed<BFloat16, LogNormal>(r, mean, std, gen); break;
-    case ScalarType::Float32: normal_typed<float, LogNormal>(r, mean, std, gen); break;
-    case ScalarType::Float64: normal_typed<double, LogNormal>(r, mean, std, gen); break;
-    default: EMBER_FAIL(Type, "\"normal_\" is not implemented for dtype ", dtype_name(r.dtype()));
+    case ScalarType::Float16:
+      normal_typed<Half, LogNormal>(r, mean, std, gen);
+      break;
+    case ScalarType::BFloat16:
+      normal_typed<BFloat16, LogNormal>(r, mean, std, gen);
+      break;
+    case ScalarType::Float32:
+      normal_typed<float, LogNormal>(r, mean, std, gen);
+      break;
+    case ScalarType::Float64:
+      normal_typed<double, LogNormal>(r, mean, std, gen);
+      break;
+    default:
+      EMBER_FAIL(Type, "\"normal_\" is not implemented for dtype ", dtype_name(r.dtype()));
   }
 }
 
@@ -163,8 +175,10 @@ void fill_normal(const Tensor& out, double mean, double std, GeneratorImpl& gen,
   // A complex normal of variance std^2: each part gets std / sqrt(2).
   const double sd = is_complex(out.dtype()) ? std / std::sqrt(2.0) : std;
   const Tensor r = real_view(out);
-  if (log_normal) normal_dispatch<true>(r, mean, sd, gen);
-  else normal_dispatch<false>(r, mean, sd, gen);
+  if (log_normal)
+    normal_dispatch<true>(r, mean, sd, gen);
+  else
+    normal_dispatch<false>(r, mean, sd, gen);
   out.bump_version();
 }
 
@@ -186,7 +200,8 @@ struct NormalPlan {
 
 NormalPlan plan_normal(const Tensor& mean, const Tensor& std) {
   const bool mt = !mean.is_wrapped_number(), st = !std.is_wrapped_number();
-  EMBER_CHECK(mt || st, Type, "normal(): with a float mean and a float std, a size is required: normal(mean, std, size)");
+  EMBER_CHECK(mt || st, Type,
+              "normal(): with a float mean and a float std, a size is required: normal(mean, std, size)");
   EMBER_CHECK(!is_complex(std.dtype()), Runtime, "normal expects standard deviation to be non-complex");
   const Tensor& lead = mt ? mean : std;
   rng::check_dtype("normal", lead.dtype(), rng::kFloat);
@@ -200,8 +215,9 @@ NormalPlan plan_normal(const Tensor& mean, const Tensor& std) {
   } else {
     check_std(std.is_meta() ? 0.0 : double(*rng::as_doubles(std, std.sizes()).data_as<double>()));
   }
-  if (mt && st) EMBER_CHECK(mean.device() == std.device(), Runtime, "normal: mean is on ", mean.device().str(),
-                            " but std is on ", std.device().str());
+  if (mt && st)
+    EMBER_CHECK(mean.device() == std.device(), Runtime, "normal: mean is on ", mean.device().str(), " but std is on ",
+                std.device().str());
   return {broadcast_shapes(mean.sizes(), std.sizes()), lead.dtype(), lead.device()};
 }
 

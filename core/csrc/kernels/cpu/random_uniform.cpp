@@ -68,11 +68,20 @@ void fill_uniform(const Tensor& out, double from, double to, GeneratorImpl& gen)
   if (out.numel() == 0 || out.is_meta()) return;
   const Tensor r = real_view(out);
   switch (r.dtype()) {
-    case ScalarType::Float16: uniform_typed<Half>(r, from, to, gen); break;
-    case ScalarType::BFloat16: uniform_typed<BFloat16>(r, from, to, gen); break;
-    case ScalarType::Float32: uniform_typed<float>(r, from, to, gen); break;
-    case ScalarType::Float64: uniform_typed<double>(r, from, to, gen); break;
-    default: EMBER_FAIL(Type, "\"uniform_\" is not implemented for dtype ", dtype_name(out.dtype()));
+    case ScalarType::Float16:
+      uniform_typed<Half>(r, from, to, gen);
+      break;
+    case ScalarType::BFloat16:
+      uniform_typed<BFloat16>(r, from, to, gen);
+      break;
+    case ScalarType::Float32:
+      uniform_typed<float>(r, from, to, gen);
+      break;
+    case ScalarType::Float64:
+      uniform_typed<double>(r, from, to, gen);
+      break;
+    default:
+      EMBER_FAIL(Type, "\"uniform_\" is not implemented for dtype ", dtype_name(out.dtype()));
   }
   out.bump_version();
 }
@@ -90,14 +99,16 @@ std::pair<double, double> limits_of() {
 void check_uniform_bounds(ScalarType dt, double from, double to) {
   const ScalarType r = to_real(dt);
   const auto [lo, hi] = r == ScalarType::Float16 ? std::pair<double, double>{-65504.0, 65504.0}
-                        : r == ScalarType::BFloat16 ? std::pair<double, double>{-3.3895313892515355e38, 3.3895313892515355e38}
+                        : r == ScalarType::BFloat16
+                            ? std::pair<double, double>{-3.3895313892515355e38, 3.3895313892515355e38}
                         : r == ScalarType::Float32 ? limits_of<float>()
                                                    : limits_of<double>();
   EMBER_CHECK(from >= lo && from <= hi, Runtime, "uniform_: from=", from, " is out of bounds for ", dtype_name(dt));
   EMBER_CHECK(to >= lo && to <= hi, Runtime, "uniform_: to=", to, " is out of bounds for ", dtype_name(dt));
-  EMBER_CHECK(from <= to, Runtime, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);
-  EMBER_CHECK(to - from <= hi, Runtime, "uniform_ expects to-from <= the largest ", dtype_name(r), ", but found to=", to,
-              " and from=", from, " which result in to-from to exceed the limit");
+  EMBER_CHECK(from <= to, Runtime, "uniform_ expects to return a [from, to) range, but found from=", from,
+              " > to=", to);
+  EMBER_CHECK(to - from <= hi, Runtime, "uniform_ expects to-from <= the largest ", dtype_name(r),
+              ", but found to=", to, " and from=", from, " which result in to-from to exceed the limit");
 }
 
 constexpr unsigned kFloatComplex = rng::kFloat | rng::kComplex;

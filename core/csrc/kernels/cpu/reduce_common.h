@@ -5,10 +5,10 @@
 #include <cmath>
 #include <optional>
 
+#include "iter/copy.h"
 #include "iter/loops.h"
 #include "iter/reduce_iter.h"
 #include "kernels/convert.h"
-#include "iter/copy.h"
 
 namespace ember {
 
@@ -67,8 +67,10 @@ inline Acc leaf(const In* p, int64_t n, int64_t stride) {
   auto get = [&](int64_t j) -> Acc {
     const Acc v = convert<Acc>(p[j * stride]);
     if constexpr (SkipNan) {
-      if constexpr (is_complex_v<Acc>) return v;
-      else return v != v ? Acc(0) : v;
+      if constexpr (is_complex_v<Acc>)
+        return v;
+      else
+        return v != v ? Acc(0) : v;
     } else {
       return v;
     }
@@ -102,8 +104,10 @@ struct SumOp {
   void run(Acc& acc, const In* p, int64_t n, int64_t stride, int64_t) const {
     if constexpr (std::is_integral_v<Acc>) {
       Acc s = 0;
-      if (stride == 1) for (int64_t k = 0; k < n; k++) s += Acc(p[k]);
-      else for (int64_t k = 0; k < n; k++) s += Acc(p[k * stride]);
+      if (stride == 1)
+        for (int64_t k = 0; k < n; k++) s += Acc(p[k]);
+      else
+        for (int64_t k = 0; k < n; k++) s += Acc(p[k * stride]);
       acc += s;
     } else {
       acc += sumk::pairwise<SkipNan, In, Acc>(p, n, stride);
@@ -117,16 +121,21 @@ struct SumOp {
     }
     for (int64_t i = 0; i < m; i++) {
       const Acc v = convert<Acc>(p[i * si]);
-      if constexpr (SkipNan && !is_complex_v<Acc> && !std::is_integral_v<Acc>) acc[i] += v != v ? Acc(0) : v;
-      else acc[i] += v;
+      if constexpr (SkipNan && !is_complex_v<Acc> && !std::is_integral_v<Acc>)
+        acc[i] += v != v ? Acc(0) : v;
+      else
+        acc[i] += v;
     }
   }
   void merge(Acc& a, const Acc& b) const { a += b; }
   void write(const Acc& acc, int64_t o) const {
     if (divide) {
-      if constexpr (is_complex_v<Acc>) out[o] = convert<Out>(acc / typename Acc::value_type(divisor));
-      else if constexpr (std::is_floating_point_v<Acc>) out[o] = convert<Out>(acc / Acc(divisor));
-      else out[o] = convert<Out>(acc);
+      if constexpr (is_complex_v<Acc>)
+        out[o] = convert<Out>(acc / typename Acc::value_type(divisor));
+      else if constexpr (std::is_floating_point_v<Acc>)
+        out[o] = convert<Out>(acc / Acc(divisor));
+      else
+        out[o] = convert<Out>(acc);
     } else {
       out[o] = convert<Out>(acc);
     }

@@ -14,8 +14,10 @@ struct LogicOp : FoldOp<LogicOp<T, Out, IsAll>, T, uint8_t> {  // uint8_t: no ve
   Out* out;
   uint8_t init() const { return IsAll; }
   void fold(uint8_t& a, T v, int64_t) const {
-    if constexpr (IsAll) a = a && convert<bool>(v);
-    else a = a || convert<bool>(v);
+    if constexpr (IsAll)
+      a = a && convert<bool>(v);
+    else
+      a = a || convert<bool>(v);
   }
   void merge(uint8_t& a, const uint8_t& b) const { a = IsAll ? (a && b) : (a || b); }
   void write(const uint8_t& a, int64_t o) const { out[o] = Out(a != 0); }
@@ -41,9 +43,11 @@ Tensor logic(const Tensor& out, const Tensor& input, const std::optional<DimVec>
   visit_dtype(input.dtype(), [&](auto z) {
     using T = decltype(z);
     if (res.dtype() == ScalarType::UInt8)
-      launch_reduce(input, mask, res, [&](const ReducePlan&) { return LogicOp<T, uint8_t, IsAll>{{}, res.data_as<uint8_t>()}; });
+      launch_reduce(input, mask, res,
+                    [&](const ReducePlan&) { return LogicOp<T, uint8_t, IsAll>{{}, res.data_as<uint8_t>()}; });
     else
-      launch_reduce(input, mask, res, [&](const ReducePlan&) { return LogicOp<T, bool, IsAll>{{}, res.data_as<bool>()}; });
+      launch_reduce(input, mask, res,
+                    [&](const ReducePlan&) { return LogicOp<T, bool, IsAll>{{}, res.data_as<bool>()}; });
   });
   return write_out(out, res, name);
 }

@@ -1,5 +1,7 @@
 // max/min (whole tensor, along a dim with indices, and the binary overload), amax, amin, aminmax,
 // argmax, argmin. NaN propagates (its first occurrence wins); ties give the first index.
+#include "kernels/cpu/reduce_minmax.h"
+
 #include "generated/ops/amax.h"
 #include "generated/ops/amin.h"
 #include "generated/ops/aminmax.h"
@@ -13,14 +15,14 @@
 #include "generated/ops/min_dim.h"
 #include "generated/ops/min_other.h"
 #include "generated/ops/minimum.h"
-#include "kernels/cpu/reduce_minmax.h"
 
 namespace ember::ops {
 
 namespace {
 
 void check_real(const Tensor& x, const char* name) {
-  EMBER_CHECK(!is_complex(x.dtype()), Runtime, name, "(): does not support complex input (", dtype_name(x.dtype()), ")");
+  EMBER_CHECK(!is_complex(x.dtype()), Runtime, name, "(): does not support complex input (", dtype_name(x.dtype()),
+              ")");
 }
 
 // Values and/or indices of the max (IsMax) or min over mask; a tensor is undefined when not wanted.
@@ -30,12 +32,15 @@ void extreme(const Tensor& x, const DimMask& mask, const Tensor& vals, const Ten
   visit_dtype(x.dtype(), [&](auto z) {
     using T = decltype(z);
     if constexpr (!is_complex_v<T>) {
-      launch_reduce(x, mask, res, [&](const ReducePlan&) {
-        ExtremeOp<T, IsMax> op;
-        op.vals = vals.defined() ? vals.data_as<T>() : nullptr;
-        op.idx = idx.defined() ? idx.data_as<int64_t>() : nullptr;
-        return op;
-      }, idx.defined());
+      launch_reduce(
+          x, mask, res,
+          [&](const ReducePlan&) {
+            ExtremeOp<T, IsMax> op;
+            op.vals = vals.defined() ? vals.data_as<T>() : nullptr;
+            op.idx = idx.defined() ? idx.data_as<int64_t>() : nullptr;
+            return op;
+          },
+          idx.defined());
     }
   });
 }
@@ -86,8 +91,7 @@ Tensor a_extreme(const Tensor& out, const Tensor& input, const DimVec& dim, bool
 }
 
 template <bool IsMax>
-Tensor arg_extreme(const Tensor& out, const Tensor& input, std::optional<int64_t> dim, bool keepdim,
-                   const char* name) {
+Tensor arg_extreme(const Tensor& out, const Tensor& input, std::optional<int64_t> dim, bool keepdim, const char* name) {
   EMBER_CHECK(!is_complex(input.dtype()) && input.dtype() != ScalarType::Bool, Runtime, "\"", name,
               "\" not implemented for '", dtype_name(input.dtype()), "'");
   if (out.defined()) check_out_dtype(out, ScalarType::Int64, name);
@@ -102,7 +106,8 @@ std::tuple<Tensor, Tensor> aminmax_impl(const Tensor& input, std::optional<int64
   check_real(input, "aminmax");
   DimMask mask = dim ? reduce_mask_one(*dim, input.dim()) : reduce_mask(std::nullopt, input.dim(), "aminmax");
   if (input.numel() == 0) {
-    EMBER_CHECK(dim, Runtime, "aminmax(): cannot compute aminmax over an empty dimension as the operation has "
+    EMBER_CHECK(dim, Runtime,
+                "aminmax(): cannot compute aminmax over an empty dimension as the operation has "
                 "no identity.");
     check_nonempty_reduction(input, mask, false, "aminmax");
   }

@@ -7,8 +7,10 @@ namespace ember {
 
 template <class V>
 inline bool is_nan_v(V v) {
-  if constexpr (std::is_floating_point_v<V>) return v != v;
-  else return false;
+  if constexpr (std::is_floating_point_v<V>)
+    return v != v;
+  else
+    return false;
 }
 
 template <class V>

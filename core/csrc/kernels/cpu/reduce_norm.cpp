@@ -32,15 +32,29 @@ struct NormOp : FoldOp<NormOp<T>, T, NormAcc<T>> {
   Acc init() const { return {kind == NormKind::NegInf ? std::numeric_limits<double>::infinity() : 0.0, false}; }
   void fold(Acc& a, T x, int64_t) const {
     double m;
-    if constexpr (is_complex_v<T>) m = std::abs(complex128(x));
-    else m = std::fabs(double(x));
+    if constexpr (is_complex_v<T>)
+      m = std::abs(complex128(x));
+    else
+      m = std::fabs(double(x));
     switch (kind) {
-      case NormKind::Two: a.v += m * m; break;
-      case NormKind::One: a.v += m; break;
-      case NormKind::Zero: a.v += m != 0 ? 1.0 : 0.0; break;
-      case NormKind::General: a.v += std::pow(m, p); break;
-      case NormKind::Inf: if (!(a.v != a.v) && (m != m || m > a.v)) a.v = m; break;
-      case NormKind::NegInf: if (!(a.v != a.v) && (m != m || m < a.v)) a.v = m; break;
+      case NormKind::Two:
+        a.v += m * m;
+        break;
+      case NormKind::One:
+        a.v += m;
+        break;
+      case NormKind::Zero:
+        a.v += m != 0 ? 1.0 : 0.0;
+        break;
+      case NormKind::General:
+        a.v += std::pow(m, p);
+        break;
+      case NormKind::Inf:
+        if (!(a.v != a.v) && (m != m || m > a.v)) a.v = m;
+        break;
+      case NormKind::NegInf:
+        if (!(a.v != a.v) && (m != m || m < a.v)) a.v = m;
+        break;
     }
     a.any = true;
   }
@@ -72,14 +86,19 @@ struct NormOp : FoldOp<NormOp<T>, T, NormAcc<T>> {
       a = b;
       return;
     }
-    if (kind == NormKind::Inf) { if (!(a.v != a.v) && (b.v != b.v || b.v > a.v)) a.v = b.v; }
-    else if (kind == NormKind::NegInf) { if (!(a.v != a.v) && (b.v != b.v || b.v < a.v)) a.v = b.v; }
-    else a.v += b.v;
+    if (kind == NormKind::Inf) {
+      if (!(a.v != a.v) && (b.v != b.v || b.v > a.v)) a.v = b.v;
+    } else if (kind == NormKind::NegInf) {
+      if (!(a.v != a.v) && (b.v != b.v || b.v < a.v)) a.v = b.v;
+    } else
+      a.v += b.v;
   }
   void write(const Acc& a, int64_t o) const {
     double r = a.v;
-    if (kind == NormKind::Two) r = std::sqrt(r);
-    else if (kind == NormKind::General) r = std::pow(r, 1.0 / p);
+    if (kind == NormKind::Two)
+      r = std::sqrt(r);
+    else if (kind == NormKind::General)
+      r = std::pow(r, 1.0 / p);
     out[o] = Real(r);
   }
 };
@@ -87,24 +106,29 @@ struct NormOp : FoldOp<NormOp<T>, T, NormAcc<T>> {
 Tensor norm_impl(const Tensor& out, const Tensor& input, double p, const std::optional<DimVec>& dim, bool keepdim,
                  ScalarType dtype) {
   const ScalarType in = dtype != ScalarType::Undefined ? dtype : input.dtype();
-  EMBER_CHECK(is_floating(in) || is_complex(in), Runtime, "norm(): input dtype should be either floating point or "
-              "complex. Got ", dtype_name(in), " instead.");
+  EMBER_CHECK(is_floating(in) || is_complex(in), Runtime,
+              "norm(): input dtype should be either floating point or "
+              "complex. Got ",
+              dtype_name(in), " instead.");
   if (dtype != ScalarType::Undefined)
-    EMBER_CHECK(is_floating(input.dtype()) || is_complex(input.dtype()), Runtime, "norm(): input dtype should be "
-                "either floating point or complex. Got ", dtype_name(input.dtype()), " instead.");
+    EMBER_CHECK(is_floating(input.dtype()) || is_complex(input.dtype()), Runtime,
+                "norm(): input dtype should be "
+                "either floating point or complex. Got ",
+                dtype_name(input.dtype()), " instead.");
   Tensor x = cast_for_dtype(input, dtype);
   const DimMask mask = reduce_mask(dim, x.dim(), "norm");
-  NormKind kind = p == 2 ? NormKind::Two : p == 1 ? NormKind::One : p == 0 ? NormKind::Zero
-                  : std::isinf(p) ? (p > 0 ? NormKind::Inf : NormKind::NegInf) : NormKind::General;
-  if (kind == NormKind::Inf || kind == NormKind::NegInf)
-    check_nonempty_reduction(x, mask, false, "norm");
+  NormKind kind = p == 2          ? NormKind::Two
+                  : p == 1        ? NormKind::One
+                  : p == 0        ? NormKind::Zero
+                  : std::isinf(p) ? (p > 0 ? NormKind::Inf : NormKind::NegInf)
+                                  : NormKind::General;
+  if (kind == NormKind::Inf || kind == NormKind::NegInf) check_nonempty_reduction(x, mask, false, "norm");
   Tensor res = reduce_result(x, mask, keepdim, to_real(x.dtype()));
   visit_dtype(x.dtype(), [&](auto z) {
     using T = decltype(z);
     if constexpr (std::is_floating_point_v<opmath_t<T>> || is_complex_v<T>) {
-      launch_reduce(x, mask, res, [&](const ReducePlan&) {
-        return NormOp<T>{{}, res.data_as<typename NormOp<T>::Real>(), kind, p};
-      });
+      launch_reduce(x, mask, res,
+                    [&](const ReducePlan&) { return NormOp<T>{{}, res.data_as<typename NormOp<T>::Real>(), kind, p}; });
     }
   });
   if (out.defined() && dtype == ScalarType::Undefined) return write_out(out, cast_for_dtype(res, out.dtype()), "norm");
@@ -112,7 +136,8 @@ Tensor norm_impl(const Tensor& out, const Tensor& input, double p, const std::op
 }
 
 double parse_p(const std::string& p, const std::optional<DimVec>& dim) {
-  EMBER_CHECK(p != "nuc", NotImplemented, "norm(): p='nuc' (the nuclear norm) needs a singular value decomposition, "
+  EMBER_CHECK(p != "nuc", NotImplemented,
+              "norm(): p='nuc' (the nuclear norm) needs a singular value decomposition, "
               "which ember does not provide yet");
   EMBER_CHECK(p == "fro", Runtime, "norm(): unknown norm type '", p, "'; expected a number, 'fro' or 'nuc'");
   EMBER_CHECK(!dim || dim->size() <= 2, Runtime, "norm(): the Frobenius norm takes at most 2 dims, got ", dim->size());
@@ -146,7 +171,8 @@ struct LseOp : FoldOp<LseOp<T>, T, Lse> {
 
 }  // namespace
 
-Tensor norm(const Tensor& input, const std::string& p, const std::optional<DimVec>& dim, bool keepdim, ScalarType dtype) {
+Tensor norm(const Tensor& input, const std::string& p, const std::optional<DimVec>& dim, bool keepdim,
+            ScalarType dtype) {
   return norm_impl(Tensor(), input, parse_p(p, dim), dim, keepdim, dtype);
 }
 Tensor norm_out(const Tensor& out, const Tensor& input, const std::string& p, const std::optional<DimVec>& dim,

@@ -12,20 +12,26 @@ struct ProdOp : FoldOp<ProdOp<T, Acc, Out>, T, Acc> {
   Out* out;
   Acc init() const { return Acc(1); }
   void fold(Acc& a, T v, int64_t) const {
-    if constexpr (std::is_integral_v<Acc>) a = Acc(uint64_t(a) * uint64_t(Acc(v)));  // wraps like PyTorch, no UB
-    else a *= convert<Acc>(v);
+    if constexpr (std::is_integral_v<Acc>)
+      a = Acc(uint64_t(a) * uint64_t(Acc(v)));  // wraps like PyTorch, no UB
+    else
+      a *= convert<Acc>(v);
   }
   void merge(Acc& a, const Acc& b) const {
-    if constexpr (std::is_integral_v<Acc>) a = Acc(uint64_t(a) * uint64_t(b));
-    else a *= b;
+    if constexpr (std::is_integral_v<Acc>)
+      a = Acc(uint64_t(a) * uint64_t(b));
+    else
+      a *= b;
   }
   void write(const Acc& a, int64_t o) const { out[o] = convert<Out>(a); }
 };
 
 Tensor prod_impl(const Tensor& out, const Tensor& input, std::optional<int64_t> dim, bool keepdim, ScalarType dtype) {
   ScalarType want = dtype;
-  if (want == ScalarType::Undefined) want = out.defined() ? out.dtype() : sum_result_dtype(input.dtype());
-  else if (out.defined()) check_out_dtype(out, want, "prod");
+  if (want == ScalarType::Undefined)
+    want = out.defined() ? out.dtype() : sum_result_dtype(input.dtype());
+  else if (out.defined())
+    check_out_dtype(out, want, "prod");
   const bool cast_first = want != input.dtype() && !(is_integral(want, true) && is_integral(input.dtype(), true));
   Tensor x = cast_first ? cast_for_dtype(input, want) : input;
   const DimMask mask = dim ? reduce_mask_one(*dim, x.dim()) : reduce_mask(std::nullopt, x.dim(), "prod");

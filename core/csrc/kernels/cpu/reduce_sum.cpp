@@ -23,9 +23,8 @@ Tensor sum_impl(const Tensor& x, const DimMask& mask, bool keepdim, bool mean) {
     if constexpr (SkipNan && is_complex_v<T>) {
       EMBER_FAIL(Runtime, "nansum does not support complex inputs");
     } else {
-      launch_reduce(x, mask, res, [&](const ReducePlan&) {
-        return SumOp<T, Acc, Out, SkipNan>{res.data_as<Out>(), count, mean};
-      });
+      launch_reduce(x, mask, res,
+                    [&](const ReducePlan&) { return SumOp<T, Acc, Out, SkipNan>{res.data_as<Out>(), count, mean}; });
     }
   });
   return res;
@@ -45,8 +44,7 @@ Tensor sum_like(const Tensor& out, const Tensor& input, const std::optional<DimV
                 ScalarType dtype, const char* name) {
   const DimMask mask = reduce_mask(dim, input.dim(), name);
   const ScalarType want = sum_dtype(input, dtype, out, name);
-  if (SkipNan && is_complex(input.dtype()))
-    EMBER_FAIL(Runtime, "nansum does not support complex inputs");
+  if (SkipNan && is_complex(input.dtype())) EMBER_FAIL(Runtime, "nansum does not support complex inputs");
   // Integers cast to a wider integer are summed in int64 anyway (same wrap-around result).
   const bool cast_first = want != input.dtype() && !(is_integral(want, true) && is_integral(input.dtype(), true));
   Tensor x = cast_first ? cast_for_dtype(input, want) : input;
@@ -75,8 +73,8 @@ Tensor mean_like(const Tensor& out, const Tensor& input, const std::optional<Dim
 
 Tensor nanmean_impl(const Tensor& out, const Tensor& input, const std::optional<DimVec>& dim, bool keepdim,
                     ScalarType dtype) {
-  EMBER_CHECK(is_floating(input.dtype()), Runtime,
-              "nanmean(): expected input to have floating point dtype but got ", dtype_name(input.dtype()));
+  EMBER_CHECK(is_floating(input.dtype()), Runtime, "nanmean(): expected input to have floating point dtype but got ",
+              dtype_name(input.dtype()));
   const DimMask mask = reduce_mask(dim, input.dim(), "nanmean");
   const ScalarType want = mean_dtype(input, dtype, out, "nanmean");
   Tensor x = cast_for_dtype(input, want);
@@ -105,7 +103,8 @@ Tensor nanmean_impl(const Tensor& out, const Tensor& input, const std::optional<
 Tensor sum(const Tensor& input, const std::optional<DimVec>& dim, bool keepdim, ScalarType dtype) {
   return sum_like<false>(Tensor(), input, dim, keepdim, dtype, "sum");
 }
-Tensor sum_out(const Tensor& out, const Tensor& input, const std::optional<DimVec>& dim, bool keepdim, ScalarType dtype) {
+Tensor sum_out(const Tensor& out, const Tensor& input, const std::optional<DimVec>& dim, bool keepdim,
+               ScalarType dtype) {
   return sum_like<false>(out, input, dim, keepdim, dtype, "sum");
 }
 Tensor nansum(const Tensor& input, const std::optional<DimVec>& dim, bool keepdim, ScalarType dtype) {

@@ -1,14 +1,15 @@
 // _rnn_layer: one layer and direction of RNN/LSTM/GRU over a whole sequence. Every step's input
 // projection is one matrix product up front; each step then takes one product for the recurrent
 // part and one fused pass over the gates, keeping in the workspace what the backward reads.
+#include "kernels/cpu/rnn_layer.h"
+
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
 
+#include "device/cpu_features.h"
 #include "generated/ops/_rnn_layer.h"
 #include "iter/copy.h"
-#include "device/cpu_features.h"
-#include "kernels/cpu/rnn_layer.h"
 #include "tensor/factory.h"
 
 namespace ember::ops {
@@ -78,7 +79,8 @@ void gru_row(int64_t H, const S* xr, const S* hr, const S* bias, const S* b_hn, 
 template <class S>
 void simple_row(Mode mode, int64_t H, const S* xr, const S* hr, const S* bias, S* h) {
   for (int64_t j = 0; j < H; j++) h[j] = xr[j] + hr[j] + bias[j];
-  if (mode == Mode::Tanh) rnn::tanh_(h, H);
+  if (mode == Mode::Tanh)
+    rnn::tanh_(h, H);
   else
     for (int64_t j = 0; j < H; j++) h[j] = h[j] < S(0) ? S(0) : h[j];  // NaN stays NaN, as relu
 }
@@ -109,9 +111,12 @@ void layer_forward(const rnn::LayerArgs& a, const Tensor& out, const Tensor& hy,
       for (int64_t r = 0; r < b; r++) {
         const S *xr = xp + (t * N + r) * GH, *hr = hh + r * GH;
         S* wsr = ws + (t * N + r) * W;
-        if (a.mode == Mode::Lstm) lstm_row(H, xr, hr, bias, wsr, c + r * H, m ? m + r * H : h + r * P);
-        else if (a.mode == Mode::Gru) gru_row(H, xr, hr, bias, b_hn, wsr, h + r * P);
-        else simple_row(a.mode, H, xr, hr, bias, h + r * P);
+        if (a.mode == Mode::Lstm)
+          lstm_row(H, xr, hr, bias, wsr, c + r * H, m ? m + r * H : h + r * P);
+        else if (a.mode == Mode::Gru)
+          gru_row(H, xr, hr, bias, b_hn, wsr, h + r * P);
+        else
+          simple_row(a.mode, H, xr, hr, bias, h + r * P);
       }
       if (m) rnn::product(b, P, H, m, H, w_hr.data_as<S>(), P, h, P, false);
       std::memcpy(ot, h, sizeof(S) * size_t(b * P));
@@ -141,7 +146,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _rnn_layer(const std::vector<Tensor>&
   if (a.x.is_meta()) return {out, hy, cy, ws};
   if (dt == ScalarType::Float64)
     layer_forward<double>(a, out, hy, cy, reinterpret_cast<double*>(ws.data_as<uint8_t>()));
-  else layer_forward<float>(a, out, hy, cy, reinterpret_cast<float*>(ws.data_as<uint8_t>()));
+  else
+    layer_forward<float>(a, out, hy, cy, reinterpret_cast<float*>(ws.data_as<uint8_t>()));
   return {out, hy, cy, ws};
 }
 

@@ -54,14 +54,12 @@ Tensor transposed(const Tensor& w);
 // One row's float32 gate pass in 16-lane sweeps (AVX-512 only; rnn_cells512.cpp): pre-activations
 // xr + hr + bias, activations kept in ws, state c (LSTM) or h (GRU) updated, LSTM's o * tanh(c) in m.
 void lstm_row512(int64_t H, const float* xr, const float* hr, const float* bias, float* ws, float* c, float* m);
-void gru_row512(int64_t H, const float* xr, const float* hr, const float* bias, const float* b_hn, float* ws,
-                float* h);
+void gru_row512(int64_t H, const float* xr, const float* hr, const float* bias, const float* b_hn, float* ws, float* h);
 
 // LSTM's backward for one row at one step (AVX-512 only): from the saved gates and cell (gs: i, f, g,
 // o, c), the previous cell cp and the gradients dm (of o * tanh(c)) and dc (of c, updated to the
 // previous cell's), the four pre-activation gradients into d; with m non-null, o * tanh(c) there.
-void lstm_row_backward512(int64_t H, const float* gs, const float* cp, const float* dm, float* dc, float* d,
-                          float* m);
+void lstm_row_backward512(int64_t H, const float* gs, const float* cp, const float* dm, float* dc, float* d, float* m);
 
 // In place over n values: the logistic function, tanh (float32 on AVX2 through vec::Exp8).
 void sigmoid_(float* x, int64_t n);

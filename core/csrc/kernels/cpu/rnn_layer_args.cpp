@@ -1,13 +1,11 @@
 // _rnn_layer's argument checks (shared with its backward) and the gate activations over rows.
-#include <cmath>
-
 #include <algorithm>
-
-#include "base/error.h"
+#include <cmath>
 #include <cstdlib>
 
-#include "kernels/blas.h"
+#include "base/error.h"
 #include "device/cpu_features.h"
+#include "kernels/blas.h"
 #include "kernels/cpu/rnn_layer.h"
 #include "kernels/cpu/sgemm_unpacked.h"
 #include "kernels/simd/exp_avx2.h"
@@ -62,8 +60,7 @@ LayerArgs layer_args(const std::vector<Tensor>& tensors, const std::string& mode
                 dtype_name(t.dtype()));
     EMBER_CHECK(t.dtype() == tensors[0].dtype(), Type, op, ": expected ", names[k], " of dtype ",
                 dtype_name(tensors[0].dtype()), " (the input's), got ", dtype_name(t.dtype()));
-    EMBER_CHECK(t.device() == tensors[0].device(), Runtime, op, ": expected ", names[k],
-                " on the input's device");
+    EMBER_CHECK(t.device() == tensors[0].device(), Runtime, op, ": expected ", names[k], " on the input's device");
     *slots[k] = t;
   }
   EMBER_CHECK(a.x.dim() == 3, Runtime, op, ": expected a 3-D input (seq, batch, feature), got ", a.x.dim(), "-D");
@@ -71,8 +68,8 @@ LayerArgs layer_args(const std::vector<Tensor>& tensors, const std::string& mode
   a.T = a.x.sizes()[0];
   a.N = a.x.sizes()[1];
   a.I = a.x.sizes()[2];
-  EMBER_CHECK(a.w_ih.sizes()[0] > 0 && a.w_ih.sizes()[0] % a.G == 0, Runtime, op, ": w_ih has ",
-              a.w_ih.sizes()[0], " rows, not a positive multiple of the ", a.G, " gates of mode ", mode);
+  EMBER_CHECK(a.w_ih.sizes()[0] > 0 && a.w_ih.sizes()[0] % a.G == 0, Runtime, op, ": w_ih has ", a.w_ih.sizes()[0],
+              " rows, not a positive multiple of the ", a.G, " gates of mode ", mode);
   a.H = a.w_ih.sizes()[0] / a.G;
   check_shape(a.w_ih, {a.gh(), a.I}, "w_ih (gates * hidden, input)", op);
   a.P = has_proj ? (a.w_hr.dim() == 2 ? a.w_hr.sizes()[0] : -1) : a.H;

@@ -5,11 +5,11 @@
 #include <cstring>
 #include <type_traits>
 
+#include "device/cpu_features.h"
 #include "generated/ops/_rnn_layer_backward.h"
 #include "generated/ops/clone.h"
 #include "generated/ops/zeros.h"
 #include "iter/copy.h"
-#include "device/cpu_features.h"
 #include "kernels/cpu/rnn_layer.h"
 #include "tensor/factory.h"
 
@@ -173,8 +173,9 @@ std::vector<Tensor> layer_backward(const rnn::LayerArgs& a, const Grads& g, cons
   };
   if (want(a.pos_b_ih)) res[size_t(a.pos_b_ih)] = bias_grad(dgx);
   if (want(a.pos_b_hh))  // b_hh's gradient is b_ih's but for GRU (r scales b_hn)
-    res[size_t(a.pos_b_hh)] =
-        gru ? bias_grad(dgh) : want(a.pos_b_ih) ? ops::clone(res[size_t(a.pos_b_ih)]) : bias_grad(dgx);
+    res[size_t(a.pos_b_hh)] = gru                ? bias_grad(dgh)
+                              : want(a.pos_b_ih) ? ops::clone(res[size_t(a.pos_b_ih)])
+                                                 : bias_grad(dgx);
   if (want(a.pos_w_hr)) res[size_t(a.pos_w_hr)] = weight_grad(dhs_t.data_as<S>(), P, ms_t.data_as<S>(), H);
   if (want(a.pos_hx)) res[size_t(a.pos_hx)] = dh_t;
   if (want(a.pos_cx)) res[size_t(a.pos_cx)] = dc_t;

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "device/cpu_features.h"
 #include "device/parallel.h"
 #include "generated/ops/t.h"
 #include "iter/copy.h"
 #include "kernels/blas.h"
-#include "device/cpu_features.h"
 #include "kernels/cpu/rnn_layer.h"
 #include "kernels/cpu/sgemm_unpacked.h"
 #include "kernels/simd/exp_avx2.h"
@@ -30,8 +30,10 @@ void unpacked(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, cons
   const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 20) / std::max<int64_t>(1, m * k * kPanel));
   parallel_for(panels, grain, [&](int64_t p0, int64_t p1) {
     const int64_t j0 = p0 * kPanel, cols = std::min(n, p1 * kPanel) - j0;
-    if (wide) sgemm_unpacked::product512(m, cols, k, a, lda, b + j0, ldb, c + j0, ldc, accumulate);
-    else sgemm_unpacked::product(m, cols, k, a, lda, b + j0, ldb, c + j0, ldc, accumulate);
+    if (wide)
+      sgemm_unpacked::product512(m, cols, k, a, lda, b + j0, ldb, c + j0, ldc, accumulate);
+    else
+      sgemm_unpacked::product(m, cols, k, a, lda, b + j0, ldb, c + j0, ldc, accumulate);
   });
 }
 

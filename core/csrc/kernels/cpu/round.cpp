@@ -1,6 +1,7 @@
 // round(input, decimals): round half to even, optionally to a number of decimal places; integer
 // inputs pass through unchanged (decimals != 0 is refused for them, as in PyTorch).
 #include "generated/ops/round.h"
+
 #include "iter/loops.h"
 #include "kernels/convert.h"
 #include "kernels/functors.h"

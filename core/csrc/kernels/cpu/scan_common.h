@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "device/parallel.h"
-#include "kernels/convert.h"
 #include "iter/copy.h"
+#include "kernels/convert.h"
 
 namespace ember {
 
@@ -20,9 +20,12 @@ inline ScanPlan make_scan_plan(const Tensor& x, int64_t dim) {
   p.src = contiguous(x);
   const int64_t nd = x.dim();
   for (int64_t d = 0; d < nd; d++) {
-    if (d < dim) p.O *= x.sizes()[d];
-    else if (d == dim) p.L = x.sizes()[d];
-    else p.I *= x.sizes()[d];
+    if (d < dim)
+      p.O *= x.sizes()[d];
+    else if (d == dim)
+      p.L = x.sizes()[d];
+    else
+      p.I *= x.sizes()[d];
   }
   return p;
 }

@@ -15,7 +15,8 @@ namespace ember::ops {
 namespace {
 
 template <class T>
-using cum_acc_t = std::conditional_t<std::is_integral_v<T>, int64_t, std::conditional_t<is_complex_v<T>, complex128, double>>;
+using cum_acc_t =
+    std::conditional_t<std::is_integral_v<T>, int64_t, std::conditional_t<is_complex_v<T>, complex128, double>>;
 
 template <class T, bool IsProd>
 struct CumOp {
@@ -29,8 +30,10 @@ struct CumOp {
       // wrap-around arithmetic without signed-overflow UB
       a = IsProd ? acc_t(uint64_t(a) * uint64_t(acc_t(v))) : acc_t(uint64_t(a) + uint64_t(acc_t(v)));
     } else {
-      if constexpr (IsProd) a *= convert<acc_t>(v);
-      else a += convert<acc_t>(v);
+      if constexpr (IsProd)
+        a *= convert<acc_t>(v);
+      else
+        a += convert<acc_t>(v);
     }
   }
   void emit(const acc_t& a, int64_t o) const { out[o] = convert<Out>(a); }
@@ -119,13 +122,21 @@ Tensor logcumsumexp_impl(const Tensor& input, int64_t dim) {
 
 }  // namespace
 
-Tensor cumsum(const Tensor& input, int64_t dim, ScalarType dtype) { return cum_impl<false>(input, dim, dtype, "cumsum"); }
-Tensor cumsum_(const Tensor& input, int64_t dim, ScalarType dtype) { return cum_inplace<false>(input, dim, dtype, "cumsum_"); }
+Tensor cumsum(const Tensor& input, int64_t dim, ScalarType dtype) {
+  return cum_impl<false>(input, dim, dtype, "cumsum");
+}
+Tensor cumsum_(const Tensor& input, int64_t dim, ScalarType dtype) {
+  return cum_inplace<false>(input, dim, dtype, "cumsum_");
+}
 Tensor cumsum_out(const Tensor& out, const Tensor& input, int64_t dim, ScalarType dtype) {
   return cum_out<false>(out, input, dim, dtype, "cumsum");
 }
-Tensor cumprod(const Tensor& input, int64_t dim, ScalarType dtype) { return cum_impl<true>(input, dim, dtype, "cumprod"); }
-Tensor cumprod_(const Tensor& input, int64_t dim, ScalarType dtype) { return cum_inplace<true>(input, dim, dtype, "cumprod_"); }
+Tensor cumprod(const Tensor& input, int64_t dim, ScalarType dtype) {
+  return cum_impl<true>(input, dim, dtype, "cumprod");
+}
+Tensor cumprod_(const Tensor& input, int64_t dim, ScalarType dtype) {
+  return cum_inplace<true>(input, dim, dtype, "cumprod_");
+}
 Tensor cumprod_out(const Tensor& out, const Tensor& input, int64_t dim, ScalarType dtype) {
   return cum_out<true>(out, input, dim, dtype, "cumprod");
 }

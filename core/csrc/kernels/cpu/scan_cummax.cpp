@@ -24,8 +24,10 @@ struct CumExtremeOp {
   int64_t* idx;
   acc_t init() const { return {V(), -1}; }
   static bool isnan_(V v) {
-    if constexpr (std::is_floating_point_v<V>) return v != v;
-    else return false;
+    if constexpr (std::is_floating_point_v<V>)
+      return v != v;
+    else
+      return false;
   }
   void step(acc_t& a, T x, int64_t l) const {
     const V v = V(x);

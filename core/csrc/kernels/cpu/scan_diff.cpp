@@ -18,8 +18,10 @@ Tensor diff_impl(const Tensor& input, int64_t n, int64_t dim, const Tensor& prep
   const int64_t d = wrap_dim(dim, input.dim());
   for (const Tensor* t : {&prepend, &append})
     if (t->defined())
-      EMBER_CHECK(t->dim() == input.dim(), Runtime, "diff expects prepend or append to be the same dimension as "
-                  "input (", input.dim(), "), got ", t->dim());
+      EMBER_CHECK(t->dim() == input.dim(), Runtime,
+                  "diff expects prepend or append to be the same dimension as "
+                  "input (",
+                  input.dim(), "), got ", t->dim());
   Tensor x = input;
   if (prepend.defined() || append.defined()) {
     std::vector<Tensor> parts;

@@ -8,11 +8,11 @@
 #include "generated/ops/scatter.h"
 #include "generated/ops/scatter_add.h"
 #include "generated/ops/scatter_reduce.h"
-#include "kernels/convert.h"
 #include "iter/copy.h"
+#include "kernels/convert.h"
+#include "kernels/cpu/index_kernels.h"
 #include "kernels/scalar_value.h"
 #include "tensor/mem_overlap.h"
-#include "kernels/cpu/index_kernels.h"
 
 namespace ember::ops {
 
@@ -105,11 +105,14 @@ Tensor identity_of(ScatterMode mode, ScalarType dtype) {
     } else if constexpr (is_complex_v<T>) {
       v = T(mode == ScatterMode::Mul ? 1 : 0);
     } else if constexpr (std::is_integral_v<T>) {
-      v = mode == ScatterMode::Max ? std::numeric_limits<T>::lowest()
-          : mode == ScatterMode::Min ? std::numeric_limits<T>::max() : T(mode == ScatterMode::Mul ? 1 : 0);
+      v = mode == ScatterMode::Max   ? std::numeric_limits<T>::lowest()
+          : mode == ScatterMode::Min ? std::numeric_limits<T>::max()
+                                     : T(mode == ScatterMode::Mul ? 1 : 0);
     } else {
-      const float f = mode == ScatterMode::Max ? -INFINITY : mode == ScatterMode::Min ? INFINITY
-                      : mode == ScatterMode::Mul ? 1.0f : 0.0f;
+      const float f = mode == ScatterMode::Max   ? -INFINITY
+                      : mode == ScatterMode::Min ? INFINITY
+                      : mode == ScatterMode::Mul ? 1.0f
+                                                 : 0.0f;
       v = convert<T>(f);
     }
     *t.data_as<T>() = v;
@@ -145,11 +148,16 @@ void scatter_reduce_apply(const Tensor& self, int64_t dim, const Tensor& index, 
                           const std::string& reduce, bool include_self) {
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   ScatterMode mode;
-  if (reduce == "sum" || reduce == "mean") mode = ScatterMode::Add;
-  else if (reduce == "prod") mode = ScatterMode::Mul;
-  else if (reduce == "amax") mode = ScatterMode::Max;
-  else if (reduce == "amin") mode = ScatterMode::Min;
-  else EMBER_FAIL(Runtime, "reduce argument must be either sum, prod, mean, amax or amin, got ", reduce);
+  if (reduce == "sum" || reduce == "mean")
+    mode = ScatterMode::Add;
+  else if (reduce == "prod")
+    mode = ScatterMode::Mul;
+  else if (reduce == "amax")
+    mode = ScatterMode::Max;
+  else if (reduce == "amin")
+    mode = ScatterMode::Min;
+  else
+    EMBER_FAIL(Runtime, "reduce argument must be either sum, prod, mean, amax or amin, got ", reduce);
   check_scatter(self, d, index, &src, "scatter_reduce");
   EMBER_CHECK(!is_complex(self.dtype()) || (reduce != "amax" && reduce != "amin"), Runtime,
               "scatter_reduce(): reduce='", reduce, "' is not supported for complex dtype ", dtype_name(self.dtype()));

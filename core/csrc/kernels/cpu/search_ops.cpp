@@ -32,8 +32,10 @@ int64_t search(const T* seq, int64_t n, int64_t st, const int64_t* sorter, T v, 
   while (lo < hi) {
     const int64_t mid = lo + (hi - lo) / 2;
     const T x = seq[(sorter ? sorter[mid] : mid) * st];
-    if (right ? !(v < x) : (x < v)) lo = mid + 1;
-    else hi = mid;
+    if (right ? !(v < x) : (x < v))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -45,21 +47,25 @@ Tensor search_impl(const Tensor& seq_in, const Tensor& input, bool out_int32, bo
   const bool one_d = seq_in.dim() == 1;
   EMBER_CHECK(seq_in.dim() >= 1, Runtime, op, "(): boundaries tensor should have at least 1 dimension, got 0");
   if (input.is_wrapped_number() || input.dim() == 0) {
-    EMBER_CHECK(one_d, Runtime, op, "(): input value can be a scalar only when boundaries tensor dimension is 1, "
-                "but we got boundaries tensor dim(", seq_in.dim(), ") and input value's dim(", input.dim(), ") numel(",
-                input.numel(), ")");
+    EMBER_CHECK(one_d, Runtime, op,
+                "(): input value can be a scalar only when boundaries tensor dimension is 1, "
+                "but we got boundaries tensor dim(",
+                seq_in.dim(), ") and input value's dim(", input.dim(), ") numel(", input.numel(), ")");
   } else if (!one_d) {
     bool ok = seq_in.dim() == input.dim();
     for (int64_t i = 0; ok && i + 1 < seq_in.dim(); i++) ok = seq_in.sizes()[i] == input.sizes()[i];
-    EMBER_CHECK(ok, Runtime, op, "(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
-                "boundaries tensor and input value tensor must match, but we got boundaries tensor ", seq_in.sizes(),
-                " and input value tensor ", input.sizes());
+    EMBER_CHECK(ok, Runtime, op,
+                "(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
+                "boundaries tensor and input value tensor must match, but we got boundaries tensor ",
+                seq_in.sizes(), " and input value tensor ", input.sizes());
   }
   if (sorter_in.defined()) {
     EMBER_CHECK(sorter_in.dtype() == ScalarType::Int64, Runtime, op, "(): sorter must be a tensor of long dtype, got ",
                 dtype_name(sorter_in.dtype()));
-    EMBER_CHECK(sorter_in.sizes() == seq_in.sizes(), Runtime, op, "(): boundary and sorter must have the same size, "
-                "but got boundary tensor ", seq_in.sizes(), " and got sorter tensor ", sorter_in.sizes());
+    EMBER_CHECK(sorter_in.sizes() == seq_in.sizes(), Runtime, op,
+                "(): boundary and sorter must have the same size, "
+                "but got boundary tensor ",
+                seq_in.sizes(), " and got sorter tensor ", sorter_in.sizes());
   }
   const Device dev = input.is_wrapped_number() ? seq_in.device() : input.device();
   Tensor out = empty(input.sizes(), out_int32 ? ScalarType::Int32 : ScalarType::Int64, dev);
@@ -67,8 +73,8 @@ Tensor search_impl(const Tensor& seq_in, const Tensor& input, bool out_int32, bo
   const ScalarType ct = common_dtype(seq_in, input);
   const Tensor seq = contiguous_as(seq_in, ct), vals = contiguous_as(input, ct);
   const int64_t n = seq.sizes()[seq.dim() - 1];
-  EMBER_CHECK(!out_int32 || n < (int64_t(1) << 31), Runtime, op,
-              "(): the size of boundaries' last dim (", n, ") does not fit out_int32=True");
+  EMBER_CHECK(!out_int32 || n < (int64_t(1) << 31), Runtime, op, "(): the size of boundaries' last dim (", n,
+              ") does not fit out_int32=True");
   Tensor sorter;
   if (sorter_in.defined()) {
     sorter = ember::contiguous(sorter_in);
@@ -89,8 +95,10 @@ Tensor search_impl(const Tensor& seq_in, const Tensor& input, bool out_int32, bo
         for (int64_t i = b; i < e; i++) {
           const int64_t row = one_d || row_len == 0 ? 0 : i / row_len;
           const int64_t p = search(sp + row * n, n, 1, so ? so + row * n : nullptr, vp[i], right);
-          if (out_int32) out.data_as<int32_t>()[i] = int32_t(p);
-          else out.data_as<int64_t>()[i] = p;
+          if (out_int32)
+            out.data_as<int32_t>()[i] = int32_t(p);
+          else
+            out.data_as<int64_t>()[i] = p;
         }
       });
     }

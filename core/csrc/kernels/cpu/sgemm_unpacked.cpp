@@ -35,8 +35,10 @@ struct Row {
   template <bool kMasked>
   SGEMM_INLINE static void store_vector(float* c, __m256 v, bool accumulate, __m256i mask) {
     if (accumulate) v += kMasked ? _mm256_maskload_ps(c, mask) : _mm256_loadu_ps(c);
-    if constexpr (kMasked) _mm256_maskstore_ps(c, mask, v);
-    else _mm256_storeu_ps(c, v);
+    if constexpr (kMasked)
+      _mm256_maskstore_ps(c, mask, v);
+    else
+      _mm256_storeu_ps(c, v);
   }
 };
 
@@ -78,12 +80,18 @@ BlockFn pick(int nv, bool masked) {
 
 BlockFn pick(int rows, int nv, bool masked) {
   switch (rows) {
-    case 1: return pick<1>(nv, masked);
-    case 2: return pick<2>(nv, masked);
-    case 3: return pick<3>(nv, masked);
-    case 4: return pick<4>(nv, masked);
-    case 5: return pick<5>(nv, masked);
-    default: return pick<6>(nv, masked);
+    case 1:
+      return pick<1>(nv, masked);
+    case 2:
+      return pick<2>(nv, masked);
+    case 3:
+      return pick<3>(nv, masked);
+    case 4:
+      return pick<4>(nv, masked);
+    case 5:
+      return pick<5>(nv, masked);
+    default:
+      return pick<6>(nv, masked);
   }
 }
 
@@ -97,8 +105,10 @@ SGEMM_AVX2 void product(int64_t m, int64_t n, int64_t k, const float* a, int64_t
     const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(tail), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     const BlockFn full = pick(kRows, nv, tail != 8);
     int64_t i0 = 0;
-    for (; i0 + kRows <= m; i0 += kRows) full(k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc, accumulate, mask);
-    if (i0 < m) pick(int(m - i0), nv, tail != 8)(k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc, accumulate, mask);
+    for (; i0 + kRows <= m; i0 += kRows)
+      full(k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc, accumulate, mask);
+    if (i0 < m)
+      pick(int(m - i0), nv, tail != 8)(k, a + i0 * lda, lda, b + j0, ldb, c + i0 * ldc + j0, ldc, accumulate, mask);
   }
 }
 

@@ -83,18 +83,30 @@ BlockFn pick(int nv) {
 
 BlockFn pick(int rows, int nv) {
   switch (rows) {
-    case 1: return pick<1>(nv);
-    case 2: return pick<2>(nv);
-    case 3: return pick<3>(nv);
-    case 4: return pick<4>(nv);
-    case 5: return pick<5>(nv);
-    case 6: return pick<6>(nv);
-    case 7: return pick<7>(nv);
-    case 8: return pick<8>(nv);
-    case 9: return pick<9>(nv);
-    case 10: return pick<10>(nv);
-    case 11: return pick<11>(nv);
-    default: return pick<12>(nv);
+    case 1:
+      return pick<1>(nv);
+    case 2:
+      return pick<2>(nv);
+    case 3:
+      return pick<3>(nv);
+    case 4:
+      return pick<4>(nv);
+    case 5:
+      return pick<5>(nv);
+    case 6:
+      return pick<6>(nv);
+    case 7:
+      return pick<7>(nv);
+    case 8:
+      return pick<8>(nv);
+    case 9:
+      return pick<9>(nv);
+    case 10:
+      return pick<10>(nv);
+    case 11:
+      return pick<11>(nv);
+    default:
+      return pick<12>(nv);
   }
 }
 
@@ -102,8 +114,8 @@ __mmask16 lanes(int64_t n) { return n >= 16 ? __mmask16(0xffff) : n <= 0 ? __mma
 
 }  // namespace
 
-SGEMM_AVX512 void product512(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
-                             int64_t ldb, float* c, int64_t ldc, bool accumulate) {
+SGEMM_AVX512 void product512(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb,
+                             float* c, int64_t ldc, bool accumulate) {
   // Column panels outside, row blocks inside: a panel of B (k x 32) stays in cache across A's rows.
   for (int64_t j0 = 0; j0 < n; j0 += kCols) {
     const int64_t width = std::min<int64_t>(kCols, n - j0);

@@ -116,15 +116,16 @@ Tensor repeat(const Tensor& input, const DimVec& repeats) {
   const int64_t nd = input.dim(), n = repeats.size();
   EMBER_CHECK(n >= nd, Runtime,
               "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
-  for (int64_t r : repeats) EMBER_CHECK(r >= 0, Runtime, "Trying to create tensor with negative dimension ", r, ": ", repeats);
+  for (int64_t r : repeats)
+    EMBER_CHECK(r >= 0, Runtime, "Trying to create tensor with negative dimension ", r, ": ", repeats);
   // The output seen as [r0, s0, r1, s1, ...] is contiguous; the input broadcasts into it with
   // stride 0 along every r dim, so one copy_ fills it.
   DimVec sizes(n), pair_sizes(2 * n), src_strides(2 * n);
   for (int64_t i = 0; i < n; i++) {
     const int64_t d = i - (n - nd);
     const int64_t s = d >= 0 ? input.sizes()[d] : 1;
-    EMBER_CHECK(!__builtin_mul_overflow(repeats[i], s, &sizes[i]), Runtime, "repeat(): the size of dim ", i,
-                " (", s, " repeated ", repeats[i], " times) overflows int64");
+    EMBER_CHECK(!__builtin_mul_overflow(repeats[i], s, &sizes[i]), Runtime, "repeat(): the size of dim ", i, " (", s,
+                " repeated ", repeats[i], " times) overflows int64");
     pair_sizes[2 * i] = repeats[i];
     pair_sizes[2 * i + 1] = s;
     src_strides[2 * i] = 0;

@@ -2,14 +2,15 @@
 // compute type (float for the 16-bit floats, the type itself otherwise). Lines along the last dim
 // are contiguous rows; along another dim, a block of `inner` lines is swept together so every
 // pass reads memory in order.
+#include "generated/ops/softmax.h"
+
 #include <cmath>
 #include <vector>
 
 #include "device/parallel.h"
 #include "generated/ops/log_softmax.h"
-#include "generated/ops/softmax.h"
-#include "kernels/convert.h"
 #include "iter/copy.h"
+#include "kernels/convert.h"
 #include "tensor/factory.h"
 
 namespace ember::ops {
@@ -42,8 +43,10 @@ void softmax_lines(const T* x, T* y, int64_t outer, int64_t n, int64_t inner) {
       for (int64_t i = 0; i < inner; i++) sum[i] = Log ? mx[i] + std::log(sum[i]) : C(1) / sum[i];
       for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < inner; i++) {
-          if constexpr (Log) ys[j * inner + i] = convert<T>(convert<C>(xs[j * inner + i]) - sum[i]);
-          else ys[j * inner + i] = convert<T>(convert<C>(ys[j * inner + i]) * sum[i]);
+          if constexpr (Log)
+            ys[j * inner + i] = convert<T>(convert<C>(xs[j * inner + i]) - sum[i]);
+          else
+            ys[j * inner + i] = convert<T>(convert<C>(ys[j * inner + i]) * sum[i]);
         }
     }
   });

@@ -10,15 +10,18 @@ namespace ember::sorting {
 
 // SortKey<T>: U (the key type), bytes, key(v, exact) and value(key). `exact` is cleared when the key
 // loses information (NaN payloads, the sign of -0.0): then values must be read back from the input.
-template <class T> struct SortKey;
+template <class T>
+struct SortKey;
 
-template <> struct SortKey<bool> {
+template <>
+struct SortKey<bool> {
   using U = uint8_t;
   static constexpr int bytes = 1;
   static U key(bool v, bool&) { return v; }
   static bool value(U k) { return k != 0; }
 };
-template <> struct SortKey<uint8_t> {
+template <>
+struct SortKey<uint8_t> {
   using U = uint8_t;
   static constexpr int bytes = 1;
   static U key(uint8_t v, bool&) { return v; }
@@ -26,20 +29,26 @@ template <> struct SortKey<uint8_t> {
 };
 
 // Signed integers: flipping the sign bit makes two's complement order unsigned.
-template <class S, class UU> struct SignedKey {
+template <class S, class UU>
+struct SignedKey {
   using U = UU;
   static constexpr int bytes = sizeof(U);
   static constexpr U kSign = U(U(1) << (8 * sizeof(U) - 1));
   static U key(S v, bool&) { return U(U(v) ^ kSign); }
   static S value(U k) { return S(U(k ^ kSign)); }
 };
-template <> struct SortKey<int8_t> : SignedKey<int8_t, uint8_t> {};
-template <> struct SortKey<int16_t> : SignedKey<int16_t, uint16_t> {};
-template <> struct SortKey<int32_t> : SignedKey<int32_t, uint32_t> {};
-template <> struct SortKey<int64_t> : SignedKey<int64_t, uint64_t> {};
+template <>
+struct SortKey<int8_t> : SignedKey<int8_t, uint8_t> {};
+template <>
+struct SortKey<int16_t> : SignedKey<int16_t, uint16_t> {};
+template <>
+struct SortKey<int32_t> : SignedKey<int32_t, uint32_t> {};
+template <>
+struct SortKey<int64_t> : SignedKey<int64_t, uint64_t> {};
 
 // IEEE floats given by their bits: negatives reverse (all bits flipped), positives go above them.
-template <class UU, UU kAbsMask, UU kInf> struct BitsKey {
+template <class UU, UU kAbsMask, UU kInf>
+struct BitsKey {
   using U = UU;
   static constexpr int bytes = sizeof(U);
   static constexpr U kSign = U(~kAbsMask);
@@ -62,7 +71,8 @@ using F64Bits = BitsKey<uint64_t, 0x7fffffffffffffffull, 0x7ff0000000000000ull>;
 using HalfBits = BitsKey<uint16_t, 0x7fff, 0x7c00>;
 using BF16Bits = BitsKey<uint16_t, 0x7fff, 0x7f80>;
 
-template <> struct SortKey<float> : F32Bits {
+template <>
+struct SortKey<float> : F32Bits {
   static U key(float v, bool& exact) {
     uint32_t u;
     std::memcpy(&u, &v, 4);
@@ -75,7 +85,8 @@ template <> struct SortKey<float> : F32Bits {
     return v;
   }
 };
-template <> struct SortKey<double> : F64Bits {
+template <>
+struct SortKey<double> : F64Bits {
   static U key(double v, bool& exact) {
     uint64_t u;
     std::memcpy(&u, &v, 8);
@@ -88,7 +99,8 @@ template <> struct SortKey<double> : F64Bits {
     return v;
   }
 };
-template <> struct SortKey<Half> : HalfBits {
+template <>
+struct SortKey<Half> : HalfBits {
   static U key(Half v, bool& exact) { return key_bits(v.x, exact); }
   static Half value(U k) {
     Half h;
@@ -96,7 +108,8 @@ template <> struct SortKey<Half> : HalfBits {
     return h;
   }
 };
-template <> struct SortKey<BFloat16> : BF16Bits {
+template <>
+struct SortKey<BFloat16> : BF16Bits {
   static U key(BFloat16 v, bool& exact) { return key_bits(v.x, exact); }
   static BFloat16 value(U k) {
     BFloat16 h;
@@ -108,10 +121,14 @@ template <> struct SortKey<BFloat16> : BF16Bits {
 // Whether v is NaN, for any real dtype (false for integers).
 template <class T>
 inline bool is_nan_value(T v) {
-  if constexpr (std::is_same_v<T, Half>) return (v.x & 0x7fff) > 0x7c00;
-  else if constexpr (std::is_same_v<T, BFloat16>) return (v.x & 0x7fff) > 0x7f80;
-  else if constexpr (std::is_floating_point_v<T>) return v != v;
-  else return false;
+  if constexpr (std::is_same_v<T, Half>)
+    return (v.x & 0x7fff) > 0x7c00;
+  else if constexpr (std::is_same_v<T, BFloat16>)
+    return (v.x & 0x7fff) > 0x7f80;
+  else if constexpr (std::is_floating_point_v<T>)
+    return v != v;
+  else
+    return false;
 }
 
 }  // namespace ember::sorting

@@ -28,23 +28,24 @@ void sort_into(const Tensor& input, int64_t dim, bool descending, const Tensor& 
           const int inside = ri.count == 1 ? get_num_threads() : 1;
           parallel_for(ri.count, 1, [&](int64_t b, int64_t e) {
             for (int64_t r = b; r < e; r++)
-              sort_long_row(input.data_as<T>() + ri.start(r), ri.n, ri.stride, descending, vo ? vo + rv.start(r) : nullptr,
-                            rv.stride, io + rx.start(r), rx.stride, inside);
+              sort_long_row(input.data_as<T>() + ri.start(r), ri.n, ri.stride, descending,
+                            vo ? vo + rv.start(r) : nullptr, rv.stride, io + rx.start(r), rx.stride, inside);
           });
           return;
         }
       }
       for_each_row(input.data_as<T>(), ri, descending,
                    [&](int64_t r, const T* row, auto* items, auto* tmp, bool exact, int inside) {
-        auto* s = sort_items(items, tmp, ri.n, SortKey<T>::bytes, inside);
-        int64_t* ir = io + rx.start(r);
-        T* vr = vo ? vo + rv.start(r) : nullptr;
-        split_range(ri.n, inside, [&](int64_t b, int64_t e) {
-          for (int64_t j = b; j < e; j++) ir[j * rx.stride] = item_index(s[j]);
-          if (vr)
-            for (int64_t j = b; j < e; j++) vr[j * rv.stride] = item_value(s[j], row, ri.stride, descending, exact);
-        });
-      });
+                     auto* s = sort_items(items, tmp, ri.n, SortKey<T>::bytes, inside);
+                     int64_t* ir = io + rx.start(r);
+                     T* vr = vo ? vo + rv.start(r) : nullptr;
+                     split_range(ri.n, inside, [&](int64_t b, int64_t e) {
+                       for (int64_t j = b; j < e; j++) ir[j * rx.stride] = item_index(s[j]);
+                       if (vr)
+                         for (int64_t j = b; j < e; j++)
+                           vr[j * rv.stride] = item_value(s[j], row, ri.stride, descending, exact);
+                     });
+                   });
     }
   });
 }

@@ -36,31 +36,37 @@ template <class GetV>
 double at_rank(double pos, Interp how, const GetV& v) {
   const double lo = std::floor(pos), hi = std::ceil(pos);
   switch (how) {
-    case Interp::Lower: return v(int64_t(lo));
-    case Interp::Higher: return v(int64_t(hi));
-    case Interp::Nearest: return v(int64_t(std::nearbyint(pos)));  // round half to even, like NumPy
-    case Interp::Midpoint: return lerp(v(int64_t(lo)), v(int64_t(hi)), 0.5);
-    default: return lerp(v(int64_t(lo)), v(int64_t(hi)), pos - lo);
+    case Interp::Lower:
+      return v(int64_t(lo));
+    case Interp::Higher:
+      return v(int64_t(hi));
+    case Interp::Nearest:
+      return v(int64_t(std::nearbyint(pos)));  // round half to even, like NumPy
+    case Interp::Midpoint:
+      return lerp(v(int64_t(lo)), v(int64_t(hi)), 0.5);
+    default:
+      return lerp(v(int64_t(lo)), v(int64_t(hi)), pos - lo);
   }
 }
 
 template <class T>
-void quantile_rows(const Tensor& input, int64_t d, const std::vector<double>& qs, Interp how, bool ignore_nan,
-                   T* out, int64_t out_rows) {
+void quantile_rows(const Tensor& input, int64_t d, const std::vector<double>& qs, Interp how, bool ignore_nan, T* out,
+                   int64_t out_rows) {
   const Rows ri(input, d);
   const int64_t n = ri.n, nq = int64_t(qs.size());
-  for_each_row(input.data_as<T>(), ri, false, [&](int64_t r, const T* row, auto* items, auto* tmp, bool exact,
-                                                  int inside) {
-    auto* s = sort_items(items, tmp, n, SortKey<T>::bytes, inside);
-    auto v = [&](int64_t j) { return double(item_value(s[j], row, ri.stride, false, exact)); };
-    int64_t valid = n;
-    while (valid > 0 && std::isnan(v(valid - 1))) valid--;
-    const bool nan_out = valid == 0 || (!ignore_nan && valid < n);
-    for (int64_t i = 0; i < nq; i++) {
-      const double res = nan_out ? std::numeric_limits<double>::quiet_NaN() : at_rank(qs[i] * double(valid - 1), how, v);
-      out[i * out_rows + r] = T(res);
-    }
-  });
+  for_each_row(input.data_as<T>(), ri, false,
+               [&](int64_t r, const T* row, auto* items, auto* tmp, bool exact, int inside) {
+                 auto* s = sort_items(items, tmp, n, SortKey<T>::bytes, inside);
+                 auto v = [&](int64_t j) { return double(item_value(s[j], row, ri.stride, false, exact)); };
+                 int64_t valid = n;
+                 while (valid > 0 && std::isnan(v(valid - 1))) valid--;
+                 const bool nan_out = valid == 0 || (!ignore_nan && valid < n);
+                 for (int64_t i = 0; i < nq; i++) {
+                   const double res =
+                       nan_out ? std::numeric_limits<double>::quiet_NaN() : at_rank(qs[i] * double(valid - 1), how, v);
+                   out[i * out_rows + r] = T(res);
+                 }
+               });
 }
 
 Tensor quantile_impl(const Tensor& input, const Tensor& q, std::optional<int64_t> dim, bool keepdim,
@@ -101,8 +107,10 @@ Tensor quantile_impl(const Tensor& input, const Tensor& q, std::optional<int64_t
     qs.push_back(v);
   }
   const int64_t rows = Rows(src, d).count;
-  if (input.dtype() == ScalarType::Float32) quantile_rows<float>(src, d, qs, how, ignore_nan, out.data_as<float>(), rows);
-  else quantile_rows<double>(src, d, qs, how, ignore_nan, out.data_as<double>(), rows);
+  if (input.dtype() == ScalarType::Float32)
+    quantile_rows<float>(src, d, qs, how, ignore_nan, out.data_as<float>(), rows);
+  else
+    quantile_rows<double>(src, d, qs, how, ignore_nan, out.data_as<double>(), rows);
   return out;
 }
 

@@ -56,11 +56,16 @@ E* lsd_bytes(E* a, E* tmp, int64_t n, int shift0) {
 template <class E>
 E* lsd_serial(E* a, E* tmp, int64_t n, int shift0, int passes) {
   switch (passes) {
-    case 1: return lsd_bytes<1>(a, tmp, n, shift0);
-    case 2: return lsd_bytes<2>(a, tmp, n, shift0);
-    case 3: return lsd_bytes<3>(a, tmp, n, shift0);
-    case 4: return lsd_bytes<4>(a, tmp, n, shift0);
-    default: return lsd_bytes<8>(a, tmp, n, shift0);
+    case 1:
+      return lsd_bytes<1>(a, tmp, n, shift0);
+    case 2:
+      return lsd_bytes<2>(a, tmp, n, shift0);
+    case 3:
+      return lsd_bytes<3>(a, tmp, n, shift0);
+    case 4:
+      return lsd_bytes<4>(a, tmp, n, shift0);
+    default:
+      return lsd_bytes<8>(a, tmp, n, shift0);
   }
 }
 

@@ -53,8 +53,10 @@ bool fill_items(const T* x, int64_t n, int64_t stride, bool descending, E* items
   for (int64_t j = 0; j < n; j++) {
     U k = K::key(x[j * stride], exact);
     if (descending) k = U(~k);
-    if constexpr (std::is_same_v<E, uint64_t>) items[j] = pack(k, uint64_t(j + first));
-    else items[j] = KeyIdx{uint64_t(k), j + first};
+    if constexpr (std::is_same_v<E, uint64_t>)
+      items[j] = pack(k, uint64_t(j + first));
+    else
+      items[j] = KeyIdx{uint64_t(k), j + first};
   }
   return exact;
 }

@@ -32,50 +32,50 @@ void row_stat(const Tensor& input, int64_t d, Stat stat, int64_t k, const Tensor
       T* vo = values.data_as<T>();
       int64_t* io = indices.data_as<int64_t>();
       const int64_t n = ri.n;
-      for_each_row(input.data_as<T>(), ri, false, [&](int64_t r, const T* row, auto* items, auto* tmp, bool exact,
-                                                      int inside) {
-        const int64_t o = ro.start(r);
-        int64_t first_nan = -1, nans = 0;
-        if (stat == Stat::Median || stat == Stat::NanMedian) {
-          for (int64_t j = n - 1; j >= 0; j--)
-            if (is_nan_value(row[j * ri.stride])) {
-              first_nan = j;
-              nans++;
-            }
-        }
-        if (first_nan >= 0 && (stat == Stat::Median || nans == n)) {  // NaN propagates / nothing but NaN
-          vo[o] = row[first_nan * ri.stride];
-          io[o] = first_nan;
-          return;
-        }
-        int64_t pos = 0;
-        auto* s = items;
-        if (stat == Stat::Kth) {
-          pos = k;
-        } else if (stat != Stat::Mode) {
-          pos = (n - nans - 1) / 2;  // NaNs sort last, so the lower median of the rest is this item
-        } else {
-          // Longest run of equal keys in sorted order; the first (smallest) wins ties; its index is the
-          // last occurrence of the value (the end of its run, as PyTorch's CPU kernel reports).
-          s = sort_items(items, tmp, n, SortKey<T>::bytes, inside);
-          int64_t best = 0, best_len = 0;
-          for (int64_t i = 0; i < n;) {
-            int64_t j = i + 1;
-            while (j < n && item_key(s[j]) == item_key(s[i])) j++;
-            if (j - i > best_len) {
-              best_len = j - i;
-              best = j - 1;
-            }
-            i = j;
-          }
-          vo[o] = item_value(s[best], row, ri.stride, false, exact);
-          io[o] = item_index(s[best]);  // items of a run are in index order: this is its last index
-          return;
-        }
-        select_items(items, n, pos);
-        vo[o] = item_value(s[pos], row, ri.stride, false, exact);
-        io[o] = item_index(s[pos]);
-      });
+      for_each_row(input.data_as<T>(), ri, false,
+                   [&](int64_t r, const T* row, auto* items, auto* tmp, bool exact, int inside) {
+                     const int64_t o = ro.start(r);
+                     int64_t first_nan = -1, nans = 0;
+                     if (stat == Stat::Median || stat == Stat::NanMedian) {
+                       for (int64_t j = n - 1; j >= 0; j--)
+                         if (is_nan_value(row[j * ri.stride])) {
+                           first_nan = j;
+                           nans++;
+                         }
+                     }
+                     if (first_nan >= 0 && (stat == Stat::Median || nans == n)) {  // NaN propagates / nothing but NaN
+                       vo[o] = row[first_nan * ri.stride];
+                       io[o] = first_nan;
+                       return;
+                     }
+                     int64_t pos = 0;
+                     auto* s = items;
+                     if (stat == Stat::Kth) {
+                       pos = k;
+                     } else if (stat != Stat::Mode) {
+                       pos = (n - nans - 1) / 2;  // NaNs sort last, so the lower median of the rest is this item
+                     } else {
+                       // Longest run of equal keys in sorted order; the first (smallest) wins ties; its index is the
+                       // last occurrence of the value (the end of its run, as PyTorch's CPU kernel reports).
+                       s = sort_items(items, tmp, n, SortKey<T>::bytes, inside);
+                       int64_t best = 0, best_len = 0;
+                       for (int64_t i = 0; i < n;) {
+                         int64_t j = i + 1;
+                         while (j < n && item_key(s[j]) == item_key(s[i])) j++;
+                         if (j - i > best_len) {
+                           best_len = j - i;
+                           best = j - 1;
+                         }
+                         i = j;
+                       }
+                       vo[o] = item_value(s[best], row, ri.stride, false, exact);
+                       io[o] = item_index(s[best]);  // items of a run are in index order: this is its last index
+                       return;
+                     }
+                     select_items(items, n, pos);
+                     vo[o] = item_value(s[pos], row, ri.stride, false, exact);
+                     io[o] = item_index(s[pos]);
+                   });
     }
   });
 }
@@ -89,8 +89,7 @@ std::tuple<Tensor, Tensor> dim_stat(const Tensor& input, int64_t dim, bool keepd
     EMBER_CHECK(k >= 1 && k <= n, Index, "kthvalue(): selected number k=", k, " out of range for dimension ", d,
                 " of size ", n);
   } else {
-    EMBER_CHECK(n > 0, Index, op, "(): Expected reduction dim ", d,
-                " to have non-zero size.");
+    EMBER_CHECK(n > 0, Index, op, "(): Expected reduction dim ", d, " to have non-zero size.");
   }
   const DimVec sizes = kept_sizes(input, d);
   Tensor values = empty(sizes, input.dtype(), input.device());
@@ -136,8 +135,8 @@ Tensor nanmedian(const Tensor& input) { return all_stat(input, Stat::NanMedian, 
 std::tuple<Tensor, Tensor> median_dim(const Tensor& input, int64_t dim, bool keepdim) {
   return dim_stat(input, dim, keepdim, Stat::Median, 0, "median");
 }
-std::tuple<Tensor, Tensor> median_dim_out(const Tensor& values, const Tensor& indices, const Tensor& input,
-                                          int64_t dim, bool keepdim) {
+std::tuple<Tensor, Tensor> median_dim_out(const Tensor& values, const Tensor& indices, const Tensor& input, int64_t dim,
+                                          bool keepdim) {
   write_pair(values, indices, median_dim(input, dim, keepdim), "median");
   return {values, indices};
 }
@@ -165,8 +164,8 @@ std::tuple<Tensor, Tensor> topk(const Tensor& input, int64_t k, int64_t dim, boo
   check_real(input, "topk");
   const int64_t d = wrap_dim(dim, input.dim());
   const int64_t n = input.dim() == 0 ? 1 : input.sizes()[d];
-  EMBER_CHECK(k >= 0 && k <= n, Runtime, "topk(): selected index k=", k, " out of range for dimension ", d,
-              " of size ", n);
+  EMBER_CHECK(k >= 0 && k <= n, Runtime, "topk(): selected index k=", k, " out of range for dimension ", d, " of size ",
+              n);
   const DimVec sizes = kept_sizes(input, d, k);
   Tensor values = empty(sizes, input.dtype(), input.device());
   Tensor indices = empty(sizes, ScalarType::Int64, input.device());
@@ -177,22 +176,22 @@ std::tuple<Tensor, Tensor> topk(const Tensor& input, int64_t k, int64_t dim, boo
     if constexpr (!is_complex_v<T>) {
       T* vo = values.data_as<T>();
       int64_t* io = indices.data_as<int64_t>();
-      for_each_row(input.data_as<T>(), ri, largest, [&](int64_t r, const T* row, auto* items, auto* tmp, bool exact,
-                                                        int inside) {
-        auto* s = items;
-        if (k * 8 >= n) {
-          s = sort_items(items, tmp, n, SortKey<T>::bytes, inside);
-        } else {
-          select_items(items, n, k - 1);
-          std::sort(items, items + k);
-        }
-        T* vr = vo + rv.start(r);
-        int64_t* ir = io + rx.start(r);
-        for (int64_t j = 0; j < k; j++) {
-          vr[j * rv.stride] = item_value(s[j], row, ri.stride, largest, exact);
-          ir[j * rx.stride] = item_index(s[j]);
-        }
-      });
+      for_each_row(input.data_as<T>(), ri, largest,
+                   [&](int64_t r, const T* row, auto* items, auto* tmp, bool exact, int inside) {
+                     auto* s = items;
+                     if (k * 8 >= n) {
+                       s = sort_items(items, tmp, n, SortKey<T>::bytes, inside);
+                     } else {
+                       select_items(items, n, k - 1);
+                       std::sort(items, items + k);
+                     }
+                     T* vr = vo + rv.start(r);
+                     int64_t* ir = io + rx.start(r);
+                     for (int64_t j = 0; j < k; j++) {
+                       vr[j * rv.stride] = item_value(s[j], row, ri.stride, largest, exact);
+                       ir[j * rx.stride] = item_index(s[j]);
+                     }
+                   });
     }
   });
   return {values, indices};

@@ -1,13 +1,12 @@
 // tril / triu: keep the lower / upper triangle of the last two dims (relative to `diagonal`),
 // zero the rest; with in-place and out= forms. One strided pass, dtype chosen once.
+#include <algorithm>
+
+#include "device/parallel.h"
 #include "generated/ops/tril.h"
 #include "generated/ops/triu.h"
 #include "iter/copy.h"
 #include "kernels/layout.h"
-
-#include <algorithm>
-
-#include "device/parallel.h"
 
 namespace ember::ops {
 
@@ -19,8 +18,8 @@ void tri_kernel(const Tensor& dst, const Tensor& src, bool lower, int64_t k) {
   const int64_t nd = dst.dim();
   const int64_t rows = dst.sizes()[nd - 2], cols = dst.sizes()[nd - 1];
   if (dst.numel() == 0 || dst.is_meta()) return;
-  const bool same = dst.is_same(src) ||
-                    (dst.data() == src.data() && dst.strides() == src.strides() && dst.sizes() == src.sizes());
+  const bool same =
+      dst.is_same(src) || (dst.data() == src.data() && dst.strides() == src.strides() && dst.sizes() == src.sizes());
   const int64_t nrows = dst.numel() / cols;  // over all matrices
   const DimVec &ds = dst.strides(), &ss = src.strides(), &sz = dst.sizes();
   k = std::clamp<int64_t>(k, -rows - 1, cols + 1);  // keeps i + k from overflowing

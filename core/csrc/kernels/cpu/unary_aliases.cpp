@@ -24,9 +24,9 @@
 
 namespace ember::ops {
 
-#define EMBER_UNARY_ALIAS(alias, target)                                                         \
-  Tensor alias(const Tensor& input) { return target(input); }                                    \
-  Tensor alias##_(const Tensor& input) { return target##_(input); }                              \
+#define EMBER_UNARY_ALIAS(alias, target)                            \
+  Tensor alias(const Tensor& input) { return target(input); }       \
+  Tensor alias##_(const Tensor& input) { return target##_(input); } \
   Tensor alias##_out(const Tensor& out, const Tensor& input) { return target##_out(out, input); }
 
 EMBER_UNARY_ALIAS(absolute, abs)

@@ -25,11 +25,11 @@ Tensor _view_dtype(const Tensor& input, ScalarType dtype) {
     const int64_t r = to / from;
     EMBER_CHECK(sizes[nd - 1] % r == 0, Runtime, "self.size(-1) must be divisible by ", r, " to view ", a, " as ", b,
                 " (different element sizes), but got ", sizes[nd - 1]);
-    EMBER_CHECK(offset % r == 0, Runtime, "self.storage_offset() must be divisible by ", r, " to view ", a, " as ",
-                b, " (different element sizes), but got ", offset);
+    EMBER_CHECK(offset % r == 0, Runtime, "self.storage_offset() must be divisible by ", r, " to view ", a, " as ", b,
+                " (different element sizes), but got ", offset);
     for (int64_t d = 0; d < nd - 1; d++)
-      EMBER_CHECK(strides[d] % r == 0, Runtime, "self.stride(", d, ") must be divisible by ", r, " to view ", a,
-                  " as ", b, " (different element sizes), but got ", strides[d]);
+      EMBER_CHECK(strides[d] % r == 0, Runtime, "self.stride(", d, ") must be divisible by ", r, " to view ", a, " as ",
+                  b, " (different element sizes), but got ", strides[d]);
     for (int64_t d = 0; d < nd - 1; d++) strides[d] /= r;
     sizes[nd - 1] /= r;
     offset /= r;

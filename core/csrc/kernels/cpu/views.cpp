@@ -89,7 +89,8 @@ Tensor view_as(const Tensor& input, const Tensor& other) { return view(input, ot
 
 Tensor reshape(const Tensor& input, const DimVec& shape) {
   DimVec sizes = infer_size(shape, input.numel());
-  if (auto st = view_strides(input.sizes(), input.strides(), sizes)) return make_view(input, sizes, *st, input.offset());
+  if (auto st = view_strides(input.sizes(), input.strides(), sizes))
+    return make_view(input, sizes, *st, input.offset());
   Tensor c = contiguous_copy(input);
   return make_view(c, sizes, contiguous_strides(sizes), c.offset());
 }
@@ -132,8 +133,8 @@ Tensor unflatten(const Tensor& input, int64_t dim, const DimVec& sizes) {
     }
   }
   const bool fits = inferred < 0 ? known == n : known > 0 && n % known == 0;
-  EMBER_CHECK(fits, Runtime, "unflatten: Provided sizes ", sizes, " don't multiply up to the size of dim ", dim,
-              " (", n, ") in the input tensor");
+  EMBER_CHECK(fits, Runtime, "unflatten: Provided sizes ", sizes, " don't multiply up to the size of dim ", dim, " (",
+              n, ") in the input tensor");
   DimVec shape;
   for (int64_t k = 0; k < d; k++) shape.push_back(input.sizes()[k]);
   for (int64_t i = 0; i < sizes.size(); i++) shape.push_back(i == inferred ? n / known : sizes[i]);
@@ -141,7 +142,8 @@ Tensor unflatten(const Tensor& input, int64_t dim, const DimVec& sizes) {
   return view(input, shape);
 }
 
-Tensor as_strided(const Tensor& input, const DimVec& size, const DimVec& stride, std::optional<int64_t> storage_offset) {
+Tensor as_strided(const Tensor& input, const DimVec& size, const DimVec& stride,
+                  std::optional<int64_t> storage_offset) {
   EMBER_CHECK(size.size() == stride.size(), Runtime, "mismatch in length of strides and shape");
   for (int64_t s : stride)
     EMBER_CHECK(s >= 0, Runtime, "as_strided: Negative strides are not supported at the moment, got strides: ", stride);
@@ -188,7 +190,8 @@ Tensor view_as_complex(const Tensor& input) {
   EMBER_CHECK(input.strides()[last] == 1, Runtime, "Tensor must have a last dimension with stride 1");
   DimVec sizes, strides;
   for (int64_t d = 0; d < last; d++) {
-    EMBER_CHECK(input.strides()[d] % 2 == 0, Runtime, "Tensor must have a stride divisible by 2 for all but last dimension");
+    EMBER_CHECK(input.strides()[d] % 2 == 0, Runtime,
+                "Tensor must have a stride divisible by 2 for all but last dimension");
     sizes.push_back(input.sizes()[d]);
     strides.push_back(input.strides()[d] / 2);
   }

@@ -43,7 +43,8 @@ Tensor permute(const Tensor& input, const DimVec& dims) {
   const int64_t nd = input.dim();
   EMBER_CHECK(dims.size() == nd, Runtime,
               "permute(): number of dimensions in the tensor input does not match the length of the desired "
-              "ordering of dimensions i.e. input.dim() = ", nd, " is not equal to len(dims) = ", dims.size());
+              "ordering of dimensions i.e. input.dim() = ",
+              nd, " is not equal to len(dims) = ", dims.size());
   DimVec order = wrap_all(dims, nd);
   EMBER_CHECK(!has_repeats(order), Runtime, "permute(): duplicate dims are not allowed.");
   DimVec sizes(nd), strides(nd);
@@ -75,9 +76,11 @@ Tensor t(const Tensor& input) {
 
 Tensor movedim(const Tensor& input, const DimVec& source, const DimVec& destination) {
   const int64_t nd = input.dim();
-  EMBER_CHECK(source.size() == destination.size(), Runtime,
-              "movedim: Invalid source or destination dims: source (", source, " dims) should contain the same "
-              "number of dims as destination (", destination, " dims)");
+  EMBER_CHECK(source.size() == destination.size(), Runtime, "movedim: Invalid source or destination dims: source (",
+              source,
+              " dims) should contain the same "
+              "number of dims as destination (",
+              destination, " dims)");
   DimVec src = wrap_all(source, nd), dst = wrap_all(destination, nd);
   EMBER_CHECK(!has_repeats(src), Runtime, "movedim: repeated dim in `source` (", source, ")");
   EMBER_CHECK(!has_repeats(dst), Runtime, "movedim: repeated dim in `destination` (", destination, ")");
@@ -105,9 +108,11 @@ Tensor moveaxis(const Tensor& input, const DimVec& source, const DimVec& destina
 
 Tensor expand(const Tensor& input, const DimVec& size) {
   const int64_t nd = input.dim(), n = size.size();
-  EMBER_CHECK(n >= nd, Runtime, "expand(", dtype_name(input.dtype()), " tensor of shape ", input.sizes(), ", size=", size,
-              "): the number of sizes provided (", n, ") must be greater or equal to the number of dimensions in "
-              "the tensor (", nd, ")");
+  EMBER_CHECK(n >= nd, Runtime, "expand(", dtype_name(input.dtype()), " tensor of shape ", input.sizes(),
+              ", size=", size, "): the number of sizes provided (", n,
+              ") must be greater or equal to the number of dimensions in "
+              "the tensor (",
+              nd, ")");
   DimVec sizes(n), strides(n);
   for (int64_t i = n - 1; i >= 0; i--) {
     const int64_t d = i - (n - nd);  // the input dim lined up with output dim i, if any

@@ -29,8 +29,8 @@ Tensor narrow(const Tensor& input, int64_t dim, int64_t start, int64_t length) {
   EMBER_CHECK(start >= -size && start <= size, Index, "start out of range (expected to be in range of [", -size, ", ",
               size, "], but got ", start, ")");
   if (start < 0) start += size;
-  EMBER_CHECK(start <= size - length, Runtime, "start (", start, ") + length (", length,
-              ") exceeds dimension size (", size, ").");
+  EMBER_CHECK(start <= size - length, Runtime, "start (", start, ") + length (", length, ") exceeds dimension size (",
+              size, ").");
   return slice_dim(input, d, start, length);
 }
 
@@ -70,7 +70,8 @@ std::vector<Tensor> split(const Tensor& input, int64_t split_size, int64_t dim) 
   EMBER_CHECK(split_size >= 0, Runtime, "split expects split_size be non-negative, but got split_size=", split_size);
   const int64_t d = wrap_dim(dim, input.dim());
   const int64_t n = input.sizes()[d];
-  EMBER_CHECK(split_size > 0 || n == 0, Runtime, "split_size can only be 0 if dimension size is 0, but got dimension size of ", n);
+  EMBER_CHECK(split_size > 0 || n == 0, Runtime,
+              "split_size can only be 0 if dimension size is 0, but got dimension size of ", n);
   // Pieces of split_size; an empty dim still gives one (empty) piece.
   const int64_t pieces = split_size == 0 ? 1 : std::max<int64_t>(n / split_size + (n % split_size != 0), 1);
   std::vector<Tensor> out;
@@ -88,8 +89,9 @@ std::vector<Tensor> split_with_sizes(const Tensor& input, const DimVec& split_si
   const int64_t n = input.sizes()[d];
   int64_t total = 0;
   for (int64_t s : split_sizes) {
-    EMBER_CHECK(s >= 0, Runtime, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=",
-                split_sizes);
+    EMBER_CHECK(
+        s >= 0, Runtime,
+        "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=", split_sizes);
     // Stop at the first size that runs past the dim: a sum that wrapped around could match n.
     EMBER_CHECK(s <= n - total, Runtime, "split_with_sizes expects split_sizes to sum exactly to ", n,
                 " (input tensor's size at dimension ", d, "), but got split_sizes=", split_sizes);

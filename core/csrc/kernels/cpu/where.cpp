@@ -3,6 +3,7 @@
 // promote to their common dtype. Selecting is a copy of bytes, so the kernel is instantiated
 // per element size, not per dtype.
 #include "generated/ops/where.h"
+
 #include "iter/loops.h"
 #include "kernels/scalar_value.h"
 #include "types/scalar_fits.h"
@@ -48,12 +49,23 @@ Tensor run_where(const Tensor& out, const Tensor& condition, const Tensor& input
   for (const Tensor* x : {&input, &other})
     if (x->is_wrapped_number()) check_scalar_fits(scalar_value(*x), it.compute_dtype(), false);
   switch (itemsize(it.compute_dtype())) {
-    case 1: select<uint8_t>(it); break;
-    case 2: select<uint16_t>(it); break;
-    case 4: select<uint32_t>(it); break;
-    case 8: select<uint64_t>(it); break;
-    case 16: select<Bytes16>(it); break;
-    default: EMBER_FAIL(Type, "\"where\" is not implemented for dtype ", dtype_name(it.compute_dtype()));
+    case 1:
+      select<uint8_t>(it);
+      break;
+    case 2:
+      select<uint16_t>(it);
+      break;
+    case 4:
+      select<uint32_t>(it);
+      break;
+    case 8:
+      select<uint64_t>(it);
+      break;
+    case 16:
+      select<Bytes16>(it);
+      break;
+    default:
+      EMBER_FAIL(Type, "\"where\" is not implemented for dtype ", dtype_name(it.compute_dtype()));
   }
   return it.finish();
 }

@@ -28,13 +28,13 @@ inline double taylor(double x) {
   for (int s = 0; s < steps; s++) {
     // c_0 = y, c_1 = dy, c_2 = x0 y / 2, c_{n+2} = (x0 c_n + c_{n-1}) / ((n+1)(n+2)).
     double cm1 = y, c0 = dy, c1 = x0 * y / 2.0;  // c_{n-1}, c_n, c_{n+1} with n = 1
-    double hp = h * h;                              // h^(n+1)
+    double hp = h * h;                           // h^(n+1)
     double val = y + dy * h + c1 * hp;
     double der = dy + 2.0 * c1 * h;
     int small = 0;
     for (int n = 1; n < 60; n++) {
       const double c2 = (x0 * c0 + cm1) / ((n + 1.0) * (n + 2.0));  // c_{n+2}
-      const double term = c2 * hp * h;                                 // c_{n+2} h^(n+2)
+      const double term = c2 * hp * h;                              // c_{n+2} h^(n+2)
       val += term;
       der += (n + 2.0) * c2 * hp;
       cm1 = c0;

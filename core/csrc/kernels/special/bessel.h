@@ -65,7 +65,7 @@ inline double bessel_i(int nu, double x, bool scaled) {
 inline double k_scaled_integral(double nu, double x) {
   const double h = std::fmin(0.2, 0.55 / std::sqrt(x));
   const double t_max = 2.0 * std::asinh(std::sqrt(23.0 / x));  // x (cosh t - 1) = 46 there
-  double sum = 0.5;                                  // t = 0 counts half
+  double sum = 0.5;                                            // t = 0 counts half
   for (int i = 1;; i++) {
     const double t = i * h;
     if (t > t_max) break;
@@ -172,10 +172,16 @@ inline void jy_miller(double x, bool want_y, double& j0, double& j1, double& y0,
     j_n = j_nm1;
     if (std::fabs(j_n) > 1e250) {  // rescale everything kept so far
       const double s = 1e-250;
-      j_n *= s; j_np1 *= s; norm *= s; sy0 *= s; sy1 *= s;
+      j_n *= s;
+      j_np1 *= s;
+      norm *= s;
+      sy0 *= s;
+      sy1 *= s;
     }
   }
-  (void)jn_minus_2; (void)a0; (void)a1;
+  (void)jn_minus_2;
+  (void)a0;
+  (void)a1;
   norm += j_n;  // J0
   j0 = j_n / norm;
   j1 = j_np1 / norm;

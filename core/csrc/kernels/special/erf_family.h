@@ -46,8 +46,8 @@ inline double erfcx(double x) {
 // 2/sqrt(pi) / erfcx(z)), so the lower tail keeps its relative accuracy (the rounding of z alone
 // would cost ~z^2 ulp).
 inline double ndtr(double x) {
-  constexpr double s_hi = 0.70710678118654757;     // sqrt(1/2) rounded
-  constexpr double s_lo = -4.8336466567264567e-17; // sqrt(1/2) - s_hi
+  constexpr double s_hi = 0.70710678118654757;      // sqrt(1/2) rounded
+  constexpr double s_lo = -4.8336466567264567e-17;  // sqrt(1/2) - s_hi
   constexpr double two_over_sqrt_pi = 1.12837916709551257389615890312154517;
   if (std::isnan(x)) return x;
   const double z = -x * s_hi;
@@ -90,8 +90,7 @@ inline double ndtri(double p) {
   const bool upper = p > 0.5;
   const double q = upper ? 1.0 - p : p;
   const double t = std::sqrt(-2.0 * std::log(q));
-  double x = -(t - (2.515517 + t * (0.802853 + t * 0.010328)) /
-                       (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
+  double x = -(t - (2.515517 + t * (0.802853 + t * 0.010328)) / (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
   const double log_q = std::log(q);
   for (int i = 0; i < 4; i++) {
     const double u = sqrt_half_pi * erfcx(-x * 0.70710678118654752440) * -std::expm1(log_q - log_ndtr(x));

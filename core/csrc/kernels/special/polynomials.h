@@ -46,7 +46,9 @@ inline double nan() { return std::numeric_limits<double>::quiet_NaN(); }
 constexpr int64_t kMaxRecurrence = int64_t(1) << 20;
 
 // I0(z) without overflowing early: exp(z) * I0e(z), inf past double's range.
-inline double i0_big(double z) { return z > 700.0 ? std::exp(z - 700.0) * bessel_i0e(z) * std::exp(700.0) : bessel_i0(z); }
+inline double i0_big(double z) {
+  return z > 700.0 ? std::exp(z - 700.0) * bessel_i0e(z) * std::exp(700.0) : bessel_i0(z);
+}
 
 // Chebyshev of |x| > 1 (x = +-cosh t): T = cosh(n t), U = sinh((n+1)t)/sinh t,
 // V = cosh((n+1/2)t)/cosh(t/2), W = sinh((n+1/2)t)/sinh(t/2); x < 0 gives (-1)^n and swaps V and W.
@@ -56,10 +58,18 @@ inline double chebyshev_outside(int kind, double x, int64_t n) {
   if (x < 0 && kind >= 2) kind = 5 - kind;
   double v;
   switch (kind) {
-    case 0: v = std::cosh(dn * t); break;
-    case 1: v = std::sinh((dn + 1.0) * t) / std::sinh(t); break;
-    case 2: v = std::cosh((dn + 0.5) * t) / std::cosh(0.5 * t); break;
-    default: v = std::sinh((dn + 0.5) * t) / std::sinh(0.5 * t); break;
+    case 0:
+      v = std::cosh(dn * t);
+      break;
+    case 1:
+      v = std::sinh((dn + 1.0) * t) / std::sinh(t);
+      break;
+    case 2:
+      v = std::cosh((dn + 0.5) * t) / std::cosh(0.5 * t);
+      break;
+    default:
+      v = std::sinh((dn + 0.5) * t) / std::sinh(0.5 * t);
+      break;
   }
   return sign * v;
 }
@@ -76,19 +86,27 @@ inline double chebyshev(int kind, double x, double nd) {
   if (std::fabs(x) == 1.0) {
     const double dn = double(n);
     switch (kind) {
-      case 0: return x > 0 ? 1.0 : odd;
-      case 1: return x > 0 ? dn + 1.0 : odd * (dn + 1.0);
-      case 2: return x > 0 ? 1.0 : odd * (2.0 * dn + 1.0);
-      default: return x > 0 ? 2.0 * dn + 1.0 : odd;
+      case 0:
+        return x > 0 ? 1.0 : odd;
+      case 1:
+        return x > 0 ? dn + 1.0 : odd * (dn + 1.0);
+      case 2:
+        return x > 0 ? 1.0 : odd * (2.0 * dn + 1.0);
+      default:
+        return x > 0 ? 2.0 * dn + 1.0 : odd;
     }
   }
   if (n > 6 && std::fabs(x) < 1.0) {
     const double t = std::acos(x), dn = double(n);
     switch (kind) {
-      case 0: return std::cos(dn * t);
-      case 1: return std::sin((dn + 1.0) * t) / std::sin(t);
-      case 2: return std::cos((dn + 0.5) * t) / std::cos(0.5 * t);
-      default: return std::sin((dn + 0.5) * t) / std::sin(0.5 * t);
+      case 0:
+        return std::cos(dn * t);
+      case 1:
+        return std::sin((dn + 1.0) * t) / std::sin(t);
+      case 2:
+        return std::cos((dn + 0.5) * t) / std::cos(0.5 * t);
+      default:
+        return std::sin((dn + 0.5) * t) / std::sin(0.5 * t);
     }
   }
   if (n > poly_detail::kMaxRecurrence && std::isfinite(x)) return poly_detail::chebyshev_outside(kind, x, n);

@@ -22,9 +22,14 @@ inline double zeta_negative_q(double s, double q) {
 }
 
 inline double zeta(double s, double q) {
-  constexpr double b2j_over_fact[] = {1.0 / 12, -1.0 / 720, 1.0 / 30240, -1.0 / 1209600,
-                                      1.0 / 47900160, -691.0 / 1307674368000.0,
-                                      1.0 / 74724249600.0, -3617.0 / 10670622842880000.0};
+  constexpr double b2j_over_fact[] = {1.0 / 12,
+                                      -1.0 / 720,
+                                      1.0 / 30240,
+                                      -1.0 / 1209600,
+                                      1.0 / 47900160,
+                                      -691.0 / 1307674368000.0,
+                                      1.0 / 74724249600.0,
+                                      -3617.0 / 10670622842880000.0};
   constexpr double inf = std::numeric_limits<double>::infinity();
   if (std::isnan(s) || std::isnan(q)) return std::numeric_limits<double>::quiet_NaN();
   if (s == 1.0) return inf;
