@@ -13,7 +13,7 @@ import ember
 def _available_bytes():
     with open("/proc/meminfo") as f:
         info = dict(line.split(":", 1) for line in f)
-    kb = lambda k: int(info.get(k, "0 kB").split()[0]) * 1024  # noqa: E731
+    kb = lambda k: int(info.get(k, "0 kB").split()[0]) * 1024
     return kb("MemAvailable") + kb("SwapFree")
 
 

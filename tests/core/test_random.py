@@ -439,7 +439,7 @@ def test_random_full_range(dtype):
     assert x.max() >= hi * 0.9 and x.min() <= hi * 0.1  # spans the range
     if dtype in ("uint8", "int8", "float16", "bfloat16", "bool"):
         nb = 2 if dtype == "bool" else 16
-        bins = lambda v: (np.asarray(v, dtype=np.int64) * nb) // (hi + 1)  # noqa: E731
+        bins = lambda v: (np.asarray(v, dtype=np.int64) * nb) // (hi + 1)
         _chi2(np.bincount(bins(x), minlength=nb), np.bincount(bins(np.arange(hi + 1)), minlength=nb) / (hi + 1))
 
 

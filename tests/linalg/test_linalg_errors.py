@@ -263,7 +263,7 @@ def test_lu_solve_gradients_every_form(left, adjoint, dtype):
     LU, B = LU.detach().contiguous(), ember.tensor(b)
     LU.requires_grad_()
     B.requires_grad_()
-    fn = lambda lu, rhs: la.lu_solve(lu, piv, rhs, left=left, adjoint=adjoint)  # noqa: E731
+    fn = lambda lu, rhs: la.lu_solve(lu, piv, rhs, left=left, adjoint=adjoint)
     assert ember.autograd.gradcheck(fn, (LU, B))
     assert ember.autograd.gradgradcheck(fn, (LU, B))
 
@@ -274,7 +274,7 @@ def test_solve_triangular_unitriangular_gradients(upper, left):
     rng = np.random.default_rng(7)
     A = ember.tensor(rng.standard_normal((3, 3)) + 3 * np.eye(3), requires_grad=True)
     B = ember.tensor(rng.standard_normal((3, 2) if left else (2, 3)), requires_grad=True)
-    fn = lambda a, b: la.solve_triangular(a, b, upper=upper, left=left, unitriangular=True)  # noqa: E731
+    fn = lambda a, b: la.solve_triangular(a, b, upper=upper, left=left, unitriangular=True)
     assert ember.autograd.gradcheck(fn, (A, B))
     assert ember.autograd.gradgradcheck(fn, (A, B))
 

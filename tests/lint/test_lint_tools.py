@@ -86,6 +86,6 @@ def test_clang_format_fails_on_a_planted_misformat(tmp_path):
     good.write_text("int f(int x) { return x + 1; }\n")
     bad = tmp_path / "bad.cpp"
     bad.write_text("int  f( int x ){return x+1;}\n")
-    run = lambda f: subprocess.run([clang_format, "--dry-run", "--Werror", str(f)], capture_output=True)  # noqa: E731
+    run = lambda f: subprocess.run([clang_format, "--dry-run", "--Werror", str(f)], capture_output=True)
     assert run(good).returncode == 0
     assert run(bad).returncode != 0

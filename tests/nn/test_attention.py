@@ -59,7 +59,7 @@ def ref_mha(m, q, k, v, key_padding=None, attn_mask=None):
     L, N, _ = q.shape
     S = k.shape[0]
     hd = E // H
-    split = lambda x, n: x.reshape(n, N, H, hd).transpose(1, 2, 0, 3)  # noqa: E731
+    split = lambda x, n: x.reshape(n, N, H, hd).transpose(1, 2, 0, 3)
     qh, kh, vh = split(qp, L), split(kp, S), split(vp, S)
     s = qh @ kh.transpose(0, 1, 3, 2) / np.sqrt(hd)
     if attn_mask is not None:
@@ -98,9 +98,9 @@ def test_encoder_layer_post_and_pre_norm():
             mu, var = z.mean(-1, keepdims=True), z.var(-1, keepdims=True)
             return (z - mu) / np.sqrt(var + 1e-5) * P[name + ".weight"] + P[name + ".bias"]
 
-        sa = lambda z: ref_mha(layer.self_attn, z, z, z)[0]  # noqa: E731
+        sa = lambda z: ref_mha(layer.self_attn, z, z, z)[0]
         ff = lambda z: np.maximum(z @ P["linear1.weight"].T + P["linear1.bias"], 0) @ P["linear2.weight"].T \
-            + P["linear2.bias"]  # noqa: E731
+            + P["linear2.bias"]
         if norm_first:
             y = x + sa(ln(x, "norm1"))
             want = y + ff(ln(y, "norm2"))

@@ -100,7 +100,7 @@ def test_bce_grad_output_derivative_for_the_mean():
 def test_bce_gradcheck_inside_the_interval():
     w = const([1.0, 2.0, 0.5, 3.0])
     for reduction in ("none", "mean", "sum"):
-        fn = lambda x, t_: F.binary_cross_entropy(x, t_, weight=w, reduction=reduction)  # noqa: E731
+        fn = lambda x, t_: F.binary_cross_entropy(x, t_, weight=w, reduction=reduction)
         args = (leaf([0.2, 0.7, 0.45, 0.6]), leaf([0.1, 0.9, 0.5, 0.3]))
         assert gradcheck(fn, args)
         assert gradgradcheck(fn, args)

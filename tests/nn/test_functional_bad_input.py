@@ -88,7 +88,7 @@ def test_non_tensor_in_a_tensor_position_is_a_type_error_naming_it(name):
             except AssertionError as e:  # PyTorch's type for some of multi_head_attention_forward's checks
                 if name not in PYTORCH_ASSERTS or pname not in str(e):
                     problems.append(f"{pname}={bad!r}: AssertionError: {e}")
-            except Exception as e:  # noqa: BLE001 - any other type is the failure reported
+            except Exception as e:  # any other type is the failure reported
                 problems.append(f"{pname}={bad!r}: {type(e).__name__}: {e}")
     assert problems == [], f"{name}: {problems}"
 

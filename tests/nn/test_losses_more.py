@@ -73,7 +73,7 @@ def test_cosine_embedding_and_triplet():
     want = np.where(y == 1, 1 - cos, np.maximum(0, cos - 0.1))
     np.testing.assert_allclose(F.cosine_embedding_loss(t(a), t(b), t(y), 0.1, reduction="none").numpy(), want,
                                rtol=1e-10)
-    d = lambda u, v: np.linalg.norm(u - v + 1e-6, axis=1)  # noqa: E731
+    d = lambda u, v: np.linalg.norm(u - v + 1e-6, axis=1)
     want = np.maximum(d(a, b) - np.minimum(d(a, c), d(b, c)) + 1.0, 0)
     np.testing.assert_allclose(F.triplet_margin_loss(t(a), t(b), t(c), swap=True, reduction="none").numpy(), want,
                                rtol=1e-10)

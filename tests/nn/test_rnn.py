@@ -17,7 +17,7 @@ def np_params(m):
 
 
 def ref_step(mode, x, h, c, P, sfx, nonlin="tanh", proj=False):
-    b = lambda n: P.get(n + sfx, 0.0)  # noqa: E731
+    b = lambda n: P.get(n + sfx, 0.0)
     gi = x @ P["weight_ih" + sfx].T + b("bias_ih")
     gh = h @ P["weight_hh" + sfx].T + b("bias_hh")
     if mode == "RNN":

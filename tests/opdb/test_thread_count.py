@@ -116,8 +116,8 @@ def test_elementwise_op_is_bit_identical_on_1_2_3_threads(op):
 
 def _big_samples():
     rng = np.random.default_rng(5)
-    r = lambda *shape: rng.uniform(-1, 1, shape)  # noqa: E731
-    mat = lambda: Sample((r(96, 80), r(80, 72)))  # noqa: E731  past blas' 64^3 multiply-adds
+    r = lambda *shape: rng.uniform(-1, 1, shape)
+    mat = lambda: Sample((r(96, 80), r(80, 72)))  # past blas' 64^3 multiply-adds
     return {
         "mm": [mat()],
         "matmul": [mat(), Sample((r(3, 70, 64), r(64, 66)))],
@@ -173,8 +173,8 @@ N = 100_003  # past every elementwise and random grain three times over
 
 def _custom_calls():
     rng = np.random.default_rng(11)
-    f32 = lambda *shape: ember.tensor(rng.uniform(-2, 2, shape).astype(np.float32))  # noqa: E731
-    i64 = lambda *shape: ember.tensor(rng.integers(-5, 6, shape))  # noqa: E731
+    f32 = lambda *shape: ember.tensor(rng.uniform(-2, 2, shape).astype(np.float32))
+    i64 = lambda *shape: ember.tensor(rng.integers(-5, 6, shape))
     x, xi, mask = f32(N), i64(N), ember.tensor(rng.random(N) < 0.5)
     sig, cplx = f32(300, 256), ember.complex(f32(300, 256), f32(300, 256))
     logp, target = f32(4096, 10).log_softmax(1), ember.tensor(rng.integers(0, 10, 4096))

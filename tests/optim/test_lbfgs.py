@@ -12,8 +12,8 @@ from ember.optim._line_search import cubic_interpolate, strong_wolfe
 
 
 def test_cubic_interpolate_finds_the_minimum_of_a_cubic():
-    f = lambda x: x ** 3 - 3 * x  # noqa: E731  (local minimum at x = 1)
-    df = lambda x: 3 * x ** 2 - 3  # noqa: E731
+    f = lambda x: x ** 3 - 3 * x  # (local minimum at x = 1)
+    df = lambda x: 3 * x ** 2 - 3
     assert cubic_interpolate(0.0, f(0.0), df(0.0), 2.0, f(2.0), df(2.0)) == pytest.approx(1.0, abs=1e-12)
     assert cubic_interpolate(2.0, f(2.0), df(2.0), 0.0, f(0.0), df(0.0)) == pytest.approx(1.0, abs=1e-12)
     # clamped to the bounds
@@ -27,8 +27,8 @@ def test_cubic_interpolate_finds_the_minimum_of_a_cubic():
 def test_strong_wolfe_step_satisfies_the_conditions(t0):
     # f(x) = sum(a * x^4) + sum(x^2) along d = -grad from x0
     a = np.array([1.0, 2.0, 0.5])
-    f = lambda x: float((a * x ** 4).sum() + (x ** 2).sum())  # noqa: E731
-    df = lambda x: 4 * a * x ** 3 + 2 * x  # noqa: E731
+    f = lambda x: float((a * x ** 4).sum() + (x ** 2).sum())
+    df = lambda x: 4 * a * x ** 3 + 2 * x
     x0 = np.array([1.0, -0.7, 2.0])
     d = ember.tensor(-df(x0))
     g0 = ember.tensor(df(x0))
@@ -86,7 +86,7 @@ def test_fixed_step_iterations_match_the_reference(history):
     M = rng.standard_normal((6, 6))
     A = M @ M.T + 6 * np.eye(6)
     b = rng.standard_normal(6)
-    grad = lambda x: A @ x - b + 0.1 * np.sin(x)  # noqa: E731
+    grad = lambda x: A @ x - b + 0.1 * np.sin(x)
     x0 = rng.standard_normal(6)
 
     # two parameters, so the flat vector spans tensors of different shapes
@@ -124,7 +124,7 @@ def _rosenbrock_closure(p, opt, counter):
 def test_rosenbrock_with_strong_wolfe_reaches_scipys_optimum():
     scipy_optimize = pytest.importorskip("scipy.optimize")
     x0 = np.array([-1.2, 1.0])
-    rosen = lambda z: (1 - z[0]) ** 2 + 100 * (z[1] - z[0] ** 2) ** 2  # noqa: E731
+    rosen = lambda z: (1 - z[0]) ** 2 + 100 * (z[1] - z[0] ** 2) ** 2
     ref = scipy_optimize.minimize(rosen, x0, method="L-BFGS-B", tol=1e-12)
 
     p = ember.tensor(x0.copy()).requires_grad_(True)

@@ -88,7 +88,7 @@ def test_lambda_lr_one_function_per_group():
 
 
 def test_multiplicative_lr():
-    f = lambda e: 0.9 + 0.01 * e  # noqa: E731
+    f = lambda e: 0.9 + 0.01 * e
     check(lambda o: S.MultiplicativeLR(o, lr_lambda=f),
           lambda b, e: b * np.array([np.prod([f(i) for i in range(1, k + 1)]) for k in e]))
 

@@ -40,7 +40,7 @@ def _one_thread(fn):
 def _keystream_ember():
     g = _csprng().create_const_generator(bytes(range(16)))
     out = ember.empty(16 * STREAM_BLOCKS, dtype=ember.uint8)
-    call = lambda: ember.ops.csprng._keystream(g, 0, STREAM_BLOCKS, out)  # noqa: E731
+    call = lambda: ember.ops.csprng._keystream(g, 0, STREAM_BLOCKS, out)
     return _one_thread(lambda: 16 * STREAM_BLOCKS / best_of(call) / 1e9)
 
 

@@ -55,7 +55,7 @@ def _checking_wrapper(fn, kinds):
     body = [f"    if not isinstance({name}, {kind}):\n        _refuse({fn.__name__!r}, {name!r}, {names.index(name)}, "
             f"{name}, {kind})" for name, kind in kinds.items()]
     src = f"def {fn.__name__}({', '.join(head)}):\n" + "\n".join(body) + f"\n    return _fn({', '.join(call)})\n"
-    exec(compile(src, f"<tensor_args {fn.__name__}>", "exec"), ns)  # noqa: S102 - our own generated source
+    exec(compile(src, f"<tensor_args {fn.__name__}>", "exec"), ns)  # our own generated source
     return functools.update_wrapper(ns[fn.__name__], fn)
 
 

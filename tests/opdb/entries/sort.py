@@ -278,7 +278,7 @@ def _bincount_ref(a, weights=None, minlength=0):
 
 def _bincount_samples(dtype, rng):
     lo_hi = (0, 12) if dtype != "bool" else (0, 2)
-    a = lambda n: random_array(dtype, (n,), rng, (0, 1), lo_hi)  # noqa: E731
+    a = lambda n: random_array(dtype, (n,), rng, (0, 1), lo_hi)
     return [Sample(args=(a(30),)), Sample(args=(a(30),), kwargs={"minlength": 20}),
             Sample(args=(a(0),)), Sample(args=(a(0),), kwargs={"minlength": 3}),
             Sample(args=(a(10), a(10)))]  # weights of the input's dtype (float weights: tests/core/test_sorting.py)

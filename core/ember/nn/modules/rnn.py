@@ -103,7 +103,7 @@ class RNNBase(Module):
 
     def _weights(self, layer, reverse):
         sfx = f"_l{layer}" + ("_reverse" if reverse else "")
-        get = lambda n: getattr(self, n + sfx, None)  # noqa: E731
+        get = lambda n: getattr(self, n + sfx, None)
         return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh"), get("weight_hr")
 
     def _check_input(self, input):
