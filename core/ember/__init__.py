@@ -57,4 +57,6 @@ from . import special  # noqa: E402,F401
 from . import fft  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import testing  # noqa: E402,F401
+from . import backends  # noqa: E402,F401
+from ._matmul_precision import get_float32_matmul_precision, set_float32_matmul_precision  # noqa: E402,F401
 from . import distributions  # noqa: E402,F401

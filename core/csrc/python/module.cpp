@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "device/allocator.h"
+#include "device/cpu_features.h"
 #include "device/parallel.h"
 #include "python/arg_parser.h"
 #include "python/autograd_python.h"
@@ -112,6 +113,9 @@ EMBER_FN(result_type, "result_type(object tensor1, object tensor2)", ResultTypeS
          add_operand(st, r.object(1)); return dtype_obj(st.result());)
 EMBER_FN(_cpu_empty_cache, "_cpu_empty_cache()", cpu_empty_cache(); Py_RETURN_NONE;)
 EMBER_FN(_cpu_cached_bytes, "_cpu_cached_bytes()", return PyLong_FromSize_t(cpu_cached_bytes());)
+// The widest vector ISA the kernels' run-time dispatch picks (ember.backends.cpu.get_cpu_capability).
+EMBER_FN(_cpu_capability, "_cpu_capability()",
+         return PyUnicode_FromString(cpu_has_avx512() ? "AVX512" : (cpu_has_avx2() ? "AVX2" : "DEFAULT"));)
 
 #undef EMBER_FN
 
@@ -151,7 +155,8 @@ PYBIND11_MODULE(_C, m) {
            {"can_cast", fn_can_cast},
            {"result_type", fn_result_type},
            {"_cpu_empty_cache", fn__cpu_empty_cache},
-           {"_cpu_cached_bytes", fn__cpu_cached_bytes}})
+           {"_cpu_cached_bytes", fn__cpu_cached_bytes},
+           {"_cpu_capability", fn__cpu_capability}})
     functions.push_back({name, FASTCALL(f), nullptr});
   functions.push_back({nullptr, nullptr, 0, nullptr});
   if (PyModule_AddFunctions(mod, functions.data()) < 0) throw pyb::error_already_set();
