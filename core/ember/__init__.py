@@ -58,5 +58,8 @@ from . import fft  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import testing  # noqa: E402,F401
 from . import backends  # noqa: E402,F401
+from ._deterministic import (  # noqa: E402,F401
+    are_deterministic_algorithms_enabled, get_deterministic_debug_mode, is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode, use_deterministic_algorithms)
 from ._matmul_precision import get_float32_matmul_precision, set_float32_matmul_precision  # noqa: E402,F401
 from . import distributions  # noqa: E402,F401

@@ -2,6 +2,7 @@
 // arg_parser.h) and the non-op utilities (dtype defaults, threads) through the same parser.
 #include <pybind11/pybind11.h>
 
+#include "base/determinism.h"
 #include "device/allocator.h"
 #include "device/cpu_features.h"
 #include "device/parallel.h"
@@ -113,6 +114,9 @@ EMBER_FN(result_type, "result_type(object tensor1, object tensor2)", ResultTypeS
          add_operand(st, r.object(1)); return dtype_obj(st.result());)
 EMBER_FN(_cpu_empty_cache, "_cpu_empty_cache()", cpu_empty_cache(); Py_RETURN_NONE;)
 EMBER_FN(_cpu_cached_bytes, "_cpu_cached_bytes()", return PyLong_FromSize_t(cpu_cached_bytes());)
+EMBER_FN(_set_fill_uninitialized_memory, "_set_fill_uninitialized_memory(bool on)",
+         set_fill_uninitialized_memory(r.boolean(0));
+         Py_RETURN_NONE;)
 // The widest vector ISA the kernels' run-time dispatch picks (ember.backends.cpu.get_cpu_capability).
 EMBER_FN(_cpu_capability, "_cpu_capability()",
          return PyUnicode_FromString(cpu_has_avx512() ? "AVX512" : (cpu_has_avx2() ? "AVX2" : "DEFAULT"));)
@@ -156,7 +160,8 @@ PYBIND11_MODULE(_C, m) {
            {"result_type", fn_result_type},
            {"_cpu_empty_cache", fn__cpu_empty_cache},
            {"_cpu_cached_bytes", fn__cpu_cached_bytes},
-           {"_cpu_capability", fn__cpu_capability}})
+           {"_cpu_capability", fn__cpu_capability},
+           {"_set_fill_uninitialized_memory", fn__set_fill_uninitialized_memory}})
     functions.push_back({name, FASTCALL(f), nullptr});
   functions.push_back({nullptr, nullptr, 0, nullptr});
   if (PyModule_AddFunctions(mod, functions.data()) < 0) throw pyb::error_already_set();

@@ -3,6 +3,7 @@ ember.nn.functional (re-exported there), written with differentiable ops."""
 from __future__ import annotations
 
 from .. import _C
+from .._deterministic import _alert_not_deterministic
 from ._arg_checks import check_int, check_same_dtype, int_sequence, tensor_args
 
 __all__ = ["unfold", "fold", "max_unpool1d", "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d", "lp_pool3d",
@@ -132,6 +133,8 @@ def _max_unpool(input, indices, kernel_size, stride, padding, output_size, nd):
     if any(input.shape[d] == 0 for d in range(input.dim() - nd - 1, input.dim())):
         raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but got "
                            f"{list(input.shape)}")
+    # PyTorch's names: which of several duplicate indices' values lands depends on the work's split
+    _alert_not_deterministic(f"max_unpooling{max(nd, 2)}d_forward_out")
     size = _unpool_size(input, k, s, p, output_size, nd)
     if any(v < 0 for v in size):
         raise RuntimeError(f"{name}(): the output size {size} is negative (kernel_size={k}, stride={s}, padding={p})")

@@ -11,8 +11,8 @@ library_dir = _os.path.join(_root, "lib")
 
 
 def __getattr__(name):
-    # ember.utils.data on first use: importing ember should not pay for multiprocessing & co.
-    if name == "data":
+    # ember.utils.data (and .deterministic) on first use: importing ember should not pay for multiprocessing & co.
+    if name in ("data", "deterministic"):
         import importlib
         return importlib.import_module(".data", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

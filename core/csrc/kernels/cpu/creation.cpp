@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "base/determinism.h"
 #include "generated/ops/empty.h"
 #include "generated/ops/empty_like.h"
 #include "generated/ops/empty_strided.h"
@@ -70,11 +71,28 @@ Tensor like(const Tensor& input, ScalarType dtype, std::optional<Device> device,
   return ember::empty_strided(input.sizes(), strides, dt, dev);
 }
 
+// Under deterministic mode (with fill_uninitialized_memory) "uninitialized" memory is filled as
+// PyTorch fills it: NaN for floating and complex dtypes, the largest value for integers, True for bool.
+Tensor uninitialized(Tensor t) {
+  if (!fill_uninitialized_memory() || t.is_meta() || t.numel() == 0) return t;
+  const ScalarType dt = t.dtype();
+  if (is_floating(dt) || is_complex(dt))
+    fill_(t, Scalar(std::numeric_limits<double>::quiet_NaN()));
+  else if (dt == ScalarType::Bool)
+    fill_(t, Scalar(true));
+  else
+    visit_dtype(dt, [&](auto z) {
+      using T = decltype(z);
+      if constexpr (std::is_integral_v<T>) fill_(t, Scalar(int64_t(std::numeric_limits<T>::max())));
+    });
+  return t;
+}
+
 }  // namespace
 
 Tensor empty(const DimVec& size, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
   check_requires_grad(requires_grad);
-  return ember::empty(size, or_default_dtype(dtype), creation_device(device));
+  return uninitialized(ember::empty(size, or_default_dtype(dtype), creation_device(device)));
 }
 
 Tensor empty_out(const Tensor& out, const DimVec& size, ScalarType dtype, std::optional<Device> device,
@@ -116,7 +134,7 @@ Tensor empty_strided(const DimVec& size, const DimVec& stride, ScalarType dtype,
                      bool requires_grad) {
   check_requires_grad(requires_grad);
   shape_numel(size);  // negative sizes are named before the stride checks
-  return ember::empty_strided(size, stride, or_default_dtype(dtype), creation_device(device));
+  return uninitialized(ember::empty_strided(size, stride, or_default_dtype(dtype), creation_device(device)));
 }
 
 Tensor scalar_tensor(const Scalar& s, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
@@ -125,7 +143,7 @@ Tensor scalar_tensor(const Scalar& s, ScalarType dtype, std::optional<Device> de
 }
 
 Tensor empty_like(const Tensor& input, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
-  return like(input, dtype, device, requires_grad);
+  return uninitialized(like(input, dtype, device, requires_grad));
 }
 
 Tensor zeros_like(const Tensor& input, ScalarType dtype, std::optional<Device> device, bool requires_grad) {
