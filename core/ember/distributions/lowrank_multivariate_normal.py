@@ -71,9 +71,7 @@ class LowRankMultivariateNormal(Distribution):
         new._unbroadcasted_cov_factor = self._unbroadcasted_cov_factor
         new._unbroadcasted_cov_diag = self._unbroadcasted_cov_diag
         new._capacitance_tril = self._capacitance_tril
-        super(LowRankMultivariateNormal, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(LowRankMultivariateNormal, new, batch_shape)
 
     def _matrix_shape(self):
         return tuple(self._batch_shape) + tuple(self._event_shape) * 2

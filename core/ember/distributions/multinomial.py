@@ -40,9 +40,7 @@ class Multinomial(Distribution):
         new.total_count = self.total_count
         new._categorical = self._categorical.expand(batch_shape)
         new._binomial = Binomial(total_count=self.total_count, probs=new._categorical.probs)
-        super(Multinomial, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(Multinomial, new, batch_shape)
 
     @constraints.dependent_property(is_discrete=True, event_dim=1)
     def support(self):

@@ -52,9 +52,7 @@ class MultivariateNormal(Distribution):
         for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
             if name in self.__dict__:
                 setattr(new, name, getattr(self, name).expand(cov_shape))
-        super(MultivariateNormal, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(MultivariateNormal, new, batch_shape)
 
     def _matrix_shape(self):
         return tuple(self._batch_shape) + tuple(self._event_shape) * 2

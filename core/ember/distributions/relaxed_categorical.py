@@ -29,9 +29,7 @@ class ExpRelaxedCategorical(Distribution):
         batch_shape = ember.Size(batch_shape)
         new.temperature = self.temperature
         new._categorical = self._categorical.expand(batch_shape)
-        super(ExpRelaxedCategorical, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(ExpRelaxedCategorical, new, batch_shape)
 
     @property
     def param_shape(self):
