@@ -101,3 +101,25 @@ class Categorical(Distribution):
         if expand:
             values = values.expand((-1,) + tuple(self._batch_shape))
         return values
+
+
+class CategoricalBacked:
+    """Mixin (before the Distribution base) of the families made from a Categorical over their last
+    dim (OneHotCategorical, Multinomial, ExpRelaxedCategorical): its probs, logits and param_shape."""
+
+    def _set_categorical(self, probs, logits):
+        """Builds the Categorical; returns the batch shape and the event shape (the categories)."""
+        self._categorical = Categorical(probs, logits)
+        return self._categorical.batch_shape, self._categorical.param_shape[-1:]
+
+    @property
+    def probs(self):
+        return self._categorical.probs
+
+    @property
+    def logits(self):
+        return self._categorical.logits
+
+    @property
+    def param_shape(self):
+        return self._categorical.param_shape

@@ -2,24 +2,17 @@
 import ember
 
 from . import constraints
+from ._centered import CenteredAtLoc
 from .distribution import Distribution
 
 __all__ = ["Laplace"]
 
 
-class Laplace(Distribution):
+class Laplace(CenteredAtLoc, Distribution):
     """The Laplace (double exponential) distribution."""
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):

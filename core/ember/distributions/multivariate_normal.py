@@ -4,6 +4,7 @@ import math
 import ember
 
 from . import constraints
+from ._centered import CenteredAtLoc
 from ._linalg_helpers import batch_mahalanobis, batch_mv, cholesky_inverse, precision_to_scale_tril
 from .distribution import Distribution
 from .utils import _standard_normal, broadcast_shape, lazy_property
@@ -11,7 +12,7 @@ from .utils import _standard_normal, broadcast_shape, lazy_property
 __all__ = ["MultivariateNormal"]
 
 
-class MultivariateNormal(Distribution):
+class MultivariateNormal(CenteredAtLoc, Distribution):
     """The multivariate normal with mean loc and a covariance given by exactly one of the covariance
     matrix, the precision matrix or the lower Cholesky factor of the covariance."""
     arg_constraints = {"loc": constraints.real_vector, "covariance_matrix": constraints.positive_definite,
@@ -69,14 +70,6 @@ class MultivariateNormal(Distribution):
     @lazy_property
     def precision_matrix(self):
         return cholesky_inverse(self._unbroadcasted_scale_tril).expand(self._matrix_shape())
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):

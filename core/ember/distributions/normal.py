@@ -5,26 +5,19 @@ import numbers
 import ember
 
 from . import constraints
+from ._centered import CenteredAtLoc
 from .exp_family import ExponentialFamily
 from .utils import _standard_normal
 
 __all__ = ["Normal"]
 
 
-class Normal(ExponentialFamily):
+class Normal(CenteredAtLoc, ExponentialFamily):
     """The normal (Gaussian) distribution with mean `loc` and standard deviation `scale`."""
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
     _mean_carrier_measure = 0
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def stddev(self):

@@ -6,6 +6,7 @@ from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
 from ._binary_params import ShapedProbsOrLogits
+from ._relaxed_params import RelaxedParams
 from .utils import broadcast_all, clamp_probs
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
@@ -40,7 +41,7 @@ class LogitRelaxedBernoulli(ShapedProbsOrLogits, Distribution):
         return self.temperature.log() + diff - 2 * diff.exp().log1p()
 
 
-class RelaxedBernoulli(TransformedDistribution):
+class RelaxedBernoulli(RelaxedParams, TransformedDistribution):
     """A continuous relaxation of Bernoulli on (0, 1): the sigmoid of a LogitRelaxedBernoulli draw;
     reparameterizable, approaching Bernoulli as temperature -> 0."""
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
@@ -54,15 +55,3 @@ class RelaxedBernoulli(TransformedDistribution):
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(RelaxedBernoulli, _instance)
         return super().expand(batch_shape, _instance=new)
-
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs

@@ -4,6 +4,7 @@ import math
 import ember
 
 from . import constraints
+from ._centered import CenteredAtLoc
 from .distribution import Distribution
 from .utils import lazy_property
 
@@ -32,7 +33,7 @@ def _rejection_sample(loc, concentration, proposal_r, x):
     return (x + math.pi + loc).remainder(2 * math.pi) - math.pi
 
 
-class VonMises(Distribution):
+class VonMises(CenteredAtLoc, Distribution):
     """Density exp(k cos(x - loc)) / (2 pi I0(k)); mean and variance are the circular ones."""
     arg_constraints = {"loc": constraints.real, "concentration": constraints.positive}
     support = constraints.real
@@ -68,14 +69,6 @@ class VonMises(Distribution):
 
     def expand(self, batch_shape, _instance=None):
         return self._expand_params(VonMises, batch_shape, _instance, ("loc", "concentration"))
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):
