@@ -5,7 +5,7 @@ import ember
 
 from . import constraints
 from ._centered import CenteredAtLoc
-from ._linalg_helpers import batch_mahalanobis, batch_mv, cholesky_inverse, precision_to_scale_tril
+from ._linalg_helpers import batch_mahalanobis, batch_mv, cholesky_inverse, scale_tril_from
 from .distribution import Distribution
 from .utils import _standard_normal, broadcast_shape, lazy_property
 
@@ -36,12 +36,7 @@ class MultivariateNormal(CenteredAtLoc, Distribution):
         self.loc = loc.expand(tuple(batch_shape) + (loc.shape[-1],))
         event_shape = self.loc.shape[-1:]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
-        if scale_tril is not None:
-            self._unbroadcasted_scale_tril = scale_tril
-        elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = ember.linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = precision_to_scale_tril(precision_matrix)
+        self._unbroadcasted_scale_tril = scale_tril_from(scale_tril, covariance_matrix, precision_matrix)
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(MultivariateNormal, _instance)

@@ -2,7 +2,6 @@
 logits <-> probs, clamping probabilities, lazily computed parameters, tril <-> vector maps."""
 from __future__ import annotations
 
-import math
 import numbers
 from functools import update_wrapper
 
@@ -146,15 +145,3 @@ def diag_embed(x):
     """Matrices with x on their diagonal (x's last dim becomes the trailing n x n)."""
     n = x.shape[-1]
     return x.unsqueeze(-1) * ember.eye(n, dtype=x.dtype)
-
-
-def batch_mv(bmat, bvec):
-    """Batched matrix-vector product with broadcasting of the batch dims."""
-    return ember.matmul(bmat, bvec.unsqueeze(-1)).squeeze(-1)
-
-
-def lgamma_int(x):
-    return ember.lgamma(x)
-
-
-LOG_2PI = math.log(2 * math.pi)
