@@ -19,6 +19,14 @@ def _checked_parts(tseq, cache_size):
     return [t.with_cache(cache_size) for t in tseq] if cache_size else list(tseq)
 
 
+def _check_slices(z, name, dim, size, size_name):
+    """PyTorch's checks of what Cat and Stack transforms cut along dim."""
+    if not (-z.dim() <= dim < z.dim()):
+        raise AssertionError(f"dim {dim} out of range for tensor with {z.dim()} dimensions")
+    if z.shape[dim] != size:
+        raise AssertionError(f"{name}.size({dim}) = {z.shape[dim]} must equal {size_name} {size}")
+
+
 def _pad_last(x, before, after, value):
     """x with `before`/`after` entries of `value` added on its last dim."""
     parts = []
@@ -186,15 +194,11 @@ class CatTransform(Transform):
             return self
         return CatTransform(self.transforms, self.dim, self.lengths, cache_size)
 
-    def _check(self, x):
-        if not (-x.dim() <= self.dim < x.dim()):
-            raise AssertionError(f"dim {self.dim} out of range for input with {x.dim()} dimensions")
-        if x.shape[self.dim] != self.length:
-            raise AssertionError(f"size of dim {self.dim} ({x.shape[self.dim]}) does not match total length "
-                                 f"{self.length}")
+    def _check(self, z, name):
+        _check_slices(z, name, self.dim, self.length, "length")
 
     def _map(self, x, inverse):
-        self._check(x)
+        self._check(x, "y" if inverse else "x")
         out, start = [], 0
         for trans, length in zip(self.transforms, self.lengths):
             piece = x.narrow(self.dim, start, length)
@@ -209,8 +213,8 @@ class CatTransform(Transform):
         return self._map(y, True)
 
     def log_abs_det_jacobian(self, x, y):
-        self._check(x)
-        self._check(y)
+        self._check(x, "x")
+        self._check(y, "y")
         logdets, start = [], 0
         for trans, length in zip(self.transforms, self.lengths):
             ld = trans.log_abs_det_jacobian(x.narrow(self.dim, start, length), y.narrow(self.dim, start, length))
@@ -250,22 +254,18 @@ class StackTransform(Transform):
             return self
         return StackTransform(self.transforms, self.dim, cache_size)
 
-    def _slices(self, z):
-        if not (-z.dim() <= self.dim < z.dim()):
-            raise AssertionError(f"dim {self.dim} out of range for input with {z.dim()} dimensions")
-        if z.shape[self.dim] != len(self.transforms):
-            raise AssertionError(f"size of dim {self.dim} ({z.shape[self.dim]}) does not match the number of "
-                                 f"transforms ({len(self.transforms)})")
+    def _slices(self, z, name):
+        _check_slices(z, name, self.dim, len(self.transforms), "len(transforms)")
         return [z.select(self.dim, i) for i in range(z.shape[self.dim])]
 
     def _call(self, x):
-        return ember.stack([t(s) for s, t in zip(self._slices(x), self.transforms)], self.dim)
+        return ember.stack([t(s) for s, t in zip(self._slices(x, "x"), self.transforms)], self.dim)
 
     def _inverse(self, y):
-        return ember.stack([t.inv(s) for s, t in zip(self._slices(y), self.transforms)], self.dim)
+        return ember.stack([t.inv(s) for s, t in zip(self._slices(y, "y"), self.transforms)], self.dim)
 
     def log_abs_det_jacobian(self, x, y):
-        xs, ys = self._slices(x), self._slices(y)
+        xs, ys = self._slices(x, "x"), self._slices(y, "y")
         return ember.stack([t.log_abs_det_jacobian(a, b) for t, a, b in zip(self.transforms, xs, ys)], self.dim)
 
     @property

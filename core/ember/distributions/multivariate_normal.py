@@ -29,7 +29,7 @@ class MultivariateNormal(CenteredAtLoc, Distribution):
                         ("precision_matrix", precision_matrix)):
             if m is not None:
                 if m.dim() < 2:
-                    raise ValueError(f"{name} matrix must be at least two-dimensional, with optional leading batch "
+                    raise ValueError(f"{name} must be at least two-dimensional, with optional leading batch "
                                      "dimensions")
                 batch_shape = broadcast_shape(m.shape[:-2], loc.shape[:-1])
                 setattr(self, name, m.expand(tuple(batch_shape) + tuple(m.shape[-2:])))

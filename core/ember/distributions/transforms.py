@@ -220,7 +220,7 @@ class ReshapeTransform(Transform):
         _need_dims(shape, len(src))
         cut = len(shape) - len(src)
         if tuple(shape[cut:]) != tuple(src):
-            raise ValueError(f"Shape mismatch: expected {tuple(shape[cut:])} but got {tuple(src)}")
+            raise ValueError(f"Shape mismatch: expected {tuple(shape[cut:])} but got {src}")
         return tuple(shape[:cut]) + tuple(dst)
 
     def forward_shape(self, shape):
