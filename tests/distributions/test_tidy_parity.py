@@ -244,3 +244,18 @@ def test_registries_recurse_into_composite_constraints():
     for c in (constraints.real, constraints.lower_cholesky, constraints.positive_definite,
               constraints.positive_semidefinite, constraints.corr_cholesky, constraints.unit_interval):
         assert type(D.biject_to(c)) is type(D.transform_to(c))
+
+
+def test_cache_serves_both_directions():
+    tr = T.ExpTransform(cache_size=1)
+    y = t([1.0, 2.0])
+    x = tr.inv(y)
+    close(x, np.log([1.0, 2.0]), rtol=1e-15)
+    assert tr(x) is y  # cached by the inverse call
+    x2 = t([0.5])
+    y2 = tr(x2)
+    assert tr.inv(y2) is x2 and tr(x2) is y2
+    other = t([0.5])  # equal values, another tensor: computed again
+    assert tr(other) is not y2
+    close(tr(other), [np.exp(0.5)], rtol=1e-15)
+    assert T.ExpTransform().inv(y) is not x  # no cache without cache_size
