@@ -134,15 +134,16 @@ def test_fused_backward_matches_numpy_differences(mode, kw, reverse, batch_sizes
         np.testing.assert_allclose(g.numpy(), w, rtol=1e-6, atol=1e-7, err_msg=name)
 
 
-def test_fused_backward_float32_matches_float64():
+def test_fused_backward_float32_matches_numpy_differences():
     rng = np.random.default_rng(3)
     names, arrays = make_args("LSTM", rng, T=6, N=4, In=5, H=8, P=3)
-    grads = {}
-    for dtype in (ember.float64, ember.float32):
-        ts = [ember.tensor(a).to(dtype).requires_grad_() for a in arrays]
-        out, hy, cy, _ = layer("LSTM", ts, names, True, (4, 4, 3, 3, 1, 1))
-        grads[dtype] = [g.double().numpy() for g in ember.autograd.grad(out.sum() + hy.sum() + cy.sum(), ts)]
-    for name, a, b in zip(names, grads[ember.float32], grads[ember.float64]):
+    batch_sizes = (4, 4, 3, 3, 1, 1)
+    want_out = np_call("LSTM", names, arrays, True, batch_sizes)
+    want = numeric_grads("LSTM", names, arrays, [np.ones_like(w) for w in want_out], True, batch_sizes)
+    ts = [ember.tensor(a).float().requires_grad_() for a in arrays]
+    out, hy, cy, _ = layer("LSTM", ts, names, True, batch_sizes)
+    got = [g.double().numpy() for g in ember.autograd.grad(out.sum() + hy.sum() + cy.sum(), ts)]
+    for name, a, b in zip(names, got, want):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5, err_msg=name)
 
 
@@ -150,17 +151,20 @@ def test_fused_backward_float32_matches_float64():
 def test_float32_register_kernels_at_odd_sizes(mode):
     """Sizes that leave partial row blocks and column panels in the float32 products (11 rows, 13
     hidden units: 52 gate columns = one full panel of 32 and a masked one), with a projection for
-    LSTM, against the float64 computation (OpenBLAS) of the same values."""
+    LSTM, against the NumPy layer and central differences of it."""
     rng = np.random.default_rng(15)
     names, arrays = make_args(mode, rng, T=5, N=11, In=37, H=13, P=6 if mode == "LSTM" else None)
-    res = {}
-    for dtype in (ember.float64, ember.float32):
-        ts = [ember.tensor(a).to(dtype).requires_grad_() for a in arrays]
-        out, hy, cy, _ = layer(mode, ts, names, False, (11, 9, 9, 4, 1))
-        grads = ember.autograd.grad((out * out).sum() + hy.sum(), ts)
-        res[dtype] = [out.detach().double().numpy()] + [g.double().numpy() for g in grads]
-    for name, a, b in zip(["output"] + names, res[ember.float32], res[ember.float64]):
-        np.testing.assert_allclose(a, b, rtol=1e-4, atol=2e-5, err_msg=name)
+    batch_sizes = (11, 9, 9, 4, 1)
+    want_out = np_call(mode, names, arrays, False, batch_sizes)
+    weights = [rng.standard_normal(want_out[0].shape), rng.standard_normal(want_out[1].shape),
+               np.zeros_like(want_out[2]) if mode == "LSTM" else None]
+    want = numeric_grads(mode, names, arrays, weights, False, batch_sizes)
+    ts = [ember.tensor(a).float().requires_grad_() for a in arrays]
+    out, hy, cy, _ = layer(mode, ts, names, False, batch_sizes)
+    np.testing.assert_allclose(out.detach().double().numpy(), want_out[0], rtol=1e-4, atol=2e-5, err_msg="output")
+    loss = (out * ember.tensor(weights[0]).float()).sum() + (hy * ember.tensor(weights[1]).float()).sum()
+    for name, g, w in zip(names, ember.autograd.grad(loss, ts), want):
+        np.testing.assert_allclose(g.double().numpy(), w, rtol=1e-4, atol=2e-5, err_msg=name)
 
 
 def test_only_the_needed_gradients_are_computed():
@@ -251,19 +255,20 @@ def test_cells_run_the_fused_op(cls, mode):
 
 @pytest.mark.parametrize("dtype", [ember.float16, ember.bfloat16])
 def test_narrow_dtypes_compute_in_float32(dtype):
+    """Against the NumPy layer (and central differences of it) on the inputs rounded to dtype."""
     names, arrays = make_args("LSTM", np.random.default_rng(9))
-    narrow = [ember.tensor(a).to(dtype) for a in arrays]
-    wide = [t.float().requires_grad_() for t in narrow]
-    narrow = [t.requires_grad_() for t in narrow]
-    got, want = layer("LSTM", narrow, names), layer("LSTM", wide, names)
+    narrow = [ember.tensor(a).to(dtype).requires_grad_() for a in arrays]
+    rounded = [t.detach().double().numpy() for t in narrow]
+    want = np_call("LSTM", names, rounded)
+    got = layer("LSTM", narrow, names)
     assert got[0].dtype == dtype and got[1].dtype == dtype
-    for g, w in zip(got[:3], want[:3]):
-        np.testing.assert_allclose(g.float().detach().numpy(), w.to(dtype).float().detach().numpy(), atol=1e-2)
-    gn = ember.autograd.grad(got[0].float().sum(), narrow)
-    gw = ember.autograd.grad(want[0].sum(), wide)
-    for a, b in zip(gn, gw):
+    for g, w in zip(got[:3], want):
+        np.testing.assert_allclose(g.double().detach().numpy(), w, atol=1e-2)
+    want_grads = numeric_grads("LSTM", names, rounded, [np.ones_like(want[0]), np.zeros_like(want[1]),
+                                                        np.zeros_like(want[2])], False, ())
+    for a, b in zip(ember.autograd.grad(got[0].float().sum(), narrow), want_grads):
         assert a.dtype == dtype
-        np.testing.assert_allclose(a.float().numpy(), b.numpy(), rtol=5e-2, atol=5e-2)
+        np.testing.assert_allclose(a.double().numpy(), b, rtol=5e-2, atol=5e-2)
 
 
 def test_meta_shapes():

@@ -21,6 +21,74 @@ from .utils import euler_constant
 
 _LOG_2PI = math.log(2 * math.pi)
 
+# p's family -> (a parameter with p's batch shape, the q families whose support misses part of p's):
+# those KLs are +inf everywhere (PyTorch's set of such pairs).
+_OUTSIDE_SUPPORT = {
+    Beta: ("concentration1", (Pareto,)),
+    ContinuousBernoulli: ("probs", (Pareto,)),
+    Exponential: ("rate", (Beta, ContinuousBernoulli, Pareto, Uniform)),
+    Gamma: ("concentration", (Beta, ContinuousBernoulli, Pareto, Uniform)),
+    Gumbel: ("loc", (Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform)),
+    Laplace: ("loc", (Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform)),
+    Normal: ("loc", (Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform)),
+    Pareto: ("scale", (Beta, ContinuousBernoulli, Uniform)),
+    Poisson: ("rate", (Bernoulli, Binomial)),
+}
+
+
+def _infinite_kl(param):
+    def kl(p, q):
+        return _infinite_like(getattr(p, param))
+
+    return kl
+
+
+for _type_p, (_param, _types_q) in _OUTSIDE_SUPPORT.items():
+    _kl_infinity = _infinite_kl(_param)  # one function per p family, so dispatch sees no ambiguity
+    for _type_q in _types_q:
+        register_kl(_type_p, _type_q)(_kl_infinity)
+
+
+# KL(p || q) = -H(p) + H(p, q): where q's cross-entropy needs only p's moments (or its mean and
+# support), one function serves every p family PyTorch pairs with q.
+
+def _normal_cross_entropy(q, mean, second_moment):
+    """-E_p[log q(x)] for q Normal, from p's first two moments."""
+    var = q.scale.pow(2)
+    return 0.5 * (_LOG_2PI + var.log()) + (second_moment - 2 * q.loc * mean + q.loc.pow(2)) / (2 * var)
+
+
+def _kl_by_normal_cross_entropy(p, q):
+    return -p.entropy() + _normal_cross_entropy(q, p.mean, p.variance + p.mean.pow(2))
+
+
+for _type_p in (Beta, ContinuousBernoulli, Exponential, Gamma, Gumbel, Laplace, Uniform):
+    register_kl(_type_p, Normal)(_kl_by_normal_cross_entropy)
+
+
+def _kl_by_exponential_cross_entropy(p, q):
+    return -p.entropy() - q.rate.log() + q.rate * p.mean
+
+
+for _type_p in (Beta, ContinuousBernoulli, Gamma):
+    register_kl(_type_p, Exponential)(_kl_by_exponential_cross_entropy)
+
+
+def _continuous_bernoulli_cross_entropy(q, mean):
+    """-E_p[log q(x)] for q ContinuousBernoulli, from p's mean."""
+    return -mean * q.logits - ember.log1p(-q.probs) - q._cont_bern_log_norm()
+
+
+def _uniform_cross_entropy(q):
+    return (q.high - q.low).log()
+
+
+def _uniform_mean_log(low, high):
+    """E[log x] for x uniform on (low, high), 0 <= low."""
+    width = high - low
+    return (_x_log_x(high) - _x_log_x(low) - width) / width
+
+
 
 @register_kl(Bernoulli, Poisson)
 def _kl_bernoulli_poisson(p, q):
@@ -29,17 +97,7 @@ def _kl_bernoulli_poisson(p, q):
 
 @register_kl(Beta, ContinuousBernoulli)
 def _kl_beta_continuous_bernoulli(p, q):
-    return -p.entropy() - p.mean * q.logits - ember.log1p(-q.probs) - q._cont_bern_log_norm()
-
-
-@register_kl(Beta, Pareto)
-def _kl_beta_infinity(p, q):
-    return _infinite_like(p.concentration1)
-
-
-@register_kl(Beta, Exponential)
-def _kl_beta_exponential(p, q):
-    return -p.entropy() - q.rate.log() + q.rate * p.mean
+    return -p.entropy() + _continuous_bernoulli_cross_entropy(q, p.mean)
 
 
 @register_kl(Beta, Gamma)
@@ -50,51 +108,17 @@ def _kl_beta_gamma(p, q):
             - (q.concentration - 1) * e_log_x + q.rate * p.mean)
 
 
-def _normal_cross_entropy(q, mean, second_moment):
-    """-E_p[log q(x)] for q Normal, from p's first two moments."""
-    var = q.scale.pow(2)
-    return 0.5 * (_LOG_2PI + var.log()) + (second_moment - 2 * q.loc * mean + q.loc.pow(2)) / (2 * var)
-
-
-@register_kl(Beta, Normal)
-def _kl_beta_normal(p, q):
-    return -p.entropy() + _normal_cross_entropy(q, p.mean, p.variance + p.mean.pow(2))
-
-
 @register_kl(Beta, Uniform)
 def _kl_beta_uniform(p, q):
-    result = -p.entropy() + (q.high - q.low).log()
+    result = -p.entropy() + _uniform_cross_entropy(q)
     return _inf_where((q.low > p.support.lower_bound) | (q.high < p.support.upper_bound), result)
-
-
-@register_kl(ContinuousBernoulli, Pareto)
-def _kl_continuous_bernoulli_infinity(p, q):
-    return _infinite_like(p.probs)
-
-
-@register_kl(ContinuousBernoulli, Exponential)
-def _kl_continuous_bernoulli_exponential(p, q):
-    return -p.entropy() - ember.log(q.rate) + q.rate * p.mean
-
-
-@register_kl(ContinuousBernoulli, Normal)
-def _kl_continuous_bernoulli_normal(p, q):
-    return -p.entropy() + _normal_cross_entropy(q, p.mean, p.variance + p.mean.pow(2))
 
 
 @register_kl(ContinuousBernoulli, Uniform)
 def _kl_continuous_bernoulli_uniform(p, q):
     # PyTorch marks q covering exactly [0, 1] as infinite too (>= / <=); kept for parity.
-    result = -p.entropy() + (q.high - q.low).log()
+    result = -p.entropy() + _uniform_cross_entropy(q)
     return _inf_where((q.low >= p.support.lower_bound) | (q.high <= p.support.upper_bound), result)
-
-
-@register_kl(Exponential, Beta)
-@register_kl(Exponential, ContinuousBernoulli)
-@register_kl(Exponential, Pareto)
-@register_kl(Exponential, Uniform)
-def _kl_exponential_infinity(p, q):
-    return _infinite_like(p.rate)
 
 
 @register_kl(Exponential, Gamma)
@@ -113,24 +137,6 @@ def _kl_exponential_gumbel(p, q):
     return t1 - loc_scale_ratio + t2 + scale_rate_prod.reciprocal()
 
 
-@register_kl(Exponential, Normal)
-def _kl_exponential_normal(p, q):
-    return -p.entropy() + _normal_cross_entropy(q, p.mean, 2 * p.rate.pow(-2))
-
-
-@register_kl(Gamma, Beta)
-@register_kl(Gamma, ContinuousBernoulli)
-@register_kl(Gamma, Pareto)
-@register_kl(Gamma, Uniform)
-def _kl_gamma_infinity(p, q):
-    return _infinite_like(p.concentration)
-
-
-@register_kl(Gamma, Exponential)
-def _kl_gamma_exponential(p, q):
-    return -p.entropy() - q.rate.log() + q.rate * p.concentration / p.rate
-
-
 @register_kl(Gamma, Gumbel)
 def _kl_gamma_gumbel(p, q):
     beta_scale_prod = p.rate * q.scale
@@ -139,52 +145,6 @@ def _kl_gamma_gumbel(p, q):
     t2 = beta_scale_prod.log() + p.concentration / beta_scale_prod
     t3 = ember.exp(loc_scale_ratio) * (1 + beta_scale_prod.reciprocal()).pow(-p.concentration) - loc_scale_ratio
     return t1 + t2 + t3
-
-
-@register_kl(Gamma, Normal)
-def _kl_gamma_normal(p, q):
-    second = (p.concentration.pow(2) + p.concentration) / p.rate.pow(2)
-    return -p.entropy() + _normal_cross_entropy(q, p.mean, second)
-
-
-@register_kl(Gumbel, Beta)
-@register_kl(Gumbel, ContinuousBernoulli)
-@register_kl(Gumbel, Exponential)
-@register_kl(Gumbel, Gamma)
-@register_kl(Gumbel, Pareto)
-@register_kl(Gumbel, Uniform)
-def _kl_gumbel_infinity(p, q):
-    return _infinite_like(p.loc)
-
-
-@register_kl(Gumbel, Normal)
-def _kl_gumbel_normal(p, q):
-    return -p.entropy() + _normal_cross_entropy(q, p.mean, p.variance + p.mean.pow(2))
-
-
-@register_kl(Laplace, Beta)
-@register_kl(Laplace, ContinuousBernoulli)
-@register_kl(Laplace, Exponential)
-@register_kl(Laplace, Gamma)
-@register_kl(Laplace, Pareto)
-@register_kl(Laplace, Uniform)
-def _kl_laplace_infinity(p, q):
-    return _infinite_like(p.loc)
-
-
-@register_kl(Laplace, Normal)
-def _kl_laplace_normal(p, q):
-    return -p.entropy() + _normal_cross_entropy(q, p.loc, p.variance + p.loc.pow(2))
-
-
-@register_kl(Normal, Beta)
-@register_kl(Normal, ContinuousBernoulli)
-@register_kl(Normal, Exponential)
-@register_kl(Normal, Gamma)
-@register_kl(Normal, Pareto)
-@register_kl(Normal, Uniform)
-def _kl_normal_infinity(p, q):
-    return _infinite_like(p.loc)
 
 
 @register_kl(Normal, Gumbel)
@@ -207,13 +167,6 @@ def _kl_normal_laplace(p, q):
     t2 = math.sqrt(2 / math.pi) * p.scale * ember.exp(-0.5 * z.pow(2))
     t3 = loc_diff * ember.erf(math.sqrt(0.5) * z)
     return -ember.log(scale_ratio) + (t2 + t3) / q.scale - (0.5 * (1 + math.log(0.5 * math.pi)))
-
-
-@register_kl(Pareto, Beta)
-@register_kl(Pareto, ContinuousBernoulli)
-@register_kl(Pareto, Uniform)
-def _kl_pareto_infinity(p, q):
-    return _infinite_like(p.scale)
 
 
 @register_kl(Pareto, Exponential)
@@ -244,26 +197,18 @@ def _kl_pareto_normal(p, q):
     return _inf_where(p.alpha <= 2, t1 - p.alpha.reciprocal() + (t3 + t4) / var_normal - 1)
 
 
-@register_kl(Poisson, Bernoulli)
-@register_kl(Poisson, Binomial)
-def _kl_poisson_infinity(p, q):
-    return _infinite_like(p.rate)
-
-
 @register_kl(Uniform, Beta)
 def _kl_uniform_beta(p, q):
-    width = p.high - p.low
-    t1 = ember.log(width)
-    t2 = (q.concentration1 - 1) * (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
-    t3 = (q.concentration0 - 1) * (_x_log_x(1 - p.high) - _x_log_x(1 - p.low) + width) / width
-    t4 = q.concentration1.lgamma() + q.concentration0.lgamma() - (q.concentration1 + q.concentration0).lgamma()
-    result = t3 + t4 - t1 - t2
+    e_log_x = _uniform_mean_log(p.low, p.high)
+    e_log_1mx = _uniform_mean_log(1 - p.high, 1 - p.low)
+    log_beta = q.concentration1.lgamma() + q.concentration0.lgamma() - (q.concentration1 + q.concentration0).lgamma()
+    result = log_beta - (p.high - p.low).log() - (q.concentration1 - 1) * e_log_x - (q.concentration0 - 1) * e_log_1mx
     return _inf_where((p.high > q.support.upper_bound) | (p.low < q.support.lower_bound), result)
 
 
 @register_kl(Uniform, ContinuousBernoulli)
 def _kl_uniform_continuous_bernoulli(p, q):
-    result = -p.entropy() - p.mean * q.logits - ember.log1p(-q.probs) - q._cont_bern_log_norm()
+    result = -p.entropy() + _continuous_bernoulli_cross_entropy(q, p.mean)
     return _inf_where((p.high >= q.support.upper_bound) | (p.low <= q.support.lower_bound), result)
 
 
@@ -275,10 +220,9 @@ def _kl_uniform_exponential(p, q):
 
 @register_kl(Uniform, Gamma)
 def _kl_uniform_gamma(p, q):
-    width = p.high - p.low
-    t1 = width.log()
+    t1 = (p.high - p.low).log()
     t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
-    t3 = (1 - q.concentration) * (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
+    t3 = (1 - q.concentration) * _uniform_mean_log(p.low, p.high)
     t4 = q.rate * (p.high + p.low) / 2
     return _inf_where(p.low < q.support.lower_bound, -t1 + t2 + t3 + t4)
 
@@ -293,14 +237,8 @@ def _kl_uniform_gumbel(p, q):
     return t1 - t2
 
 
-@register_kl(Uniform, Normal)
-def _kl_uniform_normal(p, q):
-    return -p.entropy() + _normal_cross_entropy(q, p.mean, p.variance + p.mean.pow(2))
-
-
 @register_kl(Uniform, Pareto)
 def _kl_uniform_pareto(p, q):
-    width = p.high - p.low
-    t1 = (q.alpha * q.scale.pow(q.alpha) * width).log()
-    t2 = (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
+    t1 = (q.alpha * q.scale.pow(q.alpha) * (p.high - p.low)).log()
+    t2 = _uniform_mean_log(p.low, p.high)
     return _inf_where(p.low < q.support.lower_bound, t2 * (q.alpha + 1) - t1)

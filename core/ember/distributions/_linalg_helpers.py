@@ -42,3 +42,12 @@ def precision_to_scale_tril(P):
     l_inv = ember.flip(lf, (-2, -1)).transpose(-2, -1)
     eye = ember.eye(P.shape[-1], dtype=P.dtype).expand(l_inv.shape)
     return ember.linalg.solve_triangular(l_inv, eye, upper=False)
+
+
+def scale_tril_from(scale_tril, covariance_matrix, precision_matrix):
+    """The lower Cholesky factor of the covariance from whichever of the three forms is given."""
+    if scale_tril is not None:
+        return scale_tril
+    if covariance_matrix is not None:
+        return ember.linalg.cholesky(covariance_matrix)
+    return precision_to_scale_tril(precision_matrix)

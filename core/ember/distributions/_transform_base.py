@@ -8,6 +8,12 @@ import ember
 from . import constraints
 
 
+def _need_dims(shape, n):
+    """PyTorch's error for an input with fewer dims than the transform's events have."""
+    if len(shape) < n:
+        raise ValueError("Too few dimensions on input")
+
+
 class Transform:
     """An invertible (or at least computable) map with log |det J|. cache_size=1 remembers the latest
     (x, y) pair, so inverting a value just produced (e.g. scoring a sample) returns the exact x."""
@@ -45,9 +51,12 @@ class Transform:
         if self._inv is not None:
             inv = self._inv()
         if inv is None:
-            inv = _InverseTransform(self)
+            inv = self._new_inverse()
             self._inv = weakref.ref(inv)
         return inv
+
+    def _new_inverse(self):
+        return _InverseTransform(self)
 
     @property
     def sign(self):
@@ -70,24 +79,22 @@ class Transform:
     __hash__ = object.__hash__
 
     def __call__(self, x):
-        if self._cache_size == 0:
-            return self._call(x)
-        x_old, y_old = self._cached_x_y
-        if x is x_old:
-            return y_old
-        y = self._call(x)
-        self._cached_x_y = x, y
-        return y
+        return self._through_cache(x, self._call, forward=True)
 
     def _inv_call(self, y):
+        return self._through_cache(y, self._inverse, forward=False)
+
+    def _through_cache(self, value, compute, forward):
+        """compute(value), or the other half of the cached (x, y) pair when value is its x (forward)
+        or its y (inverse)."""
         if self._cache_size == 0:
-            return self._inverse(y)
+            return compute(value)
         x_old, y_old = self._cached_x_y
-        if y is y_old:
-            return x_old
-        x = self._inverse(y)
-        self._cached_x_y = x, y
-        return x
+        if value is (x_old if forward else y_old):
+            return y_old if forward else x_old
+        result = compute(value)
+        self._cached_x_y = (value, result) if forward else (result, value)
+        return result
 
     def _call(self, x):
         raise NotImplementedError
@@ -109,6 +116,21 @@ class Transform:
     def inverse_shape(self, shape):
         """The input shape for an output of `shape`."""
         return shape
+
+
+class ParameterFreeTransform(Transform):
+    """A transform without parameters: all instances of one such class (subclasses included) are equal,
+    as PyTorch's ExpTransform, SigmoidTransform, ... compare."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if ParameterFreeTransform in cls.__bases__:
+            cls._equal_class = cls
+
+    def __eq__(self, other):
+        return isinstance(other, self._equal_class)
+
+    __hash__ = object.__hash__
 
 
 class _InverseTransform(Transform):

@@ -8,8 +8,23 @@ import ember
 import ember.nn.functional as F
 
 from . import constraints
-from ._transform_base import Transform, _clipped_sigmoid
+from ._transform_base import ParameterFreeTransform, Transform, _clipped_sigmoid, _need_dims
 from .utils import _sum_rightmost, diag_embed, tril_matrix_to_vec, vec_to_tril_matrix
+
+
+def _checked_parts(tseq, cache_size):
+    """Cat's and Stack's transforms, checked and given their cache size."""
+    if not all(isinstance(t, Transform) for t in tseq):
+        raise AssertionError("All elements of tseq must be Transform instances")
+    return [t.with_cache(cache_size) for t in tseq] if cache_size else list(tseq)
+
+
+def _check_slices(z, name, dim, size, size_name):
+    """PyTorch's checks of what Cat and Stack transforms cut along dim."""
+    if not (-z.dim() <= dim < z.dim()):
+        raise AssertionError(f"dim {dim} out of range for tensor with {z.dim()} dimensions")
+    if z.shape[dim] != size:
+        raise AssertionError(f"{name}.size({dim}) = {z.shape[dim]} must equal {size_name} {size}")
 
 
 def _pad_last(x, before, after, value):
@@ -23,16 +38,11 @@ def _pad_last(x, before, after, value):
     return ember.cat(parts, -1)
 
 
-class SoftmaxTransform(Transform):
+class SoftmaxTransform(ParameterFreeTransform):
     """Unconstrained vectors to the simplex by exp and normalization (not bijective; use it for
     optimization, StickBreakingTransform for densities)."""
     domain = constraints.real_vector
     codomain = constraints.simplex
-
-    def __eq__(self, other):
-        return isinstance(other, SoftmaxTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         probs = (x - x.max(-1, True)[0]).exp()
@@ -42,27 +52,20 @@ class SoftmaxTransform(Transform):
         return y.log()
 
     def forward_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
+        _need_dims(shape, 1)
         return shape
 
     def inverse_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
+        _need_dims(shape, 1)
         return shape
 
 
-class StickBreakingTransform(Transform):
+class StickBreakingTransform(ParameterFreeTransform):
     """Vectors of length K-1 to the K-simplex by stick breaking (bijective), offset so that x = 0
     maps to the simplex's center."""
     domain = constraints.real_vector
     codomain = constraints.simplex
     bijective = True
-
-    def __eq__(self, other):
-        return isinstance(other, StickBreakingTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         offset = x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)
@@ -84,26 +87,19 @@ class StickBreakingTransform(Transform):
         return (-x + F.logsigmoid(x) + y[..., :-1].log()).sum(-1)
 
     def forward_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
+        _need_dims(shape, 1)
         return tuple(shape[:-1]) + (shape[-1] + 1,)
 
     def inverse_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
+        _need_dims(shape, 1)
         return tuple(shape[:-1]) + (shape[-1] - 1,)
 
 
-class LowerCholeskyTransform(Transform):
+class LowerCholeskyTransform(ParameterFreeTransform):
     """Unconstrained square matrices to lower-triangular ones with a positive diagonal (exp of the
     diagonal, the strict lower part kept, the upper part dropped)."""
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.lower_cholesky
-
-    def __eq__(self, other):
-        return isinstance(other, LowerCholeskyTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return x.tril(-1) + diag_embed(x.diagonal(0, -2, -1).exp())
@@ -112,15 +108,10 @@ class LowerCholeskyTransform(Transform):
         return y.tril(-1) + diag_embed(y.diagonal(0, -2, -1).log())
 
 
-class PositiveDefiniteTransform(Transform):
+class PositiveDefiniteTransform(ParameterFreeTransform):
     """Unconstrained square matrices to positive-definite ones: L L^T of their lower Cholesky transform."""
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.positive_definite
-
-    def __eq__(self, other):
-        return isinstance(other, PositiveDefiniteTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         x = LowerCholeskyTransform()(x)
@@ -131,17 +122,12 @@ class PositiveDefiniteTransform(Transform):
         return LowerCholeskyTransform().inv(y)
 
 
-class CorrCholeskyTransform(Transform):
+class CorrCholeskyTransform(ParameterFreeTransform):
     """Vectors of length D(D-1)/2 to Cholesky factors of D x D correlation matrices: tanh into (-1, 1),
     then a stick-breaking construction row by row (LKJ's parametrization)."""
     domain = constraints.real_vector
     codomain = constraints.corr_cholesky
     bijective = True
-
-    def __eq__(self, other):
-        return isinstance(other, CorrCholeskyTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         x = ember.tanh(x)
@@ -169,8 +155,7 @@ class CorrCholeskyTransform(Transform):
         return stick_breaking_logdet + tanh_logdet
 
     def forward_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
+        _need_dims(shape, 1)
         n = shape[-1]
         d = round((0.25 + 2 * n) ** 0.5 + 0.5)
         if d * (d - 1) // 2 != n:
@@ -178,8 +163,7 @@ class CorrCholeskyTransform(Transform):
         return tuple(shape[:-1]) + (d, d)
 
     def inverse_shape(self, shape):
-        if len(shape) < 2:
-            raise ValueError("Too few dimensions on input")
+        _need_dims(shape, 2)
         if shape[-2] != shape[-1]:
             raise ValueError("Input is not square")
         d = shape[-1]
@@ -190,12 +174,8 @@ class CatTransform(Transform):
     """Applies transforms `tseq` to consecutive slices (of `lengths`) of dim `dim`, as ember.cat joins them."""
 
     def __init__(self, tseq, dim=0, lengths=None, cache_size=0):
-        if not all(isinstance(t, Transform) for t in tseq):
-            raise AssertionError("All elements of tseq must be Transform instances")
-        if cache_size:
-            tseq = [t.with_cache(cache_size) for t in tseq]
+        self.transforms = _checked_parts(tseq, cache_size)
         super().__init__(cache_size=cache_size)
-        self.transforms = list(tseq)
         self.lengths = list(lengths) if lengths is not None else [1] * len(self.transforms)
         if len(self.lengths) != len(self.transforms):
             raise AssertionError(f"lengths ({len(self.lengths)}) must match transforms ({len(self.transforms)})")
@@ -214,15 +194,11 @@ class CatTransform(Transform):
             return self
         return CatTransform(self.transforms, self.dim, self.lengths, cache_size)
 
-    def _check(self, x):
-        if not (-x.dim() <= self.dim < x.dim()):
-            raise AssertionError(f"dim {self.dim} out of range for input with {x.dim()} dimensions")
-        if x.shape[self.dim] != self.length:
-            raise AssertionError(f"size of dim {self.dim} ({x.shape[self.dim]}) does not match total length "
-                                 f"{self.length}")
+    def _check(self, z, name):
+        _check_slices(z, name, self.dim, self.length, "length")
 
     def _map(self, x, inverse):
-        self._check(x)
+        self._check(x, "y" if inverse else "x")
         out, start = [], 0
         for trans, length in zip(self.transforms, self.lengths):
             piece = x.narrow(self.dim, start, length)
@@ -237,8 +213,8 @@ class CatTransform(Transform):
         return self._map(y, True)
 
     def log_abs_det_jacobian(self, x, y):
-        self._check(x)
-        self._check(y)
+        self._check(x, "x")
+        self._check(y, "y")
         logdets, start = [], 0
         for trans, length in zip(self.transforms, self.lengths):
             ld = trans.log_abs_det_jacobian(x.narrow(self.dim, start, length), y.narrow(self.dim, start, length))
@@ -269,12 +245,8 @@ class StackTransform(Transform):
     """Applies transforms `tseq` to the slices along `dim`, as ember.stack joins them."""
 
     def __init__(self, tseq, dim=0, cache_size=0):
-        if not all(isinstance(t, Transform) for t in tseq):
-            raise AssertionError("All elements of tseq must be Transform instances")
-        if cache_size:
-            tseq = [t.with_cache(cache_size) for t in tseq]
+        self.transforms = _checked_parts(tseq, cache_size)
         super().__init__(cache_size=cache_size)
-        self.transforms = list(tseq)
         self.dim = dim
 
     def with_cache(self, cache_size=1):
@@ -282,22 +254,18 @@ class StackTransform(Transform):
             return self
         return StackTransform(self.transforms, self.dim, cache_size)
 
-    def _slices(self, z):
-        if not (-z.dim() <= self.dim < z.dim()):
-            raise AssertionError(f"dim {self.dim} out of range for input with {z.dim()} dimensions")
-        if z.shape[self.dim] != len(self.transforms):
-            raise AssertionError(f"size of dim {self.dim} ({z.shape[self.dim]}) does not match the number of "
-                                 f"transforms ({len(self.transforms)})")
+    def _slices(self, z, name):
+        _check_slices(z, name, self.dim, len(self.transforms), "len(transforms)")
         return [z.select(self.dim, i) for i in range(z.shape[self.dim])]
 
     def _call(self, x):
-        return ember.stack([t(s) for s, t in zip(self._slices(x), self.transforms)], self.dim)
+        return ember.stack([t(s) for s, t in zip(self._slices(x, "x"), self.transforms)], self.dim)
 
     def _inverse(self, y):
-        return ember.stack([t.inv(s) for s, t in zip(self._slices(y), self.transforms)], self.dim)
+        return ember.stack([t.inv(s) for s, t in zip(self._slices(y, "y"), self.transforms)], self.dim)
 
     def log_abs_det_jacobian(self, x, y):
-        xs, ys = self._slices(x), self._slices(y)
+        xs, ys = self._slices(x, "x"), self._slices(y, "y")
         return ember.stack([t.log_abs_det_jacobian(a, b) for t, a, b in zip(self.transforms, xs, ys)], self.dim)
 
     @property

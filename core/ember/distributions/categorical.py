@@ -41,9 +41,7 @@ class Categorical(Distribution):
             new.logits = self.logits.expand(param_shape)
             new._param = new.logits
         new._num_events = self._num_events
-        super(Categorical, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(Categorical, new, batch_shape)
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
@@ -103,3 +101,25 @@ class Categorical(Distribution):
         if expand:
             values = values.expand((-1,) + tuple(self._batch_shape))
         return values
+
+
+class CategoricalBacked:
+    """Mixin (before the Distribution base) of the families made from a Categorical over their last
+    dim (OneHotCategorical, Multinomial, ExpRelaxedCategorical): its probs, logits and param_shape."""
+
+    def _set_categorical(self, probs, logits):
+        """Builds the Categorical; returns the batch shape and the event shape (the categories)."""
+        self._categorical = Categorical(probs, logits)
+        return self._categorical.batch_shape, self._categorical.param_shape[-1:]
+
+    @property
+    def probs(self):
+        return self._categorical.probs
+
+    @property
+    def logits(self):
+        return self._categorical.logits
+
+    @property
+    def param_shape(self):
+        return self._categorical.param_shape

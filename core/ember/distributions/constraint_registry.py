@@ -40,52 +40,41 @@ biject_to = ConstraintRegistry()
 transform_to = ConstraintRegistry()
 
 
-@biject_to.register(constraints.real)
-@transform_to.register(constraints.real)
+def _in_both(*constraint_types):
+    """Registers one factory in biject_to and transform_to alike (as PyTorch does for these constraints)."""
+
+    def decorator(factory):
+        for constraint in constraint_types:
+            biject_to.register(constraint, factory)
+            transform_to.register(constraint, factory)
+        return factory
+
+    return decorator
+
+
+@_in_both(constraints.real)
 def _transform_to_real(constraint):
     return transforms.identity_transform
 
 
-@biject_to.register(constraints.independent)
-def _biject_to_independent(constraint):
-    base = biject_to(constraint.base_constraint)
-    return transforms.IndependentTransform(base, constraint.reinterpreted_batch_ndims)
-
-
-@transform_to.register(constraints.independent)
-def _transform_to_independent(constraint):
-    base = transform_to(constraint.base_constraint)
-    return transforms.IndependentTransform(base, constraint.reinterpreted_batch_ndims)
-
-
-@biject_to.register(constraints.positive)
-@biject_to.register(constraints.nonnegative)
-@transform_to.register(constraints.positive)
-@transform_to.register(constraints.nonnegative)
+@_in_both(constraints.positive, constraints.nonnegative)
 def _transform_to_positive(constraint):
     return transforms.ExpTransform()
 
 
-@biject_to.register(constraints.greater_than)
-@biject_to.register(constraints.greater_than_eq)
-@transform_to.register(constraints.greater_than)
-@transform_to.register(constraints.greater_than_eq)
+@_in_both(constraints.greater_than, constraints.greater_than_eq)
 def _transform_to_greater_than(constraint):
     return transforms.ComposeTransform([transforms.ExpTransform(),
                                         transforms.AffineTransform(constraint.lower_bound, 1)])
 
 
-@biject_to.register(constraints.less_than)
-@transform_to.register(constraints.less_than)
+@_in_both(constraints.less_than)
 def _transform_to_less_than(constraint):
     return transforms.ComposeTransform([transforms.ExpTransform(),
                                         transforms.AffineTransform(constraint.upper_bound, -1)])
 
 
-@biject_to.register(constraints.interval)
-@biject_to.register(constraints.half_open_interval)
-@transform_to.register(constraints.interval)
-@transform_to.register(constraints.half_open_interval)
+@_in_both(constraints.interval, constraints.half_open_interval)
 def _transform_to_interval(constraint):
     # The unit interval needs only the sigmoid.
     lower_is_0 = isinstance(constraint.lower_bound, numbers.Number) and constraint.lower_bound == 0
@@ -107,41 +96,38 @@ def _transform_to_simplex(constraint):
     return transforms.SoftmaxTransform()
 
 
-@biject_to.register(constraints.lower_cholesky)
-@transform_to.register(constraints.lower_cholesky)
+@_in_both(constraints.lower_cholesky)
 def _transform_to_lower_cholesky(constraint):
     return transforms.LowerCholeskyTransform()
 
 
-@biject_to.register(constraints.positive_definite)
-@biject_to.register(constraints.positive_semidefinite)
-@transform_to.register(constraints.positive_definite)
-@transform_to.register(constraints.positive_semidefinite)
+@_in_both(constraints.positive_definite, constraints.positive_semidefinite)
 def _transform_to_positive_definite(constraint):
     return transforms.PositiveDefiniteTransform()
 
 
-@biject_to.register(constraints.corr_cholesky)
-@transform_to.register(constraints.corr_cholesky)
+@_in_both(constraints.corr_cholesky)
 def _transform_to_corr_cholesky(constraint):
     return transforms.CorrCholeskyTransform()
 
 
-@biject_to.register(constraints.cat)
-def _biject_to_cat(constraint):
-    return transforms.CatTransform([biject_to(c) for c in constraint.cseq], constraint.dim, constraint.lengths)
+def _register_composites(registry):
+    """Constraints built from other constraints map to the same build of those constraints' transforms,
+    each found in the same registry."""
+
+    @registry.register(constraints.independent)
+    def _to_independent(constraint):
+        base = registry(constraint.base_constraint)
+        return transforms.IndependentTransform(base, constraint.reinterpreted_batch_ndims)
+
+    @registry.register(constraints.cat)
+    def _to_cat(constraint):
+        return transforms.CatTransform([registry(c) for c in constraint.cseq], constraint.dim, constraint.lengths)
+
+    @registry.register(constraints.stack)
+    def _to_stack(constraint):
+        return transforms.StackTransform([registry(c) for c in constraint.cseq], constraint.dim)
 
 
-@transform_to.register(constraints.cat)
-def _transform_to_cat(constraint):
-    return transforms.CatTransform([transform_to(c) for c in constraint.cseq], constraint.dim, constraint.lengths)
-
-
-@biject_to.register(constraints.stack)
-def _biject_to_stack(constraint):
-    return transforms.StackTransform([biject_to(c) for c in constraint.cseq], constraint.dim)
-
-
-@transform_to.register(constraints.stack)
-def _transform_to_stack(constraint):
-    return transforms.StackTransform([transform_to(c) for c in constraint.cseq], constraint.dim)
+_register_composites(biject_to)
+_register_composites(transform_to)

@@ -160,50 +160,62 @@ class _OneHot(Constraint):
         return is_boolean.all(-1) & is_normalized
 
 
-class _IntegerInterval(Constraint):
-    """Integers in [lower_bound, upper_bound]."""
-    is_discrete = True
+class _LowerBounded(Constraint):
+    """A set given by a lower bound (the subclass's check says how)."""
+
+    def __init__(self, lower_bound):
+        self.lower_bound = lower_bound
+        super().__init__()
+
+    def __repr__(self):
+        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
+
+
+class _UpperBounded(Constraint):
+    """A set given by an upper bound (the subclass's check says how)."""
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+        super().__init__()
+
+    def __repr__(self):
+        return f"{self.__class__.__name__[1:]}(upper_bound={self.upper_bound})"
+
+
+class _Bounded(Constraint):
+    """A set given by a lower and an upper bound (the subclass's check says how)."""
 
     def __init__(self, lower_bound, upper_bound):
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         super().__init__()
 
-    def check(self, value):
-        return (value % 1 == 0) & (value >= self.lower_bound) & (value <= self.upper_bound)
-
     def __repr__(self):
         return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
 
 
-class _IntegerLessThan(Constraint):
-    """Integers <= upper_bound."""
+class _IntegerInterval(_Bounded):
+    """Integers in [lower_bound, upper_bound]."""
     is_discrete = True
 
-    def __init__(self, upper_bound):
-        self.upper_bound = upper_bound
-        super().__init__()
+    def check(self, value):
+        return (value % 1 == 0) & (value >= self.lower_bound) & (value <= self.upper_bound)
+
+
+class _IntegerLessThan(_UpperBounded):
+    """Integers <= upper_bound."""
+    is_discrete = True
 
     def check(self, value):
         return (value % 1 == 0) & (value <= self.upper_bound)
 
-    def __repr__(self):
-        return f"{self.__class__.__name__[1:]}(upper_bound={self.upper_bound})"
 
-
-class _IntegerGreaterThan(Constraint):
+class _IntegerGreaterThan(_LowerBounded):
     """Integers >= lower_bound."""
     is_discrete = True
 
-    def __init__(self, lower_bound):
-        self.lower_bound = lower_bound
-        super().__init__()
-
     def check(self, value):
         return (value % 1 == 0) & (value >= self.lower_bound)
-
-    def __repr__(self):
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
 
 
 class _Real(Constraint):
@@ -213,76 +225,39 @@ class _Real(Constraint):
         return value == value
 
 
-class _GreaterThan(Constraint):
+class _GreaterThan(_LowerBounded):
     """(lower_bound, inf]."""
-
-    def __init__(self, lower_bound):
-        self.lower_bound = lower_bound
-        super().__init__()
 
     def check(self, value):
         return value > self.lower_bound
 
-    def __repr__(self):
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
 
-
-class _GreaterThanEq(Constraint):
+class _GreaterThanEq(_LowerBounded):
     """[lower_bound, inf]."""
-
-    def __init__(self, lower_bound):
-        self.lower_bound = lower_bound
-        super().__init__()
 
     def check(self, value):
         return value >= self.lower_bound
 
-    def __repr__(self):
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
 
-
-class _LessThan(Constraint):
+class _LessThan(_UpperBounded):
     """[-inf, upper_bound)."""
-
-    def __init__(self, upper_bound):
-        self.upper_bound = upper_bound
-        super().__init__()
 
     def check(self, value):
         return value < self.upper_bound
 
-    def __repr__(self):
-        return f"{self.__class__.__name__[1:]}(upper_bound={self.upper_bound})"
 
-
-class _Interval(Constraint):
+class _Interval(_Bounded):
     """[lower_bound, upper_bound]."""
-
-    def __init__(self, lower_bound, upper_bound):
-        self.lower_bound = lower_bound
-        self.upper_bound = upper_bound
-        super().__init__()
 
     def check(self, value):
         return (value >= self.lower_bound) & (value <= self.upper_bound)
 
-    def __repr__(self):
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
 
-
-class _HalfOpenInterval(Constraint):
+class _HalfOpenInterval(_Bounded):
     """[lower_bound, upper_bound)."""
-
-    def __init__(self, lower_bound, upper_bound):
-        self.lower_bound = lower_bound
-        self.upper_bound = upper_bound
-        super().__init__()
 
     def check(self, value):
         return (value >= self.lower_bound) & (value < self.upper_bound)
-
-    def __repr__(self):
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
 
 
 class _Simplex(Constraint):

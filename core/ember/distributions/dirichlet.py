@@ -24,9 +24,7 @@ class Dirichlet(ExponentialFamily):
         new = self._get_checked_instance(Dirichlet, _instance)
         batch_shape = ember.Size(batch_shape)
         new.concentration = self.concentration.expand(batch_shape + self.event_shape)
-        super(Dirichlet, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(Dirichlet, new, batch_shape)
 
     def rsample(self, sample_shape=()):
         # Normalized Gamma(a_i, 1) draws; gradients flow through the Gamma draws' implicit

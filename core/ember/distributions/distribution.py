@@ -7,7 +7,7 @@ import warnings
 import ember
 
 from . import constraints
-from .utils import lazy_property
+from .utils import broadcast_all, lazy_property
 
 __all__ = ["Distribution"]
 
@@ -160,6 +160,31 @@ class Distribution:
             raise ValueError(f"Expected value argument ({type(value).__name__} of shape {tuple(value.shape)}) to be "
                              f"within the support ({support!r}) of the distribution {self!r}, "
                              f"but found invalid values:\n{value}")
+
+    def _broadcast_params(self, **params):
+        """Stores each parameter as a tensor broadcast with the others (numbers take the tensors' dtype,
+        as broadcast_all) and returns their common shape: the batch shape of elementwise families."""
+        values = broadcast_all(*params.values())
+        for name, value in zip(params, values):
+            setattr(self, name, value)
+        return values[0].shape
+
+    def _expand_params(self, cls, batch_shape, _instance, names):
+        """expand() of a family whose named parameters have the batch shape: each one self holds (a
+        lazily computed form may be absent) becomes an expanded view on the new instance."""
+        new = self._get_checked_instance(cls, _instance)
+        batch_shape = ember.Size(batch_shape)
+        for name in names:
+            if name in self.__dict__:
+                setattr(new, name, self.__dict__[name].expand(batch_shape))
+        return self._finish_expand(cls, new, batch_shape)
+
+    def _finish_expand(self, cls, new, batch_shape):
+        """The end of every expand(): new gets the batch shape, self's event shape and validation
+        setting, without validating again (expanded views of valid values are valid)."""
+        super(cls, new).__init__(ember.Size(batch_shape), self._event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
 
     def _get_checked_instance(self, cls, _instance=None):
         if _instance is None and type(self).__init__ != cls.__init__:

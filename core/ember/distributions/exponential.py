@@ -3,7 +3,6 @@ import ember
 
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all
 
 __all__ = ["Exponential"]
 
@@ -32,17 +31,11 @@ class Exponential(ExponentialFamily):
         return self.rate.pow(-2)
 
     def __init__(self, rate, validate_args=None):
-        (self.rate,) = broadcast_all(rate)
-        batch_shape = ember.Size() if not isinstance(rate, ember.Tensor) else self.rate.shape
+        batch_shape = self._broadcast_params(rate=rate)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Exponential, _instance)
-        batch_shape = ember.Size(batch_shape)
-        new.rate = self.rate.expand(batch_shape)
-        super(Exponential, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Exponential, batch_shape, _instance, ("rate",))
 
     def rsample(self, sample_shape=ember.Size()):
         shape = self._extended_shape(sample_shape)

@@ -1,12 +1,10 @@
 """FisherSnedecor(df1, df2): the F distribution."""
-import numbers
 
 import ember
 
 from . import constraints
 from .distribution import Distribution
 from .gamma import Gamma
-from .utils import broadcast_all
 
 __all__ = ["FisherSnedecor"]
 
@@ -18,25 +16,13 @@ class FisherSnedecor(Distribution):
     has_rsample = True
 
     def __init__(self, df1, df2, validate_args=None):
-        self.df1, self.df2 = broadcast_all(df1, df2)
+        batch_shape = self._broadcast_params(df1=df1, df2=df2)
         self._gamma1 = Gamma(self.df1 * 0.5, self.df1)
         self._gamma2 = Gamma(self.df2 * 0.5, self.df2)
-        if isinstance(df1, numbers.Number) and isinstance(df2, numbers.Number):
-            batch_shape = ember.Size()
-        else:
-            batch_shape = self.df1.shape
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(FisherSnedecor, _instance)
-        batch_shape = ember.Size(batch_shape)
-        new.df1 = self.df1.expand(batch_shape)
-        new.df2 = self.df2.expand(batch_shape)
-        new._gamma1 = self._gamma1.expand(batch_shape)
-        new._gamma2 = self._gamma2.expand(batch_shape)
-        super(FisherSnedecor, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(FisherSnedecor, batch_shape, _instance, ("df1", "df2", "_gamma1", "_gamma2"))
 
     @property
     def mean(self):

@@ -7,7 +7,7 @@ from . import constraints
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform
 from .uniform import Uniform
-from .utils import broadcast_all, euler_constant
+from .utils import euler_constant
 
 __all__ = ["Gumbel"]
 
@@ -18,7 +18,7 @@ class Gumbel(TransformedDistribution):
     support = constraints.real
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
+        self._broadcast_params(loc=loc, scale=scale)
         finfo = ember.finfo(self.loc.dtype)
         base_dist = Uniform(ember.full_like(self.loc, finfo.tiny), ember.full_like(self.loc, 1 - finfo.eps),
                             validate_args=validate_args)

@@ -30,9 +30,7 @@ class Independent(Distribution):
         batch_shape = ember.Size(batch_shape)
         new.base_dist = self.base_dist.expand(batch_shape + self.event_shape[:self.reinterpreted_batch_ndims])
         new.reinterpreted_batch_ndims = self.reinterpreted_batch_ndims
-        super(Independent, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(Independent, new, batch_shape)
 
     @property
     def has_rsample(self):

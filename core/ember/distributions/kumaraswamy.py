@@ -5,7 +5,7 @@ from . import constraints
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform
 from .uniform import Uniform
-from .utils import broadcast_all, euler_constant
+from .utils import euler_constant
 
 __all__ = ["Kumaraswamy"]
 
@@ -25,7 +25,7 @@ class Kumaraswamy(TransformedDistribution):
     has_rsample = True
 
     def __init__(self, concentration1, concentration0, validate_args=None):
-        self.concentration1, self.concentration0 = broadcast_all(concentration1, concentration0)
+        self._broadcast_params(concentration1=concentration1, concentration0=concentration0)
         base_dist = Uniform(ember.full_like(self.concentration0, 0), ember.full_like(self.concentration0, 1),
                             validate_args=validate_args)
         transforms = [PowerTransform(exponent=self.concentration0.reciprocal()), AffineTransform(loc=1.0, scale=-1.0),

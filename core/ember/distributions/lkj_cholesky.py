@@ -39,9 +39,7 @@ class LKJCholesky(Distribution):
         new.dim = self.dim
         new.concentration = self.concentration.expand(batch_shape)
         new._beta = self._beta.expand(batch_shape + (self.dim,))
-        super(LKJCholesky, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(LKJCholesky, new, batch_shape)
 
     def sample(self, sample_shape=ember.Size()):
         with ember.no_grad():

@@ -4,6 +4,7 @@ import math
 import ember
 
 from . import constraints
+from ._centered import CenteredAtLoc
 from ._linalg_helpers import batch_mahalanobis, batch_mv, tril_solve
 from .distribution import Distribution
 from .utils import _standard_normal, broadcast_shape, diag_embed, lazy_property
@@ -30,7 +31,7 @@ def _lowrank_mahalanobis(W, D, x, capacitance_tril):
     return (x.pow(2) / D).sum(-1) - batch_mahalanobis(capacitance_tril, wt_dinv_x)
 
 
-class LowRankMultivariateNormal(Distribution):
+class LowRankMultivariateNormal(CenteredAtLoc, Distribution):
     """A multivariate normal whose covariance is low-rank plus diagonal; densities cost O(n m^2)."""
     arg_constraints = {"loc": constraints.real_vector, "cov_factor": constraints.independent(constraints.real, 2),
                        "cov_diag": constraints.independent(constraints.positive, 1)}
@@ -71,20 +72,10 @@ class LowRankMultivariateNormal(Distribution):
         new._unbroadcasted_cov_factor = self._unbroadcasted_cov_factor
         new._unbroadcasted_cov_diag = self._unbroadcasted_cov_diag
         new._capacitance_tril = self._capacitance_tril
-        super(LowRankMultivariateNormal, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(LowRankMultivariateNormal, new, batch_shape)
 
     def _matrix_shape(self):
         return tuple(self._batch_shape) + tuple(self._event_shape) * 2
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @lazy_property
     def variance(self):

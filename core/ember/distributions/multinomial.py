@@ -3,14 +3,14 @@ import ember
 
 from . import constraints
 from .binomial import Binomial
-from .categorical import Categorical
+from .categorical import CategoricalBacked
 from .distribution import Distribution
 from .utils import broadcast_all
 
 __all__ = ["Multinomial"]
 
 
-class Multinomial(Distribution):
+class Multinomial(CategoricalBacked, Distribution):
     """Counts over K categories (event_shape (K,)) of total_count independent draws. total_count is
     an int (PyTorch supports no batched counts here); log_prob does not need it."""
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
@@ -28,10 +28,8 @@ class Multinomial(Distribution):
         if not isinstance(total_count, int):
             raise NotImplementedError("inhomogeneous total_count is not supported")
         self.total_count = total_count
-        self._categorical = Categorical(probs=probs, logits=logits)
+        batch_shape, event_shape = self._set_categorical(probs, logits)
         self._binomial = Binomial(total_count=total_count, probs=self.probs)
-        batch_shape = self._categorical.batch_shape
-        event_shape = self._categorical.param_shape[-1:]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
@@ -40,25 +38,11 @@ class Multinomial(Distribution):
         new.total_count = self.total_count
         new._categorical = self._categorical.expand(batch_shape)
         new._binomial = Binomial(total_count=self.total_count, probs=new._categorical.probs)
-        super(Multinomial, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(Multinomial, new, batch_shape)
 
     @constraints.dependent_property(is_discrete=True, event_dim=1)
     def support(self):
         return constraints.multinomial(self.total_count)
-
-    @property
-    def logits(self):
-        return self._categorical.logits
-
-    @property
-    def probs(self):
-        return self._categorical.probs
-
-    @property
-    def param_shape(self):
-        return self._categorical.param_shape
 
     def sample(self, sample_shape=ember.Size()):
         sample_shape = ember.Size(sample_shape)

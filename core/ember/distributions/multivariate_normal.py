@@ -4,14 +4,15 @@ import math
 import ember
 
 from . import constraints
-from ._linalg_helpers import batch_mahalanobis, batch_mv, cholesky_inverse, precision_to_scale_tril
+from ._centered import CenteredAtLoc
+from ._linalg_helpers import batch_mahalanobis, batch_mv, cholesky_inverse, scale_tril_from
 from .distribution import Distribution
 from .utils import _standard_normal, broadcast_shape, lazy_property
 
 __all__ = ["MultivariateNormal"]
 
 
-class MultivariateNormal(Distribution):
+class MultivariateNormal(CenteredAtLoc, Distribution):
     """The multivariate normal with mean loc and a covariance given by exactly one of the covariance
     matrix, the precision matrix or the lower Cholesky factor of the covariance."""
     arg_constraints = {"loc": constraints.real_vector, "covariance_matrix": constraints.positive_definite,
@@ -28,19 +29,14 @@ class MultivariateNormal(Distribution):
                         ("precision_matrix", precision_matrix)):
             if m is not None:
                 if m.dim() < 2:
-                    raise ValueError(f"{name} matrix must be at least two-dimensional, with optional leading batch "
+                    raise ValueError(f"{name} must be at least two-dimensional, with optional leading batch "
                                      "dimensions")
                 batch_shape = broadcast_shape(m.shape[:-2], loc.shape[:-1])
                 setattr(self, name, m.expand(tuple(batch_shape) + tuple(m.shape[-2:])))
         self.loc = loc.expand(tuple(batch_shape) + (loc.shape[-1],))
         event_shape = self.loc.shape[-1:]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
-        if scale_tril is not None:
-            self._unbroadcasted_scale_tril = scale_tril
-        elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = ember.linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = precision_to_scale_tril(precision_matrix)
+        self._unbroadcasted_scale_tril = scale_tril_from(scale_tril, covariance_matrix, precision_matrix)
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(MultivariateNormal, _instance)
@@ -52,9 +48,7 @@ class MultivariateNormal(Distribution):
         for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
             if name in self.__dict__:
                 setattr(new, name, getattr(self, name).expand(cov_shape))
-        super(MultivariateNormal, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(MultivariateNormal, new, batch_shape)
 
     def _matrix_shape(self):
         return tuple(self._batch_shape) + tuple(self._event_shape) * 2
@@ -71,14 +65,6 @@ class MultivariateNormal(Distribution):
     @lazy_property
     def precision_matrix(self):
         return cholesky_inverse(self._unbroadcasted_scale_tril).expand(self._matrix_shape())
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):

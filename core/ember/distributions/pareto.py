@@ -3,7 +3,6 @@ from . import constraints
 from .exponential import Exponential
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform
-from .utils import broadcast_all
 
 __all__ = ["Pareto"]
 
@@ -13,7 +12,7 @@ class Pareto(TransformedDistribution):
     arg_constraints = {"alpha": constraints.positive, "scale": constraints.positive}
 
     def __init__(self, scale, alpha, validate_args=None):
-        self.scale, self.alpha = broadcast_all(scale, alpha)
+        self._broadcast_params(scale=scale, alpha=alpha)
         base_dist = Exponential(self.alpha, validate_args=validate_args)
         transforms = [ExpTransform(), AffineTransform(loc=0, scale=self.scale)]
         super().__init__(base_dist, transforms, validate_args=validate_args)

@@ -1,5 +1,4 @@
 """Poisson(rate)."""
-import numbers
 
 import ember
 
@@ -28,17 +27,11 @@ class Poisson(ExponentialFamily):
         return self.rate
 
     def __init__(self, rate, validate_args=None):
-        (self.rate,) = broadcast_all(rate)
-        batch_shape = ember.Size() if isinstance(rate, numbers.Number) else self.rate.shape
+        batch_shape = self._broadcast_params(rate=rate)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Poisson, _instance)
-        batch_shape = ember.Size(batch_shape)
-        new.rate = self.rate.expand(batch_shape)
-        super(Poisson, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Poisson, batch_shape, _instance, ("rate",))
 
     def sample(self, sample_shape=ember.Size()):
         shape = self._extended_shape(sample_shape)

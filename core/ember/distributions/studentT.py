@@ -6,7 +6,7 @@ import ember
 from . import constraints
 from .chi2 import Chi2
 from .distribution import Distribution
-from .utils import _standard_normal, broadcast_all
+from .utils import _standard_normal
 
 __all__ = ["StudentT"]
 
@@ -32,20 +32,12 @@ class StudentT(Distribution):
         return ember.where(self.df <= 1, float("nan"), m)
 
     def __init__(self, df, loc=0.0, scale=1.0, validate_args=None):
-        self.df, self.loc, self.scale = broadcast_all(df, loc, scale)
+        batch_shape = self._broadcast_params(df=df, loc=loc, scale=scale)
         self._chi2 = Chi2(self.df)
-        super().__init__(self.df.shape, validate_args=validate_args)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(StudentT, _instance)
-        batch_shape = ember.Size(batch_shape)
-        new.df = self.df.expand(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        new._chi2 = self._chi2.expand(batch_shape)
-        super(StudentT, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(StudentT, batch_shape, _instance, ("df", "loc", "scale", "_chi2"))
 
     def rsample(self, sample_shape=ember.Size()):
         # X ~ Normal(0, 1), Z ~ Chi2(df): Y = X / sqrt(Z / df) ~ StudentT(df).

@@ -53,9 +53,7 @@ class TransformedDistribution(Distribution):
         base_batch_shape = shape[:len(shape) - len(self.base_dist.event_shape)]
         new.base_dist = self.base_dist.expand(base_batch_shape)
         new.transforms = self.transforms
-        super(TransformedDistribution, new).__init__(batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._finish_expand(TransformedDistribution, new, batch_shape)
 
     @constraints.dependent_property(is_discrete=False)
     def support(self):

@@ -14,7 +14,8 @@ import ember
 import ember.nn.functional as F
 
 from . import constraints
-from ._transform_base import Transform, _clipped_sigmoid, _InverseTransform  # noqa: F401
+from ._transform_base import (  # noqa: F401
+    ParameterFreeTransform, Transform, _clipped_sigmoid, _InverseTransform, _need_dims)
 from ._transforms_structured import (
     CatTransform, CorrCholeskyTransform, LowerCholeskyTransform, PositiveDefiniteTransform, SoftmaxTransform,
     StackTransform, StickBreakingTransform)
@@ -81,15 +82,9 @@ class ComposeTransform(Transform):
             sign = sign * p.sign
         return sign
 
-    @property
-    def inv(self):
-        inv = None
-        if self._inv is not None:
-            inv = self._inv()
-        if inv is None:
-            inv = ComposeTransform([p.inv for p in reversed(self.parts)])
-            self._inv = weakref.ref(inv)
-            inv._inv = weakref.ref(self)
+    def _new_inverse(self):
+        inv = ComposeTransform([p.inv for p in reversed(self.parts)])
+        inv._inv = weakref.ref(self)  # so that inv.inv is self
         return inv
 
     def with_cache(self, cache_size=1):
@@ -164,13 +159,11 @@ class IndependentTransform(Transform):
         return self.base_transform.sign
 
     def _call(self, x):
-        if x.dim() < self.domain.event_dim:
-            raise ValueError("Too few dimensions on input")
+        _need_dims(x.shape, self.domain.event_dim)
         return self.base_transform(x)
 
     def _inverse(self, y):
-        if y.dim() < self.codomain.event_dim:
-            raise ValueError("Too few dimensions on input")
+        _need_dims(y.shape, self.codomain.event_dim)
         return self.base_transform.inv(y)
 
     def log_abs_det_jacobian(self, x, y):
@@ -224,11 +217,10 @@ class ReshapeTransform(Transform):
         return x.new_zeros(batch_shape)
 
     def _reshape(self, shape, src, dst):
-        if len(shape) < len(src):
-            raise ValueError("Too few dimensions on input")
+        _need_dims(shape, len(src))
         cut = len(shape) - len(src)
         if tuple(shape[cut:]) != tuple(src):
-            raise ValueError(f"Shape mismatch: expected {tuple(shape[cut:])} but got {tuple(src)}")
+            raise ValueError(f"Shape mismatch: expected {tuple(shape[cut:])} but got {src}")
         return tuple(shape[:cut]) + tuple(dst)
 
     def forward_shape(self, shape):
@@ -238,17 +230,12 @@ class ReshapeTransform(Transform):
         return self._reshape(shape, self.out_shape, self.in_shape)
 
 
-class ExpTransform(Transform):
+class ExpTransform(ParameterFreeTransform):
     """y = exp(x)."""
     domain = constraints.real
     codomain = constraints.positive
     bijective = True
     sign = +1
-
-    def __eq__(self, other):
-        return isinstance(other, ExpTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return x.exp()
@@ -306,17 +293,12 @@ def _as_tensors(*values):
     return tuple(v if isinstance(v, ember.Tensor) else ember.tensor(v, dtype=ember.get_default_dtype()) for v in values)
 
 
-class SigmoidTransform(Transform):
+class SigmoidTransform(ParameterFreeTransform):
     """y = 1 / (1 + exp(-x)), kept strictly inside (0, 1)."""
     domain = constraints.real
     codomain = constraints.unit_interval
     bijective = True
     sign = +1
-
-    def __eq__(self, other):
-        return isinstance(other, SigmoidTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return _clipped_sigmoid(x)
@@ -330,17 +312,12 @@ class SigmoidTransform(Transform):
         return -F.softplus(-x) - F.softplus(x)
 
 
-class SoftplusTransform(Transform):
+class SoftplusTransform(ParameterFreeTransform):
     """y = log(1 + exp(x))."""
     domain = constraints.real
     codomain = constraints.positive
     bijective = True
     sign = +1
-
-    def __eq__(self, other):
-        return isinstance(other, SoftplusTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return F.softplus(x)
@@ -352,17 +329,12 @@ class SoftplusTransform(Transform):
         return -F.softplus(-x)
 
 
-class TanhTransform(Transform):
+class TanhTransform(ParameterFreeTransform):
     """y = tanh(x); the log-det is written stably as 2 (log 2 - x - softplus(-2x))."""
     domain = constraints.real
     codomain = constraints.interval(-1.0, 1.0)
     bijective = True
     sign = +1
-
-    def __eq__(self, other):
-        return isinstance(other, TanhTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return x.tanh()
@@ -375,15 +347,10 @@ class TanhTransform(Transform):
         return 2.0 * (math.log(2.0) - x - F.softplus(-2.0 * x))
 
 
-class AbsTransform(Transform):
+class AbsTransform(ParameterFreeTransform):
     """y = |x| (not bijective: its inverse picks the non-negative root)."""
     domain = constraints.real
     codomain = constraints.positive
-
-    def __eq__(self, other):
-        return isinstance(other, AbsTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return x.abs()

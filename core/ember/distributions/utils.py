@@ -2,7 +2,6 @@
 logits <-> probs, clamping probabilities, lazily computed parameters, tril <-> vector maps."""
 from __future__ import annotations
 
-import math
 import numbers
 from functools import update_wrapper
 
@@ -15,33 +14,40 @@ __all__ = ["broadcast_all", "logits_to_probs", "clamp_probs", "probs_to_logits",
 euler_constant = 0.57721566490153286060  # Euler-Mascheroni constant
 
 
-def broadcast_shape(*shapes):
-    """NumPy's broadcasting of several shapes (a RuntimeError naming them when they do not match)."""
-    out = []
+def _broadcast_shapes(shapes, mismatch):
+    """NumPy's broadcasting of several shapes, one after the other; at the first size that does not
+    match, mismatch(sizes so far, next size, dim) gives the exception."""
+    out = ()
     for shape in shapes:
         shape = tuple(shape)
-        if len(shape) > len(out):
-            out = [1] * (len(shape) - len(out)) + out
-        for i, s in enumerate(shape):
-            j = len(out) - len(shape) + i
-            if out[j] == 1:
-                out[j] = s
-            elif s != 1 and s != out[j]:
-                raise RuntimeError(f"Shape mismatch: objects cannot be broadcast to a single shape: {shapes}")
+        n = max(len(out), len(shape))
+        a, b = (1,) * (n - len(out)) + out, (1,) * (n - len(shape)) + shape
+        for dim, (x, y) in enumerate(zip(a, b)):
+            if x != y and x != 1 and y != 1:
+                raise mismatch(x, y, dim)
+        out = tuple(y if x == 1 else x for x, y in zip(a, b))
     return ember.Size(out)
+
+
+def broadcast_shape(*shapes):
+    """The broadcast of several shapes (a RuntimeError naming them when they do not match)."""
+    return _broadcast_shapes(shapes, lambda x, y, dim: RuntimeError(
+        f"Shape mismatch: objects cannot be broadcast to a single shape: {shapes}"))
 
 
 def broadcast_all(*values):
     """Broadcasts numbers and tensors to one shape; numbers become tensors of the tensors' dtype
-    (the default dtype when all are numbers), as torch.distributions.utils.broadcast_all does."""
+    (the default dtype when all are numbers), as torch.distributions.utils.broadcast_all does, with
+    torch.broadcast_tensors' error."""
     if not all(isinstance(v, (Tensor, numbers.Number)) for v in values):
-        raise ValueError("Input arguments must all be instances of numbers.Number, torch.Tensor or objects "
+        raise ValueError("Input arguments must all be instances of Number, torch.Tensor or objects "
                          "implementing __torch_function__.")
     if not all(isinstance(v, Tensor) for v in values):
         like = next((v for v in values if isinstance(v, Tensor)), None)
         dtype = like.dtype if like is not None else ember.get_default_dtype()
         values = [v if isinstance(v, Tensor) else ember.tensor(v, dtype=dtype) for v in values]
-    shape = broadcast_shape(*(v.shape for v in values))
+    shape = _broadcast_shapes((v.shape for v in values), lambda x, y, dim: RuntimeError(
+        f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton dimension {dim}"))
     return tuple(v.expand(shape) for v in values)
 
 
@@ -146,15 +152,3 @@ def diag_embed(x):
     """Matrices with x on their diagonal (x's last dim becomes the trailing n x n)."""
     n = x.shape[-1]
     return x.unsqueeze(-1) * ember.eye(n, dtype=x.dtype)
-
-
-def batch_mv(bmat, bvec):
-    """Batched matrix-vector product with broadcasting of the batch dims."""
-    return ember.matmul(bmat, bvec.unsqueeze(-1)).squeeze(-1)
-
-
-def lgamma_int(x):
-    return ember.lgamma(x)
-
-
-LOG_2PI = math.log(2 * math.pi)

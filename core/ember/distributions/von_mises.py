@@ -4,8 +4,9 @@ import math
 import ember
 
 from . import constraints
+from ._centered import CenteredAtLoc
 from .distribution import Distribution
-from .utils import broadcast_all, lazy_property
+from .utils import lazy_property
 
 __all__ = ["VonMises"]
 
@@ -32,15 +33,14 @@ def _rejection_sample(loc, concentration, proposal_r, x):
     return (x + math.pi + loc).remainder(2 * math.pi) - math.pi
 
 
-class VonMises(Distribution):
+class VonMises(CenteredAtLoc, Distribution):
     """Density exp(k cos(x - loc)) / (2 pi I0(k)); mean and variance are the circular ones."""
     arg_constraints = {"loc": constraints.real, "concentration": constraints.positive}
     support = constraints.real
     has_rsample = False
 
     def __init__(self, loc, concentration, validate_args=None):
-        self.loc, self.concentration = broadcast_all(loc, concentration)
-        super().__init__(self.loc.shape, ember.Size(), validate_args)
+        super().__init__(self._broadcast_params(loc=loc, concentration=concentration), ember.Size(), validate_args)
 
     def log_prob(self, value):
         if self._validate_args:
@@ -68,21 +68,7 @@ class VonMises(Distribution):
             return _rejection_sample(loc, conc, r, x).to(self.loc.dtype)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(VonMises, _instance)
-        batch_shape = ember.Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.concentration = self.concentration.expand(batch_shape)
-        super(VonMises, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
+        return self._expand_params(VonMises, batch_shape, _instance, ("loc", "concentration"))
 
     @property
     def variance(self):

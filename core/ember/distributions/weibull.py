@@ -5,7 +5,7 @@ from . import constraints
 from .exponential import Exponential
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform
-from .utils import broadcast_all, euler_constant
+from .utils import euler_constant
 
 __all__ = ["Weibull"]
 
@@ -16,7 +16,7 @@ class Weibull(TransformedDistribution):
     support = constraints.positive
 
     def __init__(self, scale, concentration, validate_args=None):
-        self.scale, self.concentration = broadcast_all(scale, concentration)
+        self._broadcast_params(scale=scale, concentration=concentration)
         self.concentration_reciprocal = self.concentration.reciprocal()
         base_dist = Exponential(ember.ones_like(self.scale), validate_args=validate_args)
         transforms = [PowerTransform(exponent=self.concentration_reciprocal), AffineTransform(loc=0, scale=self.scale)]

@@ -6,7 +6,7 @@ import warnings
 import ember
 
 from . import constraints
-from ._linalg_helpers import cholesky_inverse, cholesky_solve, precision_to_scale_tril
+from ._linalg_helpers import cholesky_inverse, cholesky_solve, scale_tril_from
 from .chi2 import Chi2
 from .exp_family import ExponentialFamily
 from .utils import broadcast_shape, diag_embed, lazy_property
@@ -60,12 +60,7 @@ class Wishart(ExponentialFamily):
             warnings.warn("Low df values detected. Singular samples are highly likely to occur for ndim - 1 < df "
                           "< ndim.", stacklevel=2)
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
-        if scale_tril is not None:
-            self._unbroadcasted_scale_tril = scale_tril
-        elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = ember.linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = precision_to_scale_tril(precision_matrix)
+        self._unbroadcasted_scale_tril = scale_tril_from(scale_tril, covariance_matrix, precision_matrix)
         self._dist_chi2 = self._chi2_for(self.df, batch_shape)
 
     def _chi2_for(self, df, batch_shape):
