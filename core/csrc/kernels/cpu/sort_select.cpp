@@ -22,6 +22,29 @@ namespace {
 
 enum class Stat { Kth, Median, NanMedian, Mode };
 
+// Moves the k smallest of items[0, n) into items[0, m) and returns m (k <= m <= n): a threshold from
+// a selection over a prefix keeps most later items from being moved at all, so a small k costs one
+// pass over the row instead of a selection over all of it. Items are unique (the index is part of
+// the order), so `< threshold` keeps exactly what can still be among the k smallest.
+template <class Item>
+int64_t select_smallest(Item* items, int64_t n, int64_t k) {
+  const int64_t prefix = std::min(n, std::max<int64_t>(16 * k, 4096)), cap = 2 * prefix;
+  if (prefix == n) return n;
+  select_items(items, prefix, k - 1);
+  Item threshold = items[k - 1];
+  int64_t w = k;
+  for (int64_t j = prefix; j < n; j++) {
+    if (!(items[j] < threshold)) continue;
+    items[w++] = items[j];
+    if (w == cap) {
+      select_items(items, w, k - 1);
+      threshold = items[k - 1];
+      w = k;
+    }
+  }
+  return w;
+}
+
 // values/indices are dense with dim d of size 1 (or 0-dim); k is 0-based for Stat::Kth.
 void row_stat(const Tensor& input, int64_t d, Stat stat, int64_t k, const Tensor& values, const Tensor& indices) {
   if (input.is_meta() || values.numel() == 0) return;
@@ -182,7 +205,8 @@ std::tuple<Tensor, Tensor> topk(const Tensor& input, int64_t k, int64_t dim, boo
                      if (k * 8 >= n) {
                        s = sort_items(items, tmp, n, SortKey<T>::bytes, inside);
                      } else {
-                       select_items(items, n, k - 1);
+                       const int64_t m = select_smallest(items, n, k);
+                       select_items(items, m, k - 1);
                        std::sort(items, items + k);
                      }
                      T* vr = vo + rv.start(r);
