@@ -7,6 +7,7 @@ import functools
 import inspect
 import math
 import numbers
+import sys
 
 from .. import _C
 
@@ -62,11 +63,22 @@ def _checking_wrapper(fn, kinds):
 _TENSOR = _C.TensorBase
 _TENSOR_OR_NONE = (_C.TensorBase, type(None))
 _NUMBER = (numbers.Number, _C.TensorBase)
-try:  # NumPy's bool is a bool to PyTorch's bindings too
-    import numpy as _np
-    _BOOL = (bool, _np.bool_)
-except ImportError:  # pragma: no cover - NumPy is a dependency of the tests, not of ember
-    _BOOL = (bool,)
+
+
+class _BoolKind(type):
+    """isinstance(v, _BOOL): a bool, or NumPy's bool (a bool to PyTorch's bindings too). NumPy is only
+    looked at once something imported it (no NumPy bool can exist before): importing ember must not
+    import NumPy."""
+
+    def __instancecheck__(cls, value):
+        if isinstance(value, bool):
+            return True
+        np = sys.modules.get("numpy")
+        return np is not None and isinstance(value, np.bool_)
+
+
+class _BOOL(metaclass=_BoolKind):
+    pass
 
 
 def _refuse(fname, name, pos, value, kind):
