@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import pathlib
 
-from . import autograd, pydoc
+from . import autograd, pydoc, pyi
 from .cpp import PARAM, decls, params
 from .opdb import NAMESPACES, Arg, Op
 
@@ -306,6 +306,8 @@ def generate(ops: list[Op]) -> dict[str, str]:
         files[f"generated/bind_{fam}.cpp"] = gen_bindings(fam, [o for o in ops if o.family == fam], ops)
     files["generated/bind_all.cpp"] = gen_bind_all(families, ops)
     files["generated/return_types.cpp"] = gen_return_types(ops)
+    for rel, text in pyi.gen_stubs(ops).items():
+        files[f"generated/pyi/{rel}"] = text
     for fam in families:
         files[f"generated/autograd/{fam}.cpp"] = autograd.gen_family(
             fam, [o for o in ops if o.family == fam])
