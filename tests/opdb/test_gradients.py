@@ -8,7 +8,7 @@ import pytest
 import ember
 from ember.autograd import gradcheck, gradgradcheck
 from opdb import entries  # noqa: F401
-from opdb.opinfo import REGISTRY, random_array
+from ember.testing.opinfo import REGISTRY, random_array
 from tools.opgen import opdb
 
 ALL_OPS = {op.name: op for op in opdb.load()}
@@ -151,9 +151,7 @@ def _flat_tensors(args):
 
 def _caller(op, args, kwargs):
     """fn(*leaves) calling the op with the leaves put back where they were in args."""
-    fn = (
-        getattr(ember, op.public_name, None) or getattr(ember._C, op.public_name) if "function" in op.variants else None
-    )
+    fn = op.function(ember) if "function" in op.variants else None
     writes = op.name.endswith("_") or not {"function", "method"} & set(op.variants)  # copy_, uniform_...
     name = op.public_name if {"function", "method"} & set(op.variants) else op.public_name + "_"
 

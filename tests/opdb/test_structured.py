@@ -7,7 +7,7 @@ import pytest
 
 import ember
 from opdb import entries  # noqa: F401
-from opdb.opinfo import REGISTRY, Sample, assert_close, to_ember, to_numpy
+from ember.testing.opinfo import REGISTRY, compare, numpy_tree, reference_args, sample_args
 from tools.opgen import opdb
 
 ALL_OPS = {op.name: op for op in opdb.load()}
@@ -15,35 +15,6 @@ STRUCTURED = [op for op in ALL_OPS.values()
               if op.pointwise is None and not op.entry.get("elementwise") and not op.name.startswith("_")
               and op.name in REGISTRY and REGISTRY[op.name].sample_inputs is not None]
 PARAMS = [(op, d) for op in STRUCTURED for d in op.dtypes]
-
-
-def _convert(x, dtype):
-    if isinstance(x, np.ndarray):
-        return to_ember(x, dtype)
-    if isinstance(x, (list, tuple)) and x and all(isinstance(i, np.ndarray) for i in x):
-        return type(x)(to_ember(i, dtype) for i in x)
-    return x
-
-
-def _args(sample: Sample, dtype):
-    return [_convert(a, dtype) for a in sample.args], dict(sample.kwargs)
-
-
-def _compare(got, want, dtype, info, msg):
-    if isinstance(want, (list, tuple)):
-        assert isinstance(got, (list, tuple)) and len(got) == len(want), msg
-        for g, w in zip(got, want):
-            _compare(g, w, dtype, info, msg)
-        return
-    want = np.asarray(want)
-    g = got if isinstance(got, np.ndarray) else to_numpy(got)
-    assert g.shape == want.shape, f"{msg}: shape {g.shape} != {want.shape}"
-    assert_close(g, want.astype(g.dtype) if want.dtype != g.dtype and g.dtype.kind == want.dtype.kind else want,
-                 dtype, info.tol, msg=msg)
-
-
-def _numpy_tree(x):
-    return type(x)(_numpy_tree(i) for i in x) if isinstance(x, (list, tuple)) else to_numpy(x)
 
 
 def _strided(a):
@@ -55,36 +26,31 @@ def _strided(a):
     return ember.stack([a, a], -1)[..., 0]
 
 
-def _wide(a):
-    return to_numpy(a) if isinstance(a, ember.Tensor) else a
-
-
 @pytest.mark.parametrize("op,dtype", PARAMS, ids=[f"{o.name}-{d}" for o, d in PARAMS])
 def test_against_reference(op, dtype):
     info = REGISTRY[op.name]
     rng = np.random.default_rng(7)
-    fn = getattr(ember, op.public_name) if "function" in op.variants else None  # overloads bind under their public name
+    fn = op.function(ember) if "function" in op.variants else None  # overloads bind under their public name
     for sample in info.sample_inputs(dtype, rng):
-        args, kwargs = _args(sample, dtype)
+        args, kwargs = sample_args(sample, dtype)
         got = fn(*args, **kwargs) if fn else getattr(args[0], op.public_name)(*args[1:], **kwargs)
-        wide = [([_wide(i) for i in a] if isinstance(a, (list, tuple)) else _wide(a)) for a in args]
-        want = info.ref(*wide, **kwargs)
+        want = info.ref(*reference_args(args), **kwargs)
         msg = f"{op.name}({dtype}) sample {sample.kwargs}"
         if info.check:
             info.check(got, sample, dtype)
         if "compare_as" in info.extra:  # results unique up to signs/phases: compared through invariants
-            got, want = info.extra["compare_as"](_numpy_tree(got)), info.extra["compare_as"](want)
-        _compare(got, want, dtype, info, msg)
+            got, want = info.extra["compare_as"](numpy_tree(got)), info.extra["compare_as"](want)
+        compare(got, want, dtype, info, msg)
         if fn and "method" in op.variants and isinstance(args[0], ember.Tensor):
             again = getattr(args[0], op.public_name)(*args[1:], **kwargs)
-            _compare(again, want, dtype, info, msg + " (method)")
+            compare(again, want, dtype, info, msg + " (method)")
         if fn and "non_contiguous" not in info.skips and any(isinstance(a, ember.Tensor) and a.numel() > 1
                                                                for a in args):
             strided = [_strided(a) for a in args]
             got = fn(*strided, **kwargs)
             if "compare_as" in info.extra:
-                got = info.extra["compare_as"](_numpy_tree(got))
-            _compare(got, want, dtype, info, msg + " (non-contiguous inputs)")
+                got = info.extra["compare_as"](numpy_tree(got))
+            compare(got, want, dtype, info, msg + " (non-contiguous inputs)")
 
 
 @pytest.mark.parametrize("op", STRUCTURED, ids=[o.name for o in STRUCTURED])
@@ -94,9 +60,9 @@ def test_meta_shapes(op):
         pytest.skip(info.skips["meta"])
     dtype = "float32" if "float32" in op.dtypes else op.dtypes[0]
     rng = np.random.default_rng(7)
-    fn = getattr(ember, op.public_name) if "function" in op.variants else None  # overloads bind under their public name
+    fn = op.function(ember) if "function" in op.variants else None  # overloads bind under their public name
     for sample in info.sample_inputs(dtype, rng):
-        args, kwargs = _args(sample, dtype)
+        args, kwargs = sample_args(sample, dtype)
         cpu = fn(*args, **kwargs) if fn else getattr(args[0], op.public_name)(*args[1:], **kwargs)
         margs = [a.to("meta") if isinstance(a, ember.Tensor) else
                  (type(a)(i.to("meta") for i in a) if isinstance(a, (list, tuple)) and a and

@@ -15,9 +15,9 @@ import pytest
 
 import ember
 from opdb import entries  # noqa: F401  (registers every OpInfo)
-from opdb.opinfo import COMPLEX, FLOATS, REGISTRY, Sample, random_array, to_ember, to_numpy
+from ember.testing.opinfo import COMPLEX, FLOATS, REGISTRY, Sample, random_array, sample_args, to_ember, to_numpy
 from opdb.test_pointwise import POINTWISE, dtypes_under_test
-from opdb.test_structured import STRUCTURED, _args
+from opdb.test_structured import STRUCTURED
 from tools.opgen import opdb
 
 ALL_OPS = {op.name: op for op in opdb.load()}
@@ -101,7 +101,7 @@ def _inputs(op, info, dtype, shape, rng):
 
 @pytest.mark.parametrize("op", ELEMENTWISE, ids=[o.name for o in ELEMENTWISE])
 def test_elementwise_op_is_bit_identical_on_1_2_3_threads(op):
-    info, fn, rng = REGISTRY[op.name], getattr(ember, op.name), np.random.default_rng(3)
+    info, fn, rng = REGISTRY[op.name], op.function(ember), np.random.default_rng(3)
     for dtype in dtypes_under_test(op):
         for kwargs in info.kwargs:
             arrays = _inputs(op, info, dtype, (257, 389), rng)  # 99,973 elements: 3 pieces of the real grain
@@ -143,14 +143,14 @@ OTHER = STRUCTURED
 
 
 def _call(op, fn, sample, dtype):
-    args, kwargs = _args(sample, dtype)  # fresh tensors each call: in-place ops write into them
+    args, kwargs = sample_args(sample, dtype)  # fresh tensors each call: in-place ops write into them
     return fn(*args, **kwargs) if fn else getattr(args[0], op.public_name)(*args[1:], **kwargs)
 
 
 @pytest.mark.parametrize("op", OTHER, ids=[o.name for o in OTHER])
 def test_op_gives_the_same_result_on_1_2_3_threads(op):
     info, rng = REGISTRY[op.name], np.random.default_rng(7)
-    fn = getattr(ember, op.public_name) if "function" in op.variants else None
+    fn = op.function(ember) if "function" in op.variants else None
     exact = op.name in EXACT
     for dtype in op.dtypes:
         samples = list(info.sample_inputs(dtype, rng))

@@ -74,10 +74,8 @@ def op_targets() -> list[Target]:
         pub = op.public_name
         first_tensor = bool(op.args) and op.args[0].type in ("Tensor", "TensorLike")
         for kind in op.variants:
-            if kind == "function":
-                path = f"_C.{pub}"
-            elif kind == "out":
-                path = f"_C.{pub}"
+            if kind in ("function", "out"):
+                path = op.binding_path  # _C.add, _C._linalg.cholesky (namespaced ops, tools/opgen/opdb.py)
             elif kind == "method" and first_tensor:
                 path = f"Tensor.{pub}"
             elif kind == "inplace" and first_tensor:

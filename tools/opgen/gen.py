@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import pathlib
 
-from . import autograd
+from . import autograd, pydoc, pyi
 from .cpp import PARAM, decls, params
-from .opdb import Arg, Op
+from .opdb import NAMESPACES, Arg, Op
 
 CPP_DTYPE = {"bool": ("Bool", "bool"), "uint8": ("UInt8", "uint8_t"), "int8": ("Int8", "int8_t"),
              "int16": ("Int16", "int16_t"), "int32": ("Int32", "int32_t"), "int64": ("Int64", "int64_t"),
@@ -206,9 +206,21 @@ def _overloads(every: list[Op], name: str, kind: str) -> list[Op]:
             (kind == "method" and o.entry.get("method_overload_of") == name)]
 
 
+def family_namespaces(ops: list[Op]) -> list[str]:
+    """The namespaces (`linalg`...) some function of these ops is bound in, in NAMESPACES' order."""
+    found = {o.namespace for o in ops if o.namespace and "function" in o.variants and not o.overload_of}
+    return [ns for ns in NAMESPACES if ns in found]
+
+
+def namespace_fn(family: str, ns: str) -> str:
+    """The C++ function adding a family's functions of namespace ns (`add_linalg_linalg_functions`)."""
+    return f"add_{family}_{NAMESPACES[ns].strip('_')}_functions"
+
+
 def gen_bindings(family: str, ops: list[Op], all_ops: list[Op] | None = None) -> str:
     every = all_ops or ops
     codes, fn_defs, m_defs = [], [], []
+    ns_defs: dict[str, list[str]] = {ns: [] for ns in family_namespaces(ops)}
     used = set()
     for op in ops:
         if op.overload_of:
@@ -221,10 +233,14 @@ def gen_bindings(family: str, ops: list[Op], all_ops: list[Op] | None = None) ->
             codes.append(code)
             used.update(o.name for o in [op] + ovs)
             pub = op.name + ("_" if kind == "inplace" else "")
-            (fn_defs if kind == "function" else m_defs).append(
-                f'  v.push_back({{"{pub}", FASTCALL({cname}), nullptr}});'
-            )
+            if kind == "function" and op.namespace:
+                pub = op.py_name  # bound in its namespace's submodule under the name without the prefix
+            doc = pydoc.c_string(pydoc.docstring(op, kind, ovs))
+            defs = (ns_defs[op.namespace] if op.namespace else fn_defs) if kind == "function" else m_defs
+            defs.append(f'  v.push_back({{"{pub}", FASTCALL({cname}), {doc}}});')
     incs = "".join(f'#include "generated/ops/{o.name}.h"\n' for o in every if o.name in used)
+    ns_fns = "".join(f"void {namespace_fn(family, ns)}(std::vector<PyMethodDef>& v) {{\n" + "\n".join(d) +
+                     "\n}\n\n" for ns, d in ns_defs.items())
     return (
         HEADER + incs + '#include "python/arg_parser.h"\n#include "python/binding_util.h"\n'
         '#include "python/py_errors.h"\n#include "python/return_types.h"\n\nnamespace ember::py {\n\nnamespace {\n'
@@ -232,7 +248,7 @@ def gen_bindings(family: str, ops: list[Op], all_ops: list[Op] | None = None) ->
         + "\n}  // namespace\n\n"
         f"void add_{family}_functions(std::vector<PyMethodDef>& v) {{\n" + "\n".join(fn_defs) + "\n}\n\n"
         f"void add_{family}_methods(std::vector<PyMethodDef>& v) {{\n" + "\n".join(m_defs) + "\n}\n\n"
-        "}  // namespace ember::py\n"
+        + ns_fns + "}  // namespace ember::py\n"
     )
 
 
@@ -250,15 +266,25 @@ def gen_return_types(ops: list[Op]) -> str:
             "void add_generated_return_types() {\n" + lines + "\n}\n\n}  // namespace ember::py\n")
 
 
-def gen_bind_all(families: list[str]) -> str:
+def gen_bind_all(families: list[str], ops: list[Op] | None = None) -> str:
     decl = "\n".join(f"void add_{f}_functions(std::vector<PyMethodDef>&);\n"
                      f"void add_{f}_methods(std::vector<PyMethodDef>&);" for f in families)
     fcalls = "\n".join(f"  add_{f}_functions(v);" for f in families)
     mcalls = "\n".join(f"  add_{f}_methods(v);" for f in families)
+    # Each namespace's submodule of ember._C (module.cpp creates them), every one even when empty.
+    by_ns = {ns: [f for f in families if ns in family_namespaces([o for o in ops or [] if o.family == f])]
+             for ns in NAMESPACES}
+    ns_decl = "".join(f"void {namespace_fn(f, ns)}(std::vector<PyMethodDef>&);\n"
+                      for ns, fams in by_ns.items() for f in fams)
+    ns_body = "".join(f'  subs.push_back({{"{NAMESPACES[ns]}", {{}}}});\n' +
+                      "".join(f"  {namespace_fn(f, ns)}(subs.back().second);\n" for f in fams)
+                      for ns, fams in by_ns.items())
     return (HEADER + '#include "python/tensor_methods.h"\n\nnamespace ember::py {\n\n' + decl +
             "\n\nvoid add_generated_functions(std::vector<PyMethodDef>& v) {\n" + fcalls + "\n}\n\n"
-            "void add_generated_methods(std::vector<PyMethodDef>& v) {\n" + mcalls + "\n}\n\n"
-            "}  // namespace ember::py\n")
+            "void add_generated_methods(std::vector<PyMethodDef>& v) {\n" + mcalls + "\n}\n\n" + ns_decl +
+            "\nstd::vector<std::pair<const char*, std::vector<PyMethodDef>>> generated_namespace_functions() {\n"
+            "  std::vector<std::pair<const char*, std::vector<PyMethodDef>>> subs;\n" + ns_body +
+            "  return subs;\n}\n\n}  // namespace ember::py\n")
 
 
 def gen_summary(ops: list[Op]) -> str:
@@ -266,6 +292,7 @@ def gen_summary(ops: list[Op]) -> str:
                                  "dtypes": op.dtypes, "promotion": op.promotion,
                                  "pointwise": op.pointwise is not None, "composite": op.composite,
                                  "overload_of": op.overload_of, "returns": op.returns,
+                                 "namespace": op.namespace, "py_name": op.py_name,
                                  "ret_fields": op.ret_fields,
                                  "backward": sorted(autograd.formulas(op))} for op in ops}, indent=1)
 
@@ -277,8 +304,10 @@ def generate(ops: list[Op]) -> dict[str, str]:
     families = sorted({op.family for op in ops})
     for fam in families:
         files[f"generated/bind_{fam}.cpp"] = gen_bindings(fam, [o for o in ops if o.family == fam], ops)
-    files["generated/bind_all.cpp"] = gen_bind_all(families)
+    files["generated/bind_all.cpp"] = gen_bind_all(families, ops)
     files["generated/return_types.cpp"] = gen_return_types(ops)
+    for rel, text in pyi.gen_stubs(ops).items():
+        files[f"generated/pyi/{rel}"] = text
     for fam in families:
         files[f"generated/autograd/{fam}.cpp"] = autograd.gen_family(
             fam, [o for o in ops if o.family == fam])

@@ -29,8 +29,12 @@ VARIANTS = {"function", "method", "inplace", "out"}
 # not a silently ignored line.
 ENTRY_KEYS = {"name", "schema", "doc", "variants", "dtypes", "promotion", "kernel", "includes", "backward",
               "differentiable", "not_differentiable", "composite", "elementwise", "overload_of",
-              "method_overload_of", "check", "iter_check", "int_divisor_check", "captures", "simd_f32", "mixed_devices"}
+              "method_overload_of", "check", "iter_check", "int_divisor_check", "captures", "simd_f32", "mixed_devices",
+              "namespace"}
 KERNEL_KEYS = {"pointwise", "impl"}
+# `namespace:` -> the submodule of ember._C its functions are bound in (the Python package re-exports
+# them: ember.linalg.cholesky is ember._C._linalg.cholesky). An op without one is top level (ember.NAME).
+NAMESPACES = {"linalg": "_linalg", "special": "_special", "fft": "_fft", "nn.functional": "_nn"}
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OPS_DIR = ROOT / "core" / "ops"
 
@@ -77,6 +81,39 @@ class Op:
     @property
     def public_name(self) -> str:
         return self.overload_of or self.name
+
+    @property
+    def namespace(self) -> str | None:
+        """The Python namespace its function is bound in (`linalg`, `special`, `fft`, `nn.functional`),
+        None for the top level."""
+        return self.entry.get("namespace")
+
+    @property
+    def py_name(self) -> str:
+        """The function's name in its namespace: the public name less the namespace's prefix
+        (linalg_cholesky is ember.linalg.cholesky)."""
+        prefix = f"{self.namespace}_" if self.namespace else ""
+        return self.public_name[len(prefix):] if prefix and self.public_name.startswith(prefix) else self.public_name
+
+    @property
+    def binding_path(self) -> str:
+        """Where its function binding lives, from `ember`: `_C.exp`, `_C._linalg.cholesky`, `_C._nn.gelu`."""
+        sub = f"{NAMESPACES[self.namespace]}." if self.namespace else ""
+        return f"_C.{sub}{self.py_name}"
+
+    def function(self, ember):
+        """The op's public callable (the one resolver for tests and tools): ember.linalg.cholesky,
+        ember.exp (a Python override where ember has one, as users see it), ember._C._nn.gelu for the
+        nn ops (ember.nn.functional wraps them with PyTorch's extra arguments such as inplace) and
+        ember._C.NAME for private ops."""
+        if self.namespace in ("linalg", "special", "fft"):
+            return getattr(getattr(ember, self.namespace), self.py_name)
+        obj = ember
+        if self.namespace is None and not self.py_name.startswith("_") and hasattr(ember, self.py_name):
+            return getattr(ember, self.py_name)
+        for part in self.binding_path.split("."):
+            obj = getattr(obj, part)
+        return obj
 
     @property
     def tensor_args(self) -> list[Arg]:
@@ -167,12 +204,23 @@ def _check_keys(fname: str, e) -> None:
                          "core/ops/README.md)")
 
 
+def _check_namespace(fname: str, name: str, e: dict) -> None:
+    ns = e.get("namespace")
+    if ns is not None and ns not in NAMESPACES:
+        raise ValueError(f"{fname}: {name}: namespace: takes one of {', '.join(NAMESPACES)}, got {ns!r}")
+    # PyTorch has no torch.linalg_cholesky: a prefixed name belongs in its namespace.
+    for prefix in ("linalg", "special", "fft"):
+        if name.startswith(prefix + "_") and ns != prefix:
+            raise ValueError(f"{fname}: {name}: an op named {prefix}_* needs namespace: {prefix}")
+
+
 def load(ops_dir: pathlib.Path = OPS_DIR) -> list[Op]:
     ops: list[Op] = []
     seen: set[str] = set()
     for path in sorted(ops_dir.glob("*.yaml")):
         for e in yaml.safe_load(path.read_text()) or []:
             _check_keys(path.name, e)
+            _check_namespace(path.name, e["name"], e)
             name, args, ret = parse_schema(e["schema"])
             if name != e["name"]:
                 raise ValueError(f"{path.name}: schema name {name} != entry name {e['name']}")
@@ -197,4 +245,6 @@ def load(ops_dir: pathlib.Path = OPS_DIR) -> list[Op]:
     for o in ops:
         if o.overload_of and o.overload_of not in by_name:
             raise ValueError(f"{o.name}: overload_of names an unknown op {o.overload_of}")
+        if o.overload_of and by_name[o.overload_of].namespace != o.namespace:
+            raise ValueError(f"{o.name}: an overload has the namespace of {o.overload_of}")
     return ops

@@ -2,6 +2,8 @@
 // arg_parser.h) and the non-op utilities (dtype defaults, threads) through the same parser.
 #include <pybind11/pybind11.h>
 
+#include <string>
+
 #include "base/determinism.h"
 #include "device/allocator.h"
 #include "device/cpu_features.h"
@@ -123,6 +125,38 @@ EMBER_FN(_cpu_capability, "_cpu_capability()",
 
 #undef EMBER_FN
 
+// A list of the names in a null-terminated PyMethodDef table (its public ones only when asked).
+PyObject* def_names(const std::vector<PyMethodDef>& defs, bool public_only) {
+  PyObject* names = PyList_New(0);
+  for (size_t i = 0; names && i < defs.size() && defs[i].ml_name; i++) {
+    if (public_only && defs[i].ml_name[0] == '_') continue;
+    PyObject* s = PyUnicode_FromString(defs[i].ml_name);
+    if (!s || PyList_Append(names, s) < 0) Py_CLEAR(names);
+    Py_XDECREF(s);
+  }
+  return names;
+}
+
+// ember._C._linalg, _special, _fft, _nn: the ops of each namespace under their names without the
+// prefix, with __all__, in sys.modules so `from ember._C._linalg import *` works. The tables are
+// static: a module's functions point into them.
+void add_namespace_modules(PyObject* mod) {
+  static auto subs = generated_namespace_functions();
+  std::string base = PyModule_GetName(mod);
+  for (auto& [name, defs] : subs) {
+    defs.push_back({nullptr, nullptr, 0, nullptr});
+    std::string full = base + "." + name;
+    PyObject* sub = PyModule_New(full.c_str());
+    if (!sub) throw pyb::error_already_set();
+    PyObject* all = def_names(defs, false);
+    bool ok = all && PyModule_AddFunctions(sub, defs.data()) == 0 && PyModule_AddObject(sub, "__all__", all) == 0 &&
+              PyModule_AddObjectRef(mod, name, sub) == 0 &&
+              PyDict_SetItemString(PyImport_GetModuleDict(), full.c_str(), sub) == 0;
+    Py_DECREF(sub);
+    if (!ok) throw pyb::error_already_set();
+  }
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_C, m) {
@@ -135,6 +169,12 @@ PYBIND11_MODULE(_C, m) {
   if (PyModule_AddObjectRef(mod, "_return_types", return_types_dict()) < 0) throw pyb::error_already_set();
   static std::vector<PyMethodDef> functions;
   add_generated_functions(functions);
+  // __all__: the top-level ops of the op database, what `from ._C import *` gives ember.
+  functions.push_back({nullptr, nullptr, 0, nullptr});
+  PyObject* top_level_ops = def_names(functions, true);
+  functions.pop_back();
+  if (!top_level_ops || PyModule_AddObject(mod, "__all__", top_level_ops) < 0) throw pyb::error_already_set();
+  add_namespace_modules(mod);
   add_data_creation_functions(functions);
   add_op_table_functions(functions);
   add_storage_functions(functions);

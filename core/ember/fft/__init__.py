@@ -14,6 +14,11 @@ __all__ = [
     "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
     "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift",
 ]
+# Ops of the op database with `namespace: fft` (none yet: the transforms here run _fft_c2c, _fft_r2c
+# and _fft_c2r), bound in ember._C._fft under their names without the fft_ prefix.
+from .._C._fft import *  # noqa: E402,F403
+
+__all__ += _C._fft.__all__
 
 
 # --- complex-to-complex ------------------------------------------------------------------------

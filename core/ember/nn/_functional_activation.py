@@ -20,8 +20,11 @@ SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _maybe_inplace(name, input, inplace, *args):
-    # the in-place variants are Tensor methods only (ember._C has no elu_, leaky_relu_, ...)
-    return getattr(input, name + "_")(*args) if inplace else getattr(_C, name)(input, *args)
+    # the in-place variants are Tensor methods only (ember._C has no elu_, leaky_relu_, ...); the
+    # functions are in ember._C._nn (`namespace: nn.functional`) or, as celu and threshold, top level
+    if inplace:
+        return getattr(input, name + "_")(*args)
+    return (getattr(_C._nn, name, None) or getattr(_C, name))(input, *args)
 
 
 @tensor_args("input")
@@ -83,7 +86,7 @@ def celu_(input, alpha=1.0):
 
 @tensor_args("input")
 def gelu(input, approximate="none"):
-    return _C.gelu(input, approximate=approximate)
+    return _C._nn.gelu(input, approximate=approximate)
 
 
 @tensor_args("input")
@@ -98,12 +101,12 @@ def mish(input, inplace=False):
 
 @tensor_args("input")
 def softplus(input, beta=1.0, threshold=20.0):
-    return _C.softplus(input, beta, threshold)
+    return _C._nn.softplus(input, beta, threshold)
 
 
 @tensor_args("input")
 def softsign(input):
-    return _C.softsign(input)
+    return _C._nn.softsign(input)
 
 
 @tensor_args("input", numbers=("min_val", "max_val"))
@@ -130,12 +133,12 @@ def hardswish(input, inplace=False):
 
 @tensor_args("input")
 def logsigmoid(input):
-    return _C.logsigmoid(input)
+    return _C._nn.logsigmoid(input)
 
 
 @tensor_args("input")
 def tanhshrink(input):
-    return _C.tanhshrink(input)
+    return _C._nn.tanhshrink(input)
 
 
 @tensor_args("input")
@@ -152,7 +155,7 @@ def threshold_(input, threshold, value):
 def softshrink(input, lambd=0.5):
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    return _C.softshrink(input, lambd)
+    return _C._nn.softshrink(input, lambd)
 
 
 @tensor_args("input", numbers=("lambd",))

@@ -156,7 +156,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     out_sizes, scales = _output_sizes(input, size, scale_factor, recompute_scale_factor, nd)
     _reserve(input, out_sizes)
     if mode == "area":
-        return _C.adaptive_avg_pool(input, out_sizes)
+        return _C._nn.adaptive_avg_pool(input, out_sizes)
     kind = "nearest" if mode == "nearest" else "nearest-exact" if mode == "nearest-exact" else \
         "cubic" if mode == "bicubic" else "linear"
     out = input

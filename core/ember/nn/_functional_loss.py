@@ -169,8 +169,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise RuntimeError(f"binary_cross_entropy_with_logits(): expected target of a floating dtype, got "
                            f"{target.dtype}")
     check_output_shape("binary_cross_entropy_with_logits", input, weight=weight, pos_weight=pos_weight)
-    log_sig_neg = _C.logsigmoid(-input)  # log(1 - sigmoid(x))
-    log_sig = _C.logsigmoid(input)
+    log_sig_neg = _C._nn.logsigmoid(-input)  # log(1 - sigmoid(x))
+    log_sig = _C._nn.logsigmoid(input)
     if pos_weight is not None:
         loss = -(pos_weight * target * log_sig + (1 - target) * log_sig_neg)
     else:
@@ -204,4 +204,4 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     if not (input.is_floating_point() or input.is_complex()):
         raise RuntimeError(f"result type Float can't be cast to the desired output type {input.dtype}")
     check_output_shape("soft_margin_loss", input, target=target)
-    return _reduce(_C.softplus(-target * input), reduction)
+    return _reduce(_C._nn.softplus(-target * input), reduction)

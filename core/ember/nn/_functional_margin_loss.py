@@ -40,7 +40,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-mean over classes of y log sigmoid(x) + (1 - y) log sigmoid(-x)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    loss = -(target * _C.logsigmoid(input) + (1 - target) * _C.logsigmoid(-input))
+    loss = -(target * _C._nn.logsigmoid(input) + (1 - target) * _C._nn.logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
     return _reduce(loss.mean(-1), reduction)

@@ -195,7 +195,7 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     rest = input.numel() // (n * c)
     x = input if input.is_floating_point() or input.is_complex() else input.to(_C.get_default_dtype())
     sq = pad((x * x).reshape(n, 1, c, rest), [0, 0, size // 2, (size - 1) // 2])
-    div = _C.avg_pool(sq, [size, 1], [1, 1], [0, 0], False, True, None).reshape(list(input.shape))
+    div = _C._nn.avg_pool(sq, [size, 1], [1, 1], [0, 0], False, True, None).reshape(list(input.shape))
     return input / (div * alpha + k) ** beta
 
 

@@ -38,7 +38,8 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
     x, unbatched = _batched(input, nd, f"max_pool{nd}d")
     k = _list(kernel_size, nd, "kernel_size")
     s = _list(stride, nd, "stride") if stride not in (None, [], ()) else k
-    values, indices = _C.max_pool(x, k, s, _list(padding, nd, "padding"), _list(dilation, nd, "dilation"), ceil_mode)
+    pad, dil = _list(padding, nd, "padding"), _list(dilation, nd, "dilation")
+    values, indices = _C._nn.max_pool(x, k, s, pad, dil, ceil_mode)
     values, indices = _unbatch(values, unbatched), _unbatch(indices, unbatched)
     return (values, indices) if return_indices else values
 
@@ -62,7 +63,7 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
     x, unbatched = _batched(input, nd, f"avg_pool{nd}d")
     k = _list(kernel_size, nd, "kernel_size")
     s = _list(stride, nd, "stride") if stride not in (None, [], ()) else k
-    out = _C.avg_pool(x, k, s, _list(padding, nd, "padding"), ceil_mode, count_include_pad, divisor_override)
+    out = _C._nn.avg_pool(x, k, s, _list(padding, nd, "padding"), ceil_mode, count_include_pad, divisor_override)
     return _unbatch(out, unbatched)
 
 
@@ -98,12 +99,12 @@ def _output_size(x, output_size, nd):
 
 def _adaptive_avg(input, output_size, nd):
     x, unbatched = _batched(input, nd, f"adaptive_avg_pool{nd}d")
-    return _unbatch(_C.adaptive_avg_pool(x, _output_size(x, output_size, nd)), unbatched)
+    return _unbatch(_C._nn.adaptive_avg_pool(x, _output_size(x, output_size, nd)), unbatched)
 
 
 def _adaptive_max(input, output_size, return_indices, nd):
     x, unbatched = _batched(input, nd, f"adaptive_max_pool{nd}d")
-    values, indices = _C.adaptive_max_pool(x, _output_size(x, output_size, nd))
+    values, indices = _C._nn.adaptive_max_pool(x, _output_size(x, output_size, nd))
     values, indices = _unbatch(values, unbatched), _unbatch(indices, unbatched)
     return (values, indices) if return_indices else values
 

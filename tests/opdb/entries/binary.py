@@ -1,7 +1,7 @@
 """OpInfos for core/ops/binary.yaml."""
 import numpy as np
 
-from opdb.opinfo import OpInfo, Sample, random_array, register
+from ember.testing.opinfo import OpInfo, Sample, random_array, register
 
 
 def _add(a, b, alpha=1):

@@ -1,7 +1,7 @@
 """OpInfos for core/ops/bitwise.yaml and compare.yaml."""
 import numpy as np
 
-from opdb.opinfo import OpInfo, register
+from ember.testing.opinfo import OpInfo, register
 
 
 def _shift_left(a, b):

@@ -4,7 +4,7 @@ dtype, including empty and 0-size contraction shapes, broadcast batches and 3+ o
 Strided inputs, out=, in-place forms and errors are in tests/core/test_matmul.py."""
 import numpy as np
 
-from opdb.opinfo import COMPLEX, INTS, OpInfo, Sample, random_array, register
+from ember.testing.opinfo import COMPLEX, INTS, OpInfo, Sample, random_array, register
 
 # float32 sums of products round at every step: looser than the elementwise defaults.
 TOL = {"float32": (1e-5, 1e-4), "complex64": (1e-5, 1e-4), "float16": (4e-3, 4e-3), "bfloat16": (2e-2, 2e-2)}

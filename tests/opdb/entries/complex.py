@@ -2,7 +2,7 @@
 properties and the error cases are in tests/core/test_pointwise_extra.py."""
 import numpy as np
 
-from opdb.opinfo import OpInfo, Sample, random_array, register
+from ember.testing.opinfo import OpInfo, Sample, random_array, register
 
 
 def _arrays(dtype, rng, shapes=((3, 4), (), (0, 2), (2, 1, 3))):

@@ -5,7 +5,7 @@ here (shapes only) and on real sizes in tests/core/test_creation.py, which also 
 import numpy as np
 
 import ember
-from opdb.opinfo import COMPLEX, FLOATS, NP_DTYPE, OpInfo, Sample, register
+from ember.testing.opinfo import COMPLEX, FLOATS, NP_DTYPE, OpInfo, Sample, register
 
 NO_TENSOR_INPUT = {"meta": "no tensor input to move to meta: device='meta' is tested in tests/core/test_creation.py"}
 

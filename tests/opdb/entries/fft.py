@@ -5,7 +5,7 @@ empty batch, out=, gradcheck, gradgradcheck, forward mode)."""
 import numpy as np
 import scipy.fft as sfft
 
-from opdb.opinfo import COMPLEX, OpInfo, Sample, random_array, register
+from ember.testing.opinfo import COMPLEX, OpInfo, Sample, random_array, register
 
 TOL = {"float32": (1e-5, 1e-4), "complex64": (1e-5, 1e-4), "float64": (1e-10, 1e-10), "complex128": (1e-10, 1e-10)}
 NORMS = (None, "backward", "ortho", "forward")

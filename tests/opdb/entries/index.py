@@ -6,7 +6,7 @@ several samples use non-contiguous (transposed or strided) inputs."""
 import numpy as np
 
 import ember
-from opdb.opinfo import OpInfo, Sample, random_array, register
+from ember.testing.opinfo import OpInfo, Sample, random_array, register
 
 
 def _arr(dtype, rng, shape):

@@ -2,7 +2,7 @@
 harness to call): tests/core/test_pytorch_parity.py covers it."""
 import numpy as np
 
-from opdb.opinfo import OpInfo, Sample, random_array, register
+from ember.testing.opinfo import OpInfo, Sample, random_array, register
 
 
 def _fill_samples(dtype, rng):

@@ -11,7 +11,7 @@ import numpy as np
 import scipy.linalg
 
 import ember
-from opdb.opinfo import COMPLEX, OpInfo, Sample, register
+from ember.testing.opinfo import COMPLEX, OpInfo, Sample, register
 
 # LAPACK in float32 rounds at every step of a factorization: looser than the elementwise defaults.
 TOL = {"float32": (1e-4, 1e-4), "complex64": (1e-4, 1e-4), "float64": (1e-9, 1e-10), "complex128": (1e-9, 1e-10)}

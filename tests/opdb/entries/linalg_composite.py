@@ -6,7 +6,7 @@ tests/linalg_composite/."""
 import numpy as np
 import scipy.linalg
 
-from opdb.opinfo import OpInfo, Sample, random_array, register
+from ember.testing.opinfo import OpInfo, Sample, random_array, register
 
 TOL = {"float32": (1e-4, 1e-5), "complex64": (1e-4, 1e-5), "float64": (1e-9, 1e-11), "complex128": (1e-9, 1e-11)}
 INF = float("inf")

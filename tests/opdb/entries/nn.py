@@ -5,7 +5,7 @@ from scipy import special
 
 import ember
 
-from opdb.opinfo import OpInfo, register
+from ember.testing.opinfo import OpInfo, register
 
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
@@ -58,7 +58,7 @@ register(
 
 
 def _softmax_samples(dtype, rng):
-    from opdb.opinfo import Sample, random_array
+    from ember.testing.opinfo import Sample, random_array
     out = [Sample((np.asarray(random_array(dtype, shape, rng, (-4, 4), (-3, 3))),), {"dim": dim})
            for shape, dim in [((3, 5), 1), ((3, 5), 0), ((2, 3, 4), 1), ((2, 3, 4), -1), ((), 0), ((0, 3), 1)]]
     if dtype == "float32":  # dtype= casts first
@@ -125,7 +125,7 @@ def _conv_ref(x, w, b, stride, padding, dilation, transposed, output_padding, gr
 
 
 def _conv_samples(dtype, rng):
-    from opdb.opinfo import Sample, random_array
+    from ember.testing.opinfo import Sample, random_array
 
     def r(*shape):
         return np.asarray(random_array(dtype, shape, rng, (-1, 1), (-2, 2)))
@@ -152,7 +152,7 @@ def _weight_grad_ref(grad_output, input, weight_sizes, stride, padding, dilation
 
 
 def _weight_grad_samples(dtype, rng):
-    from opdb.opinfo import Sample, random_array
+    from ember.testing.opinfo import Sample, random_array
     out = []
     for xs, ws, st, pad, dil, g in [((2, 2, 5), (3, 2, 2), [1], [1], [1], 1),
                                     ((1, 4, 4, 4), (2, 2, 2, 2), [2], [0], [1], 2)]:
@@ -273,7 +273,7 @@ def _adjoint(forward, out_shape, in_shape):
 
 def _pool_samples(kind):
     def samples(dtype, rng):
-        from opdb.opinfo import Sample, random_array
+        from ember.testing.opinfo import Sample, random_array
 
         def r(*shape):  # distinct values: no ties for max
             v = np.asarray(random_array(dtype, shape, rng, (-4, 4), (-9, 9)))
@@ -309,7 +309,7 @@ def _avg_backward_ref(g, input_sizes, kernel_size, **kw):
 
 
 def _adaptive_avg_backward_samples(dtype, rng):
-    from opdb.opinfo import Sample, random_array
+    from ember.testing.opinfo import Sample, random_array
     return [Sample((np.asarray(random_array(dtype, (1, 2, 3), rng, (-4, 4), (-9, 9))), [1, 2, 7])),
             Sample((np.asarray(random_array(dtype, (1, 1, 2, 4), rng, (-4, 4), (-9, 9))), [1, 1, 5, 6]))]
 
@@ -320,7 +320,7 @@ def _adaptive_avg_backward_ref(g, input_sizes):
 
 def _max_pool_backward_samples(dtype, rng):
     """Gradients with indices into each (n, c) plane: repeated ones (overlapping windows) add up."""
-    from opdb.opinfo import Sample, random_array
+    from ember.testing.opinfo import Sample, random_array
 
     def idx(shape, plane):
         return ember.tensor(rng.integers(0, plane, shape).astype(np.int64))
@@ -373,7 +373,7 @@ def _batch_norm_ref(x, w, b, rm, rv, training, momentum, eps):
 
 
 def _batch_norm_samples(dtype, rng):
-    from opdb.opinfo import Sample, random_array
+    from ember.testing.opinfo import Sample, random_array
 
     def r(*shape, lo=-2, hi=2):
         return np.asarray(random_array(dtype, shape, rng, (lo, hi), (-3, 3)))
@@ -414,7 +414,7 @@ def _batch_norm_backward_ref(g, x, w, save_mean, save_invstd, training):
 
 
 def _batch_norm_backward_samples(dtype, rng):
-    from opdb.opinfo import Sample, random_array
+    from ember.testing.opinfo import Sample, random_array
     out = []
     for training, shape in ((True, (3, 2, 4)), (False, (4, 3))):
         x = np.asarray(random_array(dtype, shape, rng, (-2, 2), (-3, 3)))

@@ -3,7 +3,7 @@ harness cannot compare: they are tested in tests/core/test_pointwise_extra.py.""
 import numpy as np
 
 import ember
-from opdb.opinfo import OpInfo, Sample, random_array, register
+from ember.testing.opinfo import OpInfo, Sample, random_array, register
 
 
 def _clamp(a, min=None, max=None):

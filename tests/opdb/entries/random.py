@@ -8,7 +8,7 @@ and are tested there only."""
 import numpy as np
 
 import ember
-from opdb.opinfo import COMPLEX, FLOATS, OpInfo, Sample, random_array, register
+from ember.testing.opinfo import COMPLEX, FLOATS, OpInfo, Sample, random_array, register
 
 SHAPES = [(3, 4), (5,), (), (2, 0)]
 RANDOM_ONLY = "no parameter makes its result certain: tests/core/test_random.py"

@@ -7,7 +7,7 @@ import numpy as np
 import scipy.special
 
 import ember
-from opdb.opinfo import COMPLEX, FLOATS, INTS, OpInfo, Sample, random_array, register
+from ember.testing.opinfo import COMPLEX, FLOATS, INTS, OpInfo, Sample, random_array, register
 
 SHAPES = [(), (7,), (3, 4), (2, 3, 4), (0,), (2, 0, 3), (1, 5, 1)]
 

@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 import ember
-from opdb.opinfo import FLOATS, INTS, OpInfo, Sample, random_array, register
+from ember.testing.opinfo import FLOATS, INTS, OpInfo, Sample, random_array, register
 
 
 def _arr(dtype, rng, shape, domain=(-3.0, 3.0)):

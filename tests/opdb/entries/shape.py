@@ -2,7 +2,7 @@
 np.concatenate, np.stack, np.flip, np.roll, np.tile, np.tril, np.triu, ..."""
 import numpy as np
 
-from opdb.opinfo import OpInfo, Sample, random_array, register
+from ember.testing.opinfo import OpInfo, Sample, random_array, register
 
 
 def _arr(dtype, rng, shape):

@@ -3,7 +3,7 @@ quantile, nanquantile, searchsorted, bucketize, histc, bincount and isin against
 argsort for ties and PyTorch's index conventions, NaN sorted as the largest value)."""
 import numpy as np
 
-from opdb.opinfo import FLOATS, OpInfo, Sample, random_array, register
+from ember.testing.opinfo import FLOATS, OpInfo, Sample, random_array, register
 
 SHAPES_DIMS = [((), 0), ((), -1), ((9,), 0), ((4, 7), 1), ((4, 7), 0), ((2, 3, 5), 1), ((2, 3, 5), -1),
                ((0,), 0), ((2, 0, 3), 2), ((300,), 0)]

@@ -3,7 +3,7 @@ float16's range; tails, poles and special values are tested in tests/core/test_s
 import numpy as np
 from scipy import special
 
-from opdb.opinfo import OpInfo, Sample, random_array, register
+from ember.testing.opinfo import OpInfo, Sample, random_array, register
 
 
 def _degree(n):

@@ -5,7 +5,7 @@ import numpy as np
 from scipy import special
 
 import ember
-from opdb.opinfo import OpInfo, Sample, random_array, register
+from ember.testing.opinfo import OpInfo, Sample, random_array, register
 
 
 def _sign(a):

@@ -3,7 +3,7 @@ transpose, broadcast_to, diagonal, sliding_window_view, moveaxis, ...)."""
 import numpy as np
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
-from opdb.opinfo import OpInfo, Sample, random_array, register
+from ember.testing.opinfo import OpInfo, Sample, random_array, register
 
 
 def _arr(dtype, rng, shape):

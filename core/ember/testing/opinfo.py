@@ -1,6 +1,20 @@
-"""OpInfo: what the generic op tests need to know about one op beyond its YAML entry: the
-NumPy/SciPy reference, input domains, sample inputs and tolerances. Entries live in
-tests/opdb/entries_<family>.py and register themselves with `register`."""
+"""OpInfo: what generic tests need to know about one op beyond its schema: its NumPy/SciPy reference,
+input domains, sample inputs and tolerances; and the helpers that run an op on the samples and
+compare it with the reference (NumPy is imported with this module, never by `import ember`).
+
+The core's op tests (tests/opdb) declare one OpInfo per op of core/ops/*.yaml. A domain package
+declares OpInfos for its own ops the same way, against its own reference, and checks them:
+
+    from ember.testing.opinfo import OpInfo, Sample, check_against_reference
+
+    def nms_samples(dtype, rng):
+        return [Sample((boxes_array, scores_array), {"iou_threshold": 0.5})]
+
+    NMS = OpInfo("nms", ref=numpy_nms, sample_inputs=nms_samples)
+    check_against_reference(NMS, embervision.ops.nms, "float32")
+
+`register` adds an OpInfo to REGISTRY, the table the core's generic tests run over.
+"""
 from __future__ import annotations
 
 import dataclasses
@@ -97,9 +111,69 @@ def _random(dtype, shape, rng, domain, int_domain, nonzero):
     return a
 
 
-def assert_close(actual: np.ndarray, expected: np.ndarray, dtype: str, tol: dict | None = None, msg=""):
+def assert_matches_reference(actual: np.ndarray, expected: np.ndarray, dtype: str, tol: dict | None = None, msg=""):
     if dtype in ("bool",) + INTS or actual.dtype == np.bool_ and expected.dtype == np.bool_:
         np.testing.assert_array_equal(actual, expected, err_msg=msg)
         return
     rtol, atol = (tol or {}).get(dtype, TOL.get(dtype, (1e-6, 1e-6)))
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol, equal_nan=True, err_msg=msg)
+
+
+# ---- running an op on an OpInfo's samples -----------------------------------------------------
+
+def sample_args(sample: Sample, dtype: str) -> tuple[list, dict]:
+    """A sample's arguments with its arrays (and lists of arrays) as ember tensors of dtype."""
+    def convert(x):
+        if isinstance(x, np.ndarray):
+            return to_ember(x, dtype)
+        if isinstance(x, (list, tuple)) and x and all(isinstance(i, np.ndarray) for i in x):
+            return type(x)(to_ember(i, dtype) for i in x)
+        return x
+    return [convert(a) for a in sample.args], dict(sample.kwargs)
+
+
+def numpy_tree(x):
+    """Tensors (also inside lists and tuples) as NumPy arrays, 16-bit floats widened."""
+    return type(x)(numpy_tree(i) for i in x) if isinstance(x, (list, tuple)) else to_numpy(x)
+
+
+def reference_args(args: list) -> list:
+    """ember arguments as the reference takes them: tensors as (widened) NumPy arrays."""
+    def wide(a):
+        return to_numpy(a) if isinstance(a, ember.Tensor) else a
+    return [([wide(i) for i in a] if isinstance(a, (list, tuple)) else wide(a)) for a in args]
+
+
+def compare(got, want, dtype: str, info: OpInfo, msg: str) -> None:
+    """got (tensors, or lists/tuples of them) against the reference's want, with info's tolerances."""
+    if isinstance(want, (list, tuple)):
+        assert isinstance(got, (list, tuple)) and len(got) == len(want), msg
+        for g, w in zip(got, want):
+            compare(g, w, dtype, info, msg)
+        return
+    want = np.asarray(want)
+    g = got if isinstance(got, np.ndarray) else to_numpy(got)
+    assert g.shape == want.shape, f"{msg}: shape {g.shape} != {want.shape}"
+    assert_matches_reference(
+        g, want.astype(g.dtype) if want.dtype != g.dtype and g.dtype.kind == want.dtype.kind else want, dtype,
+        info.tol, msg=msg)
+
+
+def check_against_reference(info: OpInfo, fn: Callable, dtype: str, seed: int = 7) -> int:
+    """Calls fn on each of info's samples in dtype and compares with info.ref (through
+    info.extra["compare_as"] when results are unique only up to signs); runs info.check too.
+    Returns how many samples were checked; raises AssertionError naming the sample that differs."""
+    if info.sample_inputs is None or info.ref is None:
+        raise ValueError(f"OpInfo {info.name}: check_against_reference needs sample_inputs and ref")
+    n = 0
+    for sample in info.sample_inputs(dtype, np.random.default_rng(seed)):
+        args, kwargs = sample_args(sample, dtype)
+        got = fn(*args, **kwargs)
+        want = info.ref(*reference_args(args), **kwargs)
+        if info.check:
+            info.check(got, sample, dtype)
+        if "compare_as" in info.extra:
+            got, want = info.extra["compare_as"](numpy_tree(got)), info.extra["compare_as"](want)
+        compare(got, want, dtype, info, f"{info.name}({dtype}) sample {sample.kwargs}")
+        n += 1
+    return n
