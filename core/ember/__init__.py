@@ -58,4 +58,15 @@ from ._deterministic import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled, get_deterministic_debug_mode, is_deterministic_algorithms_warn_only_enabled,
     set_deterministic_debug_mode, use_deterministic_algorithms)
 from ._matmul_precision import get_float32_matmul_precision, set_float32_matmul_precision  # noqa: E402,F401
-from . import distributions  # noqa: E402,F401
+
+
+# Submodules loaded on first use (ember.distributions is ~100 modules' worth of Python): `import
+# ember` stays fast, and `ember.distributions.Normal` / `import ember.distributions` work as in PyTorch.
+_LAZY_SUBMODULES = ("distributions",)
+
+
+def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        import importlib
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'ember' has no attribute '{name}'")
