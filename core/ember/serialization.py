@@ -396,8 +396,8 @@ class _WeightsOnlyUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         full = f"{module}.{name}"
         if module.split(".")[0] in _BLOCKED_MODULES:
-            raise UnpicklingError(f"ember.load: {self._source}: Weights only load failed (weights_only=True). Trying to "
-                                  f"load unsupported GLOBAL {full} whose module {module} is blocked.")
+            raise UnpicklingError(f"ember.load: {self._source}: Weights only load failed (weights_only=True). "
+                                  f"Trying to load unsupported GLOBAL {full} whose module {module} is blocked.")
         obj = _ALLOWED.get((module, name))
         if obj is None:
             obj = next((_user_safe_globals[n] for n in _alias_names(module, name) if n in _user_safe_globals), None)
