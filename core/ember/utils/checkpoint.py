@@ -120,10 +120,9 @@ def _tensors_in(obj, found, depth=0):
                 _tensors_in(cell.cell_contents, found, depth + 1)
             except ValueError:  # an empty cell
                 pass
-        names = obj.__code__.co_names
-        _tensors_in([obj.__globals__[n] for n in names if n in obj.__globals__ and
-                     isinstance(obj.__globals__[n], (_C.TensorBase, list, tuple, dict)) or
-                     _is_module(obj.__globals__.get(n))], found, depth + 1)
+        named = [obj.__globals__[n] for n in obj.__code__.co_names if n in obj.__globals__]
+        _tensors_in([g for g in named if isinstance(g, (_C.TensorBase, list, tuple, dict)) or _is_module(g)], found,
+                    depth + 1)
 
 
 def _is_module(x):
@@ -155,7 +154,10 @@ def _graph_leaves(outputs, stop_nodes):
 
 class _NonReentrantCheckpoint(Function):
     """Its inputs are the tensor arguments and every leaf the function's graph reached in the forward,
-    so autograd.grad and backward(inputs=) see through it; backward re-runs the function."""
+    so autograd.grad and backward(inputs=) see through it; backward re-runs the function. (The forward
+    runs once with grad to find those leaves, walking its graph, which is then dropped: the peak is one
+    segment's activations, as during the recomputation. PyTorch finds them with saved-tensor hooks,
+    which ember's autograd does not have.)"""
 
     @staticmethod
     def forward(ctx, state, *tensors):
