@@ -13,13 +13,13 @@ DOMAIN_SRC := $(shell find vision audio text csprng -path '*/build' -prune -o \(
 demo: $(STAMP)/domains $(STAMP)/recipes
 	$(VPY) examples/digits/train.py
 
-test: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck
+test: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps
 	$(VPY) -m pytest tests
 
 bench: $(STAMP)/domains
 	$(VPY) -m tools.bench
 
-setup: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck
+setup: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps
 
 $(STAMP)/venv:
 	$(PY) -m venv --system-site-packages $(VENV)
@@ -46,6 +46,12 @@ $(STAMP)/openblas: $(STAMP)/venv
 # What the example recipes read their data with (scikit-learn ships the 8x8 digits).
 $(STAMP)/recipes: $(STAMP)/venv
 	$(VPY) -m pip install --quiet --disable-pip-version-check "scikit-learn>=1.3"
+	@touch $@
+
+# What only the tests need: tensorboard, whose event reader checks the files ember.utils.tensorboard writes
+# (SummaryWriter itself needs it too, as PyTorch's does; users install it when they log).
+$(STAMP)/testdeps: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "tensorboard>=2.14"
 	@touch $@
 
 $(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(CORE_SRC)

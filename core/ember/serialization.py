@@ -14,7 +14,7 @@ from ._serialization_archive import ArchiveError, ArchiveReader, ArchiveWriter, 
 from ._size import Size
 
 __all__ = ["save", "load", "UnpicklingError", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
-           "safe_globals", "DEFAULT_PROTOCOL", "FORMAT_VERSION"]
+           "safe_globals", "get_unsafe_globals_in_checkpoint", "DEFAULT_PROTOCOL", "FORMAT_VERSION"]
 
 DEFAULT_PROTOCOL = 4  # bytes, sets and frozensets as opcodes; frames; objects over 4 GiB
 _CHUNK = 1 << 22  # bytes copied between a storage and the file at a time (stays in cache for the CRC)
@@ -223,6 +223,13 @@ def _codecs_encode(text, encoding):
     return text.encode("latin1")
 
 
+def _empty_bytes(*args):
+    """Protocol 2 writes b'' as a call of bytes() with no argument (bytes(n) would allocate n bytes)."""
+    if args:
+        raise UnpicklingError("builtins.bytes is only allowed without arguments (protocol 2's b'')")
+    return b""
+
+
 # Every global a weights-only load may look up: module, name -> object. Anything else is rejected.
 _ALLOWED = {
     (__name__, "_rebuild_tensor"): _rebuild_tensor,
@@ -237,12 +244,26 @@ _ALLOWED = {
     ("builtins", "slice"): slice,
     ("builtins", "bytearray"): bytearray,
     ("builtins", "range"): range,
+    ("builtins", "bytes"): _empty_bytes,
     ("_codecs", "encode"): _codecs_encode,
 }
 # Protocol 2 streams name builtins by their Python 2 module (pickle's fix_imports).
 _ALLOWED.update({("__builtin__", name): obj for (module, name), obj in list(_ALLOWED.items()) if module == "builtins"})
 
 _user_safe_globals = {}  # "module.qualname" -> object, from add_safe_globals
+
+# As in PyTorch, nothing from these modules is ever rebuilt, even if allowlisted.
+_BLOCKED_MODULES = ("sys", "os", "posix", "nt")
+
+
+def _alias_names(module, name):
+    """The names a file may use for one global: NumPy 2 moved numpy.core to numpy._core (files from
+    NumPy 1 name the old module, and numpy.core still imports as an alias of the new one)."""
+    names = [f"{module}.{name}"]
+    for old, new in (("numpy.core", "numpy._core"), ("numpy._core", "numpy.core")):
+        if module == old or module.startswith(old + "."):
+            names.append(f"{new}{module[len(old):]}.{name}")
+    return names
 
 
 def _global_name(entry):
@@ -373,14 +394,21 @@ class _WeightsOnlyUnpickler(pickle.Unpickler):
         self._source = source
 
     def find_class(self, module, name):
+        full = f"{module}.{name}"
+        if module.split(".")[0] in _BLOCKED_MODULES:
+            raise UnpicklingError(f"ember.load: {self._source}: Weights only load failed (weights_only=True). "
+                                  f"Trying to load unsupported GLOBAL {full} whose module {module} is blocked.")
         obj = _ALLOWED.get((module, name))
         if obj is None:
-            obj = _user_safe_globals.get(f"{module}.{name}")
+            obj = next((_user_safe_globals[n] for n in _alias_names(module, name) if n in _user_safe_globals), None)
         if obj is None:
             raise UnpicklingError(
-                f"ember.load: {self._source} refers to the global {module}.{name}, which weights_only=True does not "
-                f"allow: loading it could run arbitrary code. If you trust this file, allow it with "
-                f"ember.serialization.add_safe_globals([{module}.{name}]) or load with weights_only=False.")
+                f"ember.load: {self._source}: Weights only load failed (weights_only=True). Unsupported global: "
+                f"GLOBAL {full} was not an allowed global by default. Please use "
+                f"`ember.serialization.add_safe_globals([{full}])` or the `ember.serialization.safe_globals([{full}])` "
+                f"context manager to allowlist this global if you trust this class/function. Loading with "
+                f"weights_only=False also works, but can run arbitrary code: do it only for a file from a trusted "
+                f"source.")
         return obj
 
     def persistent_load(self, pid):
@@ -407,7 +435,12 @@ def load(f, map_location=None, *, weights_only=True):
 
     weights_only=True (the default; None means True): only tensors, dtypes, devices, ember.Size,
     dict/OrderedDict, list, tuple, set, frozenset, str, bytes, bytearray, int, float, complex, bool,
-    None, slice and range are rebuilt, plus what add_safe_globals allowed. Any other global in the file
+    None, slice and range are rebuilt, plus what add_safe_globals allowed (never anything from sys, os,
+    posix or nt). As in PyTorch 2.13, NumPy objects are not allowed by default: arrays load after
+    add_safe_globals([numpy._core.multiarray._reconstruct, numpy.ndarray, numpy.dtype]) (PyTorch also
+    asks for the dtype's class, e.g. numpy.dtypes.Float64DType, as it checks what BUILD applies state
+    to; ember's unpickler does not); get_unsafe_globals_in_checkpoint(f) lists what a file names that is
+    not allowed. Any other global in the file
     (os.system, builtins.eval, a class of yours) raises ember.serialization.UnpicklingError before it is
     called, so an untrusted file cannot run code. weights_only=False unpickles anything, as PyTorch does:
     that runs code the file names, so use it only for files you trust.
@@ -460,3 +493,19 @@ def load(f, map_location=None, *, weights_only=True):
         if data.tell() != len(data.getbuffer()):
             raise RuntimeError(f"ember.load: {source}: {reader.prefix}/data.pkl has trailing bytes after the pickle")
     return result
+
+
+def get_unsafe_globals_in_checkpoint(f):
+    """The globals (as 'module.name') in an ember.save file that ember.load(weights_only=True) would
+    refuse now: neither built in nor allowed by add_safe_globals. The file's pickle is scanned, not run."""
+    from ._serialization_scan import globals_in_pickle
+    source = repr(os.fspath(f)) if isinstance(f, (str, os.PathLike)) else f"the {type(f).__name__} file object"
+    with _opened(f, "rb", "ember.serialization.get_unsafe_globals_in_checkpoint") as fh:
+        data = ArchiveReader(fh, source).read_record("data.pkl")
+    allowed = {f"{m}.{n}" for m, n in _ALLOWED}
+    unsafe = []
+    for full in sorted(globals_in_pickle(data)):
+        module, _, name = full.rpartition(".")
+        if full not in allowed and not any(n in _user_safe_globals for n in _alias_names(module, name)):
+            unsafe.append(full)
+    return unsafe

@@ -1,4 +1,7 @@
 """ember.autograd: reverse-mode automatic differentiation (the engine is C++, core/csrc/autograd)."""
+import contextlib as _contextlib
+import threading as _threading
+
 from .. import _C
 from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from .function import Function, FunctionCtx, once_differentiable
@@ -33,6 +36,27 @@ def _grads(grad_tensors, n):
     return g
 
 
+# Per thread, one entry per running engine call: True when it was asked for chosen inputs only (grad(),
+# backward(inputs=)). Reentrant checkpointing cannot honour those and reads this (_is_checkpoint_valid).
+_engine_calls = _threading.local()
+
+
+@_contextlib.contextmanager
+def _engine_call(with_inputs):
+    stack = _engine_calls.__dict__.setdefault("stack", [])
+    stack.append(bool(with_inputs))
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
+def _is_checkpoint_valid():
+    """False inside an engine call that computes the gradients of chosen inputs only."""
+    stack = getattr(_engine_calls, "stack", None)
+    return not stack or not stack[-1]
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """Computes the gradients of tensors with respect to the graph's leaves and adds them into the
     leaves' .grad (or, with inputs=, into those tensors' .grad only)."""
@@ -42,7 +66,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     ins = _tensors(inputs, "inputs")
     if inputs is not None and not ins:
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    res = _C._run_backward(ts, _grads(grad_tensors, len(ts)), bool(retain_graph), bool(create_graph), ins, True, True)
+    with _engine_call(inputs is not None):
+        res = _C._run_backward(ts, _grads(grad_tensors, len(ts)), bool(retain_graph), bool(create_graph), ins, True,
+                               True)
     for t, g in zip(ins, res):  # non-leaf inputs: their gradient is kept in .grad
         if g is not None and not t.is_leaf:
             t.grad = g if t.grad is None else t.grad + g
@@ -64,8 +90,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                      allow_unused=allow_unused, materialize_grads=materialize_grads) for i in range(n)]
         from .. import stack
         return tuple(None if rows[0][j] is None else stack([r[j] for r in rows]) for j in range(len(ins)))
-    res = _C._run_backward(outs, _grads(grad_outputs, len(outs)), bool(retain_graph), bool(create_graph), ins,
-                           bool(allow_unused), False)
+    with _engine_call(True):
+        res = _C._run_backward(outs, _grads(grad_outputs, len(outs)), bool(retain_graph), bool(create_graph), ins,
+                               bool(allow_unused), False)
     if materialize_grads:
         from .. import zeros_like
         res = tuple(zeros_like(i) if g is None else g for g, i in zip(res, ins))

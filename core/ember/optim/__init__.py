@@ -14,6 +14,7 @@ from .rprop import Rprop
 from .lbfgs import LBFGS
 from .sparse_adam import SparseAdam
 from . import lr_scheduler  # noqa: F401
+from . import swa_utils  # noqa: F401,E402  (needs nn)
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta",
            "ASGD", "Rprop", "LBFGS", "SparseAdam", "lr_scheduler"]

@@ -11,8 +11,8 @@ library_dir = _os.path.join(_root, "lib")
 
 
 def __getattr__(name):
-    # ember.utils.data (and .deterministic) on first use: importing ember should not pay for multiprocessing & co.
-    if name in ("data", "deterministic"):
+    # Submodules on first use: importing ember should not pay for multiprocessing, tensorboard & co.
+    if name in ("data", "deterministic", "checkpoint", "tensorboard"):
         import importlib
-        return importlib.import_module(".data", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,4 +3,5 @@ from .clip_grad import clip_grad_norm_, clip_grad_value_, get_total_norm, clip_g
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
 from . import parametrizations, parametrize  # noqa: F401,E402
 from . import rnn  # noqa: F401,E402
+from . import prune  # noqa: F401,E402
 from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401,E402
