@@ -32,7 +32,6 @@ from ._ops_python import *  # noqa: F401,F403
 from ._products import einsum, tensordot  # noqa: F401
 from ._ops_sort import unique, unique_consecutive  # noqa: F401
 from . import serialization  # noqa: F401
-from . import hub  # noqa: F401
 from .serialization import save, load  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
@@ -61,9 +60,10 @@ from ._deterministic import (  # noqa: E402,F401
 from ._matmul_precision import get_float32_matmul_precision, set_float32_matmul_precision  # noqa: E402,F401
 
 
-# Submodules loaded on first use (ember.distributions is ~100 modules' worth of Python): `import
-# ember` stays fast, and `ember.distributions.Normal` / `import ember.distributions` work as in PyTorch.
-_LAZY_SUBMODULES = ("distributions",)
+# Submodules loaded on first use (ember.distributions is ~100 modules' worth of Python, ember.hub pulls
+# in http.client): `import ember` stays fast, and `ember.distributions.Normal` / `import
+# ember.distributions` work as in PyTorch.
+_LAZY_SUBMODULES = ("distributions", "hub")
 
 
 def __getattr__(name):
