@@ -518,7 +518,8 @@ def test_complex_to_bool_tests_both_parts():
 
 
 def test_to_an_int_device_index():
-    with pytest.raises(RuntimeError, match="cuda:0 is not available"):
+    # A bare index names an accelerator device; PyTorch's CPU build refuses it with this message.
+    with pytest.raises(RuntimeError, match="Cannot access accelerator device when none is available"):
         e.ones(2).to(0)
 
 

@@ -3,15 +3,18 @@
 #pragma once
 #include <optional>
 
+#include "device/default_device.h"
+#include "device/device_unavailable.h"
 #include "tensor/factory.h"
 #include "types/promotion.h"
 
 namespace ember {
 
-inline Device creation_device(std::optional<Device> device, Device fallback = {}) {
-  Device dev = device ? *device : fallback;
+// A factory's device: the one named, else `fallback` (a *_like op's input), else the default device.
+inline Device creation_device(std::optional<Device> device, std::optional<Device> fallback = std::nullopt) {
+  Device dev = device ? *device : fallback ? *fallback : default_device();
   if (dev.type == DeviceType::CPU) dev.index = -1;
-  EMBER_CHECK(dev.is_cpu() || dev.is_meta(), Runtime, "device ", dev.str(), " is not available in this build of ember");
+  check_device_available(dev);
   return dev;
 }
 

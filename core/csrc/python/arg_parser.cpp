@@ -433,13 +433,8 @@ Device to_device(PyObject* o) {
     if (!s) throw PythonError();
     return Device::parse(s);
   }
-  if (PyLong_Check(o)) {  // a bare index names a CUDA device
-    int overflow = 0;
-    long long i = PyLong_AsLongLongAndOverflow(o, &overflow);
-    EMBER_CHECK(!overflow && i >= 0 && i < 128, Runtime, "Device index must be in [0, 127], got ",
-                overflow ? std::string("a value that does not fit in int64") : std::to_string(i));
-    return Device{DeviceType::CUDA, int8_t(i)};
-  }
+  // A bare index names a device of the current accelerator; PyTorch's CPU build refuses it with this.
+  if (PyLong_Check(o)) EMBER_FAIL(Runtime, "Cannot access accelerator device when none is available.");
   EMBER_FAIL(Type, "expected a device (str, int or ember.device), got ", type_name(o));
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "autograd/meta.h"
+#include "device/default_device.h"
 #include "iter/copy.h"
 #include "kernels/convert.h"
 #include "python/arg_parser.h"
@@ -203,6 +204,7 @@ PyObject* fn_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
   ParsedArgs r;
   p.parse(args, nargs, kwnames, r);
   auto dev = r.device(2);
+  if (!dev && !default_device().is_cpu()) dev = default_device();
   Tensor t = from_data(r.object(0), r.dtype(1), true);
   if (dev && !dev->is_cpu()) {
     Tensor m = empty(t.sizes(), t.dtype(), *dev);
@@ -220,6 +222,7 @@ PyObject* fn_as_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObj
   ParsedArgs r;
   p.parse(args, nargs, kwnames, r);
   auto dev = r.device(2);
+  if (!dev && !default_device().is_cpu()) dev = default_device();
   Tensor t = from_data(r.object(0), r.dtype(1), false);
   if (dev && *dev != t.device()) {
     Tensor m = empty(t.sizes(), t.dtype(), *dev);

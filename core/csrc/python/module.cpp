@@ -7,6 +7,7 @@
 #include "base/determinism.h"
 #include "device/allocator.h"
 #include "device/cpu_features.h"
+#include "device/default_device.h"
 #include "device/parallel.h"
 #include "python/arg_parser.h"
 #include "python/autograd_python.h"
@@ -106,6 +107,9 @@ EMBER_FN(set_num_interop_threads, "set_num_interop_threads(int num)", int64_t n 
 EMBER_FN(_set_parallel_grain_cap, "_set_parallel_grain_cap(int cap)",
          return PyLong_FromLongLong(set_parallel_grain_cap(r.int64(0)));)
 EMBER_FN(_parallel_jobs_run, "_parallel_jobs_run()", return PyLong_FromLongLong(team_jobs_run());)
+// The factories' default device (ember.set_default_device keeps the device it was given for display).
+EMBER_FN(_get_default_device, "_get_default_device()", return device_object(default_device());)
+EMBER_FN(_set_default_device, "_set_default_device(Device device)", set_default_device(*r.device(0)); Py_RETURN_NONE;)
 EMBER_FN(get_default_dtype, "get_default_dtype()", return dtype_obj(default_dtype());)
 EMBER_FN(set_default_dtype, "set_default_dtype(object d)", set_default_dtype(dtype_arg(r.object(0))); Py_RETURN_NONE;)
 EMBER_FN(promote_types, "promote_types(object type1, object type2)",
@@ -193,6 +197,8 @@ PYBIND11_MODULE(_C, m) {
            {"_num_threads_env_warning", fn__num_threads_env_warning},
            {"_set_parallel_grain_cap", fn__set_parallel_grain_cap},
            {"_parallel_jobs_run", fn__parallel_jobs_run},
+           {"_get_default_device", fn__get_default_device},
+           {"_set_default_device", fn__set_default_device},
            {"get_default_dtype", fn_get_default_dtype},
            {"set_default_dtype", fn_set_default_dtype},
            {"promote_types", fn_promote_types},

@@ -6,6 +6,7 @@
 
 #include "base/linalg_error.h"
 #include "base/oom_error.h"
+#include "device/device_unavailable.h"
 #include "python/py_linalg_error.h"
 
 namespace ember::py {
@@ -30,6 +31,8 @@ void set_python_error(const char* op) {
     // already set
   } catch (const OutOfMemoryError& e) {
     set_out_of_memory(op, e.what());
+  } catch (const DeviceUnavailableError& e) {
+    PyErr_SetString(PyExc_AssertionError, e.what());
   } catch (const LinAlgError& e) {
     PyErr_SetString(LinAlgErrorClass ? LinAlgErrorClass : PyExc_RuntimeError, e.what());
   } catch (const Error& e) {

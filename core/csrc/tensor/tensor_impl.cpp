@@ -1,6 +1,8 @@
 // TensorImpl bookkeeping, dim wrapping, and storage construction.
 #include "tensor/tensor_impl.h"
 
+#include "device/device_unavailable.h"
+
 namespace ember {
 
 bool& tls_inference_mode() {
@@ -71,7 +73,7 @@ Storage new_storage(int64_t nbytes, Device device) {
     s->capacity = b.capacity;
     s->deleter = &free_to_cache;
   } else {
-    EMBER_CHECK(device.is_meta(), Runtime, "device ", device.str(), " is not available in this build of ember");
+    check_device_available(device);
   }
   return s;
 }

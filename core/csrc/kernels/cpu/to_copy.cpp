@@ -1,4 +1,5 @@
 // _to_copy: the op behind Tensor.to when a copy is needed.
+#include "device/device_unavailable.h"
 #include "generated/ops/_to_copy.h"
 #include "iter/copy.h"
 
@@ -8,7 +9,7 @@ Tensor _to_copy(const Tensor& input, ScalarType dtype, std::optional<Device> dev
   ScalarType dt = dtype == ScalarType::Undefined ? input.dtype() : dtype;
   Device dev = device ? *device : input.device();
   if (dev.type == DeviceType::CPU) dev.index = -1;
-  EMBER_CHECK(dev.is_cpu() || dev.is_meta(), Runtime, "device ", dev.str(), " is not available in this build of ember");
+  check_device_available(dev);
   Tensor out = input.is_contiguous() ? empty(input.sizes(), dt, dev) : empty_like_layout(input);
   if (out.dtype() != dt || out.device() != dev) out = empty_strided(out.sizes(), out.strides(), dt, dev);
   if (input.is_meta() || dev.is_meta()) {
