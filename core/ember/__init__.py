@@ -58,6 +58,9 @@ from ._deterministic import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled, get_deterministic_debug_mode, is_deterministic_algorithms_warn_only_enabled,
     set_deterministic_debug_mode, use_deterministic_algorithms)
 from ._matmul_precision import get_float32_matmul_precision, set_float32_matmul_precision  # noqa: E402,F401
+from ._legacy_tensor_types import *  # noqa: E402,F401,F403  (FloatTensor ... BoolTensor, set_default_tensor_type)
+from ._default_device import get_default_device, set_default_device  # noqa: E402,F401
+from . import cuda, accelerator  # noqa: E402,F401
 
 
 # Submodules loaded on first use (ember.distributions is ~100 modules' worth of Python, ember.hub pulls

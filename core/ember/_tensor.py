@@ -3,6 +3,8 @@ from . import _C
 from ._size import Size
 from ._tensor_autograd import AutogradMethods
 from ._tensor_convert import ConversionMethods
+from ._tensor_device import DeviceMethods
+from ._legacy_tensor_types import legacy_new
 from ._tensor_complex import ComplexMethods
 from ._ops_sort import SortMethods
 from ._tensor_indexing import IndexingMethods
@@ -15,6 +17,7 @@ from ._tensor_views import ViewMethods
 class Tensor(
     AutogradMethods,
     ConversionMethods,
+    DeviceMethods,
     ViewMethods,
     ComplexMethods,
     PointwiseMethods,
@@ -24,6 +27,11 @@ class Tensor(
     _C.TensorBase,
 ):
     __array_priority__ = 1000  # NumPy defers to our operators
+
+    def __new__(cls, *args, **kwargs):
+        """PyTorch's legacy constructor: Tensor(), Tensor(*sizes), Tensor(data), Tensor(other)."""
+        t = legacy_new(None, args, kwargs)
+        return t if cls is Tensor else _C._make_subclass(cls, t, t.requires_grad)
 
     def __repr__(self, *, tensor_contents=None):
         # A subclass is printed under its own name unless it asks to read as a tensor (Parameter).

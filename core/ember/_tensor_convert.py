@@ -48,11 +48,23 @@ def _parse_to_args(self, args, kwargs):
     return dtype, device, copy
 
 
-def _dtype_from_type_string(name):
+def _type_from_name(name):
+    """(dtype, device) of a type name: 'ember.FloatTensor', 'ember.cuda.FloatTensor' (torch. too)."""
     prefix, _, short = name.rpartition(".")
-    if prefix not in ("ember", "torch") or short not in _TYPE_BY_NAME:
+    package, _, device = prefix.partition(".")
+    if package not in ("ember", "torch") or device not in ("", "cuda", "meta") or short not in _TYPE_BY_NAME:
         raise ValueError(f"invalid type: '{name}' (expected e.g. 'ember.FloatTensor' or an ember.dtype)")
-    return getattr(_C, _TYPE_BY_NAME[short])
+    return getattr(_C, _TYPE_BY_NAME[short]), device or None
+
+
+def _type_from_class(cls):
+    """(dtype, device) of ember.Tensor (the default dtype), ember.FloatTensor and its kin; other
+    classes are looked up by their dotted name, which PyTorch refuses as an invalid type."""
+    if issubclass(cls, _C.TensorBase):
+        return _C.get_default_dtype(), None
+    if isinstance(getattr(cls, "dtype", None), _C.dtype) and cls.__module__ == "ember":
+        return cls.dtype, None
+    return _type_from_name(cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}")
 
 
 class _ArrayView:
@@ -94,14 +106,16 @@ class ConversionMethods:
         """No argument: the type name ('ember.FloatTensor'); else this tensor converted to `dtype`
         (an ember.dtype or a type name), itself when it already has that dtype."""
         if dtype is None:
-            return "ember." + _TYPE_NAMES[_dtype_name(self.dtype)]
+            device = "" if self.device.type == "cpu" else self.device.type + "."
+            return f"ember.{device}{_TYPE_NAMES[_dtype_name(self.dtype)]}"
+        device = None
         if isinstance(dtype, str):
-            dtype = _dtype_from_type_string(dtype)
-        elif isinstance(dtype, type) and issubclass(dtype, _C.TensorBase):
-            raise TypeError("type(): pass an ember.dtype or a type name such as 'ember.FloatTensor'")
+            dtype, device = _type_from_name(dtype)
+        elif isinstance(dtype, type):
+            dtype, device = _type_from_class(dtype)
         if not isinstance(dtype, _C.dtype):
-            raise TypeError(f"type(): expected an ember.dtype or a type name, got {type(dtype).__name__}")
-        return self.to(dtype)
+            raise TypeError("dtype must be a type, str, or dtype object")
+        return self.to(dtype) if device is None else self.to(device, dtype)
 
     def type_as(self, other):
         if not isinstance(other, _C.TensorBase):

@@ -364,6 +364,15 @@ class Module:
     def cuda(self, device=None):
         return self._apply(lambda t: t.cuda(device))
 
+    def xpu(self, device=None):
+        return self._apply(lambda t: t.xpu(device))
+
+    def mtia(self, device=None):
+        return self._apply(lambda t: t.mtia(device))
+
+    def ipu(self, device=None):
+        return self._apply(lambda t: t.ipu(device))
+
     def type(self, dst_type):
         return self._apply(lambda t: t.type(dst_type))
 
