@@ -70,21 +70,53 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace, 2, "dropout1d")
 
 
+def _unexpected_rank_warning(name, dim, spatial):
+    warnings.warn(f"{name}: Received a {dim}-D input to {name}, which is deprecated and will result in an error in a "
+                  "future release. To retain the behavior and silence this warning, please use dropout instead. Note "
+                  f"that {name} exists to provide channel-wise dropout on inputs with {spatial} spatial dimensions, a "
+                  f"channel dimension, and an optional batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).",
+                  stacklevel=3)
+
+
+def _any_rank_feature_dropout(input, p, training, inplace):
+    """PyTorch's feature_dropout on any input of 2+ dims: one draw per (dim 0, dim 1) entry."""
+    _check_p(p)
+    _check_scalable(input, training)
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    if not training or p == 0:
+        return input
+    mask = _C.empty(list(input.shape[:2]) + [1] * (input.dim() - 2), dtype=input.dtype).bernoulli_(1 - p)
+    if p == 1:
+        return input.mul_(0) if inplace else input * 0
+    return _apply_mask(input, mask, 1.0 / (1 - p), inplace)
+
+
 @tensor_args("input", numbers=("p",))
 def dropout2d(input, p=0.5, training=True, inplace=False):
-    if input.dim() == 3:  # PyTorch still reads 3-D as (N, C, L): channel-wise 1-D dropout, with this warning
+    if input.dim() == 4:
+        return _feature_dropout(input, p, training, inplace, 3, "dropout2d")
+    # Other ranks run as PyTorch still runs them, with its warnings: a 3-D input is read as (N, C, L)
+    # (channel-wise 1-D dropout), others drop (dim 0, dim 1) entries; fewer than 2 dims are refused.
+    if input.dim() == 3:
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
                       "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
                       "will change in a future release to interpret the input as one without a batch dimension, i.e. "
                       "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
                       "dropout1d instead.", stacklevel=2)
-        return _feature_dropout(input, p, training, inplace, 2, "dropout2d")
-    return _feature_dropout(input, p, training, inplace, 3, "dropout2d")
+    else:
+        _unexpected_rank_warning("dropout2d", input.dim(), 2)
+    return _any_rank_feature_dropout(input, p, training, inplace)
 
 
 @tensor_args("input", numbers=("p",))
 def dropout3d(input, p=0.5, training=True, inplace=False):
-    return _feature_dropout(input, p, training, inplace, 4, "dropout3d")
+    if input.dim() in (4, 5):
+        return _feature_dropout(input, p, training, inplace, 4, "dropout3d")
+    _unexpected_rank_warning("dropout3d", input.dim(), 3)  # then PyTorch's path: an unbatched input gains dim 0
+    out = _any_rank_feature_dropout(input.unsqueeze(0), p, training, False)
+    out = out.squeeze(0)
+    return input.copy_(out) if inplace and out is not input else out
 
 
 def _alpha_dropout(input, p, training, inplace, mask_shape):

@@ -14,4 +14,6 @@ from .transformer import *  # noqa: F401,F403
 from .pixelshuffle import *  # noqa: F401,F403
 from .upsampling import *  # noqa: F401,F403
 from .fold import *  # noqa: F401,F403
+from .sparse import *  # noqa: F401,F403
+from . import batchnorm, instancenorm  # noqa: F401  (PyTorch's module paths)
 from .padding import *  # noqa: F401,F403

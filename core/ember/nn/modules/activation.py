@@ -262,3 +262,8 @@ class Softmax2d(Module):
         if input.dim() not in (3, 4):
             raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
         return F.softmax(input, -3)
+
+
+# PyTorch defines MultiheadAttention in nn.modules.activation; ember keeps it beside the Transformer
+# layers (transformer.py) and names it here too. Imported last: transformer.py does not import this file.
+from .transformer import MultiheadAttention  # noqa: E402,F401

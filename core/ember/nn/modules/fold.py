@@ -1,13 +1,8 @@
-"""Fold, Unfold, MaxUnpool1d/2d/3d, LPPool1d/2d/3d and EmbeddingBag."""
-from ... import _C
-from ...autograd.grad_mode import no_grad
+"""Fold, Unfold, MaxUnpool1d/2d/3d and LPPool1d/2d/3d."""
 from .. import functional as F
-from .. import init
-from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Fold", "Unfold", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d",
-           "EmbeddingBag"]
+__all__ = ["Fold", "Unfold", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d"]
 
 
 class Unfold(Module):
@@ -92,35 +87,3 @@ class LPPool2d(_LPPool):
 
 class LPPool3d(_LPPool):
     _fn = staticmethod(F.lp_pool3d)
-
-
-class EmbeddingBag(Module):
-    def __init__(self, num_embeddings, embedding_dim, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
-                 mode="mean", sparse=False, _weight=None, include_last_offset=False, padding_idx=None, device=None,
-                 dtype=None):
-        super().__init__()
-        self.num_embeddings, self.embedding_dim, self.max_norm, self.norm_type = (num_embeddings, embedding_dim,
-                                                                                  max_norm, norm_type)
-        self.scale_grad_by_freq, self.mode, self.sparse = scale_grad_by_freq, mode, sparse
-        self.include_last_offset, self.padding_idx = include_last_offset, padding_idx
-        if _weight is None:
-            f = {"device": device, "dtype": dtype if dtype is not None else _C.get_default_dtype()}
-            self.weight = Parameter(_C.empty(num_embeddings, embedding_dim, **f))
-            init.normal_(self.weight)
-            if padding_idx is not None:
-                with no_grad():
-                    self.weight[padding_idx].fill_(0)
-        else:
-            self.weight = Parameter(_weight)
-
-    def forward(self, input, offsets=None, per_sample_weights=None):
-        return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type, self.scale_grad_by_freq,
-                               self.mode, self.sparse, per_sample_weights, self.include_last_offset, self.padding_idx)
-
-    def extra_repr(self):
-        s = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.mode != "mean":
-            s += f", mode='{self.mode}'"
-        if self.padding_idx is not None:
-            s += f", padding_idx={self.padding_idx}"
-        return s

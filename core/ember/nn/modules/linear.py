@@ -1,4 +1,5 @@
-"""Identity, Linear, Bilinear and LazyLinear."""
+"""Identity, Linear, Bilinear, LazyLinear, and NonDynamicallyQuantizableLinear (MultiheadAttention's
+out_proj, under the name PyTorch's checkpoints and safe_globals lists use)."""
 from __future__ import annotations
 
 import math
@@ -9,7 +10,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear"]
+__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear"]  # NonDynamicallyQuantizableLinear is not in nn
 
 
 def _factory(device, dtype):
@@ -105,3 +106,7 @@ class LazyLinear(Linear):
             self.reset_parameters()
             self.__class__ = Linear  # materialized: an ordinary Linear from now on, as in PyTorch
         return Linear.forward(self, input)
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear that PyTorch's dynamic quantization leaves alone; here a Linear under that name."""

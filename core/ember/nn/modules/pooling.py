@@ -117,3 +117,7 @@ class AdaptiveMaxPool2d(_AdaptiveMax):
 
 class AdaptiveMaxPool3d(_AdaptiveMax):
     _fn = staticmethod(F.adaptive_max_pool3d)
+
+
+# PyTorch keeps the unpooling and power-average pools in nn.modules.pooling; ember defines them in fold.py.
+from .fold import LPPool1d, LPPool2d, LPPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d  # noqa: E402,F401

@@ -13,7 +13,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -143,6 +143,10 @@ class RNNBase(Module):
             if self.dropout and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, True)
         return layer_input, new_states
+
+    def flatten_parameters(self):
+        """PyTorch packs the weights into one cuDNN buffer here; on the cpu it does nothing, and so does ember
+        (its fused per-layer op reads the parameters where they are)."""
 
     def forward(self, input, hx=None):
         from ..utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
@@ -342,3 +346,6 @@ class GRUCell(_CellBase):
         x, (h,), unbatched = self._prepare(input, hx, 1)
         _, (out,) = _layer("GRU", x.unsqueeze(0), (h,), self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return out.squeeze(0) if unbatched else out
+
+
+RNNCellBase = _CellBase  # PyTorch's name for the cells' base class

@@ -10,7 +10,7 @@ from .. import init
 from ..parameter import Parameter
 from .container import ModuleList
 from .dropout import Dropout
-from .linear import Linear
+from .linear import Linear, NonDynamicallyQuantizableLinear
 from .module import Module
 from .normalization import LayerNorm
 
@@ -50,7 +50,7 @@ class MultiheadAttention(Module):
             self.in_proj_bias = Parameter(_C.empty(3 * embed_dim, **f))
         else:
             self.register_parameter("in_proj_bias", None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
         if add_bias_kv:
             self.bias_k = Parameter(_C.empty(1, 1, embed_dim, **f))
             self.bias_v = Parameter(_C.empty(1, 1, embed_dim, **f))
