@@ -208,7 +208,7 @@ PyObject* fn_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
   Tensor t = from_data(r.object(0), r.dtype(1), true);
   if (dev && !dev->is_cpu()) {
     Tensor m = empty(t.sizes(), t.dtype(), *dev);
-    copy_(m, t);
+    if (!dev->is_meta()) copy_(m, t);  // a meta tensor keeps the shape and dtype only
     t = m;
   }
   if (r.boolean(3)) autograd::set_requires_grad(t, true);
@@ -226,7 +226,7 @@ PyObject* fn_as_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObj
   Tensor t = from_data(r.object(0), r.dtype(1), false);
   if (dev && *dev != t.device()) {
     Tensor m = empty(t.sizes(), t.dtype(), *dev);
-    copy_(m, t);
+    if (!dev->is_meta()) copy_(m, t);  // a meta tensor keeps the shape and dtype only
     t = m;
   }
   return wrap(t);
