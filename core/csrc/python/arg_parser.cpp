@@ -434,7 +434,13 @@ Device to_device(PyObject* o) {
     return Device::parse(s);
   }
   // A bare index names a device of the current accelerator; PyTorch's CPU build refuses it with this.
-  if (PyLong_Check(o)) EMBER_FAIL(Runtime, "Cannot access accelerator device when none is available.");
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long i = PyLong_AsLongLongAndOverflow(o, &overflow);
+    EMBER_CHECK(!overflow, Runtime, "Device index must be in [0, 127], got a value that does not fit in int64");
+    EMBER_CHECK(i >= 0, Runtime, "Device index must not be negative");
+    EMBER_FAIL(Runtime, "Cannot access accelerator device when none is available.");
+  }
   EMBER_FAIL(Type, "expected a device (str, int or ember.device), got ", type_name(o));
 }
 
