@@ -46,6 +46,8 @@ def judge(exc: BaseException, ember) -> str | None:
                                                                       "ZeroDivisionRuntimeError", None)
     if isinstance(exc, ZeroDivisionError) and not (zde and isinstance(exc, zde)):
         return "internal"
+    if name == "AssertionError" and msg.startswith("Ember not compiled with "):
+        return None  # a cuda/xpu device: PyTorch's CPU-only build raises this AssertionError, and ember copies it
     if name in INTERNAL_TYPES:
         return "internal"
     if any(s in msg for s in INTERNAL_MESSAGES) and _raised_in_ember(exc):
