@@ -262,7 +262,9 @@ defaults:
         ok = PyIndex_Check(v) && !PyBool_Check(v) && (!is_tensor(v) || is_index_tensor(v));
         break;
       case ArgType::Float:
-        ok = PyFloat_Check(v) || PyLong_Check(v) || PyNumber_Check(v);
+        // a Tensor has __float__ too, but only one element converts: any other is refused here,
+        // naming the argument (not later, by float(), without its name)
+        ok = is_tensor(v) ? unwrap(v).numel() == 1 : PyFloat_Check(v) || PyLong_Check(v) || PyNumber_Check(v);
         break;
       case ArgType::Bool:
         ok = PyBool_Check(v);

@@ -88,12 +88,40 @@ def _refuse(fname, name, pos, value, kind):
 
 
 def check_int(fname, name, value):
-    """value as a Python int (bools and integral floats refused as PyTorch's int arguments do)."""
+    """value as a Python int (bools and integral floats refused as PyTorch's int arguments do; a
+    Tensor only when it holds one integer)."""
     if isinstance(value, bool) or not isinstance(value, int):
         if hasattr(value, "__index__") and not isinstance(value, bool):
-            return value.__index__()
+            try:
+                return value.__index__()
+            except (TypeError, ValueError, RuntimeError):  # a Tensor of several values or of floats
+                pass
         raise TypeError(f"{fname}(): argument '{name}' must be int, not {type(value).__name__}")
     return value
+
+
+def as_float(fname, name, value):
+    """A Python int given for one of PyTorch's float (double) arguments, as the float PyTorch's
+    binding makes of it: ops take an int as an int64 Scalar, which 2**70 overflows."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            return float(value)
+        except OverflowError:
+            raise RuntimeError(f"{fname}(): argument '{name}' ({value}) is too large to convert to float") from None
+    return value
+
+
+def reserve(fname, shape, dtype, what="the output"):
+    """Asks for a tensor of `shape` once, before work whose size grows with it (Python lists,
+    index maps), so that a size beyond the machine's memory fails at once with ember's
+    OutOfMemoryError naming the function and the bytes; the block is freed again at once."""
+    numel = check_numel(fname, shape)
+    try:
+        _C.empty(list(shape), dtype=dtype)
+    except MemoryError as e:  # ember.OutOfMemoryError (a RuntimeError and a MemoryError)
+        itemsize = _C.empty([], dtype=dtype).element_size()
+        raise type(e)(f"{fname}: cannot allocate {what} of shape {list(shape)} ({numel * itemsize} bytes): {e}") \
+            from None
 
 
 def check_positive(fname, name, value, error=RuntimeError):

@@ -75,7 +75,7 @@ def selu_(input):
 @tensor_args("input", numbers=("alpha",))
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
-        raise ValueError("ZeroDivisionError: alpha cannot be 0 for CELU")
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")  # PyTorch's kernel check
     return _maybe_inplace("celu", input, inplace, alpha)
 
 

@@ -3,7 +3,7 @@ written with differentiable ops, the whole batch at once (a Python loop over tim
 from __future__ import annotations
 
 from .. import _C
-from ._arg_checks import tensor_args
+from ._arg_checks import reserve, tensor_args
 
 __all__ = ["ctc_loss"]
 
@@ -67,6 +67,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         if isinstance(v, _C.TensorBase):
             if v.is_floating_point() or v.is_complex() or v.dtype == _C.bool:
                 raise RuntimeError(f"{name} must be integral")
+            if v.numel() != N:  # checked before the values become a Python list (a huge view would not fit)
+                raise RuntimeError(f"ctc_loss: expected {N} {name} (one per sample), got {v.numel()}")
             return [int(x) for x in v.reshape(-1).tolist()]
         if isinstance(v, (list, tuple)) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
             return list(v)
@@ -92,7 +94,10 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     elif targets.dim() != 2 or targets.shape[0] != N:
         raise RuntimeError(f"Expected tensor to have size {N} at dimension 0, but got size {targets.shape[0]} for "
                            f"argument #2 'targets' (padded targets are (N, S))")
-    flat = targets.reshape(-1).tolist() if targets.dim() <= 1 or unbatched else None
+    # the forward variables PyTorch allocates (T, N, 2 * S + 1), asked for before the labels become
+    # Python lists: a target length beyond the machine's memory fails at once, naming the bytes
+    reserve("ctc_loss", [T, N, 2 * max(tg_lens, default=0) + 1], lp.dtype, "the forward variables")
+    flat = targets.reshape(-1)[:sum(tg_lens)].tolist() if targets.dim() <= 1 or unbatched else None
     label_lists, offset = [], 0
     for i in range(N):
         if not 0 < in_lens[i] <= T:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import _C
-from ._arg_checks import check_int, tensor_args
+from ._arg_checks import as_float, check_int, tensor_args
 
 __all__ = ["cosine_similarity", "pairwise_distance", "one_hot", "normalize", "cdist"]
 
@@ -33,6 +33,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 @tensor_args("x1", "x2", numbers=("p", "eps"))
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """The p-norm of x1 - x2 + eps along the last dim."""
+    p, eps = as_float("pairwise_distance", "p", p), as_float("pairwise_distance", "eps", eps)
     d = x1 - x2 + eps
     return _C.norm(d, p, [-1], keepdim) if d.dim() else d.abs()
 

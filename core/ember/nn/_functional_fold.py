@@ -104,6 +104,9 @@ def _unpool_size(input, k, s, p, output_size, nd):
     default = [(input.shape[input.dim() - nd + d] - 1) * s[d] + k[d] - 2 * p[d] for d in range(nd)]
     if output_size is None:
         return default
+    if not isinstance(output_size, (list, tuple)):
+        raise TypeError(f"max_unpool{nd}d(): argument 'output_size' must be a sequence of ints, not "
+                        f"{type(output_size).__name__}")
     size = list(output_size)
     if len(size) == nd + 2:
         size = size[2:]

@@ -8,7 +8,7 @@ import numbers
 import struct
 
 from .. import _C
-from ._arg_checks import check_int, check_numel, size_from_float, tensor_args
+from ._arg_checks import check_int, reserve, size_from_float, tensor_args
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 
@@ -113,7 +113,7 @@ def _output_sizes(input, size, scale_factor, recompute_scale_factor, nd):
             raise RuntimeError(f"Input and output sizes should be greater than 0, but got input {tuple(in_sizes)} "
                                f"and output {tuple(out_sizes)}")
         scales = None if recompute_scale_factor else [1.0 / f for f in factors]
-    if any(o <= 0 for o in out_sizes):
+    if any(o <= 0 for o in out_sizes) or any(i <= 0 for i in in_sizes):  # an empty input has no source to read
         raise RuntimeError(f"Input and output sizes should be greater than 0, but got input {tuple(in_sizes)} and "
                            f"output {tuple(out_sizes)}")
     if scales is None:
@@ -121,23 +121,11 @@ def _output_sizes(input, size, scale_factor, recompute_scale_factor, nd):
     return out_sizes, scales
 
 
-def _reserve(input, out_sizes):
-    """Asks for the output's memory once, before any index map is built, so that a size beyond
-    the machine's memory fails at once (naming the op and the bytes) instead of after work."""
-    shape = list(input.shape[:2]) + out_sizes
-    numel = check_numel("interpolate", shape)
-    try:
-        _C.empty(shape, dtype=input.dtype)
-    except MemoryError as e:
-        raise MemoryError(f"interpolate: cannot allocate the output of shape {shape} "
-                          f"({numel * input.element_size()} bytes)") from e
-
-
 @tensor_args("input")
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
                 antialias=False):
     """Resizes the spatial dims (all dims after N, C) to `size` or by `scale_factor`."""
-    if mode not in _MODES:
+    if not isinstance(mode, str) or mode not in _MODES:  # (a list would not even hash)
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
                                   f"the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
                                   f"nearest-exact (got {mode})")
@@ -154,7 +142,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if (size is None) == (scale_factor is None):
         raise ValueError("only one of size or scale_factor should be defined")
     out_sizes, scales = _output_sizes(input, size, scale_factor, recompute_scale_factor, nd)
-    _reserve(input, out_sizes)
+    # the output's memory asked for once, before any index map is built: a size beyond the machine's
+    # memory fails at once, naming the op and the bytes
+    reserve("interpolate", list(input.shape[:2]) + out_sizes, input.dtype)
     if mode == "area":
         return _C._nn.adaptive_avg_pool(input, out_sizes)
     kind = "nearest" if mode == "nearest" else "nearest-exact" if mode == "nearest-exact" else \

@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 
 from .. import _C
-from ._arg_checks import check_output_shape, check_same_dtype, tensor_args
+from ._arg_checks import as_float, check_output_shape, check_same_dtype, tensor_args
 from ._reduction import _legacy_reduction, _reduce
 
 __all__ = [
@@ -51,6 +51,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _real_only("smooth_l1_loss", input, target)
     _same_shape(input, target, "smooth_l1_loss")
+    beta = as_float("smooth_l1_loss", "beta", beta)
     d = (input - target).abs()
     if beta == 0:
         return _reduce(d, reduction)
@@ -63,6 +64,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     _real_only("huber_loss", input, target)
     _same_shape(input, target, "huber_loss")
+    delta = as_float("huber_loss", "delta", delta)  # a float in PyTorch's signature (2**70 must not overflow)
     d = (input - target).abs()
     loss = _C.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
     return _reduce(loss if weight is None else loss * weight, reduction)
