@@ -65,6 +65,34 @@ def test_verdicts():
     assert verdict.judge(MemoryError(), ember) == "memory"
 
 
+def _raise_in_ember_code(exc):
+    # an exception whose innermost frame is in a file under an "/ember/" directory, as if our code raised it
+    code = compile("def f(e):\n    raise e\n", "/x/ember/nn/_fake.py", "exec")
+    ns = {}
+    exec(code, ns)
+    try:
+        ns["f"](exc)
+    except Exception as e:
+        return e
+
+
+def test_verdicts_on_python_internal_messages():
+    # Python's own words, raised inside ember's Python code: our code tripped over its input
+    for exc in (TypeError("unhashable type: 'list'"), TypeError("'<' not supported between instances of 'str' and 'int'"),
+                OverflowError("Python int too large to convert to C ssize_t"), TypeError("'int' object is not iterable"),
+                ValueError("invalid literal for int() with base 10: 'x'")):
+        assert verdict.judge(_raise_in_ember_code(exc), ember) == "internal", exc
+    # the same words from the fuzzer's own frame (a C binding raised them) are not ember's Python
+    try:
+        {}[[1]]
+    except TypeError as e:
+        assert verdict.judge(e, ember) is None
+    # a Tensor's float() message is PyTorch's for a method, but from nn.functional it names no argument
+    msg = ValueError("only one element tensors can be converted to Python scalars")
+    assert verdict.judge(msg, ember) is None
+    assert verdict.judge(msg, ember, nn=True) == "internal"
+
+
 def test_runner_reports_a_crash_and_a_hang(tmp_path, monkeypatch):
     # A child that segfaults on its second call and one that hangs: both pinned to their call.
     fake = tmp_path / "tools" / "fuzz"

@@ -39,6 +39,7 @@ def run_call(ember, np, call: T.Call):
     except Exception as e:  # the fuzzer could not make this value (e.g. a dtype conversion refused)
         bad = verdict.judge(e, ember)
         return ("build_" + bad, f"{type(e).__name__}: {e}") if bad else None
+    nn = call.path.startswith("nn.functional.")
     try:
         if call.path.startswith("Tensor."):
             if not args or not isinstance(args[0], ember.Tensor):
@@ -47,7 +48,7 @@ def run_call(ember, np, call: T.Call):
         else:
             T.resolve(ember, call.path)(*args, **kwargs)
     except Exception as e:
-        bad = verdict.judge(e, ember)
+        bad = verdict.judge(e, ember, nn)
         if bad:
             return bad, f"{type(e).__name__}: {e}"
     return None

@@ -139,8 +139,8 @@ def _generic_target(path: str, params: list[inspect.Parameter] | None) -> Target
                                for _ in range(n)], {})
         args, kwargs = [], {}
         for p in params:
-            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-                continue
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or (p.name.startswith("_") and p.default is not p.empty):
+                continue  # (a private parameter, softmax's _stacklevel, is PyTorch's internal plumbing too)
             has_default = p.default is not p.empty
             if has_default and rng.random() < 0.45:
                 continue

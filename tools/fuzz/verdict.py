@@ -19,7 +19,16 @@ INTERNAL_MESSAGES = ("list index out of range", "tuple index out of range", "str
                      "object is not iterable", "can't multiply sequence", "object cannot be interpreted as an integer",
                      "cannot unpack non-iterable", "not enough values to unpack", "too many values to unpack",
                      "must be real number, not", "'NoneType'", "unhashable type", "math domain error",
-                     "object of type", "argument after * must be", "maximum recursion depth")
+                     "object of type", "argument after * must be", "maximum recursion depth",
+                     "unhashable type", "not supported between instances of", "bad operand type for",
+                     "int too large to convert", "int too big to convert", "cannot convert float",
+                     "invalid literal for", "slice indices must be", "indices must be integers or slices",
+                     "can only concatenate", "object is not callable", "object does not support item assignment")
+
+# Messages that are right for a Tensor method (PyTorch's own words for float(t), int(t)) but, raised by
+# nn.functional's Python code on an argument, leave the user guessing which argument it was.
+NN_UNNAMED = ("only one element tensors can be converted to Python scalars",
+              "only integer tensors of a single element can be converted to an index")
 
 INTERNAL_TYPES = ("AttributeError", "NameError", "UnboundLocalError", "AssertionError", "SystemError",
                   "KeyError", "RecursionError", "StopIteration")
@@ -33,8 +42,9 @@ def _raised_in_ember(exc: BaseException) -> bool:
     return "/ember/" in frames[-1].filename.replace("\\", "/")
 
 
-def judge(exc: BaseException, ember) -> str | None:
-    """None for a clean exception, else the failure class: "cpp_leak", "internal" or "memory"."""
+def judge(exc: BaseException, ember, nn: bool = False) -> str | None:
+    """None for a clean exception, else the failure class: "cpp_leak", "internal" or "memory";
+    `nn` for a call of ember.nn.functional, whose messages must also name the argument."""
     name = type(exc).__name__
     msg = str(exc)
     if any(s in msg for s in CPP_LEAKS):
@@ -51,5 +61,7 @@ def judge(exc: BaseException, ember) -> str | None:
     if name in INTERNAL_TYPES:
         return "internal"
     if any(s in msg for s in INTERNAL_MESSAGES) and _raised_in_ember(exc):
+        return "internal"
+    if nn and any(s in msg for s in NN_UNNAMED):
         return "internal"
     return None

@@ -44,12 +44,14 @@ struct Windows {
 };
 
 int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
-  const int64_t span = d * (k - 1) + 1;
-  const int64_t num = in + 2 * p - span + (ceil_mode ? s - 1 : 0);
+  // in 128 bits: a stride or padding near INT64_MAX must not wrap (the window span is checked to fit)
+  using wide = __int128;
+  const wide span = wide(d) * (k - 1) + 1;
+  const wide num = wide(in) + 2 * wide(p) - span + (ceil_mode ? wide(s) - 1 : 0);
   // floor, not C++'s truncation: a window wider than the padded input must give a size <= 0
-  int64_t out = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
-  if (ceil_mode && (out - 1) * s >= in + p) out--;  // the last window must start inside the input or left padding
-  return out;
+  wide out = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
+  if (ceil_mode && (out - 1) * s >= wide(in) + p) out--;  // the last window must start inside the input or left padding
+  return int64_t(out);                                    // <= in + 2p + 1: fits
 }
 
 DimVec per_dim(const DimVec& v, int64_t nd, const char* what, const char* op, int64_t fallback = -1) {
@@ -80,7 +82,10 @@ Windows pool_windows(const DimVec& in_sizes, const DimVec& kernel, const DimVec&
     EMBER_CHECK(a.k > 0 && a.stride > 0 && a.dil > 0, Runtime, op,
                 ": kernel_size, stride and dilation must be "
                 "greater than zero");
-    EMBER_CHECK(a.pad >= 0 && 2 * a.pad <= a.k, Runtime, op,
+    EMBER_CHECK(a.k - 1 <= (std::numeric_limits<int64_t>::max() - 1) / a.dil, Runtime, op,
+                ": the effective kernel size dilation * (kernel_size - 1) + 1 overflows int64 (kernel_size=", a.k,
+                ", dilation=", a.dil, ")");
+    EMBER_CHECK(a.pad >= 0 && a.pad <= a.k / 2, Runtime, op,  // (2 * pad could wrap)
                 ": pad should be at most half of effective kernel size, "
                 "but got pad=",
                 a.pad, ", kernel_size=", a.k);
