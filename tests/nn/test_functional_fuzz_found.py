@@ -132,3 +132,24 @@ def test_pool_stride_near_int64_max(pool):
     for stride in (2**31 - 1, 2**62, 2**63 - 1):
         out = pool(x, 2, stride=stride, ceil_mode=True)
         assert out.shape == (1, 1, 1) and out.item() == expected, stride
+
+
+def test_a_reduction_that_does_not_hash_is_an_invalid_reduction():
+    # PyTorch: ValueError "{} is not a valid value for reduction"
+    x, t = ember.ones(2, 3), ember.zeros(2, dtype=ember.int64)
+    with pytest.raises(ValueError, match="\\{\\} is not a valid value for reduction"):
+        F.nll_loss(x, t, reduction={})
+    with pytest.raises(ValueError, match="\\[1\\] is not a valid value for reduction"):
+        F.binary_cross_entropy(ember.full([2], 0.5), ember.ones(2), reduction=[1])
+
+
+def test_attention_with_no_embedding_averages_the_values():
+    # PyTorch: q k^T is a matrix of empty sums (0), so the weights are uniform and the result is the mean
+    # of the values over the key positions (here ones), not NaN from 0 * (1 / sqrt(0)) nor a division by zero
+    q = ember.ones(2, 3, 0)
+    v = ember.tensor(np.arange(2 * 5 * 4, dtype=np.float32).reshape(2, 5, 4))
+    out = F.scaled_dot_product_attention(q, ember.ones(2, 5, 0), v)
+    expected = np.broadcast_to(v.numpy().mean(axis=1, keepdims=True), (2, 3, 4))
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6)
+    assert F.scaled_dot_product_attention(ember.ones(3, 0, dtype=ember.float64), ember.ones(3, 0, dtype=ember.float64),
+                                          ember.ones(3, 0, dtype=ember.float64)).shape == (3, 0)

@@ -18,8 +18,6 @@ def main(argv=None) -> int:
     p.add_argument("--timeout", type=float, default=20.0, help="seconds a call may take before it is a hang")
     p.add_argument("--replay", type=int, default=None, help="run call REPLAY of --seed here and show it")
     p.add_argument("--list", action="store_true")
-    p.add_argument("--nn-messages-ok", action="store_true",
-                   help="list Python-internal errors from nn.functional's Python code apart instead of failing")
     a = p.parse_args(argv)
     if a.list or a.replay is not None:
         import numpy as np
@@ -46,10 +44,10 @@ def main(argv=None) -> int:
             print("verdict:", verdict.judge(e, ember, call.path.startswith("nn.functional.")) or "clean")
         return 0
     from tools.fuzz import runner
-    res = runner.run(a.seed, a.calls, start=a.start, batch=a.batch, timeout=a.timeout, nn_messages_ok=a.nn_messages_ok)
+    res = runner.run(a.seed, a.calls, start=a.start, batch=a.batch, timeout=a.timeout)
     print(f"fuzz: seed {a.seed}, calls {res.calls}, {res.seconds:.0f} s, {res.children} child processes, "
           f"failures {len(res.failures)} {res.by_kind()}; timeouts reading a 2**40-element input (not failures): "
-          f"{res.slow_huge}; unclear nn.functional messages listed apart: {len(res.nn_messages)}")
+          f"{res.slow_huge}")
     return 1 if res.failures else 0
 
 

@@ -30,8 +30,6 @@ class Result:
     seconds: float = 0.0
     children: int = 0
     slow_huge: int = 0  # timeouts on calls that must read a 2**40-element input
-    nn_messages_ok: bool = False
-    nn_messages: list = dataclasses.field(default_factory=list)
     failures: list = dataclasses.field(default_factory=list)
 
     def by_kind(self) -> dict:
@@ -74,9 +72,9 @@ class _Lines:
 
 
 def run(seed: int, calls: int, start: int = 0, batch: int = 2000, timeout: float = 10.0,
-        startup_timeout: float = 120.0, mem: int = 3 << 30, log=print, nn_messages_ok: bool = False) -> Result:
+        startup_timeout: float = 120.0, mem: int = 3 << 30, log=print) -> Result:
     """Calls start..start+calls-1 of campaign `seed`; log(line) gets a repro line per failure."""
-    res = Result(nn_messages_ok=nn_messages_ok)
+    res = Result()
     t0 = time.monotonic()
     i, stop_all = start, start + calls
     failed_starts = 0
@@ -144,12 +142,6 @@ def _fail(res: Result, log, seed: int, index: int, kind: str, message: str) -> N
         # an input of 2**40 elements (an expanded view) that the op really has to read: slow by
         # nature, as in PyTorch, not a hang; counted apart and never a failure
         res.slow_huge += 1
-        return
-    if kind == "internal" and res.nn_messages_ok and call.startswith("ember.nn.functional."):
-        # an unclear message (Python's own error) from nn.functional's Python code, not a crash:
-        # listed, and left to the message work on nn.functional when the campaign allows it
-        res.nn_messages.append(Failure(index, kind, message))
-        log(f"NN-MESSAGE: python -m tools.fuzz --seed {seed} --replay {index}  # {call}  -> {message[:200]}")
         return
     res.failures.append(Failure(index, kind, message))
     log(f"FAIL {kind}: python -m tools.fuzz --seed {seed} --replay {index}  # {call}  -> {message[:300]}")

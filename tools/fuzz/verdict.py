@@ -30,8 +30,10 @@ INTERNAL_MESSAGES = ("list index out of range", "tuple index out of range", "str
 NN_UNNAMED = ("only one element tensors can be converted to Python scalars",
               "only integer tensors of a single element can be converted to an index")
 
-INTERNAL_TYPES = ("AttributeError", "NameError", "UnboundLocalError", "AssertionError", "SystemError",
-                  "KeyError", "RecursionError", "StopIteration")
+INTERNAL_TYPES = ("AttributeError", "NameError", "UnboundLocalError", "SystemError", "KeyError", "RecursionError",
+                  "StopIteration")
+# (an AssertionError with a message is PyTorch's own type where it asserts on arguments, as in
+# multi_head_attention_forward; a bare one is an assert of ours tripping over its input)
 
 
 def _raised_in_ember(exc: BaseException) -> bool:
@@ -58,7 +60,7 @@ def judge(exc: BaseException, ember, nn: bool = False) -> str | None:
         return "internal"
     if name == "AssertionError" and msg.startswith("Ember not compiled with "):
         return None  # a cuda/xpu device: PyTorch's CPU-only build raises this AssertionError, and ember copies it
-    if name in INTERNAL_TYPES:
+    if name in INTERNAL_TYPES or (isinstance(exc, AssertionError) and not msg):
         return "internal"
     if any(s in msg for s in INTERNAL_MESSAGES) and _raised_in_ember(exc):
         return "internal"

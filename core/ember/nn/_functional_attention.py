@@ -49,8 +49,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if enable_gqa and query.dim() >= 3 and key.shape[-3] != query.shape[-3]:
         key, value = _repeat_heads(key, query.shape[-3]), _repeat_heads(value, query.shape[-3])
     L, S = query.shape[-2], key.shape[-2]
-    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = _C.matmul(query, key.transpose(-2, -1)) * scale
+    scores = _C.matmul(query, key.transpose(-2, -1))
+    if query.shape[-1]:  # with no embedding the scores are empty sums, 0: PyTorch scales the empty query and key
+        scores = scores * (1.0 / math.sqrt(query.shape[-1]) if scale is None else scale)
     if is_causal:
         if attn_mask is not None:
             raise RuntimeError("scaled_dot_product_attention: give attn_mask or is_causal, not both")

@@ -6,7 +6,7 @@ import warnings
 
 from .. import _C
 from ._arg_checks import as_float, check_output_shape, check_same_dtype, tensor_args
-from ._reduction import _legacy_reduction, _reduce
+from ._reduction import _legacy_reduction, _reduce, reduction_code
 
 __all__ = [
     "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
@@ -70,7 +70,6 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     return _reduce(loss if weight is None else loss * weight, reduction)
 
 
-_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 _NARROW_INTS = (_C.uint8, _C.int8, _C.int16, _C.int32)  # class indices of these dtypes are widened to int64
 
 
@@ -79,9 +78,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """-input[n, target[n]] * weight[target[n]], over inputs (N, C, d1...) or (C,), with
     ignore_index skipped and "mean" normalized by the weights of the targets used."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    code = _REDUCTIONS.get(reduction)
-    if code is None:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+    code = reduction_code(reduction)
     if target.dtype != _C.int64:
         if target.dtype not in _NARROW_INTS:
             raise RuntimeError(f"nll_loss: expected target of an integer dtype (class indices), got {target.dtype}")
@@ -149,9 +146,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(f"Using a target size ({tuple(target.shape)}) that is different to the input size "
                          f"({tuple(input.shape)}) is deprecated. Please ensure they have the same size.")
     check_output_shape("binary_cross_entropy", input, weight=weight)
-    code = _REDUCTIONS.get(reduction)
-    if code is None:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+    code = reduction_code(reduction)
     if weight is not None and weight.requires_grad and _C.is_grad_enabled():
         raise RuntimeError("The function 'binary_cross_entropy' is not differentiable with respect to argument "
                            "'weight'. This input cannot have requires_grad True.")

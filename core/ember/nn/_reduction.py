@@ -19,3 +19,15 @@ def _reduce(loss, reduction):
     if reduction == "sum":
         return loss.sum()
     raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+_CODES = {"none": 0, "mean": 1, "sum": 2}
+
+
+def reduction_code(reduction):
+    """The reduction as the loss ops' enum (0 none, 1 mean, 2 sum), refusing anything else as
+    PyTorch does (a dict or list given must not fail to hash first)."""
+    code = _CODES.get(reduction) if isinstance(reduction, str) else None
+    if code is None:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return code
