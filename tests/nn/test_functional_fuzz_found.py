@@ -153,3 +153,13 @@ def test_attention_with_no_embedding_averages_the_values():
     np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6)
     assert F.scaled_dot_product_attention(ember.ones(3, 0, dtype=ember.float64), ember.ones(3, 0, dtype=ember.float64),
                                           ember.ones(3, 0, dtype=ember.float64)).shape == (3, 0)
+
+
+def test_one_hot_of_a_huge_view_with_num_classes_fails_at_once():
+    # the (2**40, 10) int64 output cannot exist (PyTorch would read all 2**40 values first, then fail to
+    # allocate); asked for first, it fails at once, naming the bytes
+    huge = ember.zeros(1, dtype=ember.int64).expand(2**40)
+    with pytest.raises(ember.OutOfMemoryError, match=r"one_hot: cannot allocate the output of shape "
+                                                     r"\[1099511627776, 10\] \(87960930222080 bytes\)"):
+        F.one_hot(huge, 10)
+    np.testing.assert_array_equal(F.one_hot(ember.tensor([0, 2, 1]), 3).numpy(), np.eye(3, dtype=np.int64)[[0, 2, 1]])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import _C
-from ._arg_checks import as_float, check_int, tensor_args
+from ._arg_checks import as_float, check_int, reserve, tensor_args
 
 __all__ = ["cosine_similarity", "pairwise_distance", "one_hot", "normalize", "cdist"]
 
@@ -44,11 +44,15 @@ def one_hot(tensor, num_classes=-1):
     if tensor.dtype != _C.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     num_classes = check_int("one_hot", "num_classes", num_classes)
+    if num_classes != -1:  # the output asked for before the values are read: too big fails at once
+        reserve("one_hot", list(tensor.shape) + [num_classes], _C.int64)
+    lo, hi = (tensor.min().item(), tensor.max().item()) if tensor.numel() else (0, -1)
     if num_classes == -1:
-        num_classes = int(tensor.max().item()) + 1 if tensor.numel() else 0
-    if tensor.numel() and (tensor.min().item() < 0 or tensor.max().item() >= num_classes):
-        raise RuntimeError("Class values must be smaller than num_classes." if tensor.min().item() >= 0 else
-                           "Class values must be non-negative.")
+        num_classes = hi + 1
+    if lo < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if hi >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
     out = _C.zeros(list(tensor.shape) + [num_classes], dtype=_C.int64)
     return out.scatter(-1, tensor.unsqueeze(-1), 1)
 
