@@ -77,8 +77,10 @@ def _raise_in_ember_code(exc):
 
 def test_verdicts_on_python_internal_messages():
     # Python's own words, raised inside ember's Python code: our code tripped over its input
-    for exc in (TypeError("unhashable type: 'list'"), TypeError("'<' not supported between instances of 'str' and 'int'"),
-                OverflowError("Python int too large to convert to C ssize_t"), TypeError("'int' object is not iterable"),
+    for exc in (TypeError("unhashable type: 'list'"),
+                TypeError("'<' not supported between instances of 'str' and 'int'"),
+                OverflowError("Python int too large to convert to C ssize_t"),
+                TypeError("'int' object is not iterable"),
                 ValueError("invalid literal for int() with base 10: 'x'")):
         assert verdict.judge(_raise_in_ember_code(exc), ember) == "internal", exc
     # the same words from the fuzzer's own frame (a C binding raised them) are not ember's Python
