@@ -44,7 +44,7 @@ def one_hot(tensor, num_classes=-1):
     if tensor.dtype != _C.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     num_classes = check_int("one_hot", "num_classes", num_classes)
-    if num_classes != -1:  # the output asked for before the values are read: too big fails at once
+    if num_classes >= 0:  # the output asked for before the values are read: too big fails at once
         reserve("one_hot", list(tensor.shape) + [num_classes], _C.int64)
     lo, hi = (tensor.min().item(), tensor.max().item()) if tensor.numel() else (0, -1)
     if num_classes == -1:
