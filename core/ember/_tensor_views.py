@@ -45,6 +45,8 @@ def split(tensor, split_size_or_sections, dim=0):
     """ember.split: an int splits into pieces of that size (the last may be smaller); a list or
     tuple gives the size of every piece (they must add up to the size of dim)."""
     s = split_size_or_sections
-    if isinstance(s, (list, tuple)) or (isinstance(s, _C.TensorBase) and s.dim() == 1):
+    if isinstance(s, (list, tuple)):  # the binding checks each size ('a' or 2.5 named, not int()'s error)
+        return _C.split_with_sizes(tensor, list(s), dim)
+    if isinstance(s, _C.TensorBase) and s.dim() == 1:
         return _C.split_with_sizes(tensor, [int(x) for x in s], dim)
     return _C.split(tensor, s, dim)
