@@ -8,6 +8,7 @@ from ._legacy_tensor_types import legacy_new
 from ._tensor_complex import ComplexMethods
 from ._ops_sort import SortMethods
 from ._tensor_indexing import IndexingMethods
+from ._linalg_legacy import LinalgMethods
 from ._tensor_pointwise import PointwiseMethods
 from ._tensor_protocols import ProtocolMethods
 from ._tensor_str import tensor_repr
@@ -24,6 +25,7 @@ class Tensor(
     ProtocolMethods,
     IndexingMethods,
     SortMethods,
+    LinalgMethods,
     _C.TensorBase,
 ):
     __array_priority__ = 1000  # NumPy defers to our operators
