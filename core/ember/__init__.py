@@ -34,6 +34,7 @@ from ._ops_sort import unique, unique_consecutive  # noqa: F401
 from ._linalg_legacy import *  # noqa: F401,F403
 from ._ops_shape_extra import *  # noqa: F401,F403
 from ._ops_math_extra import *  # noqa: F401,F403
+from ._ops_misc import *  # noqa: F401,F403
 from . import serialization  # noqa: F401
 from .serialization import save, load  # noqa: F401
 from . import autograd  # noqa: F401

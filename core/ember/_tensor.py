@@ -11,6 +11,7 @@ from ._tensor_indexing import IndexingMethods
 from ._linalg_legacy import LinalgMethods
 from ._ops_math_extra import MathMethods
 from ._ops_shape_extra import ShapeMethods
+from ._ops_misc import MiscMethods
 from ._tensor_pointwise import PointwiseMethods
 from ._tensor_protocols import ProtocolMethods
 from ._tensor_str import tensor_repr
@@ -30,6 +31,7 @@ class Tensor(
     LinalgMethods,
     ShapeMethods,
     MathMethods,
+    MiscMethods,
     _C.TensorBase,
 ):
     __array_priority__ = 1000  # NumPy defers to our operators
