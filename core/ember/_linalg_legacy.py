@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 
 from . import _C
+from ._out_arg import write_out
 from . import return_types as _rt
 
 _L = _C._linalg
@@ -173,7 +174,7 @@ def chain_matmul(*matrices, out=None):
         result = matrices[0].clone()
     else:
         result = _L.multi_dot(list(matrices))
-    return out.resize_as_(result).copy_(result) if out is not None else result
+    return write_out(out, result) if out is not None else result
 
 
 def frobenius_norm(input, dim=(), keepdim=False):

@@ -8,6 +8,7 @@ import numbers
 import warnings
 
 from . import _C
+from ._out_arg import write_out
 from . import return_types as _rt
 
 __all__ = ["cross", "dist", "renorm", "cov", "corrcoef", "histogram", "trapezoid", "trapz", "cumulative_trapezoid",
@@ -26,7 +27,7 @@ def cross(input, other, dim=None, *, out=None):
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
     result = _C._linalg.cross(input, other, dim=dim)
-    return out.resize_(list(result.shape)).copy_(result) if out is not None else result
+    return write_out(out, result) if out is not None else result
 
 
 def dist(input, other, p=2):
@@ -274,7 +275,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
         result = prod + _C.zeros_like(input)
     else:
         result = (input if beta == 1 else input * beta) + prod
-    return out.resize_(list(result.shape)).copy_(result) if out is not None else result
+    return write_out(out, result) if out is not None else result
 
 
 def _addr_(input, vec1, vec2, *, beta=1, alpha=1):
@@ -296,9 +297,7 @@ def frexp(input, *, out=None):
     mantissa = input / exponent.to(_C.float64).exp2().to(input.dtype)
     result = _rt.frexp(mantissa, exponent)
     if out is not None:
-        out[0].resize_(list(mantissa.shape)).copy_(mantissa)
-        out[1].resize_(list(exponent.shape)).copy_(exponent)
-        return _rt.frexp(out[0], out[1])
+        return _rt.frexp(write_out(out[0], mantissa), write_out(out[1], exponent))
     return result
 
 

@@ -7,11 +7,12 @@ import numbers
 import warnings
 
 from . import _C
+from ._out_arg import write_out
 from . import return_types as _rt
 
 __all__ = ["detach", "detach_", "zero_", "get_device", "is_same_size", "is_signed", "is_inference", "is_distributed",
            "init_num_threads", "get_default_device", "range", "empty_permuted", "index_reduce", "histogramdd",
-           "svd_lowrank", "pca_lowrank", "set_anomaly_enabled"]
+           "svd_lowrank", "pca_lowrank", "set_anomaly_enabled", "resize_as_"]
 
 
 def detach(input):
@@ -78,7 +79,7 @@ def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devic
     count = int((end - start) // step) + 1
     values = _C.arange(count, dtype=_C.float64) * step + start
     result = values.to(dtype or _C.get_default_dtype()).requires_grad_(requires_grad)
-    return out.resize_(list(result.shape)).copy_(result) if out is not None else result
+    return write_out(out, result) if out is not None else result
 
 
 def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -284,6 +285,41 @@ def _prelu(self, weight):
     return F.prelu(self, weight)
 
 
+def _sizes(args):
+    return list(args[0]) if len(args) == 1 and not isinstance(args[0], numbers.Integral) else list(args)
+
+
+def _resize_inplace(self, *sizes):
+    """Gives self the shape sizes (contiguous strides), growing its storage when needed; memory not
+    covered before is uninitialized (filled under deterministic mode)."""
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    return self._resize_(_sizes(sizes))
+
+
+def resize_as_(input, the_template):
+    return _resize_inplace(input, list(the_template.shape))
+
+
+def _resize(self, *sizes):
+    """The deprecated out-of-place resize: a reshape that keeps the number of elements."""
+    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    sizes = _sizes(sizes)
+    n = 1
+    for s in sizes:
+        n *= s
+    if n != self.numel():
+        raise RuntimeError(f"requested resize to {'x'.join(map(str, sizes))} ({n} elements in total), but the given "
+                           f"tensor has a size of {'x'.join(map(str, self.shape))} ({self.numel()} elements). "
+                           "autograd's resize can only change the shape of a given tensor, while preserving the "
+                           "number of elements. ")
+    return self.contiguous().view(sizes)
+
+
+def _resize_as(self, tensor):
+    return _resize(self, list(tensor.shape))
+
+
 class MiscMethods:
     """Tensor methods PyTorch has beside the functions above."""
     fill_diagonal_ = _fill_diagonal_
@@ -296,4 +332,8 @@ class MiscMethods:
     index_reduce = index_reduce
     index_reduce_ = _index_reduce_
     prelu = _prelu
+    resize_ = _resize_inplace
+    resize_as_ = resize_as_
+    resize = _resize
+    resize_as = _resize_as
     is_nested = False
