@@ -11,7 +11,7 @@ from ._out_arg import write_out
 from . import return_types as _rt
 
 __all__ = ["detach", "detach_", "zero_", "get_device", "is_same_size", "is_signed", "is_inference", "is_distributed",
-           "init_num_threads", "get_default_device", "range", "empty_permuted", "index_reduce", "histogramdd",
+           "init_num_threads", "range", "empty_permuted", "index_reduce", "histogramdd",
            "svd_lowrank", "pca_lowrank", "set_anomaly_enabled", "resize_as_"]
 
 
@@ -50,11 +50,6 @@ def is_distributed(input):
 
 def init_num_threads():
     """Nothing to do: ember's thread pool starts on first use with the configured thread count."""
-
-
-def get_default_device():
-    """The device factories allocate on: always the CPU in ember."""
-    return _C.device("cpu")
 
 
 def set_anomaly_enabled(enabled, check_nan=True):
@@ -242,23 +237,9 @@ def _sum_to_size(self, *size):
 
 
 def _new(self, *args, **kwargs):
-    """The legacy constructor: self.new(sizes...) is uninitialized memory, self.new(data) a tensor of the data;
-    both of self's dtype and device."""
-    if kwargs.get("dtype") is not None:
-        raise TypeError("new() got an unexpected keyword argument 'dtype'")
-    if len(args) == 1 and isinstance(args[0], _C.TensorBase):
-        if args[0].dtype != self.dtype:
-            raise TypeError(f"expected {self.dtype} (got {args[0].dtype})")
-        return args[0].detach()
-    if len(args) == 1 and not isinstance(args[0], numbers.Integral) and not _is_size(args[0]):
-        return _C.tensor(args[0], dtype=self.dtype, device=self.device)
-    sizes = list(args[0]) if len(args) == 1 and _is_size(args[0]) else list(args)
-    return _C.empty(sizes if args else [0], dtype=self.dtype, device=self.device)
-
-
-def _is_size(obj):
-    from ._size import Size
-    return isinstance(obj, Size)
+    """The legacy constructor (sizes, data, a tensor of self's dtype, or nothing) in self's dtype."""
+    from ._legacy_tensor_types import legacy_new
+    return legacy_new(self.dtype, args, kwargs)
 
 
 def _new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -336,4 +317,3 @@ class MiscMethods:
     resize_as_ = resize_as_
     resize = _resize
     resize_as = _resize_as
-    is_nested = False
