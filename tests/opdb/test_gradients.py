@@ -27,7 +27,7 @@ KNOWN_BAD: dict[str, str] = {
        for v in ("", "_tol") for d in ("float64", "complex128")},
 }
 # In-place view ops change the tensor's geometry, which forward mode's copy-back cannot carry: it refuses
-# them by name (tests/breadth/test_inplace_views_resize.py checks the error).
+# them by name (tests/breadth/test_breadth_inplace_views_resize.py checks the error).
 FORWARD_UNSUPPORTED = {name: "forward-mode AD of in-place view ops is refused (NotImplementedError)"
                        for name in ("t_", "transpose_", "squeeze_", "unsqueeze_", "as_strided_")}
 MAX_NUMEL = 24  # finite differences cost two calls per input element

@@ -28,5 +28,5 @@ register(
     OpInfo("addcdiv", ref=lambda a, b, c, value=1: a + value * b / c, domain=(0.5, 3.0),
            kwargs=[{}, {"value": 0.5}],
            skips={"undeclared_dtype": "integer operands get PyTorch's message, which names no dtype "
-                                      "(tests/breadth/test_pointwise_extra.py checks it)"}),
+                                      "(tests/breadth/test_breadth_pointwise_extra.py checks it)"}),
 )
