@@ -12,7 +12,7 @@ from . import return_types as _rt
 
 __all__ = ["detach", "detach_", "zero_", "get_device", "is_same_size", "is_signed", "is_inference", "is_distributed",
            "init_num_threads", "range", "empty_permuted", "index_reduce", "histogramdd",
-           "svd_lowrank", "pca_lowrank", "set_anomaly_enabled", "resize_as_"]
+           "svd_lowrank", "pca_lowrank", "set_anomaly_enabled", "resize_as_", "to_dlpack"]
 
 
 def detach(input):
@@ -50,6 +50,11 @@ def is_distributed(input):
 
 def init_num_threads():
     """Nothing to do: ember's thread pool starts on first use with the configured thread count."""
+
+
+def to_dlpack(tensor):
+    """A DLPack capsule sharing tensor's memory (what tensor.__dlpack__() gives)."""
+    return tensor.__dlpack__()
 
 
 def set_anomaly_enabled(enabled, check_nan=True):
@@ -301,6 +306,17 @@ def _resize_as(self, tensor):
     return _resize(self, list(tensor.shape))
 
 
+def _as_subclass(self, cls):
+    """An alias of self (same memory, attached to its autograd graph) whose class is cls."""
+    from ._tensor import Tensor
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not possible. "
+                        "Make sure your class inherits from Tensor.")
+    out = self.view_as(self)
+    out.__class__ = cls
+    return out
+
+
 class MiscMethods:
     """Tensor methods PyTorch has beside the functions above."""
     fill_diagonal_ = _fill_diagonal_
@@ -313,6 +329,7 @@ class MiscMethods:
     index_reduce = index_reduce
     index_reduce_ = _index_reduce_
     prelu = _prelu
+    as_subclass = _as_subclass
     resize_ = _resize_inplace
     resize_as_ = resize_as_
     resize = _resize

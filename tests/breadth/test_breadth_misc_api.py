@@ -149,3 +149,19 @@ def test_sum_to_size_new_and_is_nonzero():
 def test_prelu_method():
     x = ember.tensor([-2.0, 3.0])
     assert x.prelu(ember.tensor([0.25])).tolist() == [-0.5, 3.0]
+
+
+def test_as_subclass_and_to_dlpack():
+    class Marked(ember.Tensor):
+        pass
+    t = ember.ones(2, requires_grad=True)
+    m = t.as_subclass(Marked)
+    assert type(m) is Marked and m is not t and m.data_ptr() == t.data_ptr() and m.grad_fn is not None
+    (m * 3).sum().backward()
+    assert t.grad.tolist() == [3.0, 3.0]
+    with pytest.raises(TypeError, match="Creating a Tensor subclass from a class that does not inherit from Tensor"):
+        t.as_subclass(int)
+    x = ember.arange(4.0)
+    back = ember.from_dlpack(ember.to_dlpack(x))
+    back[0] = 9.0
+    assert x[0].item() == 9.0
