@@ -308,8 +308,7 @@ def _resize_as(self, tensor):
 
 def _as_subclass(self, cls):
     """An alias of self (same memory, attached to its autograd graph) whose class is cls."""
-    from ._tensor import Tensor
-    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+    if not (isinstance(cls, type) and issubclass(cls, _C.TensorBase)):
         raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not possible. "
                         "Make sure your class inherits from Tensor.")
     out = self.view_as(self)
