@@ -31,6 +31,10 @@ from .random import (  # noqa: F401
 from ._ops_python import *  # noqa: F401,F403
 from ._products import einsum, tensordot  # noqa: F401
 from ._ops_sort import unique, unique_consecutive  # noqa: F401
+from ._linalg_legacy import *  # noqa: F401,F403
+from ._ops_shape_extra import *  # noqa: F401,F403
+from ._ops_math_extra import *  # noqa: F401,F403
+from ._ops_misc import *  # noqa: F401,F403
 from . import serialization  # noqa: F401
 from .serialization import save, load  # noqa: F401
 from . import autograd  # noqa: F401
@@ -48,6 +52,7 @@ cfloat, cdouble = complex64, complex128
 from ._C import _standard_gamma, _standard_gamma_grad  # noqa: E402,F401
 
 from . import nn  # noqa: E402,F401  (after the ops: nn uses them)
+from ._functional_toplevel import *  # noqa: E402,F401,F403  (torch.conv2d, torch.dropout...: nn's ops)
 from . import optim  # noqa: E402,F401  (after nn: its hooks' handle class)
 from . import special  # noqa: E402,F401
 from . import fft  # noqa: E402,F401

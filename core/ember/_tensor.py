@@ -8,6 +8,10 @@ from ._legacy_tensor_types import legacy_new
 from ._tensor_complex import ComplexMethods
 from ._ops_sort import SortMethods
 from ._tensor_indexing import IndexingMethods
+from ._linalg_legacy import LinalgMethods
+from ._ops_math_extra import MathMethods
+from ._ops_shape_extra import ShapeMethods
+from ._ops_misc import MiscMethods
 from ._tensor_pointwise import PointwiseMethods
 from ._tensor_protocols import ProtocolMethods
 from ._tensor_str import tensor_repr
@@ -24,6 +28,10 @@ class Tensor(
     ProtocolMethods,
     IndexingMethods,
     SortMethods,
+    LinalgMethods,
+    ShapeMethods,
+    MathMethods,
+    MiscMethods,
     _C.TensorBase,
 ):
     __array_priority__ = 1000  # NumPy defers to our operators

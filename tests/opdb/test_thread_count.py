@@ -242,6 +242,7 @@ def _custom_calls():
         "allclose": [(lambda: ember.allclose(x, x + 1e-9), True)],
         "equal": [(lambda: ember.equal(x, x.clone()), True), (lambda: ember.equal(xi, xi + 1), True)],
         "copy": [(lambda: ember.empty(N, dtype=ember.float64).copy_(x), True)],
+        "_resize_": [(lambda: x.clone()._resize_([N // 2]), True), (lambda: x.clone()._resize_([N + 5])[:N], True)],
         # Random draws: the same seed on each thread count (at_each_thread_count) gives the same numbers.
         "rand": [(lambda: ember.rand(N), True)], "randn": [(lambda: ember.randn(N, dtype=ember.float64), True)],
         "rand_like": [(lambda: ember.rand_like(x), True)], "randn_like": [(lambda: ember.randn_like(x), True)],

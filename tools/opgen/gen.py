@@ -172,10 +172,14 @@ def _parse_and_call(op: Op, kind: str, parser: str) -> str:
         return body + "    " + _wrap_ret(op, _call(op, f"ad::{op.name}", None)) + "\n"
     if kind == "inplace":
         return body + f"    return wrap({_call(op, f'ad::{op.name}_', 'unwrap(self)')});\n"
+    if kind == "inplace_function":  # ember.exp_(t): the in-place op with the tensor as first argument
+        return body + f"    return wrap({_call(op, f'ad::{op.name}_', None)});\n"
     return body + "    " + _wrap_ret(op, _call(op, f"ad::{op.name}", "unwrap(self)")) + "\n"
 
 
 def _signature(op: Op, kind: str, name: str) -> str:
+    if kind == "inplace_function":
+        return _sig(name, op.args)
     if kind == "function":
         out = ("object out=None" if op.returns == "tuple" else "Tensor? out=None") if "out" in op.variants else ""
         return _sig(name, op.args, out)
@@ -187,9 +191,10 @@ def _signature(op: Op, kind: str, name: str) -> str:
 def _binding(op: Op, kind: str, overloads: list[Op]) -> tuple[str, str]:
     """One binding (C function name, code) for the public name of op, trying `overloads` first:
     each overload whose signature accepts the arguments is parsed and called instead."""
-    pub = op.name + ("_" if kind == "inplace" else "")
-    cname = ("fn_" if kind == "function" else "m_") + pub
-    self_param = "PyObject*" if kind == "function" else "PyObject* self"
+    pub = op.name + ("_" if kind.startswith("inplace") else "")
+    is_fn = kind in ("function", "inplace_function")
+    cname = ("fn_" if is_fn else "m_") + pub
+    self_param = "PyObject*" if is_fn else "PyObject* self"
     code = ""
     for i, ov in enumerate(overloads):
         code += (f"  static ArgParser ov{i}(\"{_signature(ov, kind, pub)}\");\n"
@@ -203,6 +208,7 @@ def _overloads(every: list[Op], name: str, kind: str) -> list[Op]:
     """Ops bound as overloads of `name` for this kind (`overload_of` for all kinds; the older
     `method_overload_of` for methods only), in database order."""
     return [o for o in every if (o.overload_of == name and kind in o.variants) or
+            (kind == "inplace_function" and o.overload_of == name and "inplace" in o.variants) or
             (kind == "method" and o.entry.get("method_overload_of") == name)]
 
 
@@ -225,19 +231,24 @@ def gen_bindings(family: str, ops: list[Op], all_ops: list[Op] | None = None) ->
     for op in ops:
         if op.overload_of:
             continue
-        for kind in ("function", "method", "inplace"):
+        for kind in ("function", "method", "inplace", "inplace_function"):
             if kind not in op.variants:
                 continue
             ovs = _overloads(every, op.name, kind)
             cname, code = _binding(op, kind, ovs)
             codes.append(code)
             used.update(o.name for o in [op] + ovs)
-            pub = op.name + ("_" if kind == "inplace" else "")
-            if kind == "function" and op.namespace:
-                pub = op.py_name  # bound in its namespace's submodule under the name without the prefix
-            doc = pydoc.c_string(pydoc.docstring(op, kind, ovs))
-            defs = (ns_defs[op.namespace] if op.namespace else fn_defs) if kind == "function" else m_defs
-            defs.append(f'  v.push_back({{"{pub}", FASTCALL({cname}), {doc}}});')
+            # the op's own name, then its aliases: the same C function under each name
+            for name in [None] + op.aliases:
+                pub = (name or op.name) + ("_" if kind.startswith("inplace") else "")
+                if kind == "function" and op.namespace:
+                    pub = name or op.py_name  # in its namespace's submodule, under the name without the prefix
+                doc = pydoc.c_string(pydoc.docstring(op, kind, ovs, alias=name))
+                if kind == "method" or kind == "inplace":
+                    defs = m_defs
+                else:  # an in-place function is top level, as torch.relu_ is
+                    defs = ns_defs[op.namespace] if op.namespace and kind == "function" else fn_defs
+                defs.append(f'  v.push_back({{"{pub}", FASTCALL({cname}), {doc}}});')
     incs = "".join(f'#include "generated/ops/{o.name}.h"\n' for o in every if o.name in used)
     ns_fns = "".join(f"void {namespace_fn(family, ns)}(std::vector<PyMethodDef>& v) {{\n" + "\n".join(d) +
                      "\n}\n\n" for ns, d in ns_defs.items())

@@ -24,13 +24,14 @@ DTYPE_GROUPS = {
     "complex": _COMPLEX,
 }
 PROMOTIONS = {"default", "int_to_float", "bool_out", "complex_to_real", "none"}
-VARIANTS = {"function", "method", "inplace", "out"}
+# inplace_function: NAME_ is also a top-level function (torch.exp_), for the ops PyTorch has one for.
+VARIANTS = {"function", "method", "inplace", "inplace_function", "out"}
 # Every key an entry may have (core/ops/README.md says what each means); a misspelled key is an error,
 # not a silently ignored line.
 ENTRY_KEYS = {"name", "schema", "doc", "variants", "dtypes", "promotion", "kernel", "includes", "backward",
               "differentiable", "not_differentiable", "composite", "elementwise", "overload_of",
               "method_overload_of", "check", "iter_check", "int_divisor_check", "captures", "simd_f32", "mixed_devices",
-              "namespace"}
+              "namespace", "aliases"}
 KERNEL_KEYS = {"pointwise", "impl"}
 # `namespace:` -> the submodule of ember._C its functions are bound in (the Python package re-exports
 # them: ember.linalg.cholesky is ember._C._linalg.cholesky). An op without one is top level (ember.NAME).
@@ -81,6 +82,12 @@ class Op:
     @property
     def public_name(self) -> str:
         return self.overload_of or self.name
+
+    @property
+    def aliases(self) -> list[str]:
+        """Second public names every binding of the op is also registered under (divide for div):
+        the same callables, not copies of the entry."""
+        return list(self.entry.get("aliases", []))
 
     @property
     def namespace(self) -> str | None:
@@ -217,6 +224,7 @@ def _check_namespace(fname: str, name: str, e: dict) -> None:
 def load(ops_dir: pathlib.Path = OPS_DIR) -> list[Op]:
     ops: list[Op] = []
     seen: set[str] = set()
+    seen_aliases: set[str] = set()
     for path in sorted(ops_dir.glob("*.yaml")):
         for e in yaml.safe_load(path.read_text()) or []:
             _check_keys(path.name, e)
@@ -231,6 +239,11 @@ def load(ops_dir: pathlib.Path = OPS_DIR) -> list[Op]:
             variants = e.get("variants", ["function", "method"])
             if set(variants) - VARIANTS:
                 raise ValueError(f"{name}: unknown variants {set(variants) - VARIANTS}")
+            if "inplace_function" in variants and "inplace" not in variants:
+                raise ValueError(f"{path.name}: {name}: inplace_function needs the inplace variant")
+            if not isinstance(e.get("aliases", []), list) or not all(
+                    isinstance(a, str) and a.isidentifier() for a in e.get("aliases", [])):
+                raise ValueError(f"{path.name}: {name}: aliases: takes a list of names")
             promotion = e.get("promotion", "default")
             if promotion not in PROMOTIONS:
                 raise ValueError(f"{name}: unknown promotion {promotion}")
@@ -242,6 +255,11 @@ def load(ops_dir: pathlib.Path = OPS_DIR) -> list[Op]:
                           pointwise=kernel.get("pointwise"), impl="impl" in kernel,
                           doc=e.get("doc", ""), entry=e))
     by_name = {o.name: o for o in ops}
+    for o in ops:
+        for a in o.aliases:
+            if a in by_name or a in seen_aliases:
+                raise ValueError(f"{o.name}: alias {a} is already an op or another op's alias")
+            seen_aliases.add(a)
     for o in ops:
         if o.overload_of and o.overload_of not in by_name:
             raise ValueError(f"{o.name}: overload_of names an unknown op {o.overload_of}")

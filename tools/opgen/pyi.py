@@ -129,6 +129,8 @@ def _ret_classes(ops: list[Op]) -> str:
 
 def _bound(every: list[Op], op: Op, kind: str) -> list[Op]:
     """op and the ops bound as overloads of its name for this kind (as gen._overloads)."""
+    if kind == "inplace_function":
+        kind = "inplace"
     return [op] + [o for o in every if (o.overload_of == op.name and kind in o.variants) or
                    (kind == "method" and o.entry.get("method_overload_of") == op.name)]
 
@@ -138,9 +140,17 @@ def _functions(every: list[Op], namespace: str | None) -> tuple[list[str], str]:
     for op in every:
         if op.overload_of or op.namespace != namespace or "function" not in op.variants:
             continue
-        names.append(op.py_name)
-        body += _defs(op.py_name, [(o, ps) for o in _bound(every, op, "function")
-                                   for ps in _forms(o, o.args, "out" in o.variants)], "")
+        for name in [op.py_name] + op.aliases:
+            names.append(name)
+            body += _defs(name, [(o, ps) for o in _bound(every, op, "function")
+                                 for ps in _forms(o, o.args, "out" in o.variants)], "")
+    if namespace is None:  # ember.exp_(t): in-place functions are top level
+        for op in every:
+            if "inplace_function" in op.variants and not op.overload_of:
+                for name in [op.name] + op.aliases:
+                    names.append(name + "_")
+                    body += _defs(name + "_", [(o, ps) for o in _bound(every, op, "inplace_function")
+                                               for ps in _forms(o, o.args, False)], "")
     return names, body
 
 
@@ -151,9 +161,10 @@ def _methods(every: list[Op]) -> str:
             continue
         for kind in ("method", "inplace"):
             if kind in op.variants:
-                name = op.name + ("_" if kind == "inplace" else "")
-                body += _defs(name, [(o, ["self"] + ps) for o in _bound(every, op, kind)
-                                     for ps in _forms(o, o.args[1:], False)], "    ")
+                for base in [op.name] + op.aliases:
+                    name = base + ("_" if kind == "inplace" else "")
+                    body += _defs(name, [(o, ["self"] + ps) for o in _bound(every, op, kind)
+                                         for ps in _forms(o, o.args[1:], False)], "    ")
     return body
 
 

@@ -183,7 +183,17 @@ variable_list propagate(const variable_list& inputs, const std::function<variabl
     wrt_tangents.push_back(tangents[i]);
   }
   if (inplace) primals[0] = ad::clone(primals[0]);  // op writes its copy; inputs[0] is written below
+  const Tensor written = inplace ? primals[0] : Tensor();
+  const DimVec written_sizes = inplace ? written.sizes() : DimVec{},
+               written_strides = inplace ? written.strides() : DimVec{};
   variable_list outs = op(primals);
+  // An in-place view op (t_, squeeze_...) changed its copy's geometry, which a copy into inputs[0] cannot
+  // carry over: refused by name rather than written wrongly.
+  EMBER_CHECK(
+      !inplace || (written.sizes() == written_sizes && written.strides() == written_strides && written.offset() == 0),
+      NotImplemented,
+      "forward-mode AD of an in-place view op (t_, transpose_, squeeze_, unsqueeze_, as_strided_) is not "
+      "supported; use its out-of-place form");
   // g(u) = J^H u for every output u, recorded; then J t = the vjp of g at t.
   variable_list diff, us;
   for (const Tensor& y : outs)
