@@ -2,9 +2,11 @@
 are kernels of the op database (core/ops/nn.yaml)."""
 from __future__ import annotations
 
+import math
 import warnings
 
 from .. import _C
+from .._dtype_info import finfo
 from ._arg_checks import tensor_args, wrap_dim
 
 __all__ = [
@@ -151,9 +153,17 @@ def threshold_(input, threshold, value):
     return input.threshold_(threshold, value)
 
 
+_SHRINK_DTYPE_NAMES = {_C.float32: "Float", _C.float64: "Double", _C.float16: "Half", _C.bfloat16: "BFloat16"}
+
+
 @tensor_args("input", numbers=("lambd",))
 def softshrink(input, lambd=0.5):
-    if lambd < 0:
+    if input.dtype in _SHRINK_DTYPE_NAMES:  # PyTorch's range check, NaN and inf included
+        top = finfo(input.dtype).max
+        if not 0 <= lambd <= top:
+            raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype "
+                               f"{_SHRINK_DTYPE_NAMES[input.dtype]}, but found {float(lambd):g}")
+    elif lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
     return _C._nn.softshrink(input, lambd)
 
@@ -206,6 +216,9 @@ def prelu(input, weight):
 @tensor_args("input", numbers=("lower", "upper"))
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Leaky ReLU with a random slope from U(lower, upper) per element in training, else their mean."""
+    for bound, v in (("lower", lower), ("upper", upper)):
+        if not math.isfinite(v):
+            raise RuntimeError(f"rrelu: {bound} bound must be finite, got {float(v):g}")
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if not training:

@@ -14,6 +14,8 @@ __all__ = ["dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "f
 def _check_p(p):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p != p:  # NaN passes the comparisons above; PyTorch's kernel then refuses it
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
 def _check_scalable(input, training):

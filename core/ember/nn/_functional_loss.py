@@ -47,7 +47,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 @tensor_args("input", "target", numbers=("beta",))
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if beta < 0:
+    if not beta >= 0:  # NaN too
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _real_only("smooth_l1_loss", input, target)
     _same_shape(input, target, "smooth_l1_loss")
@@ -60,7 +60,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 @tensor_args("input", "target", optional=("weight",), numbers=("delta",))
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
-    if delta <= 0:
+    if not delta > 0:  # NaN too
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     _real_only("huber_loss", input, target)
     _same_shape(input, target, "huber_loss")
