@@ -65,20 +65,22 @@ _TENSOR_OR_NONE = (_C.TensorBase, type(None))
 _NUMBER = (numbers.Number, _C.TensorBase)
 
 
-class _BoolKind(type):
-    """isinstance(v, _BOOL): a bool, or NumPy's bool (a bool to PyTorch's bindings too). NumPy is only
-    looked at once something imported it (no NumPy bool can exist before): importing ember must not
-    import NumPy."""
+class _NumpyBoolKind(type):
+    """isinstance(v, _NumpyBool): NumPy's bool (a bool to PyTorch's bindings too). NumPy is only looked
+    at once something imported it (no NumPy bool can exist before): importing ember must not import
+    NumPy."""
 
     def __instancecheck__(cls, value):
-        if isinstance(value, bool):
-            return True
         np = sys.modules.get("numpy")
         return np is not None and isinstance(value, np.bool_)
 
 
-class _BOOL(metaclass=_BoolKind):
+class _NumpyBool(metaclass=_NumpyBoolKind):
     pass
+
+
+# bool first: isinstance matches a plain bool in C without calling the hook above (per-call cost).
+_BOOL = (bool, _NumpyBool)
 
 
 def _refuse(fname, name, pos, value, kind):

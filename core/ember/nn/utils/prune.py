@@ -185,9 +185,11 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
-class RandomUnstructured(BasePruningMethod):
-    """Prunes `amount` entries (a fraction in [0, 1], or a count) chosen at random."""
+class _UnstructuredByScore(BasePruningMethod):
+    """Prunes the `amount` entries whose scores (`_scores(t)`) rank first: the shared body of the
+    random and L1 unstructured methods."""
     PRUNING_TYPE = "unstructured"
+    _LARGEST = True  # which end of the scores is pruned
 
     def __init__(self, amount):
         _validate_pruning_amount_init(amount)
@@ -199,8 +201,7 @@ class RandomUnstructured(BasePruningMethod):
         _validate_pruning_amount(nparams_toprune, tensor_size)
         mask = default_mask.clone().contiguous()
         if nparams_toprune != 0:
-            prob = _ember().rand_like(t)
-            topk = _ember().topk(prob.reshape(-1), k=nparams_toprune)
+            topk = _ember().topk(self._scores(t).reshape(-1), k=nparams_toprune, largest=self._LARGEST)
             mask.view(-1)[topk.indices] = 0
         return mask
 
@@ -209,27 +210,25 @@ class RandomUnstructured(BasePruningMethod):
         return super().apply(module, name, amount=amount)
 
 
-class L1Unstructured(BasePruningMethod):
+class RandomUnstructured(_UnstructuredByScore):
+    """Prunes `amount` entries (a fraction in [0, 1], or a count) chosen at random."""
+
+    def _scores(self, t):
+        return _ember().rand_like(t)
+
+
+class L1Unstructured(_UnstructuredByScore):
     """Prunes the `amount` entries of smallest absolute value (of importance_scores, if given)."""
-    PRUNING_TYPE = "unstructured"
+    _LARGEST = False
 
-    def __init__(self, amount):
-        _validate_pruning_amount_init(amount)
-        self.amount = amount
-
-    def compute_mask(self, t, default_mask):
-        tensor_size = t.numel()
-        nparams_toprune = _compute_nparams_toprune(self.amount, tensor_size)
-        _validate_pruning_amount(nparams_toprune, tensor_size)
-        mask = default_mask.clone().contiguous()
-        if nparams_toprune != 0:
-            topk = _ember().topk(t.abs().reshape(-1), k=nparams_toprune, largest=False)
-            mask.view(-1)[topk.indices] = 0
-        return mask
+    def _scores(self, t):
+        return t.abs()
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
-        return super().apply(module, name, amount=amount, importance_scores=importance_scores)
+        # past _UnstructuredByScore.apply, which takes no importance_scores
+        return super(_UnstructuredByScore, cls).apply(module, name, amount=amount,
+                                                      importance_scores=importance_scores)
 
 
 class RandomStructured(BasePruningMethod):
