@@ -20,5 +20,7 @@ void check_alpha(const TensorIter& it, const Scalar& alpha);
 // threshold: the threshold and the replacement value must fit the tensor's dtype (PyTorch refuses
 // threshold(int32, 2**31, ...), a NaN for an integer tensor, and 1e300 for float32).
 void check_threshold_args(const TensorIter& it, double threshold, double value);
+// hardtanh: the limits must fit the tensor's dtype, and be non-negative for uint8 (PyTorch's messages).
+void check_hardtanh_args(const TensorIter& it, double min_val, double max_val);
 
 }  // namespace ember

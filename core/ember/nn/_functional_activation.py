@@ -115,6 +115,8 @@ def softsign(input):
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if input.dtype == _C.bool:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
     return _maybe_inplace("hardtanh", input, inplace, min_val, max_val)
 
 

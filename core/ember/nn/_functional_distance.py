@@ -46,6 +46,8 @@ def one_hot(tensor, num_classes=-1):
     num_classes = check_int("one_hot", "num_classes", num_classes)
     if num_classes >= 0:  # the output asked for before the values are read: too big fails at once
         reserve("one_hot", list(tensor.shape) + [num_classes], _C.int64)
+    if num_classes == -1 and tensor.numel() == 0:
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
     lo, hi = (tensor.min().item(), tensor.max().item()) if tensor.numel() else (0, -1)
     if num_classes == -1:
         num_classes = hi + 1

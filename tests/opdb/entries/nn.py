@@ -25,6 +25,8 @@ def _gelu(a, approximate="none"):
 
 
 def _hardtanh(a, min_val=-1.0, max_val=1.0):
+    if a.dtype.kind in "iu":  # PyTorch truncates the limits to the integer dtype
+        return np.clip(a, int(min_val), int(max_val))
     return np.clip(a, min_val, max_val)
 
 
@@ -41,7 +43,8 @@ register(
     OpInfo("mish", ref=lambda a: a * np.tanh(np.log1p(np.exp(a)))),
     OpInfo("softplus", ref=_softplus, kwargs=[{}, {"beta": 2.0, "threshold": 3.0}]),
     OpInfo("softsign", ref=lambda a: a / (1 + np.abs(a))),
-    OpInfo("hardtanh", ref=_hardtanh, kwargs=[{}, {"min_val": -0.5, "max_val": 2.0}]),
+    # non-negative limits, as uint8 refuses negative ones (tests/nn/test_activation_integers.py has those)
+    OpInfo("hardtanh", ref=_hardtanh, kwargs=[{"min_val": 0.0, "max_val": 6.0}, {"min_val": 0.5, "max_val": 2.5}]),
     OpInfo("hardsigmoid", ref=lambda a: np.clip(a / 6 + 0.5, 0, 1), domain=(-5.0, 5.0)),
     OpInfo("hardswish", ref=lambda a: a * np.clip(a + 3, 0, 6) / 6, domain=(-5.0, 5.0)),
     OpInfo("logsigmoid", ref=lambda a: -np.logaddexp(0, -a)),

@@ -7,6 +7,7 @@
 // float32 2-D 3x3 stride-1 convolutions with enough channels take Winograd's F(4x4, 3x3) instead
 // (conv_winograd.h), for all three. float16/bfloat16 compute in float32. Messages follow PyTorch's.
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -91,17 +92,29 @@ Plan make_plan(const DimVec& x_sizes, const DimVec& w_sizes, const DimVec& strid
     g.stride[off + d] = stride[d];
     g.pad[off + d] = pad[d];
     g.dil[off + d] = dil[d];
-    const int64_t span = dil[d] * (w_sizes[2 + d] - 1) + 1;
+    // dilation and padding are user-sized int64s: a product or sum past int64 is refused, not wrapped
+    int64_t span = 0, padded = 0;
+    const bool span_overflows = __builtin_mul_overflow(dil[d], w_sizes[2 + d] - 1, &span) || span == INT64_MAX;
+    EMBER_CHECK(!span_overflows, Runtime, "dilation ", dil[d], " with kernel size ", w_sizes[2 + d],
+                " makes the kernel's extent dilation * (kernel_size - 1) + 1 overflow int64");
+    span += 1;
+    EMBER_CHECK(!__builtin_mul_overflow(pad[d], int64_t{2}, &padded) &&
+                    !__builtin_add_overflow(padded, x_sizes[2 + d], &padded),
+                Runtime, "padding ", pad[d], " makes the padded input size ", x_sizes[2 + d],
+                " + 2 * padding overflow int64");
     if (!transposed) {
       g.in[off + d] = x_sizes[2 + d];
-      const int64_t padded = x_sizes[2 + d] + 2 * pad[d];
       EMBER_CHECK(padded >= span, Runtime, "Calculated padded input size per channel: (", padded, "). Kernel size: (",
                   span, "). Kernel size can't be greater than actual input size");
       g.out[off + d] = (padded - span) / stride[d] + 1;
     } else {
       g.out[off + d] = x_sizes[2 + d];  // the forward convolution's output is the transposed one's input
-      g.in[off + d] = (x_sizes[2 + d] - 1) * stride[d] - 2 * pad[d] + span + opad[d];
-      EMBER_CHECK(g.in[off + d] > 0, Runtime, "conv_transpose: the output size ", g.in[off + d],
+      const __int128 size =
+          static_cast<__int128>(x_sizes[2 + d] - 1) * stride[d] - 2 * static_cast<__int128>(pad[d]) + span + opad[d];
+      EMBER_CHECK(size <= INT64_MAX, Runtime, "conv_transpose: the output size along dimension ", 2 + d,
+                  " does not fit in int64 for input of size ", shape_str(x_sizes));
+      g.in[off + d] = static_cast<int64_t>(size);
+      EMBER_CHECK(size > 0, Runtime, "conv_transpose: the output size ", g.in[off + d],
                   " is not positive for input of size ", shape_str(x_sizes));
     }
   }

@@ -50,4 +50,12 @@ void check_threshold_args(const TensorIter& it, double threshold, double value) 
   check_scalar_fits(Scalar(value), dt);
 }
 
+void check_hardtanh_args(const TensorIter& it, double min_val, double max_val) {
+  const ScalarType dt = it.compute_dtype();
+  EMBER_CHECK(dt != ScalarType::UInt8 || (min_val >= 0 && max_val >= 0), Runtime,
+              "cannot do hardtanh on an unsigned type with negative limits");
+  check_scalar_fits(Scalar(min_val), dt);
+  check_scalar_fits(Scalar(max_val), dt);
+}
+
 }  // namespace ember
