@@ -184,6 +184,7 @@ PYBIND11_MODULE(_C, m) {
   add_storage_functions(functions);
   add_autograd_functions(functions);
   add_forward_ad_functions(functions);
+  add_callgrind_functions(functions);  // python/callgrind_region.cpp
   for (auto [name, f] : std::initializer_list<std::pair<const char*, decltype(&fn_get_num_threads)>>{
            {"_set_tensor_class", fn__set_tensor_class},
            {"_set_size_class", fn__set_size_class},

@@ -12,7 +12,7 @@ library_dir = _os.path.join(_root, "lib")
 
 def __getattr__(name):
     # Submodules on first use: importing ember should not pay for multiprocessing, tensorboard & co.
-    if name in ("data", "deterministic", "checkpoint", "tensorboard"):
+    if name in ("data", "deterministic", "checkpoint", "tensorboard", "benchmark"):
         import importlib
         return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
