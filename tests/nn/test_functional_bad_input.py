@@ -101,7 +101,7 @@ def test_non_tensor_message_is_pytorchs():
     with pytest.raises(TypeError, match=r"layer_norm\(\): argument 'weight' \(position 3\) must be Tensor or None, "
                                         r"not int"):
         F.layer_norm(ember.ones(2, 3), [3], 1)
-    with pytest.raises(TypeError, match=r"dropout\(\): argument 'p' \(position 2\) must be a number, not list"):
+    with pytest.raises(TypeError, match=r"dropout\(\): argument 'p' \(position 2\) must be Number, not list"):
         F.dropout(ember.ones(3), [0.5])
 
 

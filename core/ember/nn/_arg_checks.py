@@ -39,7 +39,7 @@ def _checking_wrapper(fn, kinds):
     if missing:
         raise TypeError(f"tensor_args: {fn.__name__} has no parameter {sorted(missing)}")
     ns = {"_fn": fn, "_refuse": _refuse, "_TENSOR": _TENSOR, "_TENSOR_OR_NONE": _TENSOR_OR_NONE, "_NUMBER": _NUMBER,
-          "_BOOL": _BOOL}
+          "_NUMBER_PY": numbers.Number, "_BOOL": _BOOL}
     head, call, keyword_only = [], [], False
     for i, p in enumerate(params):
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
@@ -53,8 +53,11 @@ def _checking_wrapper(fn, kinds):
             ns[f"_default{i}"] = p.default
             head.append(f"{p.name}=_default{i}")
         call.append(f"{p.name}={p.name}" if keyword_only else p.name)
-    body = [f"    if not isinstance({name}, {kind}):\n        _refuse({fn.__name__!r}, {name!r}, {names.index(name)}, "
-            f"{name}, {kind})" for name, kind in kinds.items()]
+    # a number parameter takes a Tensor only when it is 0-dim, as PyTorch's bindings ("must be Number, not Tensor")
+    extra = {"_NUMBER": " or (type({0}) is not bool and not isinstance({0}, _NUMBER_PY) and {0}.dim() != 0)"}
+    body = [f"    if not isinstance({name}, {kind}){extra.get(kind, '').format(name)}:\n"
+            f"        _refuse({fn.__name__!r}, {name!r}, {names.index(name)}, {name}, {kind})"
+            for name, kind in kinds.items()]
     src = f"def {fn.__name__}({', '.join(head)}):\n" + "\n".join(body) + f"\n    return _fn({', '.join(call)})\n"
     exec(compile(src, f"<tensor_args {fn.__name__}>", "exec"), ns)  # our own generated source
     return functools.update_wrapper(ns[fn.__name__], fn)
@@ -85,7 +88,7 @@ _BOOL = (bool, _NumpyBool)
 
 def _refuse(fname, name, pos, value, kind):
     what = "Tensor" if kind is _TENSOR else "Tensor or None" if kind is _TENSOR_OR_NONE else "bool" if kind is _BOOL \
-        else "a number"
+        else "Number"
     raise TypeError(f"{fname}(): argument '{name}' (position {pos + 1}) must be {what}, not {type(value).__name__}")
 
 
