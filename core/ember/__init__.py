@@ -36,6 +36,8 @@ from ._ops_shape_extra import *  # noqa: F401,F403
 from ._ops_math_extra import *  # noqa: F401,F403
 from ._ops_misc import *  # noqa: F401,F403
 from . import serialization  # noqa: F401
+from . import storage  # noqa: F401
+from .storage import *  # noqa: F401,F403  (UntypedStorage, TypedStorage, FloatStorage ..., is_storage, from_file)
 from .serialization import save, load  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
@@ -71,7 +73,7 @@ from . import cuda, accelerator  # noqa: E402,F401
 # Submodules loaded on first use (ember.distributions is ~100 modules' worth of Python, ember.hub pulls
 # in http.client): `import ember` stays fast, and `ember.distributions.Normal` / `import
 # ember.distributions` work as in PyTorch.
-_LAZY_SUBMODULES = ("distributions", "hub")
+_LAZY_SUBMODULES = ("distributions", "hub", "multiprocessing")
 
 
 def __getattr__(name):

@@ -14,6 +14,7 @@ from ._ops_shape_extra import ShapeMethods
 from ._ops_misc import MiscMethods
 from ._tensor_pointwise import PointwiseMethods
 from ._tensor_protocols import ProtocolMethods
+from ._tensor_storage import StorageMethods
 from ._tensor_str import tensor_repr
 from ._tensor_views import ViewMethods
 
@@ -32,6 +33,7 @@ class Tensor(
     ShapeMethods,
     MathMethods,
     MiscMethods,
+    StorageMethods,
     _C.TensorBase,
 ):
     __array_priority__ = 1000  # NumPy defers to our operators
