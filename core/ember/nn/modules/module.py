@@ -361,6 +361,15 @@ class Module:
     def cpu(self):
         return self._apply(lambda t: t.cpu())
 
+    def share_memory(self):
+        """Moves the parameters, their gradients and the buffers into shared memory in place, so processes
+        forked afterwards, or sent the module through ember.multiprocessing, update the same memory."""
+        self._apply(lambda t: t.share_memory_())
+        for p in self.parameters():
+            if p.grad is not None:
+                p.grad.share_memory_()
+        return self
+
     def cuda(self, device=None):
         return self._apply(lambda t: t.cuda(device))
 
