@@ -85,6 +85,12 @@ Py_hash_t device_hash(PyObject* self) {
 PyGetSetDef device_getset[] = {{"type", device_type_get, nullptr, nullptr, nullptr},
                                {"index", device_index_get, nullptr, nullptr, nullptr},
                                {nullptr}};
+// Pickled as ember.device("cpu") (PyTorch's torch.device pickles too: it crosses process boundaries
+// in multiprocessing arguments).
+PyObject* device_reduce(PyObject* self, PyObject*) {
+  return Py_BuildValue("(O(s))", (PyObject*)Py_TYPE(self), dev_of(self).str().c_str());
+}
+PyMethodDef device_methods[] = {{"__reduce__", device_reduce, METH_NOARGS, nullptr}, {nullptr}};
 
 }  // namespace
 
@@ -113,13 +119,10 @@ bool init_dtype_type(PyObject* m) {
 }
 
 bool init_device_type(PyObject* m) {
-  PyType_Slot slots[] = {{Py_tp_new, (void*)device_new},
-                         {Py_tp_repr, (void*)device_repr},
-                         {Py_tp_str, (void*)device_str},
-                         {Py_tp_richcompare, (void*)device_richcompare},
-                         {Py_tp_hash, (void*)device_hash},
-                         {Py_tp_getset, device_getset},
-                         {0, nullptr}};
+  PyType_Slot slots[] = {{Py_tp_new, (void*)device_new},   {Py_tp_repr, (void*)device_repr},
+                         {Py_tp_str, (void*)device_str},   {Py_tp_richcompare, (void*)device_richcompare},
+                         {Py_tp_hash, (void*)device_hash}, {Py_tp_getset, device_getset},
+                         {Py_tp_methods, device_methods},  {0, nullptr}};
   PyType_Spec spec = {"ember.device", sizeof(DeviceObject), 0, Py_TPFLAGS_DEFAULT, slots};
   DeviceType = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
   return DeviceType && PyModule_AddObjectRef(m, "device", (PyObject*)DeviceType) >= 0;
