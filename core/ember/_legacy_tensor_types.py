@@ -8,6 +8,9 @@ import warnings
 
 from . import _C
 from ._size import Size
+from ._storage_typed import TypedStorage
+from ._storage_untyped import UntypedStorage
+from ._tensor_storage import _scalar_name
 
 # type name -> the dtype attribute of _C; the order is PyTorch's.
 _LEGACY_DTYPES = {
@@ -78,6 +81,12 @@ def legacy_new(dtype, args, kwargs):
     target = _C.get_default_dtype() if dtype is None else dtype
     if not args:
         return _C.empty(0, dtype=target)
+    if len(args) == 1 and isinstance(args[0], (TypedStorage, UntypedStorage)):
+        storage = args[0]  # the tensor views all of it (PyTorch's Tensor(storage))
+        if isinstance(storage, TypedStorage) and storage.dtype != target:
+            raise RuntimeError(f"Expected a Storage of type {_scalar_name(target)} or an UntypedStorage, but got type "
+                               f"{_scalar_name(storage.dtype)} for argument 1 'storage'")
+        return _C.empty(0, dtype=target).set_(storage.untyped())
     if len(args) == 1 and isinstance(args[0], _C.TensorBase):
         other = args[0]
         if device is not None:

@@ -253,3 +253,14 @@ def test_from_file_missing_or_bad(tmp_path):
         ember.UntypedStorage.from_file(str(tmp_path), False, 8)
     with pytest.raises(RuntimeError, match="size must be non-negative"):
         ember.from_file(str(missing), size=-1)
+
+
+def test_legacy_constructors_view_a_storage():
+    s = ember.FloatStorage([1, 2])
+    t = ember.FloatTensor(s)
+    assert t.tolist() == [1.0, 2.0] and t.data_ptr() == s.data_ptr()
+    assert ember.Tensor(s).tolist() == [1.0, 2.0]
+    assert ember.LongTensor(ember.UntypedStorage(16)).shape == (2,)
+    with pytest.raises(RuntimeError, match="^Expected a Storage of type Double or an UntypedStorage, but got type "
+                                           "Float for argument 1 'storage'$"):
+        ember.DoubleTensor(s)
