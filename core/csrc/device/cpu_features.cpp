@@ -13,4 +13,10 @@ bool cpu_has_avx512() {
   return has;
 }
 
+bool cpu_has_avx512_bf16() {
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bf16");
+  return has;
+}
+
 }  // namespace ember

@@ -9,6 +9,7 @@
 #include "device/cpu_features.h"
 #include "device/default_device.h"
 #include "device/parallel.h"
+#include "kernels/cpu/gemm_bf16.h"
 #include "python/arg_parser.h"
 #include "python/autograd_python.h"
 #include "python/binding_util.h"
@@ -123,6 +124,10 @@ EMBER_FN(_cpu_cached_bytes, "_cpu_cached_bytes()", return PyLong_FromSize_t(cpu_
 EMBER_FN(_set_fill_uninitialized_memory, "_set_fill_uninitialized_memory(bool on)",
          set_fill_uninitialized_memory(r.boolean(0));
          Py_RETURN_NONE;)
+// The AVX512_BF16 bfloat16 products (kernels/cpu/gemm_bf16.h): tests turn them off to reach the float32 fallback.
+EMBER_FN(_set_bf16_gemm_enabled, "_set_bf16_gemm_enabled(bool on)",
+         return PyBool_FromLong(bf16gemm::set_enabled(r.boolean(0)));)
+EMBER_FN(_bf16_gemm_available, "_bf16_gemm_available()", return PyBool_FromLong(bf16gemm::available());)
 // The widest vector ISA the kernels' run-time dispatch picks (ember.backends.cpu.get_cpu_capability).
 EMBER_FN(_cpu_capability, "_cpu_capability()",
          return PyUnicode_FromString(cpu_has_avx512() ? "AVX512" : (cpu_has_avx2() ? "AVX2" : "DEFAULT"));)
@@ -198,6 +203,8 @@ PYBIND11_MODULE(_C, m) {
            {"_num_threads_env_warning", fn__num_threads_env_warning},
            {"_set_parallel_grain_cap", fn__set_parallel_grain_cap},
            {"_parallel_jobs_run", fn__parallel_jobs_run},
+           {"_set_bf16_gemm_enabled", fn__set_bf16_gemm_enabled},
+           {"_bf16_gemm_available", fn__bf16_gemm_available},
            {"_get_default_device", fn__get_default_device},
            {"_set_default_device", fn__set_default_device},
            {"get_default_dtype", fn_get_default_dtype},

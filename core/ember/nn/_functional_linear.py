@@ -23,6 +23,11 @@ def linear(input, weight, bias=None):
                            f"{input.dtype}")
     if input.dim() == 2 and weight.dim() == 2 and bias is not None and bias.dim() <= 1:
         return _C.addmm(bias, input, weight.t())
+    if input.dim() > 2 and input.is_contiguous() and weight.dim() == 2 and bias is not None and bias.dim() <= 1:
+        # PyTorch folds a contiguous input's leading dims into one addmm: the bias joins the sum before
+        # its one rounding (bfloat16 results differ from matmul then + bias)
+        out = _C.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+        return out.reshape(*input.shape[:-1], weight.shape[0])
     out = _C.matmul(input, weight.t() if weight.dim() == 2 else weight)
     return out if bias is None else out + bias
 

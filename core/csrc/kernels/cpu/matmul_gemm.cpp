@@ -1,12 +1,14 @@
 // gemm_batched: batched matrix products on tensors of any strides. float/double/complex call
 // OpenBLAS's gemm with strides and transposes taken from the layout (a copy only when a matrix
-// has no unit stride); float16/bfloat16 go through float32; integers use matmul_int.cpp.
+// has no unit stride); bfloat16 uses AVX512_BF16 where the CPU has it (matmul_bf16.cpp), else it
+// and float16 go through float32; integers use matmul_int.cpp.
 #include <algorithm>
 
 #include "device/parallel.h"
 #include "generated/ops/mul.h"
 #include "iter/copy.h"
 #include "kernels/blas.h"
+#include "kernels/cpu/matmul_bf16.h"
 #include "kernels/matmul.h"
 
 namespace ember {
@@ -124,6 +126,7 @@ void gemm_blas(const Tensor& out, const Tensor& a_in, const Tensor& b_in, const 
 
 // float16/bfloat16: the product in float32 (as PyTorch's CPU kernels accumulate), rounded once.
 void gemm_reduced(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& beta, const Scalar& alpha) {
+  if (out.dtype() == ScalarType::BFloat16 && detail::gemm_bf16_batched(out, a, b, beta, alpha)) return;
   Tensor a32 = to_dtype(a, ScalarType::Float32), b32 = to_dtype(b, ScalarType::Float32);
   Tensor c32 = empty(out.sizes(), ScalarType::Float32);
   if (beta.to_bool()) copy_(c32, out);

@@ -1,0 +1,103 @@
+// The blocking and threading of the bfloat16 product (gemm_bf16.h). A and B are packed whole (in
+// parallel) into strips of pairs; C is cut into blocks of up to kBlockStrips x kBlockStrips tiles that
+// the threads share out. Inside a block each 12 x 32 tile sums all of k in registers (chunks of
+// kChunkPairs pairs past that, the partial sums kept in float32 beside the block), then is stored.
+#include "kernels/cpu/gemm_bf16.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <string>
+
+#include "device/cpu_features.h"
+#include "device/parallel.h"
+#include "tensor/factory.h"
+
+namespace ember::bf16gemm {
+
+namespace {
+
+using detail::kMR;
+using detail::kNR;
+
+// Pairs of k summed in registers before the tile goes out to float32 (a 12-row A strip of this
+// many pairs is 48 KB, a 32-column B strip 128 KB: both stream from L2).
+constexpr int64_t kChunkPairs = 1024;
+
+std::atomic<bool>& enabled_flag() {
+  static std::atomic<bool> on{[] {
+    const char* v = std::getenv("EMBER_BF16_GEMM");
+    return !(v && std::string(v) == "0");
+  }()};
+  return on;
+}
+
+// n uint32 (or float) words of scratch from ember's caching allocator.
+template <class T>
+T* words(Tensor& holder, int64_t n) {
+  holder = empty(DimVec{std::max<int64_t>(n, 1)}, ScalarType::Float32);
+  return reinterpret_cast<T*>(holder.data_as<float>());
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+template <class T>
+void gemm_impl(int64_t m, int64_t n, int64_t k, float alpha, In a, In b, float beta, Out<T> c, const float* bias) {
+  if (m <= 0 || n <= 0) return;
+  const int64_t pairs = ceil_div(std::max<int64_t>(k, 0), 2);
+  const int64_t mstrips = ceil_div(m, kMR), nstrips = ceil_div(n, kNR);
+  Tensor a_holder, b_holder;
+  uint32_t* pa = words<uint32_t>(a_holder, mstrips * pairs * kMR);
+  uint32_t* pb = words<uint32_t>(b_holder, nstrips * pairs * kNR);
+  const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(pairs * kNR, 1));
+  parallel_for(mstrips, grain, [&](int64_t lo, int64_t hi) {
+    for (int64_t s = lo; s < hi; s++) detail::pack_a(a, m, k, s * kMR, 0, pairs, pa + s * pairs * kMR);
+  });
+  parallel_for(nstrips, grain, [&](int64_t lo, int64_t hi) {
+    for (int64_t s = lo; s < hi; s++) detail::pack_b(b, k, n, s * kNR, 0, pairs, pb + s * pairs * kNR);
+  });
+  // Blocks of C: up to 8 A strips (96 rows) by 8 B strips (256 columns), fewer columns when that
+  // leaves the threads too few blocks.
+  const int64_t threads = get_num_threads();
+  const int64_t bm = std::min<int64_t>(8, mstrips);
+  int64_t bn = std::min<int64_t>(8, nstrips);
+  while (bn > 1 && ceil_div(mstrips, bm) * ceil_div(nstrips, bn) < 4 * threads) bn = ceil_div(bn, 2);
+  const int64_t mblocks = ceil_div(mstrips, bm), nblocks = ceil_div(nstrips, bn);
+  const int64_t chunks = std::max<int64_t>(1, ceil_div(pairs, kChunkPairs));
+  parallel_for(mblocks * nblocks, 1, [&](int64_t lo, int64_t hi) {
+    Tensor tiles_holder;
+    float* tiles = words<float>(tiles_holder, bm * bn * kMR * kNR);
+    for (int64_t blk = lo; blk < hi; blk++) {
+      const int64_t s0 = blk / nblocks * bm, t0 = blk % nblocks * bn;
+      const int64_t s1 = std::min(mstrips, s0 + bm), t1 = std::min(nstrips, t0 + bn);
+      for (int64_t ch = 0; ch < chunks; ch++) {
+        const int64_t q0 = ch * kChunkPairs, nq = std::min(pairs, q0 + kChunkPairs) - q0;
+        for (int64_t t = t0; t < t1; t++)
+          for (int64_t s = s0; s < s1; s++) {
+            float* tile = tiles + ((s - s0) * bn + (t - t0)) * kMR * kNR;
+            detail::kernel(nq, pa + (s * pairs + q0) * kMR, pb + (t * pairs + q0) * kNR, tile, ch > 0);
+            if (ch == chunks - 1)
+              detail::store(tile, std::min(kMR, m - s * kMR), std::min(kNR, n - t * kNR), alpha, beta, c, s * kMR,
+                            t * kNR, bias);
+          }
+      }
+    }
+  });
+}
+
+}  // namespace
+
+bool available() { return cpu_has_avx512_bf16() && enabled_flag().load(std::memory_order_relaxed); }
+
+bool set_enabled(bool on) { return enabled_flag().exchange(on); }
+
+void gemm(int64_t m, int64_t n, int64_t k, float alpha, In a, In b, float beta, Out<uint16_t> c,
+          const float* row_bias) {
+  gemm_impl(m, n, k, alpha, a, b, beta, c, row_bias);
+}
+
+void gemm(int64_t m, int64_t n, int64_t k, float alpha, In a, In b, float beta, Out<float> c, const float* row_bias) {
+  gemm_impl(m, n, k, alpha, a, b, beta, c, row_bias);
+}
+
+}  // namespace ember::bf16gemm
