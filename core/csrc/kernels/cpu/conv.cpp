@@ -5,7 +5,8 @@
 //   transposed forward: out_n[g] += col2im(W[g]^T @ x_n[g])          (the adjoint of forward)
 //   weight gradient:    dW[g]    += grad_n[g] @ im2col(x_n[g])^T
 // float32 2-D 3x3 stride-1 convolutions with enough channels take Winograd's F(4x4, 3x3) instead
-// (conv_winograd.h), for all three. float16/bfloat16 compute in float32. Messages follow PyTorch's.
+// (conv_winograd.h), for all three. bfloat16 uses the AVX512_BF16 product where the CPU has it
+// (conv_bf16.h); float16 (and bfloat16 elsewhere) computes in float32. Messages follow PyTorch's.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -17,6 +18,7 @@
 #include "generated/ops/convolution_weight_grad.h"
 #include "iter/copy.h"
 #include "kernels/blas.h"
+#include "kernels/cpu/conv_bf16.h"
 #include "kernels/cpu/conv_chunked.h"
 #include "kernels/cpu/conv_cols.h"
 #include "kernels/cpu/conv_winograd.h"
@@ -323,6 +325,8 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
                 " elements, but got bias of size ", shape_str(bias.sizes()), " instead");
   Tensor out = empty(out_sizes, input.dtype(), input.device());
   if (input.is_meta() || weight.is_meta() || out.numel() == 0) return out;
+  if (input.dtype() == ScalarType::BFloat16 && conv::bf16::convolution(p, input, weight, bias, transposed, out))
+    return out;
   const ScalarType ct = compute_type(input.dtype());
   Tensor x = contiguous_as(input, ct), w = contiguous_as(weight, ct);
   Tensor y = ct == out.dtype() ? out : empty(out_sizes, ct, input.device());
@@ -355,6 +359,7 @@ Tensor convolution_weight_grad(const Tensor& grad_output, const Tensor& input, c
     fill_(out, Scalar(0.0));
     return out;
   }
+  if (input.dtype() == ScalarType::BFloat16 && conv::bf16::weight_grad(p, grad_output, input, out)) return out;
   const ScalarType ct = compute_type(input.dtype());
   Tensor go = contiguous_as(grad_output, ct), x = contiguous_as(input, ct);
   Tensor dw = ct == out.dtype() ? out : empty(weight_sizes, ct, input.device());
