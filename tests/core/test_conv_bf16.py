@@ -105,7 +105,8 @@ def test_conv1d_forward_and_gradients(path):
     check(y, ref[:, :, 0], terms[:, :, 0], 30)
     g, gn = bf16_values(RNG, tuple(y.shape))
     y.backward(g)
-    (dx, dw), (dx_terms, dw_terms) = grads_ref(xn[:, :, None], wn[:, :, None], gn[:, :, None], (1, 2), (0, 2), (1, 1), 1)
+    as_2d = (xn[:, :, None], wn[:, :, None], gn[:, :, None])
+    (dx, dw), (dx_terms, dw_terms) = grads_ref(*as_2d, (1, 2), (0, 2), (1, 1), 1)
     check(x.grad, dx[:, :, 0], dx_terms[:, :, 0], 4 * 5)
     check(w.grad, dw[:, :, 0], dw_terms[:, :, 0], 2 * y.shape[2])
 

@@ -3,7 +3,7 @@
 
 namespace ember {
 
-bool cpu_has_avx2();    // AVX2 and FMA
+bool cpu_has_avx2();         // AVX2 and FMA
 bool cpu_has_avx512();       // AVX-512F
 bool cpu_has_avx512_bf16();  // AVX-512F, BW, VL and BF16 (vdpbf16ps)
 

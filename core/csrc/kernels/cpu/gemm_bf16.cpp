@@ -22,7 +22,7 @@ using detail::kNR;
 
 // Pairs of k summed in registers before the tile goes out to float32 (a 12-row A strip of this
 // many pairs is 48 KB, a 32-column B strip 128 KB: both stream from L2).
-constexpr int64_t kChunkPairs = 1024;
+constexpr int64_t kChunkPairs = 128;
 
 std::atomic<bool>& enabled_flag() {
   static std::atomic<bool> on{[] {
@@ -49,12 +49,22 @@ void gemm_impl(int64_t m, int64_t n, int64_t k, float alpha, In a, In b, float b
   Tensor a_holder, b_holder;
   uint32_t* pa = words<uint32_t>(a_holder, mstrips * pairs * kMR);
   uint32_t* pb = words<uint32_t>(b_holder, nstrips * pairs * kNR);
-  const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(pairs * kNR, 1));
-  parallel_for(mstrips, grain, [&](int64_t lo, int64_t hi) {
-    for (int64_t s = lo; s < hi; s++) detail::pack_a(a, m, k, s * kMR, 0, pairs, pa + s * pairs * kMR);
+  const int64_t grain = std::max<int64_t>(1, 4096 / (std::min(std::max<int64_t>(pairs, 1), kChunkPairs) * kNR));
+  // Chunk by chunk, the strips of a chunk side by side: a block's strips then lie together in
+  // memory (strips a whole k apart would share L1 sets).
+  const int64_t chunks = std::max<int64_t>(1, ceil_div(pairs, kChunkPairs));
+  auto chunk_pairs = [&](int64_t ch) { return std::min(pairs, (ch + 1) * kChunkPairs) - ch * kChunkPairs; };
+  parallel_for(mstrips * chunks, grain, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; i++) {
+      const int64_t s = i / chunks, ch = i % chunks, q0 = ch * kChunkPairs, nq = chunk_pairs(ch);
+      detail::pack_a(a, m, k, s * kMR, q0, nq, pa + (q0 * mstrips + s * nq) * kMR);
+    }
   });
-  parallel_for(nstrips, grain, [&](int64_t lo, int64_t hi) {
-    for (int64_t s = lo; s < hi; s++) detail::pack_b(b, k, n, s * kNR, 0, pairs, pb + s * pairs * kNR);
+  parallel_for(nstrips * chunks, grain, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; i++) {
+      const int64_t s = i / chunks, ch = i % chunks, q0 = ch * kChunkPairs, nq = chunk_pairs(ch);
+      detail::pack_b(b, k, n, s * kNR, q0, nq, pb + (q0 * nstrips + s * nq) * kNR);
+    }
   });
   // Blocks of C: up to 8 A strips (96 rows) by 8 B strips (256 columns), fewer columns when that
   // leaves the threads too few blocks.
@@ -63,7 +73,6 @@ void gemm_impl(int64_t m, int64_t n, int64_t k, float alpha, In a, In b, float b
   int64_t bn = std::min<int64_t>(8, nstrips);
   while (bn > 1 && ceil_div(mstrips, bm) * ceil_div(nstrips, bn) < 4 * threads) bn = ceil_div(bn, 2);
   const int64_t mblocks = ceil_div(mstrips, bm), nblocks = ceil_div(nstrips, bn);
-  const int64_t chunks = std::max<int64_t>(1, ceil_div(pairs, kChunkPairs));
   parallel_for(mblocks * nblocks, 1, [&](int64_t lo, int64_t hi) {
     Tensor tiles_holder;
     float* tiles = words<float>(tiles_holder, bm * bn * kMR * kNR);
@@ -71,11 +80,11 @@ void gemm_impl(int64_t m, int64_t n, int64_t k, float alpha, In a, In b, float b
       const int64_t s0 = blk / nblocks * bm, t0 = blk % nblocks * bn;
       const int64_t s1 = std::min(mstrips, s0 + bm), t1 = std::min(nstrips, t0 + bn);
       for (int64_t ch = 0; ch < chunks; ch++) {
-        const int64_t q0 = ch * kChunkPairs, nq = std::min(pairs, q0 + kChunkPairs) - q0;
+        const int64_t q0 = ch * kChunkPairs, nq = chunk_pairs(ch);
         for (int64_t t = t0; t < t1; t++)
           for (int64_t s = s0; s < s1; s++) {
             float* tile = tiles + ((s - s0) * bn + (t - t0)) * kMR * kNR;
-            detail::kernel(nq, pa + (s * pairs + q0) * kMR, pb + (t * pairs + q0) * kNR, tile, ch > 0);
+            detail::kernel(nq, pa + (q0 * mstrips + s * nq) * kMR, pb + (q0 * nstrips + t * nq) * kNR, tile, ch > 0);
             if (ch == chunks - 1)
               detail::store(tile, std::min(kMR, m - s * kMR), std::min(kNR, n - t * kNR), alpha, beta, c, s * kMR,
                             t * kNR, bias);

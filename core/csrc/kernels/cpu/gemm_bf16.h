@@ -47,8 +47,8 @@ void kernel(int64_t np, const uint32_t* a, const uint32_t* b, float* tile, bool 
 // C's rows [i0, i0 + rows) and columns [j0, j0 + cols) = alpha * tile + beta * C + row_bias.
 void store(const float* tile, int64_t rows, int64_t cols, float alpha, float beta, Out<uint16_t> c, int64_t i0,
            int64_t j0, const float* row_bias);
-void store(const float* tile, int64_t rows, int64_t cols, float alpha, float beta, Out<float> c, int64_t i0,
-           int64_t j0, const float* row_bias);
+void store(const float* tile, int64_t rows, int64_t cols, float alpha, float beta, Out<float> c, int64_t i0, int64_t j0,
+           const float* row_bias);
 
 }  // namespace detail
 

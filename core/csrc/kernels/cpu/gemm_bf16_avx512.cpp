@@ -3,6 +3,7 @@
 // vdpbf16ps adds two exact products per lane), and the stores that round once to bfloat16.
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "kernels/cpu/gemm_bf16.h"
@@ -18,12 +19,6 @@ namespace {
 
 inline uint32_t pair(uint16_t lo, uint16_t hi) { return uint32_t(lo) | (uint32_t(hi) << 16); }
 
-inline uint32_t load32(const uint16_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
-
 // Element (i, kk) of x, zero outside rows x cols.
 inline uint16_t at(In x, int64_t rows, int64_t cols, int64_t i, int64_t kk) {
   return i < rows && kk < cols ? x.p[i * x.rs + kk * x.cs] : uint16_t(0);
@@ -34,8 +29,8 @@ EMBER_BF16_TARGET inline __m256i round16(__m512 v) {
   const __m512i u = _mm512_castps_si512(v);
   const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
   const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7fff))), 16);
-  const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)),
-                                                _mm512_set1_epi32(0x7f800000));
+  const __mmask16 nan =
+      _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
   const __m512i quiet = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
   return _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(nan, rounded, quiet));
 }
@@ -100,6 +95,45 @@ EMBER_BF16_TARGET void store_tile(const float* tile, int64_t rows, int64_t cols,
   }
 }
 
+// r[0..15] (16 words each) transposed in place: r[j] holds word j of every input row.
+EMBER_BF16_TARGET inline void transpose16(__m512i r[16]) {
+  __m512i b[16], c[16];
+  for (int i = 0; i < 16; i += 2) {  // words of row pairs interleaved within 128-bit lanes
+    b[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+    b[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 16; i += 4) {  // c[i + m], lane L: word 4L + m of rows i .. i+3
+    c[i] = _mm512_unpacklo_epi64(b[i], b[i + 2]);
+    c[i + 1] = _mm512_unpackhi_epi64(b[i], b[i + 2]);
+    c[i + 2] = _mm512_unpacklo_epi64(b[i + 1], b[i + 3]);
+    c[i + 3] = _mm512_unpackhi_epi64(b[i + 1], b[i + 3]);
+  }
+  for (int m = 0; m < 4; m++) {  // gather lane L of c[m], c[4 + m], c[8 + m], c[12 + m]
+    const __m512i d = _mm512_shuffle_i32x4(c[m], c[4 + m], 0x88), e = _mm512_shuffle_i32x4(c[m], c[4 + m], 0xdd);
+    const __m512i f = _mm512_shuffle_i32x4(c[8 + m], c[12 + m], 0x88);
+    const __m512i g = _mm512_shuffle_i32x4(c[8 + m], c[12 + m], 0xdd);
+    r[m] = _mm512_shuffle_i32x4(d, f, 0x88);
+    r[8 + m] = _mm512_shuffle_i32x4(d, f, 0xdd);
+    r[4 + m] = _mm512_shuffle_i32x4(e, g, 0x88);
+    r[12 + m] = _mm512_shuffle_i32x4(e, g, 0xdd);
+  }
+}
+
+// dst[q * ld + j] (q < np, j < rows <= 16, under `keep`) = the 32-bit word q of src[j]: rows of
+// pairs turned into pairs of rows, 16 pairs at a time.
+EMBER_BF16_TARGET void transpose_pairs(const uint16_t* const* src, int rows, int64_t np, uint32_t* dst, int64_t ld,
+                                       __mmask16 keep) {
+  for (int64_t q = 0; q < np; q += 16) {
+    const int64_t count = std::min<int64_t>(16, np - q);
+    const __mmask16 load = count == 16 ? __mmask16(0xffff) : __mmask16((1u << count) - 1);
+    __m512i r[16];
+    for (int j = 0; j < 16; j++)
+      r[j] = j < rows ? _mm512_maskz_loadu_epi32(load, src[j] + 2 * q) : _mm512_setzero_si512();
+    transpose16(r);
+    for (int64_t t = 0; t < count; t++) _mm512_mask_storeu_epi32(dst + (q + t) * ld, keep, r[t]);
+  }
+}
+
 }  // namespace
 
 EMBER_BF16_TARGET void pack_a(In a, int64_t m, int64_t k, int64_t i0, int64_t p0, int64_t np, uint32_t* dst) {
@@ -107,8 +141,7 @@ EMBER_BF16_TARGET void pack_a(In a, int64_t m, int64_t k, int64_t i0, int64_t p0
   if (full && a.cs == 1) {  // rows contiguous in k: a pair is one 32-bit load
     const uint16_t* rows[kMR];
     for (int64_t r = 0; r < kMR; r++) rows[r] = a.p + (i0 + r) * a.rs + 2 * p0;
-    for (int64_t q = 0; q < np; q++)
-      for (int64_t r = 0; r < kMR; r++) dst[q * kMR + r] = load32(rows[r] + 2 * q);
+    transpose_pairs(rows, kMR, np, dst, kMR, __mmask16((1u << kMR) - 1));
   } else if (full && a.rs == 1) {  // columns contiguous in i: two runs of kMR per pair
     for (int64_t q = 0; q < np; q++) {
       const uint16_t* x0 = a.p + i0 + 2 * (p0 + q) * a.cs;
@@ -137,8 +170,10 @@ EMBER_BF16_TARGET void pack_b(In b, int64_t k, int64_t n, int64_t j0, int64_t p0
       _mm512_storeu_si512(dst + q * kNR + 16, _mm512_permutex2var_epi16(x0, hi_idx, x1));
     }
   } else if (full && b.rs == 1) {  // columns contiguous in k: a pair is one 32-bit load
-    for (int64_t q = 0; q < np; q++)
-      for (int64_t j = 0; j < kNR; j++) dst[q * kNR + j] = load32(b.p + (j0 + j) * b.cs + 2 * (p0 + q));
+    const uint16_t* cols[kNR];
+    for (int64_t j = 0; j < kNR; j++) cols[j] = b.p + (j0 + j) * b.cs + 2 * p0;
+    transpose_pairs(cols, 16, np, dst, kNR, __mmask16(0xffff));
+    transpose_pairs(cols + 16, 16, np, dst + 16, kNR, __mmask16(0xffff));
   } else {
     const In bt{b.p, b.cs, b.rs};  // read as (j, kk)
     for (int64_t q = 0; q < np; q++)
@@ -181,8 +216,8 @@ void store(const float* tile, int64_t rows, int64_t cols, float alpha, float bet
   store_tile(tile, rows, cols, alpha, beta, c, i0, j0, row_bias);
 }
 
-void store(const float* tile, int64_t rows, int64_t cols, float alpha, float beta, Out<float> c, int64_t i0,
-           int64_t j0, const float* row_bias) {
+void store(const float* tile, int64_t rows, int64_t cols, float alpha, float beta, Out<float> c, int64_t i0, int64_t j0,
+           const float* row_bias) {
   store_tile(tile, rows, cols, alpha, beta, c, i0, j0, row_bias);
 }
 

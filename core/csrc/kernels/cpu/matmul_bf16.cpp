@@ -14,8 +14,7 @@ namespace {
 
 bf16gemm::In matrix_in(const Tensor& t, int64_t offset) {
   const int64_t nd = t.dim();
-  return {reinterpret_cast<const uint16_t*>(t.data_as<BFloat16>()) + offset, t.strides()[nd - 2],
-          t.strides()[nd - 1]};
+  return {reinterpret_cast<const uint16_t*>(t.data_as<BFloat16>()) + offset, t.strides()[nd - 2], t.strides()[nd - 1]};
 }
 
 }  // namespace
