@@ -28,9 +28,26 @@ T* buffer(Tensor& holder, int64_t n, ScalarType dt) {
   return reinterpret_cast<T*>(holder.data_as<std::conditional_t<sizeof(T) == 2, BFloat16, float>>());
 }
 
-// Output lines per block: the block's column matrix (rows x its positions) near 2^20 values.
-int64_t lines_per_block(const Geometry& g, int64_t rows) {
-  return std::clamp<int64_t>((int64_t(1) << 20) / std::max<int64_t>(rows * g.out[2], 1), 1, all_lines(g).hi);
+// Output lines per block: the block's column matrix (rows x its positions) near `budget` values,
+// so that it stays in L2 between the product and im2col/col2im.
+int64_t lines_per_block(const Geometry& g, int64_t rows, int64_t budget) {
+  return std::clamp<int64_t>(budget / std::max<int64_t>(rows * g.out[2], 1), 1, all_lines(g).hi);
+}
+constexpr int64_t kBf16Cols = int64_t(1) << 18, kFloatCols = int64_t(1) << 16;
+
+// The weight of each group packed once, as W[g] or (transposed) W[g]^T.
+std::vector<bf16gemm::PackedA> pack_weights(const Plan& p, const uint16_t* w, bool transposed) {
+  const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = p.g.k_size();
+  std::vector<bf16gemm::PackedA> out;
+  out.reserve(size_t(p.groups));
+  for (int64_t gi = 0; gi < p.groups; gi++) {
+    const uint16_t* wg = w + gi * og * cg * K;
+    if (transposed)
+      out.emplace_back(cg * K, og, In{wg, 1, cg * K});
+    else
+      out.emplace_back(og, cg * K, In{wg, cg * K, 1});
+  }
+  return out;
 }
 
 template <class F>
@@ -63,13 +80,14 @@ void round_into(const float* src, int64_t n, uint16_t* dst) {
 void forward(const Plan& p, const uint16_t* x, const uint16_t* w, const float* bias, uint16_t* y) {
   const Geometry& g = p.g;
   const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
-  const int64_t per_block = lines_per_block(g, cg * K);
+  const int64_t per_block = lines_per_block(g, cg * K, kBf16Cols);
+  const std::vector<bf16gemm::PackedA> packed = pack_weights(p, w, false);
   for_items(p, [&](int64_t n, int64_t gi, int64_t) {
     Tensor holder;
     uint16_t* cols = buffer<uint16_t>(holder, cg * K * per_block * g.out[2], ScalarType::BFloat16);
     for_line_blocks(g, per_block, [&](Lines lines, int64_t width) {
       im2col(x + (n * p.in_ch + gi * cg) * g.in_size(), cg, g, cols, width, lines);
-      bf16gemm::gemm(og, width, cg * K, 1.f, In{w + gi * og * cg * K, cg * K, 1}, In{cols, width, 1}, 0.f,
+      bf16gemm::gemm(packed[size_t(gi)], width, 1.f, In{cols, width, 1}, 0.f,
                      Out<uint16_t>{y + (n * p.out_ch + gi * og) * L + lines.lo * g.out[2], L, 1},
                      bias ? bias + gi * og : nullptr);
     });
@@ -80,16 +98,16 @@ void forward(const Plan& p, const uint16_t* x, const uint16_t* w, const float* b
 void transposed(const Plan& p, const uint16_t* xo, const uint16_t* w, const float* bias, uint16_t* yi) {
   const Geometry& g = p.g;
   const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
-  const int64_t per_block = lines_per_block(g, cg * K);
+  const int64_t per_block = lines_per_block(g, cg * K, kFloatCols);
+  const std::vector<bf16gemm::PackedA> packed = pack_weights(p, w, true);
   for_items(p, [&](int64_t n, int64_t gi, int64_t) {
     Tensor cols_holder, image_holder;
     float* cols = buffer<float>(cols_holder, cg * K * per_block * g.out[2], ScalarType::Float32);
     float* image = buffer<float>(image_holder, cg * g.in_size(), ScalarType::Float32);
     std::fill_n(image, cg * g.in_size(), 0.f);
     for_line_blocks(g, per_block, [&](Lines lines, int64_t width) {
-      bf16gemm::gemm(cg * K, width, og, 1.f, In{w + gi * og * cg * K, 1, cg * K},
-                     In{xo + (n * p.out_ch + gi * og) * L + lines.lo * g.out[2], L, 1}, 0.f,
-                     Out<float>{cols, width, 1});
+      bf16gemm::gemm(packed[size_t(gi)], width, 1.f, In{xo + (n * p.out_ch + gi * og) * L + lines.lo * g.out[2], L, 1},
+                     0.f, Out<float>{cols, width, 1});
       col2im(cols, cg, g, image, width, lines);
     });
     if (bias)
@@ -105,7 +123,7 @@ void weight_grad_impl(const Plan& p, const uint16_t* go, const uint16_t* x, uint
   const Geometry& g = p.g;
   const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, K = g.k_size(), L = g.out_size();
   const int64_t wsize = p.out_ch * cg * K;
-  const int64_t per_block = lines_per_block(g, cg * K);
+  const int64_t per_block = lines_per_block(g, cg * K, kBf16Cols);
   std::vector<Tensor> partial(size_t(p.batch * p.groups));
   for_items(p, [&](int64_t n, int64_t gi, int64_t first) {
     Tensor& acc = partial[size_t(first)];

@@ -4,6 +4,8 @@
 #pragma once
 #include <cstdint>
 
+#include "tensor/factory.h"
+
 namespace ember::bf16gemm {
 
 // True when the CPU has AVX512_BF16 and the path is on (EMBER_BF16_GEMM=0 at start, or
@@ -31,6 +33,16 @@ void gemm(int64_t m, int64_t n, int64_t k, float alpha, In a, In b, float beta, 
           const float* row_bias = nullptr);
 void gemm(int64_t m, int64_t n, int64_t k, float alpha, In a, In b, float beta, Out<float> c,
           const float* row_bias = nullptr);
+
+// A (m x k) packed once for several products with it (a convolution's weight).
+struct PackedA {
+  PackedA(int64_t m, int64_t k, In a);
+  int64_t m, k;
+  Tensor holder;
+  const uint32_t* words = nullptr;
+};
+void gemm(const PackedA& a, int64_t n, float alpha, In b, float beta, Out<uint16_t> c, const float* row_bias = nullptr);
+void gemm(const PackedA& a, int64_t n, float alpha, In b, float beta, Out<float> c, const float* row_bias = nullptr);
 
 namespace detail {
 
