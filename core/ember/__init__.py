@@ -68,6 +68,10 @@ from ._matmul_precision import get_float32_matmul_precision, set_float32_matmul_
 from ._legacy_tensor_types import *  # noqa: E402,F401,F403  (FloatTensor ... BoolTensor, set_default_tensor_type)
 from ._default_device import get_default_device, set_default_device  # noqa: E402,F401
 from . import cuda, accelerator  # noqa: E402,F401
+from ._layout import layout, strided, sparse_coo, sparse_csr  # noqa: E402,F401
+from . import sparse  # noqa: E402,F401  (also gives Tensor its layout and to_sparse* methods)
+from .sparse import sparse_coo_tensor, sparse_csr_tensor  # noqa: E402,F401
+from .sparse._toplevel import mm, matmul, addmm, spmm  # noqa: E402,F401  (a sparse operand goes to ember.sparse)
 
 
 # Submodules loaded on first use (ember.distributions is ~100 modules' worth of Python, ember.hub pulls

@@ -207,6 +207,15 @@ def _custom_calls():
         (lstm(inp)[0].sum() + gru(inp)[0].sum()).backward()
         return [inp.grad] + [p.grad for p in list(lstm.parameters()) + list(gru.parameters())]
 
+    sp_idx = ember.tensor(np.stack([rng.integers(0, 300, 3000), rng.integers(0, 200, 3000)]))
+    sp_vals, sp_dense, sp_weight = f32(3000), f32(200, 48), f32(300, 48)
+
+    def sparse_mm_backward():  # _sparse_csr_mm forward and, for the dense gradient, over the transpose
+        dense = sp_dense.clone().requires_grad_()
+        adj = ember.sparse_coo_tensor(sp_idx, sp_vals, (300, 200), requires_grad=True)
+        (ember.sparse.mm(adj, dense) * sp_weight).sum().backward()
+        return [dense.grad, adj.grad._values()]  # adj's gradient is _sparse_csr_sddmm's
+
     def sgd_steps():
         w = [w0.clone().requires_grad_(), w1.clone().requires_grad_()]
         opt = ember.optim.SGD(w, lr=0.1, momentum=0.9, weight_decay=1e-3, nesterov=True)
@@ -237,6 +246,9 @@ def _custom_calls():
         "_view_dtype": [(lambda: x.view(ember.int32) + 0, True)],
         "_where_cond": [(lambda: ember.where(mask, x, -x), True)],
         "_sgd_update": [(sgd_steps, True)],
+        "_sparse_csr_mm": [(sparse_mm_backward, True)],  # one thread sums each output row, in a fixed order
+        "_sparse_csr_sddmm": [(sparse_mm_backward, True)],
+        "_sparse_csr_transpose": [(sparse_mm_backward, True)],
         "_rnn_layer": [(lambda: lstm(seq)[0], False), (lambda: gru(seq)[0], False)],
         "_rnn_layer_backward": [(rnn_backward, False)],
         "allclose": [(lambda: ember.allclose(x, x + 1e-9), True)],

@@ -9,6 +9,8 @@
 
 namespace ember::py {
 
+PyTypeObject* SparseTensorClass = nullptr;  // ember.sparse's SparseTensor (module.cpp registers it)
+
 namespace {
 
 std::string trim(const std::string& s) {
@@ -104,6 +106,20 @@ const char* keyword_name(const std::string& fn, PyObject* key) {
     throw PythonError();
   }
   return kw;
+}
+
+// A sparse tensor's C++ part is a data-less meta tensor (ember/sparse/_tensor.py): an op without a
+// sparse kernel refuses it, with PyTorch's dispatcher error, rather than computing on that part.
+bool is_sparse_object(PyObject* v) { return SparseTensorClass && Py_TYPE(v) == SparseTensorClass; }
+
+[[noreturn]] void refuse_sparse(const std::string& op, PyObject* v) {
+  PyObject* csr = PyObject_GetAttrString(v, "is_sparse_csr");
+  const bool is_csr = csr == Py_True;
+  Py_XDECREF(csr);
+  PyErr_Clear();
+  throw Error(ErrorKind::NotImplemented,
+              str_cat("Could not run 'aten::", op, "' with arguments from the '", is_csr ? "SparseCsrCPU" : "SparseCPU",
+                      "' backend. This could be because the operator doesn't exist for this backend."));
 }
 
 }  // namespace
@@ -248,6 +264,7 @@ defaults:
       continue;
     }
     bool ok = true;
+    if (a.type != ArgType::Object && is_sparse_object(v)) refuse_sparse(name_, v);
     switch (a.type) {
       case ArgType::Tensor:
         ok = is_tensor(v);
@@ -461,6 +478,11 @@ std::vector<Tensor> ParsedArgs::tensor_list(int i) const {
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
   for (Py_ssize_t k = 0; k < n; k++) {
     PyObject* x = PySequence_Fast_GET_ITEM(seq, k);
+    if (is_sparse_object(x)) {
+      const std::string op = parser->name();
+      Py_DECREF(seq);
+      refuse_sparse(op, x);
+    }
     if (!is_tensor(x)) {
       // The message first: when seq is a list made here, releasing it frees x too.
       std::string msg = str_cat(parser->name(), "(): expected a tuple of Tensors for argument '", parser->arg(i).name,

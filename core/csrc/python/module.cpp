@@ -27,6 +27,10 @@ namespace pyb = pybind11;
 using namespace ember;
 using namespace ember::py;
 
+namespace ember::py {
+extern PyTypeObject* SparseTensorClass;  // arg_parser.cpp: the ops' parsers refuse its instances
+}  // namespace ember::py
+
 namespace {
 
 ScalarType dtype_arg(PyObject* o) {
@@ -80,10 +84,14 @@ PyObject* set_class(PyObject*& slot, PyObject* cls, PyTypeObject* base, const ch
 }
 
 PyObject* g_tensor_class = nullptr;
+PyObject* g_sparse_tensor_class = nullptr;
 
 EMBER_FN(_set_tensor_class, "_set_tensor_class(object cls)",
          PyObject* res = set_class(g_tensor_class, r.object(0), TensorBaseType, "the tensor class");
          TensorClass = reinterpret_cast<PyTypeObject*>(g_tensor_class); return res;)
+EMBER_FN(_set_sparse_tensor_class, "_set_sparse_tensor_class(object cls)",
+         PyObject* res = set_class(g_sparse_tensor_class, r.object(0), TensorClass, "the sparse tensor class");
+         SparseTensorClass = reinterpret_cast<PyTypeObject*>(g_sparse_tensor_class); return res;)
 EMBER_FN(_set_size_class, "_set_size_class(object cls)",
          return set_class(SizeClass, r.object(0), &PyTuple_Type, "the size class");)
 EMBER_FN(_set_zero_division_error, "_set_zero_division_error(object cls)",
@@ -192,6 +200,7 @@ PYBIND11_MODULE(_C, m) {
   add_callgrind_functions(functions);  // python/callgrind_region.cpp
   for (auto [name, f] : std::initializer_list<std::pair<const char*, decltype(&fn_get_num_threads)>>{
            {"_set_tensor_class", fn__set_tensor_class},
+           {"_set_sparse_tensor_class", fn__set_sparse_tensor_class},
            {"_set_size_class", fn__set_size_class},
            {"_set_zero_division_error", fn__set_zero_division_error},
            {"_set_linalg_error", fn__set_linalg_error},
