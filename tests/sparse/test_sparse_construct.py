@@ -140,7 +140,8 @@ def test_repr_as_pytorch():
     ([[0, 1, 2], [2, 0, 2]], (2, 3), "size is inconsistent with indices: for dim 0, size is 2 but found index 2"),
     ([[0, 1, 1], [2, 0, 3]], (2, 3), "size is inconsistent with indices: for dim 1, size is 3 but found index 3"),
     ([[0, 1, -1], [2, 0, 2]], (2, 3), "found negative index -1 for dim 0"),
-    ([[0, 1], [2, 0]], (2, 3), "indices and values must have same nnz, but got nnz from indices: 2, nnz from values: 3"),
+    ([[0, 1], [2, 0]], (2, 3),
+     "indices and values must have same nnz, but got nnz from indices: 2, nnz from values: 3"),
     ([0, 1, 1], (2, 3), r"indices must be sparse_dim x nnz, but got: \[3\]"),
     ([[0, 1, 1], [2, 0, 2]], (2,), "'len\\(size\\) == sparse_dim \\+ dense_dim' is not satisfied: len\\(size\\) = 1, "
                                    "sparse_dim = 2, dense_dim = 0"),

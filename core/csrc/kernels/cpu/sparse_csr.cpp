@@ -42,14 +42,14 @@ CsrPattern check_pattern(const char* op, const Tensor& crow, const Tensor& col, 
   const int64_t* c = p.col.data_as<int64_t>();
   EMBER_CHECK(cr[0] == 0, Runtime, op, "(): `crow_indices[..., 0] == 0` is not satisfied.");
   EMBER_CHECK(cr[p.rows] == p.nnz, Runtime, op,
-              "(): `crow_indices[..., -1] == nnz` is not satisfied (crow_indices[-1] = ", cr[p.rows],
-              ", nnz = ", p.nnz, ").");
+              "(): `crow_indices[..., -1] == nnz` is not satisfied (crow_indices[-1] = ", cr[p.rows], ", nnz = ", p.nnz,
+              ").");
   for (int64_t i = 0; i < p.rows; i++)
     EMBER_CHECK(cr[i] <= cr[i + 1], Runtime, op,
                 "(): `0 <= crow_indices[..., 1:] - crow_indices[..., :-1] <= ncols` is not satisfied.");
   for (int64_t k = 0; k < p.nnz; k++)
-    EMBER_CHECK(c[k] >= 0 && c[k] < ncols, Runtime, op, "(): `0 <= col_indices < ncols` is not satisfied (found ",
-                c[k], " with ncols = ", ncols, ").");
+    EMBER_CHECK(c[k] >= 0 && c[k] < ncols, Runtime, op, "(): `0 <= col_indices < ncols` is not satisfied (found ", c[k],
+                " with ncols = ", ncols, ").");
   return p;
 }
 
@@ -70,8 +70,10 @@ void for_row_pieces(const int64_t* crow, int64_t rows, int64_t nnz, int64_t work
     int64_t lo = 0, hi = rows;  // the first row r with crow[r] + r >= target
     while (lo < hi) {
       const int64_t mid = (lo + hi) / 2;
-      if (crow[mid] + mid < target) lo = mid + 1;
-      else hi = mid;
+      if (crow[mid] + mid < target)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     start[p] = lo;
   }
