@@ -6,6 +6,7 @@ from .._layout import sparse_csr, strided
 from .._tensor import Tensor
 from . import _convert, _matmul, _ops
 from ._convert import sparse_coo_tensor, sparse_csr_tensor
+from ._legacy import *  # noqa: F401,F403  (FloatTensor ... BoolTensor)
 from ._tensor import SparseTensor, not_on_sparse
 
 __all__ = ["mm", "addmm", "sum", "softmax", "log_softmax", "spmm", "sparse_coo_tensor", "sparse_csr_tensor",

@@ -72,9 +72,9 @@ def mul(self, other):
     store), or by a dense tensor of the same size (self's pattern, as PyTorch)."""
     if _is_number(other):
         return self._with_values(self._vals * other)
-    _check_same_size("mul", self, other)
     a = coalesce(as_coo(self))
     if isinstance(other, SparseTensor):
+        _check_same_size("mul", self, other)
         b = coalesce(as_coo(other))
         if a.sparse_dim() != b.sparse_dim():
             raise RuntimeError("sparse_binary_op_intersection_cpu(): expects sparse inputs with equal dimensionality, "
@@ -91,7 +91,7 @@ def mul(self, other):
         return _like(self, make_coo(a._idx[:, keep], vals, a.shape, True))
     if not isinstance(other, _C.TensorBase):
         raise TypeError(f"mul(): expected a number or a tensor, got {type(other).__name__}")
-    picked = other[tuple(a._idx)]
+    picked = other.expand(tuple(a.shape))[tuple(a._idx)]  # a dense factor broadcasts to self's shape
     return _like(self, make_coo(a._idx, a._vals * picked, a.shape, True))
 
 
