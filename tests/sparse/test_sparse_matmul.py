@@ -101,6 +101,7 @@ def test_gradcheck_float64():
     values = ember.tensor(ref.data, requires_grad=True)
     dense = ember.tensor(rng.standard_normal((4, 3)), requires_grad=True)
     assert ember.autograd.gradcheck(f, (values, dense))
+    assert ember.autograd.gradgradcheck(f, (values, dense))  # the backward is differentiable too
 
 
 def test_product_errors():

@@ -13,7 +13,8 @@ __all__ = ["sparse_mm", "sparse_addmm", "matmul", "dense_mm_sparse"]
 
 
 class _CsrMatmul(Function):
-    """values (nnz,) of a CSR pattern (crow, col) with ncols columns, times dense (ncols, n)."""
+    """values (nnz,) of a CSR pattern (crow, col) with ncols columns, times dense (ncols, n). The
+    backward is made of these two Functions again, so gradients of gradients are right too."""
 
     @staticmethod
     def forward(ctx, values, crow, col, dense, ncols):
@@ -26,11 +27,32 @@ class _CsrMatmul(Function):
         values, crow, col, dense = ctx.saved_tensors
         grad_values = grad_dense = None
         if ctx.needs_input_grad[0]:
-            grad_values = _C._sparse_csr_sddmm(grad, crow, col, dense)
+            grad_values = _CsrSampledDot.apply(grad, crow, col, dense, ctx.ncols)
         if ctx.needs_input_grad[3]:
             crow_t, col_t, perm = _C._sparse_csr_transpose(crow, col, ctx.ncols)
-            grad_dense = _C._sparse_csr_mm(values[perm], crow_t, col_t, grad)
+            grad_dense = _CsrMatmul.apply(values[perm], crow_t, col_t, grad, crow.shape[0] - 1)
         return grad_values, None, None, grad_dense, None
+
+
+class _CsrSampledDot(Function):
+    """out[k] = a[row_k] . b[col_k] over the stored entries k of a CSR pattern (SDDMM)."""
+
+    @staticmethod
+    def forward(ctx, a, crow, col, b, ncols):
+        ctx.save_for_backward(a, crow, col, b)
+        ctx.ncols = ncols
+        return _C._sparse_csr_sddmm(a, crow, col, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, crow, col, b = ctx.saved_tensors
+        grad_a = grad_b = None
+        if ctx.needs_input_grad[0]:  # row r gets sum_k grad_k * b[col_k]: the product with grad as values
+            grad_a = _CsrMatmul.apply(grad, crow, col, b, ctx.ncols)
+        if ctx.needs_input_grad[3]:  # column c gets sum_k grad_k * a[row_k]: the transpose's product
+            crow_t, col_t, perm = _C._sparse_csr_transpose(crow, col, ctx.ncols)
+            grad_b = _CsrMatmul.apply(grad[perm], crow_t, col_t, a, crow.shape[0] - 1)
+        return grad_a, None, None, grad_b, None
 
 
 def _check_operands(sparse, dense, op):
