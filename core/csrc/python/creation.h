@@ -10,7 +10,7 @@
 namespace ember::py {
 
 void add_data_creation_functions(std::vector<PyMethodDef>& functions);
-void add_tolist_functions(std::vector<PyMethodDef>& functions);  // python/tolist.cpp
+void add_tolist_functions(std::vector<PyMethodDef>& functions);     // python/tolist.cpp
 void add_callgrind_functions(std::vector<PyMethodDef>& functions);  // python/callgrind_region.cpp
 // Zero-copy view of any object exporting a strided buffer (NumPy arrays, memoryviews, array.array).
 // A read-only buffer raises, unless `readonly` is given: it then tells the caller, who must copy.
