@@ -83,6 +83,39 @@ def test_conv2d_channels_last_matches_nchw_and_numpy(case, dtype, weight_cl):
         np.testing.assert_allclose(a.numpy(), bb.numpy(), rtol=tol, atol=tol * 10)
 
 
+@pytest.mark.parametrize("pad,size", [(1, (18, 21)), (0, (19, 16)), (2, (17, 17))])
+def test_conv2d_channels_last_winograd_path(pad, size):
+    """3x3 stride-1 float32 with channels in multiples of 8: the NHWC F(4x4, 3x3) path, all three passes."""
+    rng = np.random.default_rng(7)
+    xa, wa, ba = rng.standard_normal((3, 16, *size)), rng.standard_normal((24, 16, 3, 3)), rng.standard_normal(24)
+    ref = conv2d_ref(xa, wa, ba, (1, 1), (pad, pad), (1, 1), 1)
+    x = as_cl(ember.tensor(xa, dtype=ember.float32)).requires_grad_()
+    w = as_cl(ember.tensor(wa, dtype=ember.float32)).requires_grad_()
+    b = ember.tensor(ba, dtype=ember.float32, requires_grad=True)
+    y = F.conv2d(x, w, b, padding=pad)
+    assert is_cl(y)
+    np.testing.assert_allclose(y.detach().numpy(), ref, rtol=1e-4, atol=1e-3)
+    ga = rng.standard_normal(ref.shape)
+    y.backward(as_cl(ember.tensor(ga, dtype=ember.float32)))
+    xd, wd = ember.tensor(xa, requires_grad=True), ember.tensor(wa, requires_grad=True)
+    F.conv2d(xd, wd, None, padding=pad).backward(ember.tensor(ga))
+    assert is_cl(x.grad) and w.grad.is_contiguous(memory_format=CL)
+    np.testing.assert_allclose(x.grad.numpy(), xd.grad.numpy(), rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(w.grad.numpy(), wd.grad.numpy(), rtol=1e-4, atol=1e-2)
+    np.testing.assert_allclose(b.grad.numpy(), ga.sum(axis=(0, 2, 3)), rtol=1e-4, atol=1e-3)
+
+
+def test_conv2d_channels_last_winograd_keeps_non_finite_values_local():
+    """A NaN or infinity would spread over a whole Winograd tile: those inputs take the direct path."""
+    x = ember.randn(1, 8, 16, 16)
+    w = ember.randn(8, 8, 3, 3)
+    x[0, 3, 5, 5] = float("inf")
+    y = F.conv2d(as_cl(x), w, padding=1)
+    expect = F.conv2d(x, w, padding=1)
+    assert np.array_equal(np.isfinite(y.numpy()), np.isfinite(expect.numpy()))
+    assert np.isfinite(y.numpy()).sum() == y.numel() - 8 * 9
+
+
 def test_conv2d_channels_last_half_types_compute_in_float32():
     rng = np.random.default_rng(1)
     x = ember.tensor(rng.standard_normal((2, 4, 6, 6)), dtype=ember.float32)

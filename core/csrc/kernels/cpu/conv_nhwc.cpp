@@ -9,6 +9,7 @@
 #include "device/parallel.h"
 #include "iter/copy.h"
 #include "kernels/blas.h"
+#include "kernels/cpu/conv_nhwc_winograd.h"
 #include "kernels/cpu/sgemm_unpacked.h"
 #include "tensor/memory_format.h"
 
@@ -115,6 +116,23 @@ void forward_rows(const Shape& s, const T* xp, const T* wp, const T* bias, T* y)
   });
 }
 
+// The pass of shape s over input x (n, h, w, cin) padded by pt rows and pl columns before (and zeros
+// after, as far as s needs): Winograd's F(4x4, 3x3) where it applies, else forward_rows.
+template <class T>
+void run_rows(const Shape& s, const T* x, int64_t h, int64_t w, int64_t pt, int64_t pl, const T* wp, const T* bias,
+              T* y) {
+  Tensor holder;
+  if constexpr (std::is_same_v<T, float>) {
+    if (winograd::applies(s.kh, s.kw, s.sh, s.sw, s.dh, s.dw, s.groups, s.cin, s.cout, s.oh, s.ow)) {
+      const int64_t hp = winograd::padded_extent(s.oh), wpad = winograd::padded_extent(s.ow);
+      const float* xp = pad_nhwc(x, s.n, h, w, s.cin, pt, pl, hp, wpad, holder);
+      if (winograd::forward(xp, s.n, s.cin, s.oh, s.ow, s.cout, wp, bias, y)) return;
+    }
+  }
+  const T* xp = pad_nhwc(x, s.n, h, w, s.cin, pt, pl, s.hp, s.wp, holder);
+  forward_rows(s, xp, wp, bias, y);
+}
+
 template <class T>
 void forward(const Plan& p, const T* x, const T* w, const T* bias, T* y) {
   const Geometry& g = p.g;
@@ -124,10 +142,8 @@ void forward(const Plan& p, const T* x, const T* w, const T* bias, T* y) {
   s.sh = g.stride[1], s.sw = g.stride[2], s.dh = g.dil[1], s.dw = g.dil[2];
   s.hp = std::max(g.in[1] + 2 * g.pad[1], (s.oh - 1) * s.sh + s.dh * (s.kh - 1) + 1);
   s.wp = std::max(g.in[2] + 2 * g.pad[2], (s.ow - 1) * s.sw + s.dw * (s.kw - 1) + 1);
-  Tensor holder;
-  const T* xp = pad_nhwc(x, s.n, g.in[1], g.in[2], s.cin, g.pad[1], g.pad[2], s.hp, s.wp, holder);
   const std::vector<T> wp = pack(w, p.out_ch, p.in_ch / p.groups, s.kh, s.kw, p.groups, false, false);
-  forward_rows(s, xp, wp.data(), bias, y);
+  run_rows(s, x, g.in[1], g.in[2], g.pad[1], g.pad[2], wp.data(), bias, y);
 }
 
 // The transposed convolution: x (n, OH, OW, out_ch) -> y (n, H, W, in_ch), the adjoint of forward.
@@ -142,10 +158,8 @@ void transposed(const Plan& p, const T* x, const T* w, T* y) {
     s.n = p.batch, s.cin = p.out_ch, s.cout = p.in_ch, s.groups = p.groups;
     s.oh = g.in[1], s.ow = g.in[2], s.kh = KH, s.kw = KW, s.dh = g.dil[1], s.dw = g.dil[2];
     s.hp = s.oh + s.dh * (KH - 1), s.wp = s.ow + s.dw * (KW - 1);
-    Tensor holder;
-    const T* xp = pad_nhwc(x, s.n, g.out[1], g.out[2], s.cin, qh, qw, s.hp, s.wp, holder);
     const std::vector<T> wp = pack(w, p.out_ch, cg, KH, KW, p.groups, true, true);
-    return forward_rows(s, xp, wp.data(), static_cast<const T*>(nullptr), y);
+    return run_rows(s, x, g.out[1], g.out[2], qh, qw, wp.data(), static_cast<const T*>(nullptr), y);
   }
   // Scatter form, image by image (rows of one image overlap): into a padded buffer, then cropped.
   const int64_t hp = g.in[1] + 2 * g.pad[1], wpd = g.in[2] + 2 * g.pad[2], C = p.in_ch, O = p.out_ch;
@@ -171,6 +185,19 @@ void transposed(const Plan& p, const T* x, const T* w, T* y) {
   });
 }
 
+// dw (O, C/g, KH, KW) through dw_strides from sum, laid out (group, kh, kw, c, o).
+template <class T>
+void scatter_taps(const std::vector<T>& sum, const Plan& p, T* dw, const DimVec& dw_strides) {
+  const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, KH = p.g.k[1], KW = p.g.k[2];
+  for (int64_t gi = 0; gi < p.groups; gi++)
+    for (int64_t kh = 0; kh < KH; kh++)
+      for (int64_t kw = 0; kw < KW; kw++)
+        for (int64_t c = 0; c < cg; c++)
+          for (int64_t o = 0; o < og; o++)
+            dw[(gi * og + o) * dw_strides[0] + c * dw_strides[1] + kh * dw_strides[2] + kw * dw_strides[3]] =
+                sum[size_t((((gi * KH + kh) * KW + kw) * cg + c) * og + o)];
+}
+
 // dW (O, C/g, KH, KW) written through `dw_strides` = sum over images and rows of xp^T @ dy, each
 // thread into its own (group, kh, kw, c, o) buffer, added at the end.
 template <class T>
@@ -181,6 +208,17 @@ void weight_grad_impl(const Plan& p, const T* dy, const T* x, T* dw, const DimVe
   const int64_t hp = std::max(g.in[1] + 2 * g.pad[1], (OH - 1) * sh + dh * (KH - 1) + 1);
   const int64_t wp = std::max(g.in[2] + 2 * g.pad[2], (OW - 1) * sw + dwl * (KW - 1) + 1);
   Tensor pad_holder, t_holder;
+  if constexpr (std::is_same_v<T, float>) {
+    if (winograd::applies(KH, KW, sh, sw, dh, dwl, p.groups, C, O, OH, OW)) {
+      const int64_t th = (OH + 3) / 4, tw = (OW + 3) / 4;
+      const float* xw = pad_nhwc(x, p.batch, g.in[1], g.in[2], C, g.pad[1], g.pad[2], winograd::padded_extent(OH),
+                                 winograd::padded_extent(OW), pad_holder);
+      const float* dyw = pad_nhwc(dy, p.batch, OH, OW, O, 0, 0, 4 * th, 4 * tw, t_holder);
+      std::vector<float> taps(static_cast<size_t>(9 * C * O));
+      if (winograd::weight_grad(xw, dyw, p.batch, C, OH, OW, O, taps.data()))
+        return scatter_taps(taps, p, dw, dw_strides);
+    }
+  }
   const T* xp = pad_nhwc(x, p.batch, g.in[1], g.in[2], C, g.pad[1], g.pad[2], hp, wp, pad_holder);
   // float32, stride 1: rows transposed to (C x wp), so xp^T's rows are runs for the register kernels.
   const bool transposed_rows = std::is_same_v<T, float> && register_kernels() && sw == 1;
@@ -222,14 +260,7 @@ void weight_grad_impl(const Plan& p, const T* dy, const T* x, T* dw, const DimVe
   });
   for (int64_t part = 1; part < parts; part++)
     for (int64_t i = 0; i < wsize; i++) acc[0][size_t(i)] += acc[size_t(part)][size_t(i)];
-  const std::vector<T>& sum = acc[0];
-  for (int64_t gi = 0; gi < p.groups; gi++)
-    for (int64_t kh = 0; kh < KH; kh++)
-      for (int64_t kw = 0; kw < KW; kw++)
-        for (int64_t c = 0; c < cg; c++)
-          for (int64_t o = 0; o < og; o++)
-            dw[(gi * og + o) * dw_strides[0] + c * dw_strides[1] + kh * dw_strides[2] + kw * dw_strides[3]] =
-                sum[size_t((((gi * KH + kh) * KW + kw) * cg + c) * og + o)];
+  scatter_taps(acc[0], p, dw, dw_strides);
 }
 
 bool reduced(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType::BFloat16; }
