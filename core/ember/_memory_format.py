@@ -70,11 +70,17 @@ class MemoryFormatMethods:
     """Tensor methods that take memory_format=."""
 
     def is_contiguous(self, *, memory_format=contiguous_format):
+        """is_contiguous(*, memory_format=ember.contiguous_format) -> bool
+
+        Whether the tensor is dense in the given memory format's dim order (size-1 dims' strides aside)."""
         if memory_format is contiguous_format:
             return _C.TensorBase.is_contiguous(self)
         return _C._is_contiguous_in(self, _check("is_contiguous", memory_format)._code)
 
     def contiguous(self, *, memory_format=contiguous_format):
+        """contiguous(*, memory_format=ember.contiguous_format) -> Tensor
+
+        The tensor itself when already dense in memory_format, else a copy that is."""
         if memory_format is contiguous_format:
             return _C.TensorBase.contiguous(self)
         if _check("contiguous", memory_format) is preserve_format:
@@ -88,18 +94,28 @@ class MemoryFormatMethods:
         return _copy_in(self, memory_format)
 
     def clone(self, *, memory_format=preserve_format):
+        """clone(*, memory_format=ember.preserve_format) -> Tensor
+
+        A copy, laid out in memory_format (preserve_format: the input's dim order)."""
         if memory_format is preserve_format:
             return _C.TensorBase.clone(self)
         return _copy_in(self, _check("clone", memory_format))
 
 
 def clone(input, *, memory_format=preserve_format):
+    """clone(input, *, memory_format=ember.preserve_format) -> Tensor
+
+    A copy of input, laid out in memory_format (preserve_format: the input's dim order)."""
     if memory_format is preserve_format:
         return _C.clone(input)
     return _copy_in(input, _check("clone", memory_format))
 
 
 def empty(*size, memory_format=contiguous_format, **kwargs):
+    """empty(*size, *, dtype=None, device=None, requires_grad=False, out=None, memory_format=ember.contiguous_format)
+    -> Tensor
+
+    An uninitialized tensor of the given size (default float dtype), laid out in memory_format."""
     if memory_format is contiguous_format or memory_format is None:
         return _C.empty(*size, **kwargs)
     if _check("empty", memory_format) is preserve_format:

@@ -311,3 +311,19 @@ def test_resnet18_channels_last_forward_backward_equals_nchw():
     yc.sum().backward()
     for (name, p), q in zip(m.named_parameters(), mc.parameters()):
         np.testing.assert_allclose(q.grad.numpy(), p.grad.numpy(), rtol=1e-8, atol=1e-9, err_msg=name)
+
+
+def test_leaf_gradients_keep_their_leaf_layout():
+    """PyTorch's layout contract for .grad: a dense leaf's gradient has the leaf's strides."""
+    x = ember.randn(2, 3, 8, 8, requires_grad=True)
+    w = as_cl(ember.randn(4, 3, 3, 3)).requires_grad_()
+    F.conv2d(x, w).sum().backward()
+    assert x.grad.stride() == (192, 64, 8, 1) and w.grad.stride() == (27, 1, 9, 3)
+    x = as_cl(ember.randn(2, 3, 8, 8)).requires_grad_()
+    w = ember.randn(4, 3, 3, 3, requires_grad=True)
+    F.conv2d(x, w).sum().backward()
+    assert x.grad.stride() == (192, 1, 24, 3) and w.grad.stride() == (27, 9, 3, 1)
+    t = ember.randn(3, 4).t().requires_grad_()
+    (t * ember.arange(12.0).reshape(4, 3)).sum().backward()
+    assert t.grad.stride() == (1, 4)
+    np.testing.assert_array_equal(t.grad.numpy(), np.arange(12.0).reshape(4, 3))
