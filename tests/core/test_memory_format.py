@@ -244,3 +244,11 @@ def test_elementwise_output_of_permutations_follows_first_input():
         # dense in t's dim order: strides sorted the same way as t's
         assert np.argsort(out.stride(), kind="stable").tolist() == np.argsort(t.stride(), kind="stable").tolist()
         np.testing.assert_allclose(out.numpy(), t.numpy() * u.numpy(), rtol=1e-6)
+
+
+def test_make_tensor_memory_format():
+    from ember.testing import make_tensor
+    t = make_tensor(2, 3, 4, 5, dtype=ember.float32, device="cpu", memory_format=CL)
+    assert t.stride() == (60, 1, 15, 3)
+    with pytest.raises(ValueError, match="`noncontiguous` and `memory_format` are mutually exclusive"):
+        make_tensor(2, 3, 4, 5, dtype=ember.float32, device="cpu", noncontiguous=True, memory_format=CL)
