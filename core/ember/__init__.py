@@ -35,6 +35,9 @@ from ._linalg_legacy import *  # noqa: F401,F403
 from ._ops_shape_extra import *  # noqa: F401,F403
 from ._ops_math_extra import *  # noqa: F401,F403
 from ._ops_misc import *  # noqa: F401,F403
+from ._memory_format import (  # noqa: F401
+    memory_format, contiguous_format, preserve_format, channels_last, channels_last_3d,
+    clone, empty, empty_like, zeros_like, ones_like, full_like, rand_like, randn_like, randint_like)
 from . import serialization  # noqa: F401
 from . import storage  # noqa: F401
 from .storage import *  # noqa: F401,F403  (UntypedStorage, TypedStorage, FloatStorage ..., is_storage, from_file)

@@ -4,6 +4,7 @@ from ._size import Size
 from ._tensor_autograd import AutogradMethods
 from ._tensor_convert import ConversionMethods
 from ._tensor_device import DeviceMethods
+from ._memory_format import MemoryFormatMethods
 from ._legacy_tensor_types import legacy_new
 from ._tensor_complex import ComplexMethods
 from ._ops_sort import SortMethods
@@ -20,6 +21,7 @@ from ._tensor_views import ViewMethods
 
 
 class Tensor(
+    MemoryFormatMethods,
     AutogradMethods,
     ConversionMethods,
     DeviceMethods,

@@ -3,6 +3,7 @@ NumPy/DLPack interop (zero-copy both ways)."""
 import builtins
 
 from . import _C
+from ._memory_format import _check_optional, preserve_format, to_alias_or_copy
 
 _NUMPY_TYPESTR = {
     "bool": "|b1", "uint8": "|u1", "int8": "|i1", "int16": "<i2", "int32": "<i4", "int64": "<i8",
@@ -31,7 +32,7 @@ def _parse_to_args(self, args, kwargs):
     device = kwargs.pop("device", None)
     copy = kwargs.pop("copy", False)
     kwargs.pop("non_blocking", None)
-    kwargs.pop("memory_format", None)
+    fmt = _check_optional("to", kwargs.pop("memory_format", preserve_format))
     if kwargs:
         raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
     for a in args:
@@ -45,7 +46,7 @@ def _parse_to_args(self, args, kwargs):
             copy = a
         else:
             raise TypeError(f"to() received an invalid argument of type {type(a).__name__}")
-    return dtype, device, copy
+    return dtype, device, copy, fmt
 
 
 def _type_from_name(name):
@@ -87,8 +88,10 @@ def _size_args(size, kw_size, what):
 class ConversionMethods:
     # --- dtype and device conversion ---
     def to(self, *args, **kwargs):
-        dtype, device, copy = _parse_to_args(self, args, dict(kwargs))
+        dtype, device, copy, fmt = _parse_to_args(self, args, dict(kwargs))
         dev = _C.device(device) if isinstance(device, (str, builtins.int)) else device
+        if fmt is not preserve_format:
+            return to_alias_or_copy(self, dtype, dev, copy, fmt)
         same_dtype = dtype is None or dtype == self.dtype
         same_device = dev is None or dev == self.device or (dev.type == "cpu" and self.device.type == "cpu")
         if same_dtype and same_device and not copy:

@@ -16,14 +16,17 @@ def _lib(lib):
     return torch, torch.nn, torch.nn.functional
 
 
-def _conv(backward):
+def _conv(backward, channels_last=False):
     def factory(lib):
         if lib == "numpy":
             return None
         t, _, F = _lib(lib)
         t.manual_seed(0)
-        x = t.randn(8, 64, 56, 56, requires_grad=backward)
-        w = (t.randn(64, 64, 3, 3) * 0.05).requires_grad_(backward)
+        x = t.randn(8, 64, 56, 56)
+        w = t.randn(64, 64, 3, 3) * 0.05
+        if channels_last:  # as model.to(memory_format=channels_last) and a channels_last batch
+            x, w = x.to(memory_format=t.channels_last), w.to(memory_format=t.channels_last)
+        x, w = x.requires_grad_(backward), w.requires_grad_(backward)
         b = t.zeros(64, requires_grad=backward)
 
         def step():
@@ -87,6 +90,9 @@ def cases():
              lambda e, p: e <= 15.5),
         Case("conv2d 3x3 64->64 fwd+bwd", "ms", False, ember_and_torch(_conv(True)), "<= 38 ms",
              lambda e, p: e <= 38),
+        # Issue 20: channels_last no slower than ember's NCHW (19 ms there) and faster than PyTorch's (28 ms).
+        Case("conv2d 3x3 64->64 fwd+bwd channels_last", "ms", False, ember_and_torch(_conv(True, True)),
+             "<= 19 ms and < PyTorch's", lambda e, p: e <= 19 and (p is None or e < p)),
         Case("ResNet-18 train step, batch 8", "ms", False, ember_and_torch(_resnet_step), "<= 550 ms",
              lambda e, p: e <= 550),
     ]

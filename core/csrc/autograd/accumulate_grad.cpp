@@ -7,8 +7,31 @@
 #include "autograd/grad_mode.h"
 #include "autograd/meta.h"
 #include "generated/ops.h"
+#include "iter/copy.h"
+#include "tensor/mem_overlap.h"
 
 namespace ember::autograd {
+
+namespace {
+
+// PyTorch's layout contract for .grad: a non-overlapping and dense leaf's gradient has the leaf's strides
+// (size-1 dims aside), so a channels_last parameter gets a channels_last .grad; other leaves' is contiguous.
+bool obeys_layout_contract(const Tensor& g, const Tensor& v) {
+  if (!is_non_overlapping_and_dense(v)) return g.is_contiguous();
+  for (int64_t d = 0; d < v.dim(); d++)
+    if (v.sizes()[d] != 1 && g.strides()[d] != v.strides()[d]) return false;
+  return true;
+}
+
+Tensor clone_obey_contract(const Tensor& g, const Tensor& v) {
+  if (g.is_meta()) return ops::clone(g);
+  if (!is_non_overlapping_and_dense(v)) return contiguous_copy(g);
+  Tensor out = empty_strided(v.sizes(), v.strides(), g.dtype(), g.device());
+  copy_(out, g);
+  return out;
+}
+
+}  // namespace
 
 AccumulateGrad::AccumulateGrad(Tensor v) : variable(std::move(v)) {
   sequence_nr = std::numeric_limits<uint64_t>::max();  // run as soon as ready
@@ -32,10 +55,10 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
   if (GradMode::is_enabled()) {  // create_graph: keep the history of the gradient
     m.grad = m.grad.defined() ? ad::add(m.grad, g, Scalar(int64_t(1))) : g;
   } else if (!m.grad.defined()) {
-    // Stolen when nothing else holds it and it is dense; else copied (it may be an expanded
-    // view, or a tensor the caller passed in).
-    bool steal = g.impl_ptr().use_count() == 1 && g.is_contiguous() && !meta(g);
-    m.grad = steal ? g : ops::clone(g);
+    // Stolen when nothing else holds it and it has the layout .grad must have; else copied into that
+    // layout (it may be an expanded view, a tensor the caller passed in, or in another memory format).
+    bool steal = g.impl_ptr().use_count() == 1 && obeys_layout_contract(g, variable) && !meta(g);
+    m.grad = steal ? g : clone_obey_contract(g, variable);
   } else if (requires_grad(m.grad)) {
     m.grad = ops::add(m.grad, g, Scalar(int64_t(1)));
   } else {

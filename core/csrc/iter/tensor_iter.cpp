@@ -2,6 +2,7 @@
 #include "iter/tensor_iter.h"
 
 #include "iter/copy.h"
+#include "tensor/memory_format.h"
 
 namespace ember {
 
@@ -141,6 +142,70 @@ static bool may_overlap(const Tensor& a, const Tensor& b) {
   return !(a.offset() == b.offset() && a.sizes() == b.sizes() && a.strides() == b.strides());
 }
 
+// Input k's stride (elements) along broadcast dim d; 0 where it is broadcast.
+static int64_t broadcast_stride(const Tensor& t, const DimVec& shape, int64_t d) {
+  const int64_t td = d - int64_t(shape.size() - t.dim());
+  if (td < 0 || (t.sizes()[td] == 1 && shape[d] != 1)) return 0;
+  return t.strides()[td];
+}
+
+// PyTorch's TensorIterator rule for a new output's layout. Contiguous when every input is; when all
+// inputs have the output's shape and one format (all channels_last, or all the same dense strides),
+// that format; else dense with the dims ordered by the inputs' strides, the first input that orders
+// two dims deciding (dims where it broadcasts say nothing), the smaller size inside on equal strides.
+static Tensor allocate_output(const Tensor* tensors_, int ntensors_, const DimVec& broadcast_shape_,
+                              ScalarType out_dtype_, Device device_) {
+  bool all_contiguous = true, same_shape = true;
+  for (int k = 1; k < ntensors_; k++) {
+    all_contiguous = all_contiguous && tensors_[k].is_contiguous();
+    same_shape = same_shape && tensors_[k].sizes() == broadcast_shape_;
+  }
+  if (all_contiguous) return empty(broadcast_shape_, out_dtype_, device_);
+  const DimVec& shape = broadcast_shape_;
+  if (same_shape) {
+    for (MemoryFormat f : {MemoryFormat::ChannelsLast, MemoryFormat::ChannelsLast3d}) {
+      bool all = true;
+      for (int k = 1; k < ntensors_ && all; k++) all = is_contiguous_in(tensors_[k], f);
+      if (all) return empty_strided(shape, memory_format_strides(shape, f), out_dtype_, device_);
+    }
+    const DimVec& first = tensors_[1].strides();
+    bool all = dense_strides_like(shape, first) == first;
+    for (int k = 2; k < ntensors_ && all; k++) all = tensors_[k].strides() == first;
+    if (all) return empty_strided(shape, first, out_dtype_, device_);
+  }
+  const int64_t nd = shape.size();
+  auto should_swap = [&](int64_t d0, int64_t d1) {
+    for (int k = 1; k < ntensors_; k++) {
+      const int64_t s0 = broadcast_stride(tensors_[k], shape, d0), s1 = broadcast_stride(tensors_[k], shape, d1);
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 != s1) return s0 < s1 ? -1 : 1;
+      if (shape[d0] > shape[d1]) return 1;
+    }
+    return 0;
+  };
+  DimVec perm(nd);  // innermost first
+  for (int64_t i = 0; i < nd; i++) perm[i] = nd - 1 - i;
+  for (int64_t i = 1; i < nd; i++) {
+    int64_t d1 = i;
+    for (int64_t d0 = i - 1; d0 >= 0; d0--) {
+      const int c = should_swap(perm[d0], perm[d1]);
+      if (c > 0) {
+        std::swap(perm[d0], perm[d1]);
+        d1 = d0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  DimVec strides(nd);
+  int64_t s = 1;
+  for (int64_t i = 0; i < nd; i++) {
+    strides[perm[i]] = s;
+    s *= std::max<int64_t>(shape[perm[i]], 1);
+  }
+  return empty_strided(shape, strides, out_dtype_, device_);
+}
+
 void TensorIter::prepare_output() {
   if (user_out_.defined()) {
     const Tensor& out = user_out_;
@@ -167,23 +232,7 @@ void TensorIter::prepare_output() {
       tensors_[0] = temp_out_;
     }
   } else {
-    // Follow the layout of a same-shaped non-contiguous input (e.g. a transposed one); else contiguous.
-    const Tensor* like = nullptr;
-    for (int k = 1; k < ntensors_; k++) {
-      const Tensor& t = tensors_[k];
-      if (t.sizes() == broadcast_shape_ && !t.is_contiguous()) {
-        like = &t;
-        break;
-      }
-    }
-    if (like) {
-      Tensor o = empty_like_layout(*like);
-      tensors_[0] = o.dtype() == out_dtype_ && o.device() == device_
-                        ? o
-                        : empty_strided(o.sizes(), o.strides(), out_dtype_, device_);
-    } else {
-      tensors_[0] = empty(broadcast_shape_, out_dtype_, device_);
-    }
+    tensors_[0] = allocate_output(tensors_, ntensors_, broadcast_shape_, out_dtype_, device_);
   }
   dtypes_[0] = tensors_[0].dtype();
 }

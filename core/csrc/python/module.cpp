@@ -15,6 +15,7 @@
 #include "python/binding_util.h"
 #include "python/creation.h"
 #include "python/generator_object.h"
+#include "python/memory_format.h"
 #include "python/objects.h"
 #include "python/py_errors.h"
 #include "python/py_linalg_error.h"
@@ -198,6 +199,7 @@ PYBIND11_MODULE(_C, m) {
   add_autograd_functions(functions);
   add_forward_ad_functions(functions);
   add_callgrind_functions(functions);  // python/callgrind_region.cpp
+  add_memory_format_functions(functions);
   for (auto [name, f] : std::initializer_list<std::pair<const char*, decltype(&fn_get_num_threads)>>{
            {"_set_tensor_class", fn__set_tensor_class},
            {"_set_sparse_tensor_class", fn__set_sparse_tensor_class},

@@ -76,8 +76,14 @@ DimVec dense_strides_like(const DimVec& sizes, const DimVec& strides) {
 }
 
 Tensor empty_like_layout(const Tensor& t) {
-  if (t.is_contiguous()) return empty(t.sizes(), t.dtype(), t.device());
-  return empty_strided(t.sizes(), dense_strides_like(t.sizes(), t.strides()), t.dtype(), t.device());
+  const DimVec& sizes = t.sizes();
+  if (t.is_contiguous() && t.strides() == contiguous_strides(sizes)) return empty(sizes, t.dtype(), t.device());
+  // A non-overlapping and dense t keeps its exact strides, size-1 dims' included (PyTorch's
+  // preserve_format: an NC11 channels_last tensor stays so); others get dense ones in t's dim order.
+  DimVec dense = dense_strides_like(sizes, t.strides());
+  bool same = true;
+  for (size_t d = 0; d < sizes.size() && same; d++) same = sizes[d] == 1 || dense[d] == t.strides()[d];
+  return empty_strided(sizes, same ? t.strides() : dense, t.dtype(), t.device());
 }
 
 Tensor make_view(const Tensor& base, const DimVec& sizes, const DimVec& strides, int64_t offset, ScalarType dtype) {

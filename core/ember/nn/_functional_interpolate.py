@@ -15,6 +15,7 @@ __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 _MODES = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "linear": (1,), "bilinear": (2,), "bicubic": (2,),
           "trilinear": (3,), "area": (1, 2, 3)}
 _CUBIC_A = -0.75
+_CHANNELS_LAST_CODE = {4: 2, 5: 3}  # the channels_last(_3d) code of ember._C._suggest_memory_format per rank
 
 
 def _sources(out_size, in_size, scale, align_corners, cubic):
@@ -150,9 +151,17 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     kind = "nearest" if mode == "nearest" else "nearest-exact" if mode == "nearest-exact" else \
         "cubic" if mode == "bicubic" else "linear"
     out = input
+    # A channels_last input resamples as (N, *spatial, C): each gathered position is a run of C values and
+    # the result is channels_last again, as PyTorch's upsample kernels give (no transposes in between).
+    channels_last = _C._suggest_memory_format(input) == _CHANNELS_LAST_CODE.get(input.dim())
+    out = input.movedim(1, -1) if channels_last else input
+    unchanged = True  # every dim kept its size: the result must still be a new tensor
     for d in range(nd):
-        out = _resample(out, 2 + d, out_sizes[d], scales[d], kind, align_corners, nd)
-    return input.clone() if out is input else out
+        resampled = _resample(out, (1 if channels_last else 2) + d, out_sizes[d], scales[d], kind, align_corners, nd)
+        unchanged, out = unchanged and resampled is out, resampled
+    if channels_last:
+        out = out.movedim(-1, 1)
+    return input.clone() if unchanged else out
 
 
 @tensor_args("input")

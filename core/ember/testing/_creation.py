@@ -16,14 +16,15 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
     """A tensor of `shape` (ints, or one list/tuple/Size) filled with uniform random values: bools
     True or False; integers from [low, high); floats and both parts of complex numbers from
     [low, high). `noncontiguous=True` gives a strided view with the same values' distribution;
-    `exclude_zero=True` replaces zeros by 1 (integers) or the dtype's smallest normal number."""
+    `exclude_zero=True` replaces zeros by 1 (integers) or the dtype's smallest normal number;
+    `memory_format` lays the result out in that format (not with noncontiguous)."""
     if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
         shape = tuple(shape[0])
     if not isinstance(dtype, ember.dtype):
         raise TypeError(f"make_tensor(): dtype must be an ember.dtype, got {type(dtype).__name__}")
-    if memory_format is not None:
-        raise ValueError("make_tensor(): memory_format other than None is not supported: ember tensors are "
-                         "created contiguous")
+    if noncontiguous and memory_format is not None:
+        raise ValueError(f"The parameters `noncontiguous` and `memory_format` are mutually exclusive, but got "
+                         f"noncontiguous={noncontiguous} and memory_format={memory_format}")
     if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
         raise ValueError(f"`requires_grad=True` is not supported for boolean and integral dtypes, but got "
                          f"dtype={dtype}")
@@ -32,6 +33,8 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
         result = _values(wide, dtype, device, low, high)[..., ::2]
     else:
         result = _values(list(shape), dtype, device, low, high)
+    if memory_format is not None:
+        result = result.clone(memory_format=memory_format)
     if exclude_zero:
         result = _exclude_zero(result, dtype)
     if requires_grad:

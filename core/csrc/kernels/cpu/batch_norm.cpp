@@ -10,6 +10,7 @@
 #include "iter/copy.h"
 #include "kernels/arg_checks.h"
 #include "kernels/convert.h"
+#include "kernels/cpu/batch_norm_nhwc.h"
 #include "kernels/cpu/batch_norm_sums.h"
 #include "tensor/factory.h"
 
@@ -67,18 +68,21 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
   const int64_t count = L.n * L.plane;
   EMBER_CHECK(!training || count > 1, Value, "Expected more than 1 value per channel when training, got input size ",
               input.sizes());
-  Tensor out = empty(input.sizes(), input.dtype(), input.device());
+  const bool nhwc = bn::nhwc::wanted(input);  // channels-last input: NHWC passes, channels-last output
+  Tensor out = nhwc ? bn::nhwc::empty_like_format(input) : empty(input.sizes(), input.dtype(), input.device());
   Tensor save_mean = empty({L.c}, input.dtype(), input.device()),
          save_invstd = empty({L.c}, input.dtype(), input.device());
   if (input.is_meta() || input.numel() == 0) return {out, save_mean, save_invstd};
-  const Tensor x = contiguous(input);
+  const Tensor x = nhwc ? bn::nhwc::dense_like(input, input, input.dtype()) : contiguous(input);
   const std::vector<double> w = channel_values(weight, L.c, 1.0), b = channel_values(bias, L.c, 0.0);
   std::vector<double> mean(size_t(L.c)), var(size_t(L.c));
   float_types(input.dtype(), "batch_norm", [&](auto z) {
     using T = decltype(z);
     const T* px = x.data_as<T>();
     T* py = out.data_as<T>();
-    if (training) {
+    if (training && nhwc) {
+      bn::nhwc::stats(px, count, L.c, mean, var);
+    } else if (training) {
       parallel_for(L.c, 1, [&](int64_t cb, int64_t ce) {
         for (int64_t c = cb; c < ce; c++) {
           double s = 0, s2 = 0;
@@ -93,16 +97,26 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
       mean = channel_values(running_mean, L.c, 0.0);
       var = channel_values(running_var, L.c, 1.0);
     }
-    parallel_for(L.n * L.c, 1, [&](int64_t lo, int64_t hi) {
-      for (int64_t r = lo; r < hi; r++) {
-        const int64_t c = r % L.c;
+    if (nhwc) {
+      std::vector<double> scale(size_t(L.c)), shift(size_t(L.c));
+      for (int64_t c = 0; c < L.c; c++) {
         const double inv = 1.0 / std::sqrt(var[size_t(c)] + eps);
-        const T scale = T(inv * w[size_t(c)]), shift = T(b[size_t(c)] - mean[size_t(c)] * inv * w[size_t(c)]);
-        const T* p = px + r * L.plane;
-        T* q = py + r * L.plane;
-        for (int64_t j = 0; j < L.plane; j++) q[j] = p[j] * scale + shift;
+        scale[size_t(c)] = inv * w[size_t(c)];
+        shift[size_t(c)] = b[size_t(c)] - mean[size_t(c)] * inv * w[size_t(c)];
       }
-    });
+      bn::nhwc::affine(px, count, L.c, scale, shift, py);
+    }
+    if (!nhwc)
+      parallel_for(L.n * L.c, 1, [&](int64_t lo, int64_t hi) {
+        for (int64_t r = lo; r < hi; r++) {
+          const int64_t c = r % L.c;
+          const double inv = 1.0 / std::sqrt(var[size_t(c)] + eps);
+          const T scale = T(inv * w[size_t(c)]), shift = T(b[size_t(c)] - mean[size_t(c)] * inv * w[size_t(c)]);
+          const T* p = px + r * L.plane;
+          T* q = py + r * L.plane;
+          for (int64_t j = 0; j < L.plane; j++) q[j] = p[j] * scale + shift;
+        }
+      });
     for (int64_t c = 0; c < L.c; c++) {
       save_mean.data_as<T>()[c] = T(mean[size_t(c)]);
       save_invstd.data_as<T>()[c] = T(1.0 / std::sqrt(var[size_t(c)] + eps));
@@ -141,10 +155,13 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
     check_arg_numel(op, {what, *t}, L.c);
     check_arg_floating(op, {what, *t});
   }
-  Tensor gi = empty(input.sizes(), input.dtype(), input.device());
+  const bool nhwc = bn::nhwc::wanted(input);  // channels-last input: NHWC passes, channels-last grad_input
+  Tensor gi = nhwc ? bn::nhwc::empty_like_format(input) : empty(input.sizes(), input.dtype(), input.device());
   Tensor gw = empty({L.c}, input.dtype(), input.device()), gb = empty({L.c}, input.dtype(), input.device());
   if (input.is_meta() || input.numel() == 0) return {gi, gw, gb};
-  const Tensor x = contiguous(input), g = contiguous_as(grad_output, input.dtype());
+  const Tensor x = nhwc ? bn::nhwc::dense_like(input, input, input.dtype()) : contiguous(input);
+  const Tensor g =
+      nhwc ? bn::nhwc::dense_like(grad_output, input, input.dtype()) : contiguous_as(grad_output, input.dtype());
   const std::vector<double> w = channel_values(weight, L.c, 1.0), mean = channel_values(save_mean, L.c, 0.0),
                             inv = channel_values(save_invstd, L.c, 1.0);
   const int64_t count = L.n * L.plane;
@@ -152,6 +169,19 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
     using T = decltype(z);
     const T *px = x.data_as<T>(), *pg = g.data_as<T>();
     T* pi = gi.data_as<T>();
+    if (nhwc) {
+      std::vector<double> sg, sgx, k(size_t(L.c)), mg(size_t(L.c)), kx(size_t(L.c));
+      bn::nhwc::grad_sums(pg, px, count, L.c, mean, sg, sgx);
+      for (int64_t c = 0; c < L.c; c++) {
+        const double is = inv[size_t(c)], sgxn = sgx[size_t(c)] * is;  // sum(g * xhat)
+        gw.data_as<T>()[c] = T(sgxn);
+        gb.data_as<T>()[c] = T(sg[size_t(c)]);
+        k[size_t(c)] = w[size_t(c)] * is;
+        mg[size_t(c)] = training ? sg[size_t(c)] / double(count) : 0.0;
+        kx[size_t(c)] = k[size_t(c)] * is * (training ? sgxn / double(count) : 0.0);
+      }
+      return bn::nhwc::input_grad(pg, px, count, L.c, k, mg, mean, kx, pi);
+    }
     parallel_for(L.c, 1, [&](int64_t cb, int64_t ce) {
       for (int64_t c = cb; c < ce; c++) {
         const double m = mean[size_t(c)], is = inv[size_t(c)];

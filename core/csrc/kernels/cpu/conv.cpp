@@ -21,6 +21,7 @@
 #include "kernels/cpu/conv_bf16.h"
 #include "kernels/cpu/conv_chunked.h"
 #include "kernels/cpu/conv_cols.h"
+#include "kernels/cpu/conv_nhwc.h"
 #include "kernels/cpu/conv_winograd.h"
 #include "tensor/factory.h"
 
@@ -323,6 +324,8 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
     EMBER_CHECK(bias.dim() == 1 && bias.numel() == out_sizes[1], Runtime, "Given weight of size ",
                 shape_str(weight.sizes()), ", expected bias to be 1-dimensional with ", out_sizes[1],
                 " elements, but got bias of size ", shape_str(bias.sizes()), " instead");
+  if (conv::nhwc::wanted(input, weight))  // channels_last operands: NHWC in and out (conv_nhwc.h)
+    return conv::nhwc::convolution(p, input, weight, bias, transposed, out_sizes);
   Tensor out = empty(out_sizes, input.dtype(), input.device());
   if (input.is_meta() || weight.is_meta() || out.numel() == 0) return out;
   if (input.dtype() == ScalarType::BFloat16 && conv::bf16::convolution(p, input, weight, bias, transposed, out))
@@ -353,6 +356,10 @@ Tensor convolution_weight_grad(const Tensor& grad_output, const Tensor& input, c
   for (int64_t s : spatial(p.g, weight_sizes.size() - 2, false)) expect.push_back(s);
   EMBER_CHECK(grad_output.sizes() == expect, Runtime, "convolution_weight_grad: expected grad_output of size ",
               shape_str(expect), ", got ", shape_str(grad_output.sizes()));
+  // Channels_last operands: NHWC (the weight's own format is not known here: channels_last with the input's).
+  const bool nhwc_input = conv::nhwc::wanted(input, input);
+  if (weight_sizes.size() == 4 && p.batch > 0 && (nhwc_input || conv::nhwc::wanted(grad_output, grad_output)))
+    return conv::nhwc::weight_grad(p, grad_output, input, weight_sizes, nhwc_input);
   Tensor out = empty(weight_sizes, input.dtype(), input.device());
   if (input.is_meta() || out.numel() == 0) return out;
   if (p.batch == 0) {

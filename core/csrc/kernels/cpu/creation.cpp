@@ -65,7 +65,9 @@ Tensor like(const Tensor& input, ScalarType dtype, std::optional<Device> device,
   check_requires_grad(requires_grad);
   ScalarType dt = dtype == ScalarType::Undefined ? input.dtype() : dtype;
   Device dev = creation_device(device, input.device());
-  if (input.is_contiguous()) return ember::empty(input.sizes(), dt, dev);
+  // PyTorch's preserve_format: exact strides when dense, size-1 dims' included (NC11 channels_last stays so)
+  if (input.is_contiguous() && input.strides() == contiguous_strides(input.sizes()))
+    return ember::empty(input.sizes(), dt, dev);
   const DimVec strides =
       is_non_overlapping_and_dense(input) ? input.strides() : dense_strides_like(input.sizes(), input.strides());
   return ember::empty_strided(input.sizes(), strides, dt, dev);

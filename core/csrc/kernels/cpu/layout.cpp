@@ -4,7 +4,7 @@
 namespace ember {
 
 Tensor empty_preserve(const Tensor& t, ScalarType dtype) {
-  if (t.is_contiguous()) return empty(t.sizes(), dtype, t.device());
+  if (t.is_contiguous() && t.strides() == contiguous_strides(t.sizes())) return empty(t.sizes(), dtype, t.device());
   if (is_non_overlapping_and_dense(t)) return empty_strided(t.sizes(), t.strides(), dtype, t.device());
   return empty_strided(t.sizes(), dense_strides_like(t.sizes(), t.strides()), dtype, t.device());
 }

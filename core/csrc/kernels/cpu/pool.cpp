@@ -18,6 +18,8 @@
 #include "iter/copy.h"
 #include "kernels/convert.h"
 #include "kernels/cpu/pool_max2x2.h"
+#include "kernels/cpu/pool_nhwc.h"
+#include "kernels/cpu/pool_windows.h"
 #include "kernels/visit_float.h"
 #include "tensor/factory.h"
 
@@ -25,23 +27,11 @@ namespace ember::ops {
 
 namespace {
 
-// One spatial dim's windows: output o covers input [begin(o), end(o)) in steps of `step`; `span`
-// is the window's extent counted for averages (padding included).
-struct Axis {
-  int64_t in = 1, out = 1, k = 1, stride = 1, pad = 0, dil = 1;
-  bool adaptive = false;
-  int64_t first(int64_t o) const { return adaptive ? (o * in) / out : o * stride - pad; }
-  int64_t last(int64_t o) const {  // one past the last position (unclipped)
-    return adaptive ? ((o + 1) * in + out - 1) / out : first(o) + (k - 1) * dil + 1;
-  }
-};
-
-struct Windows {
-  Axis ax[3];
-  int64_t nd = 0;
-  int64_t in_size() const { return ax[0].in * ax[1].in * ax[2].in; }
-  int64_t out_size() const { return ax[0].out * ax[1].out * ax[2].out; }
-};
+using pool::avg_divisor;
+using pool::Axis;
+using pool::in_window;
+using pool::sweep;
+using pool::Windows;
 
 int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
   // in 128 bits: a stride or padding near INT64_MAX must not wrap (the window span is checked to fit)
@@ -126,32 +116,6 @@ DimVec out_sizes(const DimVec& in_sizes, const Windows& w) {
   return s;
 }
 
-// f(o, j0, j1, j2) for every output position o and every input position j of its window (clipped
-// to the input); start(o) / stop(o) once per output.
-template <class Start, class Each, class Stop>
-void sweep(const Windows& w, Start&& start, Each&& each, Stop&& stop) {
-  const Axis &a0 = w.ax[0], &a1 = w.ax[1], &a2 = w.ax[2];
-  int64_t o = 0;
-  for (int64_t o0 = 0; o0 < a0.out; o0++)
-    for (int64_t o1 = 0; o1 < a1.out; o1++)
-      for (int64_t o2 = 0; o2 < a2.out; o2++, o++) {
-        start(o, o0, o1, o2);
-        const int64_t step0 = a0.adaptive ? 1 : a0.dil, step1 = a1.adaptive ? 1 : a1.dil,
-                      step2 = a2.adaptive ? 1 : a2.dil;
-        for (int64_t j0 = a0.first(o0); j0 < std::min(a0.last(o0), a0.in); j0 += step0) {
-          if (j0 < 0) continue;
-          for (int64_t j1 = a1.first(o1); j1 < std::min(a1.last(o1), a1.in); j1 += step1) {
-            if (j1 < 0) continue;
-            for (int64_t j2 = a2.first(o2); j2 < std::min(a2.last(o2), a2.in); j2 += step2) {
-              if (j2 < 0) continue;
-              each(o, (j0 * a1.in + j1) * a2.in + j2);
-            }
-          }
-        }
-        stop(o, o0, o1, o2);
-      }
-}
-
 // Whether w is 2-d (fixed, not adaptive) with k x k windows, this stride and padding, no dilation.
 bool square_2d(const Windows& w, int64_t k, int64_t stride, int64_t pad) {
   if (w.ax[0].out != 1 || w.ax[0].in != 1 || w.ax[0].k != 1) return false;
@@ -163,6 +127,7 @@ bool square_2d(const Windows& w, int64_t k, int64_t stride, int64_t pad) {
 }
 
 std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, const char* op) {
+  if (pool::nhwc::wanted(input)) return pool::nhwc::max(input, w, op);
   const DimVec osz = out_sizes(input.sizes(), w);
   Tensor values = empty(osz, input.dtype(), input.device()), indices = empty(osz, ScalarType::Int64, input.device());
   if (input.is_meta() || values.numel() == 0) return {values, indices};
@@ -262,36 +227,6 @@ std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, con
   return {values, indices};
 }
 
-// avg_pool's divisor for an output: divisor_override, else the window size within the padded
-// input (count_include_pad) or within the input.
-int64_t avg_divisor(const Windows& w, int64_t o0, int64_t o1, int64_t o2, bool count_include_pad,
-                    std::optional<int64_t> divisor_override, int64_t counted) {
-  if (divisor_override) return *divisor_override;
-  if (!count_include_pad) return counted;
-  const int64_t os[3] = {o0, o1, o2};
-  int64_t n = 1;
-  for (int d = 0; d < 3; d++) {
-    const Axis& a = w.ax[d];
-    const int64_t b = a.first(os[d]), e = std::min(a.last(os[d]), a.in + a.pad);
-    n *= (e - b + a.dil - 1) / a.dil;
-  }
-  return n;
-}
-
-// The number of input positions in an output's window (clipped to the input).
-int64_t in_window(const Windows& w, int64_t o0, int64_t o1, int64_t o2) {
-  const int64_t os[3] = {o0, o1, o2};
-  int64_t n = 1;
-  for (int d = 0; d < 3; d++) {
-    const Axis& a = w.ax[d];
-    const int64_t step = a.adaptive ? 1 : a.dil;
-    int64_t k = 0;
-    for (int64_t j = a.first(os[d]); j < std::min(a.last(os[d]), a.in); j += step) k += j >= 0;
-    n *= k;
-  }
-  return n;
-}
-
 // forward: out[o] = sum(x[window(o)]) / divisor(o); adjoint: x[window(o)] += g[o] / divisor(o).
 void avg_apply(const Tensor& src, const Tensor& dst, const Windows& w, bool count_include_pad,
                std::optional<int64_t> divisor_override, bool adjoint, const char* op) {
@@ -338,6 +273,18 @@ void avg_apply(const Tensor& src, const Tensor& dst, const Windows& w, bool coun
   });
 }
 
+// A pooling op's new output: in `like`'s channels-last format when it runs on NHWC (pool_nhwc.h).
+Tensor new_output(const DimVec& sizes, const Tensor& like) {
+  return pool::nhwc::wanted(like) ? pool::nhwc::empty_like_format(sizes, like.dtype(), like)
+                                  : empty(sizes, like.dtype(), like.device());
+}
+
+void apply_avg(const Tensor& src, const Tensor& dst, const Windows& w, bool count_include_pad,
+               std::optional<int64_t> divisor_override, bool adjoint, const char* op) {
+  if (pool::nhwc::wanted(src)) return pool::nhwc::avg(src, dst, w, count_include_pad, divisor_override, adjoint, op);
+  avg_apply(contiguous(src), dst, w, count_include_pad, divisor_override, adjoint, op);
+}
+
 }  // namespace
 
 std::tuple<Tensor, Tensor> max_pool(const Tensor& input, const DimVec& kernel_size, const DimVec& stride,
@@ -358,6 +305,7 @@ Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const
   EMBER_CHECK(int64_t(input_sizes.size()) == grad_output.dim() && grad_output.dim() >= 3 &&
                   input_sizes[0] == grad_output.sizes()[0] && input_sizes[1] == grad_output.sizes()[1],
               Runtime, "max_pool_backward: input sizes ", input_sizes, " do not fit grad_output ", grad_output.sizes());
+  if (pool::nhwc::wanted(grad_output)) return pool::nhwc::max_backward(grad_output, indices, input_sizes);
   Tensor out = empty(input_sizes, grad_output.dtype(), grad_output.device());
   if (grad_output.is_meta() || out.numel() == 0) return out;
   const int64_t planes = input_sizes[0] * input_sizes[1], S = out.numel() / planes;
@@ -400,9 +348,9 @@ Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const
 Tensor avg_pool(const Tensor& input, const DimVec& kernel_size, const DimVec& stride, const DimVec& padding,
                 bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
   const Windows w = pool_windows(input.sizes(), kernel_size, stride, padding, DimVec{}, ceil_mode, "avg_pool");
-  Tensor out = empty(out_sizes(input.sizes(), w), input.dtype(), input.device());
+  Tensor out = new_output(out_sizes(input.sizes(), w), input);
   if (input.is_meta() || out.numel() == 0) return out;
-  avg_apply(contiguous(input), out, w, count_include_pad, divisor_override, false, "avg_pool");
+  apply_avg(input, out, w, count_include_pad, divisor_override, false, "avg_pool");
   return out;
 }
 
@@ -413,25 +361,25 @@ Tensor avg_pool_backward(const Tensor& grad_output, const DimVec& input_sizes, c
   EMBER_CHECK(grad_output.sizes() == out_sizes(input_sizes, w), Runtime,
               "avg_pool_backward: grad_output has the "
               "wrong shape for the pooled input");
-  Tensor out = empty(input_sizes, grad_output.dtype(), grad_output.device());
+  Tensor out = new_output(input_sizes, grad_output);
   if (grad_output.is_meta() || out.numel() == 0) return out;
   if (grad_output.numel() == 0) {
     fill_(out, Scalar(0.0));
     return out;
   }
-  avg_apply(contiguous(grad_output), out, w, count_include_pad, divisor_override, true, "avg_pool_backward");
+  apply_avg(grad_output, out, w, count_include_pad, divisor_override, true, "avg_pool_backward");
   return out;
 }
 
 Tensor adaptive_avg_pool(const Tensor& input, const DimVec& output_size) {
   const Windows w = adaptive_windows(input.sizes(), output_size, "adaptive_avg_pool");
-  Tensor out = empty(out_sizes(input.sizes(), w), input.dtype(), input.device());
+  Tensor out = new_output(out_sizes(input.sizes(), w), input);
   if (input.is_meta() || out.numel() == 0) return out;
   if (same_size(w)) {  // each window is one element
     copy_(out, input);
     return out;
   }
-  avg_apply(contiguous(input), out, w, false, std::nullopt, false, "adaptive_avg_pool");
+  apply_avg(input, out, w, false, std::nullopt, false, "adaptive_avg_pool");
   return out;
 }
 
@@ -443,7 +391,7 @@ Tensor adaptive_avg_pool_backward(const Tensor& grad_output, const DimVec& input
   EMBER_CHECK(grad_output.sizes()[0] == input_sizes[0] && grad_output.sizes()[1] == input_sizes[1], Runtime,
               "adaptive_avg_pool_backward(): grad_output ", grad_output.sizes(), " does not fit input sizes ",
               input_sizes);
-  Tensor out = empty(input_sizes, grad_output.dtype(), grad_output.device());
+  Tensor out = new_output(input_sizes, grad_output);
   if (grad_output.is_meta() || out.numel() == 0) return out;
   if (grad_output.numel() == 0) {
     fill_(out, Scalar(0.0));
@@ -453,7 +401,7 @@ Tensor adaptive_avg_pool_backward(const Tensor& grad_output, const DimVec& input
     copy_(out, grad_output);
     return out;
   }
-  avg_apply(contiguous(grad_output), out, w, false, std::nullopt, true, "adaptive_avg_pool_backward");
+  apply_avg(grad_output, out, w, false, std::nullopt, true, "adaptive_avg_pool_backward");
   return out;
 }
 

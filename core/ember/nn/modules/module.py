@@ -9,6 +9,7 @@ import itertools
 from typing import Any, Callable, Iterator, NamedTuple
 
 from ... import _C
+from ..._memory_format import memory_format as _memory_format
 from ...autograd.grad_mode import no_grad
 from ..parameter import Buffer, Parameter
 from .hooks import BackwardHook, RemovableHandle
@@ -346,16 +347,18 @@ class Module:
         return self
 
     def to(self, *args, **kwargs):
-        device, dtype, non_blocking = _parse_to(*args, **kwargs)
+        device, dtype, non_blocking, memory_format = _parse_to(*args, **kwargs)
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
                             f"dtype={dtype}")
 
+        # As PyTorch: memory_format applies to 4-D and 5-D parameters and buffers only.
         def convert(t):
+            fmt = {"memory_format": memory_format} if memory_format is not None and t.dim() in (4, 5) else {}
             if dtype is not None and (t.is_floating_point() or t.is_complex()):
                 target = dtype if t.is_complex() == dtype.is_complex or dtype.is_complex else dtype
-                return t.to(device=device, dtype=target, non_blocking=non_blocking)
-            return t.to(device=device, non_blocking=non_blocking) if device is not None else t
+                return t.to(device=device, dtype=target, non_blocking=non_blocking, **fmt)
+            return t.to(device=device, non_blocking=non_blocking, **fmt) if device is not None or fmt else t
         return self._apply(convert)
 
     def cpu(self):
@@ -657,13 +660,16 @@ class Module:
 
 
 def _parse_to(*args, **kwargs):
-    """(device, dtype, non_blocking) from Module.to's forms: to(device), to(dtype), to(device,
-    dtype), to(tensor), with keywords."""
+    """(device, dtype, non_blocking, memory_format) from Module.to's forms: to(device), to(dtype),
+    to(device, dtype), to(tensor), to(memory_format=...), with keywords."""
     device = kwargs.pop("device", None)
     dtype = kwargs.pop("dtype", None)
     non_blocking = kwargs.pop("non_blocking", False)
     kwargs.pop("copy", None)
-    kwargs.pop("memory_format", None)
+    memory_format = kwargs.pop("memory_format", None)
+    if memory_format is not None and not isinstance(memory_format, _memory_format):
+        raise TypeError("to(): argument 'memory_format' must be ember.memory_format, "
+                        f"not {type(memory_format).__name__}")
     if kwargs:
         raise TypeError(f"to() got unexpected keyword arguments {list(kwargs)}")
     for a in args:
@@ -677,4 +683,4 @@ def _parse_to(*args, **kwargs):
             device = a
         else:
             raise TypeError(f"to() received an invalid combination of arguments: {type(a).__name__}")
-    return device, dtype, non_blocking
+    return device, dtype, non_blocking, memory_format
