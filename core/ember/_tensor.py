@@ -17,6 +17,7 @@ from ._tensor_protocols import ProtocolMethods
 from ._tensor_storage import StorageMethods
 from ._tensor_str import tensor_repr
 from ._tensor_views import ViewMethods
+from .overrides import _tensor_torch_function
 
 
 class Tensor(
@@ -37,6 +38,8 @@ class Tensor(
     _C.TensorBase,
 ):
     __array_priority__ = 1000  # NumPy defers to our operators
+    # PyTorch's default: ops on a subclass run as on a Tensor and return the subclass
+    __torch_function__ = classmethod(_tensor_torch_function)
 
     def __new__(cls, *args, **kwargs):
         """PyTorch's legacy constructor: Tensor(), Tensor(*sizes), Tensor(data), Tensor(other)."""

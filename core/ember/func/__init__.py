@@ -1,0 +1,9 @@
+"""ember.func: PyTorch's composable function transforms (vmap, grad, grad_and_value, vjp, jvp, jacrev,
+jacfwd, hessian, functional_call) over ember's autograd and forward AD. vmap runs the function per
+sample (see _vmap for what that means)."""
+from ._functional_call import functional_call
+from ._grad import grad, grad_and_value, jvp, vjp
+from ._jacobian import hessian, jacfwd, jacrev
+from ._vmap import vmap
+
+__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "vjp", "vmap"]
