@@ -17,7 +17,7 @@ from ._tensor_protocols import ProtocolMethods
 from ._tensor_storage import StorageMethods
 from ._tensor_str import tensor_repr
 from ._tensor_views import ViewMethods
-from .overrides import _tensor_torch_function
+from .overrides import _set_tensor_class, _tensor_torch_function
 
 
 class Tensor(
@@ -69,6 +69,7 @@ class Tensor(
         return object.__format__(self, spec)
 
 _C._set_tensor_class(Tensor)
+_set_tensor_class(Tensor)
 _C._set_size_class(Size)
 
 

@@ -157,9 +157,15 @@ def _handle_from_c(name, ns, method, args, kwargs):
         raise
 
 
+_TENSOR_CLASS = []  # ember.Tensor, registered by ember._tensor (which imports this module)
+
+
+def _set_tensor_class(cls):
+    _TENSOR_CLASS[:] = [cls]
+
+
 def _tensor_cls():
-    from ._tensor import Tensor
-    return Tensor
+    return _TENSOR_CLASS[0]
 
 
 def is_tensor_like(inp):
@@ -306,3 +312,8 @@ def _convert(ret, cls):
 
 
 _C._set_torch_function_handler(_handle_from_c, _disabled_torch_function_impl)
+# where PyTorch's users reach them: torch._C.DisableTorchFunctionSubclass() ...
+_C.DisableTorchFunctionSubclass = DisableTorchFunctionSubclass
+_C.DisableTorchFunction = DisableTorchFunction
+_C._disabled_torch_function_impl = _disabled_torch_function_impl
+_C._is_torch_function_enabled = _is_torch_function_enabled

@@ -212,9 +212,9 @@ def _torch_function_check(op: Op, kind: str, pub: str) -> str:
     self_arg = "nullptr" if is_fn else "self"
     name = op.py_name if kind == "function" and op.namespace else pub
     ns = op.namespace if kind == "function" and op.namespace else ""
+    method = "false" if is_fn else "true"
     return (f"  if (torch_function_needed({self_arg}, args, nargs, kwnames))\n"
-            f"    return torch_function_dispatch(\"{name}\", \"{ns}\", {'false' if is_fn else 'true'}, {self_arg}, args, "
-            "nargs, kwnames);\n")
+            f"    return torch_function_dispatch(\"{name}\", \"{ns}\", {method}, {self_arg}, args, nargs, kwnames);\n")
 
 
 def _overloads(every: list[Op], name: str, kind: str) -> list[Op]:
@@ -267,7 +267,8 @@ def gen_bindings(family: str, ops: list[Op], all_ops: list[Op] | None = None) ->
                      "\n}\n\n" for ns, d in ns_defs.items())
     return (
         HEADER + incs + '#include "python/arg_parser.h"\n#include "python/binding_util.h"\n'
-        '#include "python/py_errors.h"\n#include "python/return_types.h"\n#include "python/torch_function.h"\n\nnamespace ember::py {\n\nnamespace {\n'
+        '#include "python/py_errors.h"\n#include "python/return_types.h"\n'
+        '#include "python/torch_function.h"\n\nnamespace ember::py {\n\nnamespace {\n'
         + "\n\n".join(codes)
         + "\n}  // namespace\n\n"
         f"void add_{family}_functions(std::vector<PyMethodDef>& v) {{\n" + "\n".join(fn_defs) + "\n}\n\n"

@@ -80,7 +80,8 @@ PyObject* inplace(PyObject* a, PyObject* b, const char* name, F f) {
 
 template <class F>
 PyObject* unary(PyObject* a, const char* name, F f) {
-  if (!torch_function_plain(a) && torch_function_slow(a)) return torch_function_dispatch(name, "", true, a, nullptr, 0, nullptr);
+  if (!torch_function_plain(a) && torch_function_slow(a))
+    return torch_function_dispatch(name, "", true, a, nullptr, 0, nullptr);
   EMBER_PY_BEGIN
   return wrap(f(unwrap(a)));
   EMBER_PY_END(nullptr)
@@ -96,10 +97,12 @@ PyObject* nb_mul(PyObject* a, PyObject* b) {
   return binary(a, b, "__mul__", "__rmul__", [](const Tensor& x, const Tensor& y) { return ad::mul(x, y); });
 }
 PyObject* nb_div(PyObject* a, PyObject* b) {
-  return binary(a, b, "__truediv__", "__rtruediv__", [](const Tensor& x, const Tensor& y) { return ad::div(x, y, std::nullopt); });
+  return binary(a, b, "__truediv__", "__rtruediv__",
+                [](const Tensor& x, const Tensor& y) { return ad::div(x, y, std::nullopt); });
 }
 PyObject* nb_floordiv(PyObject* a, PyObject* b) {
-  return binary(a, b, "__floordiv__", "__rfloordiv__", [](const Tensor& x, const Tensor& y) { return ad::floor_divide(x, y); });
+  return binary(a, b, "__floordiv__", "__rfloordiv__",
+                [](const Tensor& x, const Tensor& y) { return ad::floor_divide(x, y); });
 }
 PyObject* nb_mod(PyObject* a, PyObject* b) {
   return binary(a, b, "__mod__", "__rmod__", [](const Tensor& x, const Tensor& y) { return ad::remainder(x, y); });
@@ -118,10 +121,12 @@ PyObject* nb_xor(PyObject* a, PyObject* b) {
   return binary(a, b, "__xor__", "__rxor__", [](const Tensor& x, const Tensor& y) { return ad::bitwise_xor(x, y); });
 }
 PyObject* nb_lshift(PyObject* a, PyObject* b) {
-  return binary(a, b, "__lshift__", "__rlshift__", [](const Tensor& x, const Tensor& y) { return ad::bitwise_left_shift(x, y); });
+  return binary(a, b, "__lshift__", "__rlshift__",
+                [](const Tensor& x, const Tensor& y) { return ad::bitwise_left_shift(x, y); });
 }
 PyObject* nb_rshift(PyObject* a, PyObject* b) {
-  return binary(a, b, "__rshift__", "__rrshift__", [](const Tensor& x, const Tensor& y) { return ad::bitwise_right_shift(x, y); });
+  return binary(a, b, "__rshift__", "__rrshift__",
+                [](const Tensor& x, const Tensor& y) { return ad::bitwise_right_shift(x, y); });
 }
 
 PyObject* nb_iadd(PyObject* a, PyObject* b) {

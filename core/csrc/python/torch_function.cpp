@@ -40,8 +40,8 @@ bool torch_function_slow(PyObject* o) {
   return type_overrides(Py_TYPE(o));
 }
 
-PyObject* torch_function_dispatch(const char* name, const char* ns, bool method, PyObject* self,
-                                  PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+PyObject* torch_function_dispatch(const char* name, const char* ns, bool method, PyObject* self, PyObject* const* args,
+                                  Py_ssize_t nargs, PyObject* kwnames) {
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   PyObject* tuple = PyTuple_New(nargs + (self ? 1 : 0));
   PyObject* kwargs = PyDict_New();

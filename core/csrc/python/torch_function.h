@@ -31,8 +31,8 @@ inline bool torch_function_needed(PyObject* self, PyObject* const* args, Py_ssiz
 
 // Calls ember.overrides' handler with the public callable's name (ns: "", "linalg", "special", "fft",
 // "nn.functional"; method: a Tensor method, self first) and the arguments as Python passed them.
-PyObject* torch_function_dispatch(const char* name, const char* ns, bool method, PyObject* self,
-                                  PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+PyObject* torch_function_dispatch(const char* name, const char* ns, bool method, PyObject* self, PyObject* const* args,
+                                  Py_ssize_t nargs, PyObject* kwnames);
 
 void add_torch_function_functions(std::vector<PyMethodDef>& v);
 
