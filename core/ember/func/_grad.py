@@ -7,6 +7,7 @@ import functools
 from .. import _C
 from ..autograd import forward_ad
 from ..autograd.grad_mode import enable_grad
+from ._batched import Batched, NeedsPerSample
 from ._tree import flatten, unflatten
 
 _depth = [0]  # how many ember.func transforms are running (outer ones need the inner graphs)
@@ -45,6 +46,8 @@ def _leaf_of(x):
     """A fresh differentiable node for x: tied to x's graph when an outer transform tracks it."""
     if not isinstance(x, _C.TensorBase):
         raise RuntimeError(f"Expected tensors, got unsupported type {type(x)}")
+    if isinstance(x, Batched):
+        raise NeedsPerSample
     if x.requires_grad and not _outermost():
         return x.view_as(x)
     if _C._current_dual_level() >= 0:  # under jvp/jacfwd: keep the tangent x carries
@@ -54,8 +57,17 @@ def _leaf_of(x):
     return x.detach().requires_grad_(True)
 
 
+def _no_batched(*trees):
+    """A batched value (vmap's rules path) reaching a transform: vmap reruns per sample instead,
+    because autograd sees one sample of a batched value."""
+    for tree in trees:
+        if any(isinstance(x, Batched) for x in flatten(tree)[0]):
+            raise NeedsPerSample
+
+
 def _wrap_inputs(args, argnums):
     """args with the inputs at argnums replaced by fresh nodes; returns (args, diff_leaves, specs)."""
+    _no_batched(args)
     args = list(args)
     diff, specs = [], []
     for a in argnums:
@@ -101,6 +113,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         with _Level(), enable_grad():
             wargs, diff, specs = _wrap_inputs(args, nums)
             out, aux = _split_aux(func(*wargs, **kwargs), has_aux, "grad_and_value")
+            _no_batched(out, kwargs)
             if not isinstance(out, _C.TensorBase):
                 raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(out)}")
             if out.dim() != 0:
@@ -140,6 +153,7 @@ def vjp(func, *primals, has_aux=False):
         with enable_grad():
             wargs, diff, specs = _wrap_inputs(primals, tuple(range(len(primals))))
             out, aux = _split_aux(func(*wargs), has_aux, "vjp")
+        _no_batched(out)
         outs, ospec = flatten(out)
         for o in outs:
             if not isinstance(o, _C.TensorBase):
@@ -190,6 +204,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
         if tuple(p.shape) != tuple(t.shape):
             raise RuntimeError(f"jvp(f, primals, tangents): Expected primals and tangents to have the same shape, "
                                f"got {tuple(p.shape)} and {tuple(t.shape)}")
+    if any(isinstance(p, Batched) for p in pl + tl):
+        raise NeedsPerSample
     if _C._current_dual_level() < 0:
         return _jvp_forward(func, pl, pspec, tl, has_aux)
     return _jvp_double_vjp(func, primals, tl, has_aux)
@@ -199,6 +215,7 @@ def _jvp_forward(func, pl, pspec, tl, has_aux):
     with _Level(), forward_ad.dual_level():
         duals = [forward_ad.make_dual(p, t) for p, t in zip(pl, tl)]
         out, aux = _split_aux(func(*unflatten(pspec, duals)), has_aux, "jvp")
+        _no_batched(out)
         outs, ospec = flatten(out)
         prim, tang = [], []
         for o in outs:

@@ -19,6 +19,8 @@ _ITEM_LIKE = {"item", "tolist", "numpy", "__int__", "__float__", "__index__", "_
 class VmapSample(Tensor):
     """One sample of a vmapped input, or a value computed from one."""
 
+    _is_batched = False  # True for _batched.Batched, which holds a whole batch
+
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         name = getattr(func, "__name__", "")
@@ -71,4 +73,5 @@ def as_sample(t):
 
 
 def as_plain(t):
-    return t.as_subclass(Tensor) if isinstance(t, VmapSample) else t
+    """t as a plain Tensor (a batched value stays as it is: its batch is its meaning)."""
+    return t.as_subclass(Tensor) if isinstance(t, VmapSample) and not t._is_batched else t

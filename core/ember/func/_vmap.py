@@ -1,16 +1,20 @@
 """vmap with PyTorch's arguments and messages (in_dims/out_dims as ints, None or nested tuples,
 randomness, chunk_size).
 
-Vectorization is by the per-sample fallback: the function runs once per sample on the inputs'
-slices and the outputs are stacked along out_dims. That is exact for every op (and composes with
-ember.func's other transforms, vmap of grad, jacrev of vmap...), at the cost of one call per sample.
-The samples are tensors of a subclass that refuses .item(), data-dependent control flow and in-place
-writes into unbatched tensors, as PyTorch's batched tensors do."""
+Two paths. The rules path runs the function once with each mapped input as a _batched.Batched value
+(the whole batch, read as one sample): ops with a batching rule run once on the batch, the others
+once per sample (see _batched.fallback). The per-sample path runs the whole function once per
+sample and stacks the outputs; vmap takes it for randomness="different" (each sample draws its
+own numbers), inside another vmap's function (the outer one's rules see the inner calls), and when
+a transform such as grad meets a batched value (autograd sees single tensors), rerunning from the
+start. Samples of either path refuse .item(), data-dependent control flow and in-place writes
+into unbatched tensors, as PyTorch's batched tensors do. chunk_size is accepted and checked; the
+batch is never split (the results are the same)."""
 import functools
 
 from .. import _C
 from .._tensor import Tensor
-from . import _sample
+from . import _batched, _sample
 from ._tree import broadcast_prefix, describe, flatten, unflatten
 
 
@@ -110,17 +114,15 @@ def _run_samples(func, leaves, spec, dims, batch, randomness, kwargs):
 def _vmap_call(func, in_dims, out_dims, randomness, args, kwargs):
     leaves, spec, dims, batch = _input_dims(func, in_dims, args)
     nested = any(isinstance(x, _sample.VmapSample) for x in leaves)
+    if batch and not nested and randomness != "different":
+        state = _C.default_generator.get_state()
+        try:
+            return _vmap_batched(func, out_dims, leaves, spec, dims, batch, randomness, kwargs)
+        except _batched.NeedsPerSample:  # a transform (grad, jvp...) inside: rerun per sample
+            _C.default_generator.set_state(state)
     results = _run_samples(func, leaves, spec, dims, batch, randomness, kwargs)
     outs0, ospec = flatten(results[0])
-    odims = broadcast_prefix(out_dims if isinstance(out_dims, tuple) else out_dims, results[0], _is_dim)
-    if not (_is_dim(out_dims) or isinstance(out_dims, tuple)):
-        raise ValueError(f"vmap({_fname(func)}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a "
-                         f"python collection of ints representing where in the outputs the vmapped dimension "
-                         f"should appear.")
-    if odims is None:
-        raise ValueError(f"vmap({_fname(func)}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible "
-                         f"with the structure of `outputs`. out_dims has structure {describe(flatten(out_dims)[1])} "
-                         f"but outputs has structure {describe(ospec)}.")
+    odims = _output_dims(func, out_dims, results[0], ospec)
     per_leaf = [flatten(r)[0] for r in results]
     stacked = []
     for i, (o, od) in enumerate(zip(outs0, odims)):
@@ -131,14 +133,72 @@ def _vmap_call(func, in_dims, out_dims, randomness, args, kwargs):
             raise ValueError(f"vmap({_fname(func)}, ...): `{_fname(func)}` must only return Tensors, got type "
                              f"{type(o)}. Did you mean to set out_dims= to None for output?")
         n = o.dim() + 1
-        if not -n <= od < n:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {od})")
+        _check_out_dim(o, od)
         samples = [_sample.as_plain(r[i]) for r in per_leaf]
         if batch == 0:
             shape = list(samples[0].shape)
             shape.insert(od % n, 0)
             out = samples[0].new_empty(shape)
         else:
-            out = _C.stack(samples, od)
+            out = _C.stack(samples, od)  # dispatches to the batching rule when samples are batched
         stacked.append(_sample.as_sample(out) if nested else out)
     return unflatten(ospec, stacked)
+
+
+def _output_dims(func, out_dims, out, ospec):
+    if not (_is_dim(out_dims) or isinstance(out_dims, tuple)):
+        raise ValueError(f"vmap({_fname(func)}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a "
+                         f"python collection of ints representing where in the outputs the vmapped dimension "
+                         f"should appear.")
+    odims = broadcast_prefix(out_dims, out, _is_dim)
+    if odims is None:
+        raise ValueError(f"vmap({_fname(func)}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible "
+                         f"with the structure of `outputs`. out_dims has structure {describe(flatten(out_dims)[1])} "
+                         f"but outputs has structure {describe(ospec)}.")
+    return odims
+
+
+def _check_out_dim(o, od):
+    n = o.dim() + 1
+    if not -n <= od < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {od})")
+    return od % n
+
+
+def _vmap_batched(func, out_dims, leaves, spec, dims, batch, randomness, kwargs):
+    """The function run once on Batched inputs (the batching rules' path)."""
+    gen = _C.default_generator
+    start = gen.get_state()
+    inputs = [x if d is None else _batched.wrap(x.movedim(d, 0)) for x, d in zip(leaves, dims)]
+    _batched.randomness.append(randomness)
+    _sample.batch_sizes.append(batch)
+    try:
+        out = func(*unflatten(spec, inputs), **kwargs)
+    finally:
+        _batched.randomness.pop()
+        _sample.batch_sizes.pop()
+    if randomness == "error" and not _C.equal(gen.get_state(), start):
+        raise RuntimeError("vmap: called random operation while in randomness error mode. Please either use the "
+                           "'same' or 'different' randomness flags on vmap or perform the randomness operation out "
+                           "of vmap")
+    outs, ospec = flatten(out)
+    odims = _output_dims(func, out_dims, out, ospec)
+    result = []
+    for o, od in zip(outs, odims):
+        if od is None:
+            if isinstance(o, _batched.Batched):
+                raise ValueError(f"vmap({_fname(func)}, ...): `{_fname(func)}` returned a value that varies over "
+                                 "the batch for an output whose out_dim is None")
+            result.append(o)
+            continue
+        if not isinstance(o, _C.TensorBase):
+            raise ValueError(f"vmap({_fname(func)}, ...): `{_fname(func)}` must only return Tensors, got type "
+                             f"{type(o)}. Did you mean to set out_dims= to None for output?")
+        od = _check_out_dim(o, od)
+        if isinstance(o, _batched.Batched):
+            with _batched.DisableTorchFunctionSubclass():
+                result.append(o._value.movedim(0, od))
+        else:  # the same for every sample: broadcast along the batch
+            o = _sample.as_plain(o)
+            result.append(o.unsqueeze(od).expand(o.shape[:od] + (batch,) + o.shape[od:]))
+    return unflatten(ospec, result)
