@@ -105,7 +105,8 @@ def test_same_randomness_on_the_rules_path():
 
 def test_elementwise_names_are_the_op_databases():
     ops = opdb.load()
-    database = {o.public_name for o in ops if o.entry.get("elementwise") or "pointwise" in (o.entry.get("kernel") or {})}
+    database = {o.public_name for o in ops
+                if o.entry.get("elementwise") or "pointwise" in (o.entry.get("kernel") or {})}
     database |= {a for o in ops if o.public_name in database for a in o.aliases}
     composite = {"where", "square", "relu6", "selu"}
     assert _batch_rules.ELEMENTWISE - database - composite == set()
