@@ -9,7 +9,7 @@ get singleton dims after the batch dim so broadcasting lines samples up), reduct
 same-shape ops (clone, casts, *_like), stack/cat, basic and single-tensor indexing, and layers that
 take any leading dims (linear, layer_norm, softmax) or a batch dim (convolutions, pooling)."""
 from .. import _C
-from ._batched import Batched, batch_size, value, wrap, wrap_result
+from ._batched import OPERATOR_NOT_IMPLEMENTED, RULES, Batched, batch_size, value, wrap, wrap_result
 
 # Elementwise ops of the op database (`elementwise: true` or a pointwise kernel; tests/func checks
 # each name against core/ops), plus the operators and a few composite elementwise functions.
@@ -88,9 +88,6 @@ def _shift_dims(dims, rank):
             raise _Unsupported
         return type(dims)(_shift(d, rank) for d in dims)
     return _shift(dims, rank)
-
-
-OPERATOR_NOT_IMPLEMENTED = object()
 
 
 class _Unsupported(Exception):
@@ -321,7 +318,6 @@ def batch_dim_layer(func, args, kwargs):
     return wrap(out.reshape((n, -1) + tuple(out.shape[1:])))
 
 
-RULES = {}
 for _n in ELEMENTWISE | OPERATORS:
     RULES[_n] = elementwise
     RULES[_n + "_"] = elementwise

@@ -10,6 +10,13 @@ from ..overrides import DisableTorchFunctionSubclass  # noqa: F401  (used by _vm
 from . import _sample
 
 
+# op name -> batching rule, filled by _batch_rules (which ember.func imports)
+RULES = {}
+# what a rule returns for an operator that does not take the other operand (Python then tries the
+# reflected one)
+OPERATOR_NOT_IMPLEMENTED = object()
+
+
 class Batched(_sample.VmapSample):
     """A vmapped value: `_value` holds every sample, the batch dimension first."""
 
@@ -26,7 +33,6 @@ class Batched(_sample.VmapSample):
         if name.endswith("_") and not name.endswith("__") and args and isinstance(args[0], Tensor) \
                 and not isinstance(args[0], Batched) and _sample._any_sample(args[1:], kwargs):
             _sample._inplace_error(args[0], args[1:], kwargs)
-        from ._batch_rules import OPERATOR_NOT_IMPLEMENTED, RULES
         rule = RULES.get(name)
         with DisableTorchFunctionSubclass():
             if rule is not None:
