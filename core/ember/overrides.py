@@ -257,16 +257,16 @@ def wrap_torch_function(dispatcher):
 
 
 def _overridable(func):
-    """Decorator for Python-written public functions: any overriding positional or keyword argument
-    sends the call to __torch_function__ with the decorated function as `func`."""
-    has = _C._has_torch_function
-
-    @functools.wraps(func)
-    def wrapped(*args, **kwargs):
-        if (args and has(*args)) or (kwargs and has(*kwargs.values())):
-            return handle_torch_function(wrapped, _flatten(args) + _flatten(kwargs.values()), *args, **kwargs)
-        return func(*args, **kwargs)
+    """A Python-written public function that dispatches through __torch_function__ on any overriding
+    argument (positional, keyword, or inside a list/tuple argument), with the wrapper as `func`. The
+    wrapper is ember._C's _Overridable: a plain call costs the C argument test, no Python frame."""
+    wrapped = _C._overridable(func, _handle_wrapped)
+    functools.update_wrapper(wrapped, func)
     return wrapped
+
+
+def _handle_wrapped(public, args, kwargs):
+    return handle_torch_function(public, _flatten(args) + _flatten(kwargs.values()), *args, **kwargs)
 
 
 def _tensor_torch_function(cls, func, types, args=(), kwargs=None):

@@ -3,6 +3,8 @@
 // a call to the Python handler that ember.overrides registers.
 #include "python/torch_function.h"
 
+#include <structmember.h>
+
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
 #include "python/py_errors.h"
@@ -68,6 +70,90 @@ PyObject* torch_function_dispatch(const char* name, const char* ns, bool method,
 
 namespace {
 
+// ember._C._Overridable(func, handler): a callable that calls func, unless an argument asks for
+// __torch_function__, when it calls handler(self, args, kwargs). The Python-written public functions
+// (nn.functional's) are wrapped in it: the test costs what the bindings' does, with no Python frame.
+struct OverridableObject {
+  PyObject_HEAD PyObject* func;
+  PyObject* handler;
+  PyObject* dict;
+  vectorcallfunc vectorcall;
+};
+
+PyObject* overridable_call(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  auto* o = reinterpret_cast<OverridableObject*>(self);
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  if (!torch_function_needed(nullptr, args, nargs, kwnames)) return PyObject_Vectorcall(o->func, args, nargsf, kwnames);
+  PyObject* tuple = PyTuple_New(nargs);
+  PyObject* kwargs = PyDict_New();
+  bool ok = tuple && kwargs;
+  for (Py_ssize_t i = 0; ok && i < nargs; ++i) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+  for (Py_ssize_t i = 0; ok && kwnames && i < PyTuple_GET_SIZE(kwnames); ++i)
+    ok = PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) == 0;
+  PyObject* res = ok ? PyObject_CallFunctionObjArgs(o->handler, self, tuple, kwargs, nullptr) : nullptr;
+  Py_XDECREF(tuple);
+  Py_XDECREF(kwargs);
+  return res;
+}
+
+PyObject* overridable_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  PyObject *func, *handler;
+  if (!PyArg_ParseTuple(args, "OO:_Overridable", &func, &handler)) return nullptr;
+  auto* o = reinterpret_cast<OverridableObject*>(type->tp_alloc(type, 0));
+  if (!o) return nullptr;
+  o->func = Py_NewRef(func);
+  o->handler = Py_NewRef(handler);
+  o->vectorcall = overridable_call;
+  return reinterpret_cast<PyObject*>(o);
+}
+
+int overridable_traverse(PyObject* self, visitproc visit, void* arg) {
+  auto* o = reinterpret_cast<OverridableObject*>(self);
+  Py_VISIT(o->func);
+  Py_VISIT(o->handler);
+  Py_VISIT(o->dict);
+  return 0;
+}
+
+int overridable_clear(PyObject* self) {
+  auto* o = reinterpret_cast<OverridableObject*>(self);
+  Py_CLEAR(o->func);
+  Py_CLEAR(o->handler);
+  Py_CLEAR(o->dict);
+  return 0;
+}
+
+void overridable_dealloc(PyObject* self) {
+  PyObject_GC_UnTrack(self);
+  overridable_clear(self);
+  Py_TYPE(self)->tp_free(self);
+}
+
+PyMemberDef overridable_members[] = {
+    {"__dictoffset__", T_PYSSIZET, offsetof(OverridableObject, dict), READONLY, nullptr},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(OverridableObject, vectorcall), READONLY, nullptr},
+    {nullptr, 0, 0, 0, nullptr}};
+
+// Printed and pickled as the function it wraps (pickle looks the name up in __module__).
+PyObject* overridable_repr(PyObject* self) { return PyObject_Repr(reinterpret_cast<OverridableObject*>(self)->func); }
+PyObject* overridable_reduce(PyObject* self, PyObject*) { return PyObject_GetAttrString(self, "__qualname__"); }
+PyMethodDef overridable_methods[] = {{"__reduce__", overridable_reduce, METH_NOARGS, nullptr},
+                                     {nullptr, nullptr, 0, nullptr}};
+
+PyGetSetDef overridable_getset[] = {{"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},
+                                    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyType_Slot overridable_slots[] = {
+    {Py_tp_getset, overridable_getset},          {Py_tp_new, (void*)overridable_new},
+    {Py_tp_dealloc, (void*)overridable_dealloc}, {Py_tp_traverse, (void*)overridable_traverse},
+    {Py_tp_clear, (void*)overridable_clear},     {Py_tp_call, (void*)PyVectorcall_Call},
+    {Py_tp_members, overridable_members},        {Py_tp_repr, (void*)overridable_repr},
+    {Py_tp_methods, overridable_methods},        {0, nullptr}};
+
+PyType_Spec overridable_spec = {"ember._C._Overridable", sizeof(OverridableObject), 0,
+                                Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+                                overridable_slots};
+
 PyObject* fn__set_torch_function_handler(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   EMBER_PY_BEGIN
   static ArgParser p("_set_torch_function_handler(object handler, object disabled_impl)");
@@ -109,6 +195,18 @@ PyObject* fn__has_torch_function(PyObject*, PyObject* const* args, Py_ssize_t na
   Py_RETURN_FALSE;
 }
 
+// _C._overridable(func, handler): func wrapped in an _Overridable (the type made on first use).
+PyObject* fn__overridable(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  EMBER_PY_BEGIN
+  static ArgParser p("_overridable(object func, object handler)");
+  ParsedArgs r;
+  p.parse(args, nargs, kwnames, r);
+  static PyObject* type = PyType_FromSpec(&overridable_spec);
+  if (!type) return nullptr;
+  return PyObject_CallFunctionObjArgs(type, r.object(0), r.object(1), nullptr);
+  EMBER_PY_END(nullptr)
+}
+
 }  // namespace
 
 void add_torch_function_functions(std::vector<PyMethodDef>& v) {
@@ -116,6 +214,7 @@ void add_torch_function_functions(std::vector<PyMethodDef>& v) {
   v.push_back({"_set_torch_function_disabled", FASTCALL(fn__set_torch_function_disabled), nullptr});
   v.push_back({"_torch_function_disabled", FASTCALL(fn__torch_function_disabled), nullptr});
   v.push_back({"_has_torch_function", FASTCALL(fn__has_torch_function), nullptr});
+  v.push_back({"_overridable", FASTCALL(fn__overridable), nullptr});
 }
 
 }  // namespace ember::py

@@ -50,6 +50,7 @@ def _make_overridable():
     for name in __all__:
         if isinstance(g.get(name), types.FunctionType):
             g[name] = _overridable(g[name])
+            g[name].__module__ = __name__  # public (and pickled) as ember.nn.functional.NAME
 
 
 _make_overridable()
