@@ -52,6 +52,7 @@ CASES = [
     ("getitem tensor", lambda x: x[:, ember.tensor([3, 0])], (3, 2, 4), 0),
     ("setitem", lambda x: _set(x), (3, 2, 4), 0),
     ("stack cat", lambda x: ember.cat([ember.stack([x, x * 2], 1), ember.ones(2, 1, 4)], 1), (3, 2, 4), 0),
+    ("new factories", lambda x: x.new_zeros(2, 4) + x.new_ones(4) + x[0], (3, 2, 4), 0),
     ("clone casts like", lambda x: x.clone().float().double() + ember.zeros_like(x), (3, 4), 0),
     ("linear layer_norm", lambda x: F.layer_norm(F.linear(x, W), (5,)), (3, 2, 4), 0),
     ("conv2d", lambda x: F.conv2d(x, ember.ones(2, 1, 2, 2, dtype=ember.float64)), (3, 2, 1, 4, 4), 0),

@@ -124,6 +124,10 @@ def test_argument_errors():
         vmap(lambda a: a, out_dims=2)(x)
     with pytest.raises(ValueError, match="out_dims is not compatible with the structure of `outputs`"):
         vmap(lambda a: a, out_dims=(0, 0))(x)
+    with pytest.raises(ValueError, match="can not return a BatchedTensor when out_dim is None"):
+        vmap(lambda a: (a, a), out_dims=(0, None))(x)
+    with pytest.raises(ValueError, match="can not return a BatchedTensor when out_dim is None"):
+        vmap(lambda a: a * 2, out_dims=None, randomness="different")(x)
     with pytest.raises(ValueError, match="got no inputs"):
         vmap(lambda: 1)()
     with pytest.raises(ValueError, match=r"chunk_size should be None or greater than 0. \(got 0\)"):

@@ -231,6 +231,14 @@ def same_shape(func, args, kwargs):
     return wrap_result(func(args[0]._value, *args[1:], **kwargs))
 
 
+def new_factory(func, args, kwargs):
+    """new_zeros/new_ones/new_full/new_empty/new_tensor: made from one sample's dtype and device, the
+    same for every sample (vmap's output broadcasts it), as PyTorch's."""
+    if not _only_first_batched(args, kwargs):
+        return NotImplemented
+    return func(args[0]._value.select(0, 0), *args[1:], **kwargs)
+
+
 def stack_cat(func, args, kwargs):
     tensors = args[0] if args else kwargs.get("tensors")
     dim = args[1] if len(args) > 1 else kwargs.get("dim", 0)
@@ -335,3 +343,5 @@ RULES.update({"stack": stack_cat, "cat": stack_cat, "concat": stack_cat, "__geti
               "log_softmax": leading_dims})
 for _n in _SPATIAL:
     RULES[_n] = batch_dim_layer
+for _n in ("new_zeros", "new_ones", "new_full", "new_empty", "new_tensor"):
+    RULES[_n] = new_factory

@@ -127,7 +127,9 @@ def _vmap_call(func, in_dims, out_dims, randomness, args, kwargs):
     stacked = []
     for i, (o, od) in enumerate(zip(outs0, odims)):
         if od is None:
-            stacked.append(_sample.as_plain(o) if isinstance(o, Tensor) else o)
+            if any(isinstance(r[i], _sample.VmapSample) for r in per_leaf) and not nested:
+                raise ValueError(_out_dim_none_error(func))
+            stacked.append(o)
             continue
         if not isinstance(o, _C.TensorBase):
             raise ValueError(f"vmap({_fname(func)}, ...): `{_fname(func)}` must only return Tensors, got type "
@@ -187,8 +189,7 @@ def _vmap_batched(func, out_dims, leaves, spec, dims, batch, randomness, kwargs)
     for o, od in zip(outs, odims):
         if od is None:
             if isinstance(o, _batched.Batched):
-                raise ValueError(f"vmap({_fname(func)}, ...): `{_fname(func)}` returned a value that varies over "
-                                 "the batch for an output whose out_dim is None")
+                raise ValueError(_out_dim_none_error(func))
             result.append(o)
             continue
         if not isinstance(o, _C.TensorBase):
@@ -202,3 +203,7 @@ def _vmap_batched(func, out_dims, leaves, spec, dims, batch, randomness, kwargs)
             o = _sample.as_plain(o)
             result.append(o.unsqueeze(od).expand(o.shape[:od] + (batch,) + o.shape[od:]))
     return unflatten(ospec, result)
+
+
+def _out_dim_none_error(func):
+    return f"vmap({_fname(func)}, ...): `{_fname(func)}` can not return a BatchedTensor when out_dim is None"
