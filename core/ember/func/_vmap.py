@@ -13,7 +13,6 @@ batch is never split (the results are the same)."""
 import functools
 
 from .. import _C
-from .._tensor import Tensor
 from . import _batched, _sample
 from ._tree import broadcast_prefix, describe, flatten, unflatten
 
