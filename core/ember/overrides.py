@@ -69,7 +69,16 @@ def has_torch_function_variadic(*args):
     return _C._has_torch_function(*args)
 
 
+_PLAIN_TYPES = frozenset((int, float, bool, complex, str, type(None)))
+
+
+class _NoHandler(TypeError):
+    """Every overriding type returned NotImplemented (an operator then returns NotImplemented)."""
+
+
 def _overrides(obj):
+    if type(obj) in _PLAIN_TYPES:
+        return False
     tf = getattr(type(obj), "__torch_function__", None)
     if tf is None or tf is _disabled_torch_function_impl:
         return False
@@ -110,7 +119,7 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
             return result
     name = resolve_name(public_api) or repr(public_api)
     listed = "".join(f"\n  - tensor subclass {t}" for t in types)
-    raise TypeError(f"Multiple dispatch failed for '{name}'; all __torch_function__ handlers returned "
+    raise _NoHandler(f"Multiple dispatch failed for '{name}'; all __torch_function__ handlers returned "
                     f"NotImplemented:\n{listed}\n")
 
 
@@ -145,14 +154,12 @@ def _public(name, ns, method):
 
 def _handle_from_c(name, ns, method, args, kwargs):
     func = _public(name, ns, method)
-    relevant = _flatten(args) + _flatten(kwargs.values())
-    if method and name.startswith("__") and not _get_overloaded_args(relevant):
-        return NotImplemented
+    relevant = _flatten(args) + _flatten(kwargs.values()) if kwargs else _flatten(args)
     try:
         return handle_torch_function(func, relevant, *args, **kwargs)
-    except TypeError as e:
+    except _NoHandler:
         # an operator none of whose handlers implements it: Python tries the reflected one
-        if method and name.startswith("__") and str(e).startswith("Multiple dispatch failed"):
+        if method and name.startswith("__"):
             return NotImplemented
         raise
 
@@ -274,13 +281,17 @@ def _tensor_torch_function(cls, func, types, args=(), kwargs=None):
     tensors in the result the class cls (PyTorch's default, so a subclass's methods keep it)."""
     if kwargs is None:
         kwargs = {}
-    if not all(issubclass(cls, t) for t in types):
-        return NotImplemented
-    with DisableTorchFunctionSubclass():
+    for t in types:
+        if not issubclass(cls, t):
+            return NotImplemented
+    prev = _C._set_torch_function_disabled(max(1, _C._torch_function_disabled()))
+    try:
         ret = func(*args, **kwargs)
-        if func in _nowrap():
-            return ret
-        return _convert(ret, cls)
+    finally:
+        _C._set_torch_function_disabled(prev)
+    if func in _nowrap():
+        return ret
+    return _convert(ret, cls)
 
 
 @functools.lru_cache(maxsize=1)
