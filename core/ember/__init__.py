@@ -24,6 +24,7 @@ from ._tensor_str import set_printoptions  # noqa: F401
 from ._dtype_info import finfo, iinfo, is_floating_point, is_complex, is_nonzero  # noqa: F401
 from . import _ops_python as _ops_python
 from . import return_types  # noqa: F401
+from . import overrides  # noqa: F401
 from . import ops, utils  # noqa: F401
 from . import random  # noqa: F401
 from .random import (  # noqa: F401
@@ -70,6 +71,8 @@ from ._deterministic import (  # noqa: E402,F401
 from ._matmul_precision import get_float32_matmul_precision, set_float32_matmul_precision  # noqa: E402,F401
 from ._legacy_tensor_types import *  # noqa: E402,F401,F403  (FloatTensor ... BoolTensor, set_default_tensor_type)
 from ._default_device import get_default_device, set_default_device  # noqa: E402,F401
+from . import func  # noqa: E402,F401
+from .func import vmap  # noqa: E402,F401
 from . import cuda, accelerator  # noqa: E402,F401
 from ._layout import layout, strided, sparse_coo, sparse_csr  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401  (also gives Tensor its layout and to_sparse* methods)

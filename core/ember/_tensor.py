@@ -18,6 +18,7 @@ from ._tensor_protocols import ProtocolMethods
 from ._tensor_storage import StorageMethods
 from ._tensor_str import tensor_repr
 from ._tensor_views import ViewMethods
+from .overrides import _set_tensor_class, _tensor_torch_function
 
 
 class Tensor(
@@ -39,6 +40,8 @@ class Tensor(
     _C.TensorBase,
 ):
     __array_priority__ = 1000  # NumPy defers to our operators
+    # PyTorch's default: ops on a subclass run as on a Tensor and return the subclass
+    __torch_function__ = classmethod(_tensor_torch_function)
 
     def __new__(cls, *args, **kwargs):
         """PyTorch's legacy constructor: Tensor(), Tensor(*sizes), Tensor(data), Tensor(other)."""
@@ -68,6 +71,7 @@ class Tensor(
         return object.__format__(self, spec)
 
 _C._set_tensor_class(Tensor)
+_set_tensor_class(Tensor)
 _C._set_size_class(Size)
 
 

@@ -201,7 +201,20 @@ def _binding(op: Op, kind: str, overloads: list[Op]) -> tuple[str, str]:
                  f"  if (ov{i}.accepts(args, nargs, kwnames)) {{\n{_parse_and_call(ov, kind, f'ov{i}')}  }}\n")
     code += f"  static ArgParser p(\"{_signature(op, kind, pub)}\");\n  {{\n{_parse_and_call(op, kind, 'p')}  }}\n"
     return cname, (f"PyObject* {cname}({self_param}, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {{\n"
-                   f"  EMBER_PY_BEGIN\n{code}  EMBER_PY_END_OP(nullptr, \"{op.public_name}\")\n}}")
+                   f"  EMBER_PY_BEGIN\n{_torch_function_check(op, kind, pub)}{code}"
+                   f"  EMBER_PY_END_OP(nullptr, \"{op.public_name}\")\n}}")
+
+
+def _torch_function_check(op: Op, kind: str, pub: str) -> str:
+    """The binding's first statement: arguments other than plain tensors and numbers that define
+    __torch_function__ (Tensor subclasses, other objects) send the call to ember.overrides."""
+    is_fn = kind in ("function", "inplace_function")
+    self_arg = "nullptr" if is_fn else "self"
+    name = op.py_name if kind == "function" and op.namespace else pub
+    ns = op.namespace if kind == "function" and op.namespace else ""
+    method = "false" if is_fn else "true"
+    return (f"  if (torch_function_needed({self_arg}, args, nargs, kwnames))\n"
+            f"    return torch_function_dispatch(\"{name}\", \"{ns}\", {method}, {self_arg}, args, nargs, kwnames);\n")
 
 
 def _overloads(every: list[Op], name: str, kind: str) -> list[Op]:
@@ -254,7 +267,8 @@ def gen_bindings(family: str, ops: list[Op], all_ops: list[Op] | None = None) ->
                      "\n}\n\n" for ns, d in ns_defs.items())
     return (
         HEADER + incs + '#include "python/arg_parser.h"\n#include "python/binding_util.h"\n'
-        '#include "python/py_errors.h"\n#include "python/return_types.h"\n\nnamespace ember::py {\n\nnamespace {\n'
+        '#include "python/py_errors.h"\n#include "python/return_types.h"\n'
+        '#include "python/torch_function.h"\n\nnamespace ember::py {\n\nnamespace {\n'
         + "\n\n".join(codes)
         + "\n}  // namespace\n\n"
         f"void add_{family}_functions(std::vector<PyMethodDef>& v) {{\n" + "\n".join(fn_defs) + "\n}\n\n"

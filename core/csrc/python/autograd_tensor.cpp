@@ -8,6 +8,7 @@
 #include "python/binding_util.h"
 #include "python/objects.h"
 #include "python/py_errors.h"
+#include "python/torch_function.h"
 
 namespace ember::py {
 
@@ -109,6 +110,9 @@ PyObject* m_requires_grad_(PyObject* self, PyObject* const* args, Py_ssize_t nar
 }
 
 PyObject* m_detach(PyObject* self, PyObject*) {
+  // a subclass keeps its class through detach (PyTorch's), by __torch_function__
+  if (!torch_function_plain(self) && torch_function_slow(self))
+    return torch_function_dispatch("detach", "", true, self, nullptr, 0, nullptr);
   EMBER_PY_BEGIN
   Tensor d = alias(T(self));
   return wrap(d);

@@ -12,6 +12,7 @@
 #include "python/indexing.h"
 #include "python/py_errors.h"
 #include "python/tensor_methods.h"
+#include "python/torch_function.h"
 #include "types/scalar_fits.h"
 
 namespace ember::py {
@@ -30,7 +31,14 @@ Tensor recorded_view(const Tensor& t, const Tensor& view) {
   return view;
 }
 
+// Whether self, the index or the value asks for __torch_function__ (slices and Ellipsis are plain).
+bool index_overridden(PyObject* o) {
+  return !torch_function_plain(o) && !PySlice_Check(o) && o != Py_Ellipsis && torch_function_slow(o);
+}
+
 PyObject* getitem(PyObject* self, PyObject* index) {
+  if (index_overridden(self) || index_overridden(index))
+    return torch_function_dispatch("__getitem__", "", true, self, &index, 1, nullptr);
   EMBER_PY_BEGIN
   const Tensor& t = unwrap(self);
   const bool grad_mode = autograd::GradMode::is_enabled();
@@ -57,6 +65,12 @@ Tensor drop_leading_ones(Tensor v, int64_t ndim) {
 }
 
 int setitem(PyObject* self, PyObject* index, PyObject* value) {
+  if (value && (index_overridden(self) || index_overridden(index) || index_overridden(value))) {
+    PyObject* args[] = {index, value};
+    PyObject* r = torch_function_dispatch("__setitem__", "", true, self, args, 2, nullptr);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+  }
   EMBER_PY_BEGIN
   EMBER_CHECK(value != nullptr, Type, "Tensor does not support item deletion");
   const Tensor& t = unwrap(self);

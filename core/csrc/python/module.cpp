@@ -22,6 +22,7 @@
 #include "python/return_types.h"
 #include "python/storage.h"
 #include "python/tensor_methods.h"
+#include "python/torch_function.h"
 #include "types/promotion.h"
 
 namespace pyb = pybind11;
@@ -200,6 +201,7 @@ PYBIND11_MODULE(_C, m) {
   add_forward_ad_functions(functions);
   add_callgrind_functions(functions);  // python/callgrind_region.cpp
   add_memory_format_functions(functions);
+  add_torch_function_functions(functions);
   for (auto [name, f] : std::initializer_list<std::pair<const char*, decltype(&fn_get_num_threads)>>{
            {"_set_tensor_class", fn__set_tensor_class},
            {"_set_sparse_tensor_class", fn__set_sparse_tensor_class},

@@ -29,6 +29,7 @@
 #include "python/creation.h"
 #include "python/py_errors.h"
 #include "python/tensor_methods.h"
+#include "python/torch_function.h"
 
 namespace ember::py {
 
@@ -47,8 +48,19 @@ bool operand(PyObject* o, Tensor& out) {
   return false;
 }
 
+// Operands other than plain tensors and numbers that define __torch_function__ get the operator as
+// Tensor.<name>(a, b), or Tensor.<rname>(b, a) when the tensor is the right operand.
+bool operator_overridden(PyObject* a, PyObject* b) {
+  return (!torch_function_plain(a) && torch_function_slow(a)) || (!torch_function_plain(b) && torch_function_slow(b));
+}
+PyObject* operator_dispatch(PyObject* a, PyObject* b, const char* name, const char* rname) {
+  if (is_tensor(a) || !rname) return torch_function_dispatch(name, "", true, a, &b, 1, nullptr);
+  return torch_function_dispatch(rname, "", true, b, &a, 1, nullptr);
+}
+
 template <class F>
-PyObject* binary(PyObject* a, PyObject* b, F f) {
+PyObject* binary(PyObject* a, PyObject* b, const char* name, const char* rname, F f) {
+  if (operator_overridden(a, b)) return operator_dispatch(a, b, name, rname);
   EMBER_PY_BEGIN
   Tensor x, y;
   if (!operand(a, x) || !operand(b, y)) Py_RETURN_NOTIMPLEMENTED;
@@ -57,7 +69,8 @@ PyObject* binary(PyObject* a, PyObject* b, F f) {
 }
 
 template <class F>
-PyObject* inplace(PyObject* a, PyObject* b, F f) {
+PyObject* inplace(PyObject* a, PyObject* b, const char* name, F f) {
+  if (is_tensor(a) && operator_overridden(a, b)) return operator_dispatch(a, b, name, nullptr);
   EMBER_PY_BEGIN
   Tensor y;
   if (!is_tensor(a) || !operand(b, y)) Py_RETURN_NOTIMPLEMENTED;
@@ -66,89 +79,96 @@ PyObject* inplace(PyObject* a, PyObject* b, F f) {
 }
 
 template <class F>
-PyObject* unary(PyObject* a, F f) {
+PyObject* unary(PyObject* a, const char* name, F f) {
+  if (!torch_function_plain(a) && torch_function_slow(a))
+    return torch_function_dispatch(name, "", true, a, nullptr, 0, nullptr);
   EMBER_PY_BEGIN
   return wrap(f(unwrap(a)));
   EMBER_PY_END(nullptr)
 }
 
 PyObject* nb_add(PyObject* a, PyObject* b) {
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::add(x, y, 1); });
+  return binary(a, b, "__add__", "__radd__", [](const Tensor& x, const Tensor& y) { return ad::add(x, y, 1); });
 }
 PyObject* nb_sub(PyObject* a, PyObject* b) {
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::sub(x, y, 1); });
+  return binary(a, b, "__sub__", "__rsub__", [](const Tensor& x, const Tensor& y) { return ad::sub(x, y, 1); });
 }
 PyObject* nb_mul(PyObject* a, PyObject* b) {
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::mul(x, y); });
+  return binary(a, b, "__mul__", "__rmul__", [](const Tensor& x, const Tensor& y) { return ad::mul(x, y); });
 }
 PyObject* nb_div(PyObject* a, PyObject* b) {
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::div(x, y, std::nullopt); });
+  return binary(a, b, "__truediv__", "__rtruediv__",
+                [](const Tensor& x, const Tensor& y) { return ad::div(x, y, std::nullopt); });
 }
 PyObject* nb_floordiv(PyObject* a, PyObject* b) {
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::floor_divide(x, y); });
+  return binary(a, b, "__floordiv__", "__rfloordiv__",
+                [](const Tensor& x, const Tensor& y) { return ad::floor_divide(x, y); });
 }
 PyObject* nb_mod(PyObject* a, PyObject* b) {
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::remainder(x, y); });
+  return binary(a, b, "__mod__", "__rmod__", [](const Tensor& x, const Tensor& y) { return ad::remainder(x, y); });
 }
 PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
   if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::pow(x, y); });
+  return binary(a, b, "__pow__", "__rpow__", [](const Tensor& x, const Tensor& y) { return ad::pow(x, y); });
 }
 PyObject* nb_and(PyObject* a, PyObject* b) {
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_and(x, y); });
+  return binary(a, b, "__and__", "__rand__", [](const Tensor& x, const Tensor& y) { return ad::bitwise_and(x, y); });
 }
 PyObject* nb_or(PyObject* a, PyObject* b) {
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_or(x, y); });
+  return binary(a, b, "__or__", "__ror__", [](const Tensor& x, const Tensor& y) { return ad::bitwise_or(x, y); });
 }
 PyObject* nb_xor(PyObject* a, PyObject* b) {
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_xor(x, y); });
+  return binary(a, b, "__xor__", "__rxor__", [](const Tensor& x, const Tensor& y) { return ad::bitwise_xor(x, y); });
 }
 PyObject* nb_lshift(PyObject* a, PyObject* b) {
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_left_shift(x, y); });
+  return binary(a, b, "__lshift__", "__rlshift__",
+                [](const Tensor& x, const Tensor& y) { return ad::bitwise_left_shift(x, y); });
 }
 PyObject* nb_rshift(PyObject* a, PyObject* b) {
-  return binary(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_right_shift(x, y); });
+  return binary(a, b, "__rshift__", "__rrshift__",
+                [](const Tensor& x, const Tensor& y) { return ad::bitwise_right_shift(x, y); });
 }
 
 PyObject* nb_iadd(PyObject* a, PyObject* b) {
-  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::add_(x, y, 1); });
+  return inplace(a, b, "__iadd__", [](const Tensor& x, const Tensor& y) { return ad::add_(x, y, 1); });
 }
 PyObject* nb_isub(PyObject* a, PyObject* b) {
-  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::sub_(x, y, 1); });
+  return inplace(a, b, "__isub__", [](const Tensor& x, const Tensor& y) { return ad::sub_(x, y, 1); });
 }
 PyObject* nb_imul(PyObject* a, PyObject* b) {
-  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::mul_(x, y); });
+  return inplace(a, b, "__imul__", [](const Tensor& x, const Tensor& y) { return ad::mul_(x, y); });
 }
 PyObject* nb_idiv(PyObject* a, PyObject* b) {
-  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::div_(x, y, std::nullopt); });
+  return inplace(a, b, "__itruediv__", [](const Tensor& x, const Tensor& y) { return ad::div_(x, y, std::nullopt); });
 }
 PyObject* nb_ifloordiv(PyObject* a, PyObject* b) {
-  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::floor_divide_(x, y); });
+  return inplace(a, b, "__ifloordiv__", [](const Tensor& x, const Tensor& y) { return ad::floor_divide_(x, y); });
 }
 PyObject* nb_imod(PyObject* a, PyObject* b) {
-  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::remainder_(x, y); });
+  return inplace(a, b, "__imod__", [](const Tensor& x, const Tensor& y) { return ad::remainder_(x, y); });
 }
 PyObject* nb_ipow(PyObject* a, PyObject* b, PyObject*) {
-  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::pow_(x, y); });
+  return inplace(a, b, "__ipow__", [](const Tensor& x, const Tensor& y) { return ad::pow_(x, y); });
 }
 PyObject* nb_iand(PyObject* a, PyObject* b) {
-  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_and_(x, y); });
+  return inplace(a, b, "__iand__", [](const Tensor& x, const Tensor& y) { return ad::bitwise_and_(x, y); });
 }
 PyObject* nb_ior(PyObject* a, PyObject* b) {
-  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_or_(x, y); });
+  return inplace(a, b, "__ior__", [](const Tensor& x, const Tensor& y) { return ad::bitwise_or_(x, y); });
 }
 PyObject* nb_ixor(PyObject* a, PyObject* b) {
-  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_xor_(x, y); });
+  return inplace(a, b, "__ixor__", [](const Tensor& x, const Tensor& y) { return ad::bitwise_xor_(x, y); });
 }
 PyObject* nb_ilshift(PyObject* a, PyObject* b) {
-  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_left_shift_(x, y); });
+  return inplace(a, b, "__ilshift__", [](const Tensor& x, const Tensor& y) { return ad::bitwise_left_shift_(x, y); });
 }
 PyObject* nb_irshift(PyObject* a, PyObject* b) {
-  return inplace(a, b, [](const Tensor& x, const Tensor& y) { return ad::bitwise_right_shift_(x, y); });
+  return inplace(a, b, "__irshift__", [](const Tensor& x, const Tensor& y) { return ad::bitwise_right_shift_(x, y); });
 }
 
 // a @ b: tensors only (a Python number gives NotImplemented, so Python raises TypeError).
 PyObject* nb_matmul(PyObject* a, PyObject* b) {
+  if (operator_overridden(a, b)) return operator_dispatch(a, b, "__matmul__", "__rmatmul__");
   EMBER_PY_BEGIN
   if (!is_tensor(a) || !is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
   return wrap(ad::matmul(unwrap(a), unwrap(b)));
@@ -156,7 +176,7 @@ PyObject* nb_matmul(PyObject* a, PyObject* b) {
 }
 
 PyObject* nb_neg(PyObject* a) {
-  return unary(a, [](const Tensor& x) { return ad::neg(x); });
+  return unary(a, "__neg__", [](const Tensor& x) { return ad::neg(x); });
 }
 PyObject* nb_pos(PyObject* a) {
   EMBER_PY_BEGIN
@@ -165,10 +185,10 @@ PyObject* nb_pos(PyObject* a) {
   EMBER_PY_END(nullptr)
 }
 PyObject* nb_abs(PyObject* a) {
-  return unary(a, [](const Tensor& x) { return ad::abs(x); });
+  return unary(a, "__abs__", [](const Tensor& x) { return ad::abs(x); });
 }
 PyObject* nb_invert(PyObject* a) {
-  return unary(a, [](const Tensor& x) { return ad::bitwise_not(x); });
+  return unary(a, "__invert__", [](const Tensor& x) { return ad::bitwise_not(x); });
 }
 
 const Tensor& one_element(PyObject* a, const char* what) {
@@ -226,6 +246,8 @@ bool array_operand(PyObject* o, Tensor& out) {
 }
 
 PyObject* richcompare(PyObject* a, PyObject* b, int op) {
+  static const char* const op_names[] = {"__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__"};
+  if (operator_overridden(a, b)) return operator_dispatch(a, b, op_names[op], nullptr);
   Tensor arr;
   bool converted = false;
   try {
@@ -242,7 +264,7 @@ PyObject* richcompare(PyObject* a, PyObject* b, int op) {
     Py_DECREF(holder);
     return r;
   }
-  return binary(a, b, [op](const Tensor& x, const Tensor& y) {
+  return binary(a, b, op_names[op], nullptr, [op](const Tensor& x, const Tensor& y) {
     switch (op) {
       case Py_LT:
         return ad::lt(x, y);

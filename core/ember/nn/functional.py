@@ -37,3 +37,20 @@ __all__ = (_linear_all + _activation_all + _dropout_all + _loss_all + _margin_al
            + ["pad", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
               "scaled_dot_product_attention", "multi_head_attention_forward", "affine_grid", "grid_sample",
               "ctc_loss"])
+
+
+def _make_overridable():
+    # The Python-written functions dispatch through __torch_function__ as PyTorch's do (the op
+    # database's ones already test their arguments in C). Only these public names are wrapped:
+    # nn's modules call the private modules' functions directly and pay nothing.
+    import types
+
+    from ..overrides import _overridable
+    g = globals()
+    for name in __all__:
+        if isinstance(g.get(name), types.FunctionType):
+            g[name] = _overridable(g[name])
+            g[name].__module__ = __name__  # public (and pickled) as ember.nn.functional.NAME
+
+
+_make_overridable()

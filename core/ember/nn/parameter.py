@@ -2,6 +2,7 @@
 nn.Buffer (a tensor a Module registers as a buffer, persistent or not, when assigned)."""
 from .. import _C
 from .._tensor import Tensor
+from ..overrides import _disabled_torch_function_impl
 
 __all__ = ["Parameter", "Buffer", "is_lazy"]
 
@@ -11,6 +12,7 @@ class Parameter(Tensor):
     data it was made from and is a leaf (requires_grad=True unless told otherwise)."""
 
     _repr_as_tensor = True  # printed as "Parameter containing:\ntensor(...)", as PyTorch does
+    __torch_function__ = _disabled_torch_function_impl  # ops on a Parameter give plain tensors
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
@@ -40,6 +42,8 @@ def _rebuild_parameter(data, requires_grad):
 class Buffer(Tensor):
     """A Tensor that, assigned as a Module attribute, is registered as a buffer; persistent=False
     keeps it out of state_dict. (Like PyTorch's, the module stores a plain Tensor.)"""
+
+    __torch_function__ = _disabled_torch_function_impl
 
     def __new__(cls, data=None, *, persistent=True):
         if data is None:
