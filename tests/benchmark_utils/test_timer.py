@@ -32,8 +32,7 @@ def test_repeat_and_autorange_counts():
     c2 = Counter()
     tries = []
     m = Timer("c()", globals={"c": c2}).autorange(callback=lambda n, t: tries.append((n, t)))
-    assert [n for n, _ in tries] == [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000,
-                                     100000, 200000, 500000, 1000000, 2000000][:len(tries)]
+    assert [n for n, _ in tries] == [10 ** k * s for k in range(12) for s in (1, 2, 5)][:len(tries)]
     assert c2.n == sum(n for n, _ in tries)
     assert tries[-1][1] >= 0.2 and all(t < 0.2 for _, t in tries[:-1])
     assert m.number_per_run == tries[-1][0] and m.raw_times == [tries[-1][1]]
