@@ -58,6 +58,7 @@ from ._C import _standard_gamma, _standard_gamma_grad  # noqa: E402,F401
 
 from . import nn  # noqa: E402,F401  (after the ops: nn uses them)
 from ._functional_toplevel import *  # noqa: E402,F401,F403  (torch.conv2d, torch.dropout...: nn's ops)
+from ._embedding_bag_toplevel import embedding_bag  # noqa: E402,F401
 from . import optim  # noqa: E402,F401  (after nn: its hooks' handle class)
 from . import special  # noqa: E402,F401
 from . import fft  # noqa: E402,F401
