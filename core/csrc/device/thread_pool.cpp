@@ -6,6 +6,8 @@
 // CPU on a shared machine.
 #include "device/thread_pool.h"
 
+#include "device/denormal.h"
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -136,6 +138,7 @@ struct Pool {
     t_in_team = true;
     for (uint32_t seen = 0;;) {
       seen = go->wait_while(seen);
+      sync_flush_denormal();  // set_flush_denormal reaches the workers here
       run_shares(seen);
     }
   }
