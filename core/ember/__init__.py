@@ -76,6 +76,8 @@ from ._layout import layout, strided, sparse_coo, sparse_csr  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401  (also gives Tensor its layout and to_sparse* methods)
 from .sparse import sparse_coo_tensor, sparse_csr_tensor  # noqa: E402,F401
 from .sparse._toplevel import mm, matmul, addmm, spmm  # noqa: E402,F401  (a sparse operand goes to ember.sparse)
+from . import futures  # noqa: E402,F401
+from .futures import fork, wait  # noqa: E402,F401  (eager: run now, a completed Future)
 
 
 # Submodules loaded on first use (ember.distributions is ~100 modules' worth of Python, ember.hub pulls
