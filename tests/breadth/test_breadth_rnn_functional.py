@@ -1,61 +1,12 @@
 """ember.lstm/gru/rnn_tanh/rnn_relu (both overloads) and their cells (core/ember/_rnn_functional.py) against
-a NumPy recurrence written here (PyTorch's documented gate equations), with PyTorch's checks and messages."""
+the NumPy recurrence of tests/opdb/entries/python_rnn.py (PyTorch's documented gate equations), with
+PyTorch's checks and messages."""
 import numpy as np
 import pytest
 
 import ember
 from ember.autograd import gradcheck
-
-GATES = {"lstm": 4, "gru": 3, "rnn_tanh": 1, "rnn_relu": 1}
-
-
-def _sigmoid(v):
-    return 1 / (1 + np.exp(-v))
-
-
-def _np_step(mode, x, state, w_ih, w_hh, b_ih, b_hh, w_hr=None):
-    """One step of PyTorch's documented equations; state is (h,) or (h, c)."""
-    h = state[0]
-    gi = x @ w_ih.T + (b_ih if b_ih is not None else 0)
-    gh = h @ w_hh.T + (b_hh if b_hh is not None else 0)
-    if mode in ("rnn_tanh", "rnn_relu"):
-        v = gi + gh
-        return (np.tanh(v) if mode == "rnn_tanh" else np.maximum(v, 0),)
-    if mode == "gru":
-        H = h.shape[-1]
-        r = _sigmoid(gi[:, :H] + gh[:, :H])
-        z = _sigmoid(gi[:, H:2 * H] + gh[:, H:2 * H])
-        n = np.tanh(gi[:, 2 * H:] + r * gh[:, 2 * H:])
-        return ((1 - z) * n + z * h,)
-    i, f, g, o = np.split(gi + gh, 4, axis=-1)
-    c = _sigmoid(f) * state[1] + _sigmoid(i) * np.tanh(g)
-    h = _sigmoid(o) * np.tanh(c)
-    return (h @ w_hr.T if w_hr is not None else h, c)
-
-
-def _np_stack(mode, x, states, layers, bidirectional, lengths=None):
-    """x (T, N, I); layers: per layer and direction, (w_ih, w_hh, b_ih, b_hh, w_hr). With lengths, sequence n
-    only steps while t < lengths[n] (a packed batch); its output past the end is 0."""
-    dirs = 2 if bidirectional else 1
-    T, N = x.shape[:2]
-    lengths = np.full(N, T) if lengths is None else np.asarray(lengths)
-    finals = []
-    for layer in range(len(layers) // dirs):
-        outs = []
-        for d in range(dirs):
-            w = layers[layer * dirs + d]
-            state = tuple(s.copy() for s in states[layer * dirs + d])
-            out = np.zeros((T, N, state[0].shape[-1]))
-            for t in (range(T - 1, -1, -1) if d == 1 else range(T)):
-                new = _np_step(mode, x[t], state, *w)
-                live = (t < lengths)[:, None]
-                state = tuple(np.where(live, a, b) for a, b in zip(new, state))
-                out[t] = np.where(live, state[0], 0)
-            outs.append(out)
-            finals.append(state)
-        x = np.concatenate(outs, -1)
-    return x, finals
-
+from opdb.entries.python_rnn import GATES, np_stack, np_step
 
 def _weights(mode, I, H, layers, dirs, bias, rng, proj=0):
     G, P = GATES[mode], proj or H
@@ -83,7 +34,7 @@ def test_sequence_matches_numpy(mode, bidirectional, batch_first):
     h0 = rng.standard_normal((L * dirs, N, H))
     c0 = rng.standard_normal((L * dirs, N, H))
     states = [(h0[k], c0[k]) if mode == "lstm" else (h0[k],) for k in range(L * dirs)]
-    want_out, finals = _np_stack(mode, x, states, groups, bidirectional)
+    want_out, finals = np_stack(mode, x, states, groups, bidirectional)
     xe = ember.tensor(x.transpose(1, 0, 2) if batch_first else x)
     hx = (ember.tensor(h0), ember.tensor(c0)) if mode == "lstm" else ember.tensor(h0)
     got = getattr(ember, mode)(xe, hx, flat, True, L, 0.0, False, bidirectional, batch_first)
@@ -103,7 +54,7 @@ def test_packed_overload_matches_numpy(mode):
     x = rng.standard_normal((3, 4, I)) * (np.arange(3)[:, None] < np.array(lengths))[..., None]
     h0, c0 = rng.standard_normal((2, 4, H)), rng.standard_normal((2, 4, H))
     states = [(h0[k], c0[k]) if mode == "lstm" else (h0[k],) for k in range(2)]
-    want_out, finals = _np_stack(mode, x, states, groups, True, lengths)
+    want_out, finals = np_stack(mode, x, states, groups, True, lengths)
     batch_sizes = [sum(n > t for n in lengths) for t in range(3)]
     data = np.concatenate([x[t, :bs] for t, bs in enumerate(batch_sizes)])
     hx = (ember.tensor(h0), ember.tensor(c0)) if mode == "lstm" else ember.tensor(h0)
@@ -120,7 +71,7 @@ def test_lstm_with_projections():
     rng = np.random.default_rng(3)
     groups, flat = _weights("lstm", 3, 5, 1, 1, True, rng, proj=2)
     x, h0, c0 = rng.standard_normal((4, 2, 3)), rng.standard_normal((1, 2, 2)), rng.standard_normal((1, 2, 5))
-    want_out, finals = _np_stack("lstm", x, [(h0[0], c0[0])], groups, False)
+    want_out, finals = np_stack("lstm", x, [(h0[0], c0[0])], groups, False)
     out, h, c = ember.lstm(ember.tensor(x), (ember.tensor(h0), ember.tensor(c0)), flat, True, 1, 0.0, False, False,
                            False)
     np.testing.assert_allclose(out.numpy(), want_out, rtol=1e-10, atol=1e-12)
@@ -133,7 +84,7 @@ def test_cells_match_numpy(mode, bias):
     rng = np.random.default_rng(4)
     (w,), flat = _weights(mode, 3, 4, 1, 1, bias, rng)
     x, h, c = rng.standard_normal((2, 3)), rng.standard_normal((2, 4)), rng.standard_normal((2, 4))
-    want = _np_step(mode, x, (h, c) if mode == "lstm" else (h,), *w)
+    want = np_step(mode, x, (h, c) if mode == "lstm" else (h,), *w)
     hx = (ember.tensor(h), ember.tensor(c)) if mode == "lstm" else ember.tensor(h)
     got = getattr(ember, mode + "_cell")(ember.tensor(x), hx, *flat)
     if mode == "lstm":
