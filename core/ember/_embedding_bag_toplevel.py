@@ -16,7 +16,8 @@ def _check_index_dtype(t):
         word = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "bool": "Bool",
                 "uint8": "Byte", "int8": "Char", "int16": "Short"}.get(str(t.dtype).rsplit(".", 1)[-1], str(t.dtype))
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           f"Long, Int; but got torch.{word}Tensor instead (while checking arguments for embedding_bag)")
+                           f"Long, Int; but got torch.{word}Tensor instead (while checking arguments for "
+                           "embedding_bag)")
 
 
 def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None,

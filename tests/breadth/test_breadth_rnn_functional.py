@@ -8,12 +8,12 @@ import ember
 from ember.autograd import gradcheck
 from opdb.entries.python_rnn import GATES, np_stack, np_step
 
-def _weights(mode, I, H, layers, dirs, bias, rng, proj=0):
+def _weights(mode, n_in, H, layers, dirs, bias, rng, proj=0):
     G, P = GATES[mode], proj or H
     groups = []
     for layer in range(layers):
         for _ in range(dirs):
-            i = I if layer == 0 else P * dirs
+            i = n_in if layer == 0 else P * dirs
             groups.append((rng.standard_normal((G * H, i)) * 0.5, rng.standard_normal((G * H, P)) * 0.5,
                            rng.standard_normal(G * H) * 0.5 if bias else None,
                            rng.standard_normal(G * H) * 0.5 if bias else None,
@@ -27,10 +27,10 @@ def _weights(mode, I, H, layers, dirs, bias, rng, proj=0):
 @pytest.mark.parametrize("batch_first", [False, True])
 def test_sequence_matches_numpy(mode, bidirectional, batch_first):
     rng = np.random.default_rng(1)
-    T, N, I, H, L = 4, 3, 3, 5, 2
+    T, N, n_in, H, L = 4, 3, 3, 5, 2
     dirs = 2 if bidirectional else 1
-    groups, flat = _weights(mode, I, H, L, dirs, True, rng)
-    x = rng.standard_normal((T, N, I))
+    groups, flat = _weights(mode, n_in, H, L, dirs, True, rng)
+    x = rng.standard_normal((T, N, n_in))
     h0 = rng.standard_normal((L * dirs, N, H))
     c0 = rng.standard_normal((L * dirs, N, H))
     states = [(h0[k], c0[k]) if mode == "lstm" else (h0[k],) for k in range(L * dirs)]
@@ -49,9 +49,9 @@ def test_sequence_matches_numpy(mode, bidirectional, batch_first):
 @pytest.mark.parametrize("mode", ["lstm", "gru", "rnn_tanh"])
 def test_packed_overload_matches_numpy(mode):
     rng = np.random.default_rng(2)
-    lengths, I, H = [3, 2, 2, 1], 3, 4
-    groups, flat = _weights(mode, I, H, 1, 2, False, rng)
-    x = rng.standard_normal((3, 4, I)) * (np.arange(3)[:, None] < np.array(lengths))[..., None]
+    lengths, n_in, H = [3, 2, 2, 1], 3, 4
+    groups, flat = _weights(mode, n_in, H, 1, 2, False, rng)
+    x = rng.standard_normal((3, 4, n_in)) * (np.arange(3)[:, None] < np.array(lengths))[..., None]
     h0, c0 = rng.standard_normal((2, 4, H)), rng.standard_normal((2, 4, H))
     states = [(h0[k], c0[k]) if mode == "lstm" else (h0[k],) for k in range(2)]
     want_out, finals = np_stack(mode, x, states, groups, True, lengths)

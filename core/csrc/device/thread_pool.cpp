@@ -6,8 +6,6 @@
 // CPU on a shared machine.
 #include "device/thread_pool.h"
 
-#include "device/denormal.h"
-
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -15,6 +13,8 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "device/denormal.h"
 
 #if defined(__linux__)
 #include <linux/futex.h>

@@ -15,7 +15,7 @@ def _sigmoid(v):
 
 
 def np_step(mode, x, state, w_ih, w_hh, b_ih, b_hh, w_hr=None):
-    """One step: the new (h,) or (h, c) from x (N, I) and state."""
+    """One step: the new (h,) or (h, c) from x (N, n_in) and state."""
     h = state[0]
     gi = x @ w_ih.T + (b_ih if b_ih is not None else 0)
     gh = h @ w_hh.T + (b_hh if b_hh is not None else 0)
@@ -34,7 +34,7 @@ def np_step(mode, x, state, w_ih, w_hh, b_ih, b_hh, w_hr=None):
 
 
 def np_stack(mode, x, states, layers, bidirectional, lengths=None):
-    """x (T, N, I); layers per layer and direction (w_ih, w_hh, b_ih, b_hh, w_hr). With lengths, sequence n steps
+    """x (T, N, n_in); layers per layer and direction (w_ih, w_hh, b_ih, b_hh, w_hr). With lengths, sequence n steps
     only while t < lengths[n] (a packed batch), its output 0 after. Returns the output and final states."""
     dirs = 2 if bidirectional else 1
     T, N = x.shape[:2]
@@ -77,12 +77,13 @@ def _np_cell(mode):
     return ref
 
 
-def _weights(rng, mode, I, H, layers, dirs, bias):
+def _weights(rng, mode, n_in, H, layers, dirs, bias):
     G = GATES[mode]
     flat = []
     for layer in range(layers):
         for _ in range(dirs):
-            flat += [rng.uniform(-0.6, 0.6, (G * H, I if layer == 0 else H * dirs)), rng.uniform(-0.6, 0.6, (G * H, H))]
+            width = n_in if layer == 0 else H * dirs
+            flat += [rng.uniform(-0.6, 0.6, (G * H, width)), rng.uniform(-0.6, 0.6, (G * H, H))]
             flat += [rng.uniform(-0.6, 0.6, G * H), rng.uniform(-0.6, 0.6, G * H)] if bias else []
     return flat
 
@@ -94,21 +95,23 @@ def _hx(rng, mode, shape):
 
 def _sequence_samples(mode, small=False):
     def samples(dtype, rng):
-        T, N, I, H = (2, 1, 2, 2) if small else (4, 3, 3, 4)
+        T, N, n_in, H = (2, 1, 2, 2) if small else (4, 3, 3, 4)
         out = []
         for layers, dirs, bias, batch_first in ([(1, 2, True, False)] if small else
                                                 [(1, 1, True, False), (2, 2, True, True), (2, 1, False, False)]):
-            x = rng.uniform(-1, 1, (N, T, I) if batch_first else (T, N, I))
-            out.append(Sample((x, _hx(rng, mode, (layers * dirs, N, H)), _weights(rng, mode, I, H, layers, dirs, bias),
-                               bias, layers, 0.0, False, dirs == 2, batch_first)))
+            x = rng.uniform(-1, 1, (N, T, n_in) if batch_first else (T, N, n_in))
+            weights = _weights(rng, mode, n_in, H, layers, dirs, bias)
+            out.append(Sample((x, _hx(rng, mode, (layers * dirs, N, H)), weights, bias, layers, 0.0, False, dirs == 2,
+                               batch_first)))
         return out
     return samples
 
 
 def _cell_samples(mode, small=False):
     def samples(dtype, rng):
-        N, I, H = (1, 2, 2) if small else (3, 3, 4)
-        return [Sample((rng.uniform(-1, 1, (N, I)), _hx(rng, mode, (N, H)), *_weights(rng, mode, I, H, 1, 1, bias)))
+        N, n_in, H = (1, 2, 2) if small else (3, 3, 4)
+        return [Sample((rng.uniform(-1, 1, (N, n_in)), _hx(rng, mode, (N, H)),
+                        *_weights(rng, mode, n_in, H, 1, 1, bias)))
                 for bias in ((True,) if small else (True, False))]
     return samples
 
