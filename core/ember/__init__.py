@@ -37,6 +37,7 @@ from ._ops_math_extra import *  # noqa: F401,F403
 from ._ops_misc import *  # noqa: F401,F403
 from ._spectral import stft, istft  # noqa: F401
 from ._rnn_functional import *  # noqa: F401,F403
+from ._lobpcg import lobpcg  # noqa: F401
 from ._warn_always import set_warn_always, is_warn_always_enabled  # noqa: F401
 from . import serialization  # noqa: F401
 from . import storage  # noqa: F401
