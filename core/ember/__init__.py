@@ -5,7 +5,7 @@ from . import _openblas  # noqa: F401  (loads OpenBLAS, which _C links to, first
 from . import _C
 from ._C import (  # noqa: F401
     TensorBase, dtype, device, get_default_dtype, set_default_dtype, promote_types, result_type,
-    can_cast, get_num_threads, set_num_threads, get_num_interop_threads, set_num_interop_threads, set_flush_denormal,
+    can_cast, get_num_threads, set_num_threads, get_num_interop_threads, set_num_interop_threads,
     bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64, complex128,
 )
 # The top-level ops of the op database (ember._C.__all__, generated; ops with a `namespace:` are in

@@ -48,6 +48,12 @@ def test_float32_too(restore):
     np.testing.assert_array_equal((x * 1.0).numpy(), np.full(4, tiny32))
 
 
+def test_bool_only_as_pytorch():
+    for bad in (1, "x", None):
+        with pytest.raises(RuntimeError, match=f"flush_denormal expects a bool, but got {type(bad).__name__}"):
+            ember.set_flush_denormal(bad)
+
+
 @x86
 def test_other_python_threads_keep_their_own_mode(restore):
     # PyTorch's mode is the calling thread's: a thread that did not set it still keeps subnormals
