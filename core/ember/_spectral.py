@@ -87,7 +87,9 @@ def _stft_frames(input, n_fft, hop_length, win_length, window, normalized, onesi
         return_complex = input.is_complex() or _is_complex(window)
     hop_length = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length
-    prefix = (f"stft(torch.{_word(input)}Tensor[{_dims(input)}], n_fft={n_fft}, hop_length={hop_length}, "
+    # PyTorch names a complex input by its C++ type string, a real one by its Python type name
+    shown = f"CPU{_word(input)}Type" if input.is_complex() else f"torch.{_word(input)}Tensor"
+    prefix = (f"stft({shown}[{_dims(input)}], n_fft={n_fft}, hop_length={hop_length}, "
               f"win_length={win_length}, window={_window_repr(window)}, normalized={int(bool(normalized))}, "
               f"onesided={_opt(onesided)}, return_complex={_opt(shown_return_complex)}, "
               f"align_to_window={_opt(align_to_window)}) : ")
@@ -97,7 +99,8 @@ def _stft_frames(input, n_fft, hop_length, win_length, window, normalized, onesi
         raise RuntimeError(prefix + "expected a tensor of floating point or complex values")
     length = input.shape[-1]
     if n_fft <= 0 or n_fft > length:
-        raise RuntimeError(prefix + f"expected 0 < n_fft < {length}, but got n_fft={n_fft}")
+        # PyTorch's message shows win_length here (its n_fft only when win_length is left to default to it)
+        raise RuntimeError(prefix + f"expected 0 < n_fft < {length}, but got n_fft={win_length}")
     if hop_length <= 0:
         raise RuntimeError(prefix + f"expected hop_length > 0, but got hop_length={hop_length}")
     if win_length <= 0 or win_length > n_fft:

@@ -181,6 +181,10 @@ def test_stft_errors_as_pytorch():
                                                      "0, onesided=None, return_complex=1, align_to_window=None) : "
                                                      "expected 0 < n_fft < 10, but got n_fft=16")):
         ember.stft(ember.ones(10), 16, center=False, return_complex=True)
+    with pytest.raises(RuntimeError, match=re.escape(  # PyTorch shows win_length as the n_fft it got here
+            "stft(CPUComplexDoubleType[8], n_fft=10, hop_length=2, win_length=6, window=None, normalized=0, "
+            "onesided=None, return_complex=1, align_to_window=None) : expected 0 < n_fft < 8, but got n_fft=6")):
+        ember.stft(ember.ones(8, dtype=ember.complex128), 10, win_length=6, center=False, return_complex=True)
     with pytest.raises(RuntimeError, match="expected a 1D or 2D tensor"):
         ember.stft(ember.ones(2, 2, 30), 16, return_complex=True)
     with pytest.raises(RuntimeError, match=re.escape("stft(torch.IntTensor[116]") + ".*"
