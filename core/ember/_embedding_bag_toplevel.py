@@ -57,6 +57,10 @@ def _bookkeeping(weight, indices, offsets, mode, include_last_offset, padding_id
     if padding_idx is not None:
         counted = (flat != padding_idx % weight.shape[0]).to(_C.int64)
     live = offset2bag < nbags
+    if indices.dim() == 1 and include_last_offset and offsets.numel():
+        # past the last offset (which PyTorch documents as the input's length) no bag counts an index, as in
+        # the output; PyTorch's own kernels disagree there by dtype and mode
+        live = live & (positions < offsets[-1])
     bag_size = _C.zeros(nbags, dtype=_C.int64).index_add(0, offset2bag[live], counted[live])
     if mode == 0:  # PyTorch's sum kernel leaves these unset: zeros, one per offset
         zeros = _C.zeros(offsets.shape[0] if indices.dim() == 1 else nbags, dtype=_C.int64)
