@@ -39,6 +39,10 @@ from ._ops_misc import *  # noqa: F401,F403
 from ._memory_format import (  # noqa: F401
     memory_format, contiguous_format, preserve_format, channels_last, channels_last_3d,
     clone, empty, empty_like, zeros_like, ones_like, full_like, rand_like, randn_like, randint_like)
+from ._spectral import stft, istft  # noqa: F401
+from ._rnn_functional import *  # noqa: F401,F403
+from ._lobpcg import lobpcg  # noqa: F401
+from ._warn_always import set_warn_always, is_warn_always_enabled  # noqa: F401
 from . import serialization  # noqa: F401
 from . import storage  # noqa: F401
 from .storage import *  # noqa: F401,F403  (UntypedStorage, TypedStorage, FloatStorage ..., is_storage, from_file)
@@ -59,6 +63,7 @@ from ._C import _standard_gamma, _standard_gamma_grad  # noqa: E402,F401
 
 from . import nn  # noqa: E402,F401  (after the ops: nn uses them)
 from ._functional_toplevel import *  # noqa: E402,F401,F403  (torch.conv2d, torch.dropout...: nn's ops)
+from ._embedding_bag_toplevel import embedding_bag  # noqa: E402,F401
 from . import optim  # noqa: E402,F401  (after nn: its hooks' handle class)
 from . import special  # noqa: E402,F401
 from . import fft  # noqa: E402,F401
@@ -78,6 +83,8 @@ from ._layout import layout, strided, sparse_coo, sparse_csr  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401  (also gives Tensor its layout and to_sparse* methods)
 from .sparse import sparse_coo_tensor, sparse_csr_tensor  # noqa: E402,F401
 from .sparse._toplevel import mm, matmul, addmm, spmm  # noqa: E402,F401  (a sparse operand goes to ember.sparse)
+from . import futures  # noqa: E402,F401
+from .futures import fork, wait  # noqa: E402,F401  (eager: run now, a completed Future)
 
 
 # Submodules loaded on first use (ember.distributions is ~100 modules' worth of Python, ember.hub pulls

@@ -12,7 +12,15 @@ from . import return_types as _rt
 
 __all__ = ["detach", "detach_", "zero_", "get_device", "is_same_size", "is_signed", "is_inference", "is_distributed",
            "init_num_threads", "range", "empty_permuted", "index_reduce", "histogramdd",
-           "svd_lowrank", "pca_lowrank", "set_anomaly_enabled", "resize_as_", "to_dlpack"]
+           "svd_lowrank", "pca_lowrank", "set_anomaly_enabled", "resize_as_", "to_dlpack", "set_flush_denormal"]
+
+
+def set_flush_denormal(mode):
+    """Denormal float results become 0 and denormal inputs read as 0 (x86's FTZ/DAZ) on this thread and ember's
+    worker threads; returns False where the CPU has no such mode (core/csrc/device/denormal.cpp)."""
+    if not isinstance(mode, bool):
+        raise RuntimeError(f"flush_denormal expects a bool, but got {type(mode).__name__}")
+    return _C.set_flush_denormal(mode)
 
 
 def detach(input):

@@ -13,6 +13,7 @@ from ._linalg_legacy import LinalgMethods
 from ._ops_math_extra import MathMethods
 from ._ops_shape_extra import ShapeMethods
 from ._ops_misc import MiscMethods
+from ._spectral import SpectralMethods
 from ._tensor_pointwise import PointwiseMethods
 from ._tensor_protocols import ProtocolMethods
 from ._tensor_storage import StorageMethods
@@ -37,6 +38,7 @@ class Tensor(
     MathMethods,
     MiscMethods,
     StorageMethods,
+    SpectralMethods,
     _C.TensorBase,
 ):
     __array_priority__ = 1000  # NumPy defers to our operators

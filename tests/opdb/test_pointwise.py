@@ -179,5 +179,5 @@ def test_undeclared_dtype_raises(op, rng):
 def test_coverage_every_yaml_op_has_an_entry():
     missing = sorted(name for name in ALL_OPS if not name.startswith("_") and name not in REGISTRY)
     assert not missing, f"ops without an OpInfo entry in tests/opdb: {missing}"
-    stale = sorted(name for name in REGISTRY if name not in ALL_OPS)
+    stale = sorted(name for name in REGISTRY if name not in ALL_OPS and not REGISTRY[name].extra.get("python_level"))
     assert not stale, f"OpInfo entries for ops not in the YAML: {stale}"

@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include "device/denormal.h"
+
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -136,6 +138,7 @@ struct Pool {
     t_in_team = true;
     for (uint32_t seen = 0;;) {
       seen = go->wait_while(seen);
+      sync_flush_denormal();  // set_flush_denormal reaches the workers here
       run_shares(seen);
     }
   }

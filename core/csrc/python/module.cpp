@@ -8,6 +8,7 @@
 #include "device/allocator.h"
 #include "device/cpu_features.h"
 #include "device/default_device.h"
+#include "device/denormal.h"
 #include "device/parallel.h"
 #include "kernels/cpu/gemm_bf16.h"
 #include "python/arg_parser.h"
@@ -117,6 +118,7 @@ EMBER_FN(set_num_interop_threads, "set_num_interop_threads(int num)", int64_t n 
          set_num_interop_threads(int(n)); Py_RETURN_NONE;)
 EMBER_FN(_set_parallel_grain_cap, "_set_parallel_grain_cap(int cap)",
          return PyLong_FromLongLong(set_parallel_grain_cap(r.int64(0)));)
+EMBER_FN(set_flush_denormal, "set_flush_denormal(bool mode)", return PyBool_FromLong(set_flush_denormal(r.boolean(0)));)
 EMBER_FN(_parallel_jobs_run, "_parallel_jobs_run()", return PyLong_FromLongLong(team_jobs_run());)
 // The factories' default device (ember.set_default_device keeps the device it was given for display).
 EMBER_FN(_get_default_device, "_get_default_device()", return device_object(default_device());)
@@ -211,6 +213,7 @@ PYBIND11_MODULE(_C, m) {
            {"_set_out_of_memory_error", fn__set_out_of_memory_error},
            {"get_num_threads", fn_get_num_threads},
            {"set_num_threads", fn_set_num_threads},
+           {"set_flush_denormal", fn_set_flush_denormal},
            {"get_num_interop_threads", fn_get_num_interop_threads},
            {"set_num_interop_threads", fn_set_num_interop_threads},
            {"_num_threads_env_warning", fn__num_threads_env_warning},
