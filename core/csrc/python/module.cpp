@@ -29,6 +29,7 @@ using namespace ember::py;
 
 namespace ember::py {
 extern PyTypeObject* SparseTensorClass;  // arg_parser.cpp: the ops' parsers refuse its instances
+void add_autocast_functions(std::vector<PyMethodDef>& v);  // autocast_module.cpp
 }  // namespace ember::py
 
 namespace {
@@ -198,6 +199,7 @@ PYBIND11_MODULE(_C, m) {
   add_autograd_functions(functions);
   add_forward_ad_functions(functions);
   add_callgrind_functions(functions);  // python/callgrind_region.cpp
+  add_autocast_functions(functions);
   for (auto [name, f] : std::initializer_list<std::pair<const char*, decltype(&fn_get_num_threads)>>{
            {"_set_tensor_class", fn__set_tensor_class},
            {"_set_sparse_tensor_class", fn__set_sparse_tensor_class},

@@ -2,6 +2,9 @@
 // wired straight into the type's number slots so `a + b` skips method lookup and argument parsing.
 #include <Python.h>
 
+#include "amp/autocast_state.h"
+#include "generated/amp/autocast_ops.h"
+
 #include "generated/ops/abs.h"
 #include "generated/ops/add.h"
 #include "generated/ops/bitwise_and.h"
@@ -151,6 +154,7 @@ PyObject* nb_irshift(PyObject* a, PyObject* b) {
 PyObject* nb_matmul(PyObject* a, PyObject* b) {
   EMBER_PY_BEGIN
   if (!is_tensor(a) || !is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+  if (amp::cpu_active()) return wrap(amp::matmul(unwrap(a), unwrap(b)));  // matmul's autocast policy
   return wrap(ad::matmul(unwrap(a), unwrap(b)));
   EMBER_PY_END(nullptr)
 }
