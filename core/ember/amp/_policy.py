@@ -4,6 +4,7 @@ database's `autocast:` key does for C++ ops, with PyTorch's CPU lists deciding w
 from __future__ import annotations
 
 import functools
+import inspect
 
 from .. import _C
 
@@ -29,23 +30,49 @@ def autocast_policy(policy: str):
         raise ValueError(f"autocast_policy: unknown policy {policy!r}")
 
     def decorate(fn):
-        @functools.wraps(fn)
-        def run(*args, **kwargs):
-            if not _enabled():
-                return fn(*args, **kwargs)
-            to = _C._autocast_cpu_dtype() if policy == "lower_precision_fp" else _C.float32
-            args = tuple(_cast_arg(a, to) for a in args)
-            kwargs = {k: _cast_arg(v, to) for k, v in kwargs.items()}
-            _set_enabled(False)
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                _set_enabled(True)
-
+        run = _policy_wrapper(fn, policy)
         run.__autocast_policy__ = policy
         return run
 
     return decorate
+
+
+def _run_cast(fn, policy, args, kwargs):
+    to = _C._autocast_cpu_dtype() if policy == "lower_precision_fp" else _C.float32
+    args = tuple(_cast_arg(a, to) for a in args)
+    kwargs = {k: _cast_arg(v, to) for k, v in kwargs.items()}
+    _set_enabled(False)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _set_enabled(True)
+
+
+def _policy_wrapper(fn, policy):
+    """A wrapper with fn's own signature (generated once, as nn's tensor_args does): outside a region
+    its body is one C call and the call, with no *args/**kwargs packing on the hot path."""
+    params = list(inspect.signature(fn).parameters.values())
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY) for p in params):
+        raise TypeError(f"autocast_policy: {fn.__name__} has a parameter kind it does not support")
+    ns = {"_fn": fn, "_enabled": _enabled, "_run_cast": _run_cast, "_policy": policy}
+    head, call, keyword_only = [], [], False
+    for i, p in enumerate(params):
+        if p.kind == p.KEYWORD_ONLY and not keyword_only:
+            head.append("*")
+            keyword_only = True
+        if p.default is p.empty:
+            head.append(p.name)
+        else:
+            ns[f"_default{i}"] = p.default
+            head.append(f"{p.name}=_default{i}")
+        call.append(p.name)
+    positional = ", ".join(n for n, p in zip(call, params) if p.kind != p.KEYWORD_ONLY)
+    keywords = ", ".join(f"{n!r}: {n}" for n, p in zip(call, params) if p.kind == p.KEYWORD_ONLY)
+    forward = ", ".join(f"{n}={n}" if p.kind == p.KEYWORD_ONLY else n for n, p in zip(call, params))
+    src = (f"def {fn.__name__}({', '.join(head)}):\n    if not _enabled():\n        return _fn({forward})\n"
+           f"    return _run_cast(_fn, _policy, ({positional}{',' if positional else ''}), {{{keywords}}})\n")
+    exec(compile(src, f"<autocast_policy {fn.__name__}>", "exec"), ns)  # our own generated source
+    return functools.update_wrapper(ns[fn.__name__], fn)
 
 
 def fp32_under_autocast(t):
