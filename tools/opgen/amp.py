@@ -48,5 +48,6 @@ def gen_header(ops: list[Op]) -> str:
 def gen_source(ops: list[Op]) -> str:
     chosen = policy_ops(ops)
     incs = "".join(f'#include "generated/ops/{o.name}.h"\n' for o in chosen)
+    body = "\n\n".join(_wrapper(o) for o in chosen)
     return (HEADER + '#include "generated/amp/autocast_ops.h"\n' + incs + '#include "amp/autocast_state.h"\n\n'
-            "namespace ember::amp {\n\n" + "\n\n".join(_wrapper(o) for o in chosen) + "\n\n}  // namespace ember::amp\n")
+            "namespace ember::amp {\n\n" + body + "\n\n}  // namespace ember::amp\n")

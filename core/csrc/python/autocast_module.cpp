@@ -26,11 +26,9 @@ EMBER_FN(_set_autocast_cpu_enabled, "_set_autocast_cpu_enabled(bool enabled)",
          amp::tls_state().cpu_enabled = r.boolean(0);
          Py_RETURN_NONE;)
 EMBER_FN(_autocast_cpu_dtype, "_autocast_cpu_dtype()", return Py_NewRef(dtype_object(amp::tls_state().cpu_dtype));)
-EMBER_FN(_set_autocast_cpu_dtype, "_set_autocast_cpu_dtype(ScalarType dtype)",
-         amp::tls_state().cpu_dtype = r.dtype(0);
+EMBER_FN(_set_autocast_cpu_dtype, "_set_autocast_cpu_dtype(ScalarType dtype)", amp::tls_state().cpu_dtype = r.dtype(0);
          Py_RETURN_NONE;)
-EMBER_FN(_autocast_cache_enabled, "_autocast_cache_enabled()",
-         return PyBool_FromLong(amp::tls_state().cache_enabled);)
+EMBER_FN(_autocast_cache_enabled, "_autocast_cache_enabled()", return PyBool_FromLong(amp::tls_state().cache_enabled);)
 EMBER_FN(_set_autocast_cache_enabled, "_set_autocast_cache_enabled(bool enabled)",
          amp::tls_state().cache_enabled = r.boolean(0);
          Py_RETURN_NONE;)

@@ -4,7 +4,6 @@
 
 #include "amp/autocast_state.h"
 #include "generated/amp/autocast_ops.h"
-
 #include "generated/ops/abs.h"
 #include "generated/ops/add.h"
 #include "generated/ops/bitwise_and.h"

@@ -52,8 +52,8 @@ bool unscale_range(T* __restrict x, int64_t n, float inv) {
 
 }  // namespace
 
-std::vector<Tensor> _amp_foreach_non_finite_check_and_unscale(const std::vector<Tensor>& grads,
-                                                               const Tensor& found_inf, const Tensor& inv_scale) {
+std::vector<Tensor> _amp_foreach_non_finite_check_and_unscale(const std::vector<Tensor>& grads, const Tensor& found_inf,
+                                                              const Tensor& inv_scale) {
   check_scalar(found_inf, "found_inf");
   check_scalar(inv_scale, "inv_scale");
   const float inv = *inv_scale.data_as<float>();
@@ -78,7 +78,7 @@ std::vector<Tensor> _amp_foreach_non_finite_check_and_unscale(const std::vector<
 }
 
 Tensor _amp_update_scale(const Tensor& input, const Tensor& growth_tracker, const Tensor& found_inf,
-                          double scale_growth_factor, double scale_backoff_factor, int64_t growth_interval) {
+                         double scale_growth_factor, double scale_backoff_factor, int64_t growth_interval) {
   EMBER_CHECK(growth_tracker.numel() == 1, Runtime, "growth_tracker must be a 1-element tensor.");
   EMBER_CHECK(input.numel() == 1, Runtime, "current_scale must be a 1-element tensor.");
   EMBER_CHECK(found_inf.numel() == 1, Runtime, "found_inf must be a 1-element tensor.");
