@@ -168,3 +168,27 @@ def test_lower_precision_values_are_the_products_of_the_rounded_inputs():
     got = out.double().numpy()
     assert np.allclose(got, ref, rtol=2 ** -7, atol=2 ** -7 * np.abs(ref).max())
     assert not np.array_equal(got, a.double().numpy() @ b.double().numpy())
+
+
+@pytest.mark.parametrize("fast", [ember.bfloat16, ember.float16], ids=["bf16", "fp16"])
+def test_recurrent_layers_follow_pytorchs_onednn_rnn_layer_policy(fast):
+    x = r(5, 3, 8)
+    with ember.autocast("cpu", dtype=fast):
+        out, (h, c) = ember.nn.LSTM(8, 4, num_layers=2, bidirectional=True)(x)
+        assert (out.dtype, h.dtype, c.dtype) == (fast, fast, fast)
+        out, h = ember.nn.RNN(8, 4, nonlinearity="relu", batch_first=True)(x)
+        assert (out.dtype, h.dtype) == (fast, fast)
+        out, (h, c) = ember.nn.LSTM(8, 4)(x, (ember.zeros(1, 3, 4), ember.zeros(1, 3, 4)))
+        assert out.dtype == fast and h.dtype == fast
+        assert ember.nn.LSTM(8, 4)(x[:, 0])[0].dtype == fast  # unbatched
+        assert ember.nn.GRU(8, 4)(x)[0].dtype == ember.float32  # GRU is in no CPU list
+        packed = ember.nn.utils.rnn.pack_padded_sequence(x, [5, 4, 2])
+        assert ember.nn.LSTM(8, 4)(packed)[0].data.dtype == ember.float32  # PyTorch's packed path is not cast
+
+
+def test_lstm_under_autocast_trains_its_float32_weights():
+    lstm = ember.nn.LSTM(8, 4)
+    with ember.autocast("cpu"):
+        out, _ = lstm(r(5, 3, 8))
+    out.float().sum().backward()
+    assert all(p.grad is not None and p.grad.dtype == ember.float32 for p in lstm.parameters())
