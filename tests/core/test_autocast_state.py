@@ -216,6 +216,11 @@ def test_bad_device_types_and_arguments():
         ember.is_autocast_enabled("meta")
     with pytest.raises(RuntimeError, match="unsupported scalarType"):
         ember.get_autocast_dtype("meta")
+    with pytest.raises(RuntimeError, match="unsupported scalarType"):
+        ember.autocast("meta")
+    assert ember.amp.is_autocast_available("meta") is False
+    with pytest.raises(RuntimeError, match="User specified an unsupported autocast device_type 'meta'"):
+        ember.autocast("meta", dtype=ember.bfloat16)
     with pytest.raises(TypeError, match=r"is_autocast_enabled\(\): argument 'device_type' \(position 1\) must be "
                                         r"str, not int"):
         ember.is_autocast_enabled(1)

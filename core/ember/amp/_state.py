@@ -52,7 +52,10 @@ def _check_dtype(fname: str, value, position: int) -> None:
 
 
 def is_autocast_available(device_type: str) -> bool:
-    """Whether autocast can be used on device_type (any device type autocast knows, as PyTorch)."""
+    """Whether autocast can be used on device_type: any device type autocast knows (False for the other
+    device types, such as meta; an unknown name raises), as PyTorch."""
+    if isinstance(device_type, str) and device_type in _OTHER_DEVICE_TYPES:
+        return False
     return _device_type("_is_autocast_available", device_type) in _DEFAULT_DTYPES
 
 
