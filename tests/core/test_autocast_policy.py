@@ -182,6 +182,11 @@ def test_recurrent_layers_follow_pytorchs_onednn_rnn_layer_policy(fast):
         assert out.dtype == fast and h.dtype == fast
         assert ember.nn.LSTM(8, 4)(x[:, 0])[0].dtype == fast  # unbatched
         assert ember.nn.GRU(8, 4)(x)[0].dtype == ember.float32  # GRU is in no CPU list
+        # cells: PyTorch's RNN cell is two linear()s, its LSTM and GRU cells are in no list
+        assert ember.nn.RNNCell(8, 4)(x[0]).dtype == fast
+        assert ember.nn.RNNCell(8, 4, nonlinearity="relu")(x[0].to(fast), ember.zeros(3, 4)).dtype == fast
+        assert ember.nn.LSTMCell(8, 4)(x[0])[0].dtype == ember.float32
+        assert ember.nn.GRUCell(8, 4)(x[0]).dtype == ember.float32
         packed = ember.nn.utils.rnn.pack_padded_sequence(x, [5, 4, 2])
         assert ember.nn.LSTM(8, 4)(packed)[0].data.dtype == ember.float32  # PyTorch's packed path is not cast
 

@@ -304,14 +304,15 @@ class _CellBase(Module):
         for p in self.parameters():
             init.uniform_(p, -stdv, stdv)
 
-    def _prepare(self, input, hx, n_states):
+    def _prepare(self, input, hx, n_states, weight_dtype=None):
         if input.dim() not in (1, 2):
             raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.dim()}D instead")
         if input.shape[-1] != self.input_size:
             raise RuntimeError(f"input has inconsistent input_size: got {input.shape[-1]} expected {self.input_size}")
-        if input.dtype != self.weight_ih.dtype:  # PyTorch's cells meet this in their first matrix product
+        weight_dtype = weight_dtype or self.weight_ih.dtype
+        if input.dtype != weight_dtype:  # PyTorch's cells meet this in their first matrix product
             raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_dtype_word(input.dtype)} and "
-                               f"{_dtype_word(self.weight_ih.dtype)}")
+                               f"{_dtype_word(weight_dtype)}")
         unbatched = input.dim() == 1
         x = input.unsqueeze(0) if unbatched else input
         if hx is None:
@@ -342,9 +343,13 @@ class RNNCell(_CellBase):
         self.nonlinearity = nonlinearity
 
     def forward(self, input, hx=None):
-        x, (h,), unbatched = self._prepare(input, hx, 1)
-        _, (out,) = _layer("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU", x.unsqueeze(0), (h,),
-                           self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        weights = (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        if _C._autocast_cpu_enabled():  # PyTorch's rnn cell is two linear()s: lower precision under autocast
+            to = _C._autocast_cpu_dtype()
+            input, hx = (None if t is None else _C._autocast_cast(t, to) for t in (input, hx))
+            weights = tuple(None if w is None else _C._autocast_cast(w, to) for w in weights)
+        x, (h,), unbatched = self._prepare(input, hx, 1, weights[0].dtype)
+        _, (out,) = _layer("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU", x.unsqueeze(0), (h,), *weights)
         return out.squeeze(0) if unbatched else out
 
 
