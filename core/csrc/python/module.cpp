@@ -28,7 +28,7 @@ using namespace ember;
 using namespace ember::py;
 
 namespace ember::py {
-extern PyTypeObject* SparseTensorClass;  // arg_parser.cpp: the ops' parsers refuse its instances
+extern PyTypeObject* SparseTensorClass;                    // arg_parser.cpp: the ops' parsers refuse its instances
 void add_autocast_functions(std::vector<PyMethodDef>& v);  // autocast_module.cpp
 }  // namespace ember::py
 
