@@ -85,6 +85,10 @@ from .sparse import sparse_coo_tensor, sparse_csr_tensor  # noqa: E402,F401
 from .sparse._toplevel import mm, matmul, addmm, spmm  # noqa: E402,F401  (a sparse operand goes to ember.sparse)
 from . import futures  # noqa: E402,F401
 from .futures import fork, wait  # noqa: E402,F401  (eager: run now, a completed Future)
+from . import amp, cpu  # noqa: E402,F401
+from .amp import autocast  # noqa: E402,F401
+from .amp._state import *  # noqa: E402,F401,F403  (is_autocast_enabled, set_autocast_dtype, ...)
+from .amp._scale_ops import _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_  # noqa: E402,F401
 
 
 # Submodules loaded on first use (ember.distributions is ~100 modules' worth of Python, ember.hub pulls

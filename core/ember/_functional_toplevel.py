@@ -4,6 +4,7 @@ top-level signature (train flags positional and required, losses' reduction an i
 weight first, batch_norm's weight before the running statistics)."""
 from __future__ import annotations
 
+from .amp._policy import autocast_policy
 from . import _C
 from .autograd.grad_mode import no_grad
 from .nn import functional as F
@@ -161,6 +162,7 @@ def constant_pad_nd(input, pad, value=0):
     return F.pad(input, pad, "constant", value)
 
 
+@autocast_policy("lower_precision_fp")
 def conv_tbc(input, weight, bias, pad=0):
     """A 1-D convolution over time-major input (time, batch, in) with weight (kernel, in, out)."""
     if input.dim() != 3:

@@ -216,6 +216,17 @@ def _custom_calls():
         (ember.sparse.mm(adj, dense) * sp_weight).sum().backward()
         return [dense.grad, adj.grad._values()]  # adj's gradient is _sparse_csr_sddmm's
 
+    def amp_unscale():
+        grads = [x.clone(), x.to(ember.bfloat16), ember.where(mask, x, x / 0)]
+        found = ember.zeros(())
+        ember._amp_foreach_non_finite_check_and_unscale_(grads, found, ember.tensor(0.125))
+        return grads + [found]
+
+    def amp_update():
+        scale, tracker = ember.tensor(4.0), ember.tensor(1, dtype=ember.int32)
+        ember._amp_update_scale_(scale, tracker, ember.tensor(0.0), 2.0, 0.5, 2)
+        return [scale, tracker]
+
     def sgd_steps():
         w = [w0.clone().requires_grad_(), w1.clone().requires_grad_()]
         opt = ember.optim.SGD(w, lr=0.1, momentum=0.9, weight_decay=1e-3, nesterov=True)
@@ -249,6 +260,8 @@ def _custom_calls():
         "_sparse_csr_mm": [(sparse_mm_backward, True)],  # one thread sums each output row, in a fixed order
         "_sparse_csr_sddmm": [(sparse_mm_backward, True)],
         "_sparse_csr_transpose": [(sparse_mm_backward, True)],
+        "_amp_foreach_non_finite_check_and_unscale": [(amp_unscale, True)],
+        "_amp_update_scale": [(amp_update, True)],
         "_rnn_layer": [(lambda: lstm(seq)[0], False), (lambda: gru(seq)[0], False)],
         "_rnn_layer_backward": [(rnn_backward, False)],
         "allclose": [(lambda: ember.allclose(x, x + 1e-9), True)],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import pathlib
 
-from . import autograd, pydoc, pyi
+from . import amp, autograd, pydoc, pyi
 from .cpp import PARAM, decls, params
 from .opdb import NAMESPACES, Arg, Op
 
@@ -152,6 +152,15 @@ def _sig(name: str, args: list[Arg], extra: str = "") -> str:
     return f"{name}({', '.join(parts)})"
 
 
+def _autocast_call(op: Op, first: str | None) -> str:
+    """The call of the recorded op, through its autocast wrapper inside an autocast region when the
+    entry has a policy (out= and in-place forms are never cast, as in PyTorch)."""
+    plain = _call(op, f"ad::{op.name}", first)
+    if not op.autocast:
+        return plain
+    return f"(amp::cpu_active() ? {_call(op, f'amp::{op.name}', first)} : {plain})"
+
+
 def _parse_and_call(op: Op, kind: str, parser: str) -> str:
     """Body that parses with `parser` and calls op's C++ variant `kind` (function, method, inplace)."""
     body = f"    ParsedArgs r;\n    {parser}.parse(args, nargs, kwnames, r);\n"
@@ -169,12 +178,12 @@ def _parse_and_call(op: Op, kind: str, parser: str) -> str:
             else:
                 call = _call(op, f"ad::{op.name}_out", None).replace("(", f"(r.tensor({k}){', ' if op.args else ''}", 1)
                 body += f"    if (r.has({k})) return wrap({call});\n"
-        return body + "    " + _wrap_ret(op, _call(op, f"ad::{op.name}", None)) + "\n"
+        return body + "    " + _wrap_ret(op, _autocast_call(op, None)) + "\n"
     if kind == "inplace":
         return body + f"    return wrap({_call(op, f'ad::{op.name}_', 'unwrap(self)')});\n"
     if kind == "inplace_function":  # ember.exp_(t): the in-place op with the tensor as first argument
         return body + f"    return wrap({_call(op, f'ad::{op.name}_', None)});\n"
-    return body + "    " + _wrap_ret(op, _call(op, f"ad::{op.name}", "unwrap(self)")) + "\n"
+    return body + "    " + _wrap_ret(op, _autocast_call(op, "unwrap(self)")) + "\n"
 
 
 def _signature(op: Op, kind: str, name: str) -> str:
@@ -263,6 +272,8 @@ def gen_bindings(family: str, ops: list[Op], all_ops: list[Op] | None = None) ->
                     defs = ns_defs[op.namespace] if op.namespace and kind == "function" else fn_defs
                 defs.append(f'  v.push_back({{"{pub}", FASTCALL({cname}), {doc}}});')
     incs = "".join(f'#include "generated/ops/{o.name}.h"\n' for o in every if o.name in used)
+    if any(o.autocast for o in every if o.name in used):
+        incs += '#include "amp/autocast_state.h"\n#include "generated/amp/autocast_ops.h"\n'
     ns_fns = "".join(f"void {namespace_fn(family, ns)}(std::vector<PyMethodDef>& v) {{\n" + "\n".join(d) +
                      "\n}\n\n" for ns, d in ns_defs.items())
     return (
@@ -331,6 +342,8 @@ def generate(ops: list[Op]) -> dict[str, str]:
         files[f"generated/bind_{fam}.cpp"] = gen_bindings(fam, [o for o in ops if o.family == fam], ops)
     files["generated/bind_all.cpp"] = gen_bind_all(families, ops)
     files["generated/return_types.cpp"] = gen_return_types(ops)
+    files["generated/amp/autocast_ops.h"] = amp.gen_header(ops)
+    files["generated/amp/autocast_ops.cpp"] = amp.gen_source(ops)
     for rel, text in pyi.gen_stubs(ops).items():
         files[f"generated/pyi/{rel}"] = text
     for fam in families:

@@ -31,8 +31,11 @@ VARIANTS = {"function", "method", "inplace", "inplace_function", "out"}
 ENTRY_KEYS = {"name", "schema", "doc", "variants", "dtypes", "promotion", "kernel", "includes", "backward",
               "differentiable", "not_differentiable", "composite", "elementwise", "overload_of",
               "method_overload_of", "check", "iter_check", "int_divisor_check", "captures", "simd_f32", "mixed_devices",
-              "namespace", "aliases"}
+              "namespace", "aliases", "autocast"}
 KERNEL_KEYS = {"pointwise", "impl"}
+# `autocast:` -> what an autocast region does to the op's floating tensor arguments (PyTorch's CPU cast
+# policies): run in the region's lower precision, in float32, or in the widest of their types.
+AUTOCAST_POLICIES = {"lower_precision_fp", "fp32", "promote"}
 # `namespace:` -> the submodule of ember._C its functions are bound in (the Python package re-exports
 # them: ember.linalg.cholesky is ember._C._linalg.cholesky). An op without one is top level (ember.NAME).
 NAMESPACES = {"linalg": "_linalg", "special": "_special", "fft": "_fft", "nn.functional": "_nn"}
@@ -123,6 +126,11 @@ class Op:
         return obj
 
     @property
+    def autocast(self) -> str | None:
+        """Its autocast cast policy (`lower_precision_fp`, `fp32`, `promote`), None when autocast leaves it alone."""
+        return self.entry.get("autocast")
+
+    @property
     def tensor_args(self) -> list[Arg]:
         return [a for a in self.args if a.is_tensor]
 
@@ -211,6 +219,13 @@ def _check_keys(fname: str, e) -> None:
                          "core/ops/README.md)")
 
 
+def _check_autocast(fname: str, name: str, e: dict) -> None:
+    policy = e.get("autocast")
+    if policy is not None and policy not in AUTOCAST_POLICIES:
+        raise ValueError(f"{fname}: {name}: autocast: takes one of {', '.join(sorted(AUTOCAST_POLICIES))}, "
+                         f"got {policy!r}")
+
+
 def _check_namespace(fname: str, name: str, e: dict) -> None:
     ns = e.get("namespace")
     if ns is not None and ns not in NAMESPACES:
@@ -229,6 +244,7 @@ def load(ops_dir: pathlib.Path = OPS_DIR) -> list[Op]:
         for e in yaml.safe_load(path.read_text()) or []:
             _check_keys(path.name, e)
             _check_namespace(path.name, e["name"], e)
+            _check_autocast(path.name, e["name"], e)
             name, args, ret = parse_schema(e["schema"])
             if name != e["name"]:
                 raise ValueError(f"{path.name}: schema name {name} != entry name {e['name']}")

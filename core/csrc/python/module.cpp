@@ -31,7 +31,8 @@ using namespace ember;
 using namespace ember::py;
 
 namespace ember::py {
-extern PyTypeObject* SparseTensorClass;  // arg_parser.cpp: the ops' parsers refuse its instances
+extern PyTypeObject* SparseTensorClass;                    // arg_parser.cpp: the ops' parsers refuse its instances
+void add_autocast_functions(std::vector<PyMethodDef>& v);  // autocast_module.cpp
 }  // namespace ember::py
 
 namespace {
@@ -204,6 +205,7 @@ PYBIND11_MODULE(_C, m) {
   add_callgrind_functions(functions);  // python/callgrind_region.cpp
   add_memory_format_functions(functions);
   add_torch_function_functions(functions);
+  add_autocast_functions(functions);
   for (auto [name, f] : std::initializer_list<std::pair<const char*, decltype(&fn_get_num_threads)>>{
            {"_set_tensor_class", fn__set_tensor_class},
            {"_set_sparse_tensor_class", fn__set_sparse_tensor_class},

@@ -2,6 +2,8 @@
 // wired straight into the type's number slots so `a + b` skips method lookup and argument parsing.
 #include <Python.h>
 
+#include "amp/autocast_state.h"
+#include "generated/amp/autocast_ops.h"
 #include "generated/ops/abs.h"
 #include "generated/ops/add.h"
 #include "generated/ops/bitwise_and.h"
@@ -171,6 +173,7 @@ PyObject* nb_matmul(PyObject* a, PyObject* b) {
   if (operator_overridden(a, b)) return operator_dispatch(a, b, "__matmul__", "__rmatmul__");
   EMBER_PY_BEGIN
   if (!is_tensor(a) || !is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+  if (amp::cpu_active()) return wrap(amp::matmul(unwrap(a), unwrap(b)));  // matmul's autocast policy
   return wrap(ad::matmul(unwrap(a), unwrap(b)));
   EMBER_PY_END(nullptr)
 }

@@ -3,6 +3,7 @@ sizes (n, s with -1, dim defaults), norm modes, dtype promotion, zero-padding or
 input to the signal size, and passing out= on."""
 import ember as _e
 from ember import _C
+from ember.amp._policy import fp32_under_autocast
 
 # norm -> the kernels' normalization code (0: none, 1: 1/sqrt(n), 2: 1/n) for each direction.
 _FORWARD = {None: 0, "backward": 0, "ortho": 1, "forward": 2}
@@ -25,7 +26,9 @@ def _check_tensor(x, name):
 
 
 def _promote(x, name):
-    """Integer and bool inputs become the default float dtype; float16/bfloat16 are refused."""
+    """Integer and bool inputs become the default float dtype; float16/bfloat16 are refused, except in an
+    autocast region, where the transforms run in float32 (PyTorch's CPU policy for fft_*)."""
+    x = fp32_under_autocast(x)
     if x.dtype in (_e.float16, _e.bfloat16):
         raise TypeError(f"{name}(): {x.dtype} is not supported by the FFT kernels (float32/float64 and "
                         f"complex64/complex128 are); convert the input with .float() first")

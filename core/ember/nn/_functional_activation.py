@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from ..amp._policy import autocast_policy
 from .. import _C
 from .._dtype_info import finfo
 from ._arg_checks import tensor_args, wrap_dim
@@ -201,6 +202,7 @@ def glu(input, dim=-1):
 
 
 @tensor_args("input", "weight")
+@autocast_policy("lower_precision_fp")
 def prelu(input, weight):
     """max(0, x) + weight * min(0, x), weight of 1 element or one per channel (dim 1)."""
     if input.dtype != weight.dtype:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ..amp._policy import autocast_policy
 from .. import _C
 from ._arg_checks import check_positive, tensor_args
 from ._functional_dropout import dropout
@@ -32,6 +33,7 @@ def _repeat_heads(t, heads):
 
 
 @tensor_args("query", "key", "value", optional=("attn_mask",), numbers=("dropout_p",))
+@autocast_policy("lower_precision_fp")
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
     """softmax(q k^T * scale + mask) v over the last two dims, batch dims broadcast."""

@@ -2,6 +2,7 @@
 as in PyTorch; the work is the `convolution` op (core/ops/nn.yaml)."""
 from __future__ import annotations
 
+from ..amp._policy import autocast_policy, fp32_under_autocast
 from .. import _C
 from ._arg_checks import check_same_dtype, tensor_args
 
@@ -73,6 +74,9 @@ def pad(input, pad, mode="constant", value=None):
         if k > 3 or input.dim() < k + 1:
             raise NotImplementedError(f"Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
                                       f"(got {k} padded dims of a {input.dim()}-D input)")
+        # PyTorch's CPU autocast runs reflection_pad1d/2d and replication_pad1d/2d/3d in float32.
+        if (mode == "reflect" and k <= 2) or mode == "replicate":
+            input = fp32_under_autocast(input)
         out = input
         for i in range(k):
             dim = input.dim() - 1 - i
@@ -149,16 +153,19 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
 
 
 @tensor_args("input", "weight", optional=("bias",))
+@autocast_policy("lower_precision_fp")
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
 @tensor_args("input", "weight", optional=("bias",))
+@autocast_policy("lower_precision_fp")
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
 @tensor_args("input", "weight", optional=("bias",))
+@autocast_policy("lower_precision_fp")
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
@@ -182,18 +189,21 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
 
 
 @tensor_args("input", "weight", optional=("bias",))
+@autocast_policy("lower_precision_fp")
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
                            "conv_transpose1d")
 
 
 @tensor_args("input", "weight", optional=("bias",))
+@autocast_policy("lower_precision_fp")
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2,
                            "conv_transpose2d")
 
 
 @tensor_args("input", "weight", optional=("bias",))
+@autocast_policy("lower_precision_fp")
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3,
                            "conv_transpose3d")

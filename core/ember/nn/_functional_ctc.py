@@ -2,6 +2,7 @@
 written with differentiable ops, the whole batch at once (a Python loop over time steps)."""
 from __future__ import annotations
 
+from ..amp._policy import autocast_policy
 from .. import _C
 from ._arg_checks import reserve, tensor_args
 
@@ -51,6 +52,7 @@ def _batch_loss(lp, label_lists, in_lens, blank):
 
 
 @tensor_args("log_probs", "targets", bools=("zero_infinity",))
+@autocast_policy("fp32")
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
     """Connectionist temporal classification loss. log_probs (T, N, C) (or (T, C) unbatched);
     targets (N, S) padded or 1-D concatenated; 'mean' divides each loss by its target length."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ..amp._policy import autocast_policy
 from .. import _C
 from ._arg_checks import as_float, check_int, reserve, tensor_args
 
@@ -70,6 +71,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 
 @tensor_args("x1", "x2", numbers=("p",))
+@autocast_policy("fp32")
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance of every row of x1 to every row of x2 (batched over leading dims)."""
     if x1.dim() < 2 or x2.dim() < 2:

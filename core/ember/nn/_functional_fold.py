@@ -2,6 +2,7 @@
 ember.nn.functional (re-exported there), written with differentiable ops."""
 from __future__ import annotations
 
+from ..amp._policy import autocast_policy
 from .. import _C
 from .._deterministic import _alert_not_deterministic
 from ._arg_checks import check_int, check_same_dtype, int_sequence, tensor_args
@@ -160,11 +161,13 @@ def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_siz
 
 
 @tensor_args("input", "indices")
+@autocast_policy("fp32")
 def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
     return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2)
 
 
 @tensor_args("input", "indices")
+@autocast_policy("fp32")
 def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
     return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 3)
 

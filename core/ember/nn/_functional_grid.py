@@ -3,6 +3,7 @@ differentiable ops (gradients reach both input and grid). grid_sample covers 4-D
 bilinear/trilinear, nearest and (4-D) bicubic, with zeros/border/reflection padding."""
 from __future__ import annotations
 
+from ..amp._policy import autocast_policy
 from .. import _C
 from ._arg_checks import tensor_args
 
@@ -70,6 +71,7 @@ def _pad_coord(x, size, padding_mode, align_corners):
 
 
 @tensor_args("input", "grid")
+@autocast_policy("fp32")
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """input (N, C, H, W) sampled at grid (N, Ho, Wo, 2) of (x, y) in [-1, 1] -> (N, C, Ho, Wo);
     5-D input (N, C, D, H, W) at grid (N, Do, Ho, Wo, 3) of (x, y, z). bilinear (trilinear for

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ..amp._policy import autocast_policy
 from .. import _C
 from ._arg_checks import tensor_args
 from ._reduction import _legacy_reduction, _reduce
@@ -12,6 +13,7 @@ __all__ = ["poisson_nll_loss", "gaussian_nll_loss"]
 
 
 @tensor_args("input", "target", numbers=("eps",), bools=("log_input", "full"))
+@autocast_policy("fp32")
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
                      reduction="mean"):
     """exp(x) - y x (log_input), else x - y log(x + eps); full adds Stirling's term for y > 1."""

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from ..amp._policy import autocast_policy
 from .. import _C
 from ._arg_checks import check_same_dtype, tensor_args
 
@@ -10,6 +11,7 @@ __all__ = ["linear", "bilinear"]
 
 
 @tensor_args("input", "weight", optional=("bias",))
+@autocast_policy("lower_precision_fp")
 def linear(input, weight, bias=None):
     """y = input @ weight.T + bias, for input (*, in_features) and weight (out_features, in_features)."""
     if weight.dim() not in (1, 2):

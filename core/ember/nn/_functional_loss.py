@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 
+from ..amp._policy import autocast_policy
 from .. import _C
 from ._arg_checks import as_float, check_output_shape, check_same_dtype, tensor_args
 from ._reduction import _legacy_reduction, _reduce, reduction_code
@@ -29,6 +30,7 @@ def _same_shape(input, target, name):
 
 
 @tensor_args("input", "target", optional=("weight",))
+@autocast_policy("fp32")
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _real_only("mse_loss", input, target)
@@ -38,6 +40,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 
 
 @tensor_args("input", "target")
+@autocast_policy("fp32")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _same_shape(input, target, "l1_loss")
@@ -45,6 +48,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 
 
 @tensor_args("input", "target", numbers=("beta",))
+@autocast_policy("fp32")
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if not beta >= 0:  # NaN too
@@ -59,6 +63,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 
 @tensor_args("input", "target", optional=("weight",), numbers=("delta",))
+@autocast_policy("fp32")
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if not delta > 0:  # NaN too
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -74,6 +79,7 @@ _NARROW_INTS = (_C.uint8, _C.int8, _C.int16, _C.int32)  # class indices of these
 
 
 @tensor_args("input", "target", optional=("weight",))
+@autocast_policy("fp32")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """-input[n, target[n]] * weight[target[n]], over inputs (N, C, d1...) or (C,), with
     ignore_index skipped and "mean" normalized by the weights of the targets used."""
@@ -89,6 +95,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 
 @tensor_args("input", "target", optional=("weight",), numbers=("label_smoothing",))
+@autocast_policy("fp32")
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                   label_smoothing=0.0):
     """log_softmax over the class dim (1, or 0 for unbatched input), then the negative log
@@ -139,6 +146,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 
 @tensor_args("input", "target", optional=("weight",))
+@autocast_policy("fp32")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-(t log x + (1 - t) log(1 - x)), the logs clamped at -100 as PyTorch does."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -156,6 +164,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 
 @tensor_args("input", "target", optional=("weight", "pos_weight"))
+@autocast_policy("fp32")
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
     """BCE of sigmoid(input), computed stably: (1 - t) x + (1 + (pw - 1) t) log(1 + exp(-x))."""
@@ -178,6 +187,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 
 @tensor_args("input", "target", bools=("log_target",))
+@autocast_policy("fp32")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """target * (log target - input), input being log-probabilities (and target too when log_target)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -196,6 +206,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 
 @tensor_args("input", "target")
+@autocast_policy("fp32")
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if not (input.is_floating_point() or input.is_complex()):

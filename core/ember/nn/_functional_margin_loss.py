@@ -2,6 +2,7 @@
 embedding, multilabel (soft) margin, multi margin, cosine embedding and triplet margin."""
 from __future__ import annotations
 
+from ..amp._policy import autocast_policy
 from .. import _C
 from ._arg_checks import check_same_dtype, tensor_args
 from ._functional_distance import pairwise_distance
@@ -14,6 +15,7 @@ __all__ = [
 
 
 @tensor_args("input1", "input2", "target", numbers=("margin",))
+@autocast_policy("fp32")
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     """max(0, -y (x1 - x2) + margin)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -24,6 +26,7 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
 
 
 @tensor_args("input", "target", numbers=("margin",))
+@autocast_policy("fp32")
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
     """x where y = 1, max(0, margin - x) where y = -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -47,6 +50,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
 
 
 @tensor_args("input", "target")
+@autocast_policy("fp32")
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """sum over target classes j (target's entries up to the first negative one) and non-target
     classes i of max(0, 1 - (x[j] - x[i])) / C; O(C log C) per row (a sort), never O(C^2)."""
@@ -89,6 +93,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
 
 
 @tensor_args("input", "target", optional=("weight",), numbers=("p", "margin"))
+@autocast_policy("fp32")
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
     """sum over i != y of max(0, margin - x[y] + x[i])^p / C (times weight[y])."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -130,6 +135,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 
 
 @tensor_args("input1", "input2", "target", numbers=("margin",))
+@autocast_policy("fp32")
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     """1 - cos(x1, x2) where y = 1, max(0, cos(x1, x2) - margin) where y = -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -149,6 +155,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
 
 
 @tensor_args("anchor", "positive", "negative", numbers=("margin", "p", "eps"), bools=("swap",))
+@autocast_policy("fp32")
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
     """max(d(a, p) - d(a, n) + margin, 0), d the p-norm of the difference plus eps."""

@@ -2,6 +2,7 @@
 the max_pool / avg_pool / adaptive_*_pool ops (core/ops/nn.yaml)."""
 from __future__ import annotations
 
+from ..amp._policy import autocast_policy
 from .. import _C
 from ._arg_checks import tensor_args
 
@@ -55,6 +56,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 
 @tensor_args("input")
+@autocast_policy("fp32")
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 3)
 
@@ -79,6 +81,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 @tensor_args("input")
+@autocast_policy("fp32")
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 3)
@@ -120,6 +123,7 @@ def adaptive_avg_pool2d(input, output_size):
 
 
 @tensor_args("input")
+@autocast_policy("fp32")
 def adaptive_avg_pool3d(input, output_size):
     return _adaptive_avg(input, output_size, 3)
 
@@ -135,5 +139,6 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
 
 
 @tensor_args("input")
+@autocast_policy("fp32")
 def adaptive_max_pool3d(input, output_size, return_indices=False):
     return _adaptive_max(input, output_size, return_indices, 3)

@@ -106,13 +106,22 @@ class RNNBase(Module):
         get = lambda n: getattr(self, n + sfx, None)
         return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh"), get("weight_hr")
 
-    def _check_input(self, input):
+    def _autocast_dtype(self):
+        """The dtype an autocast region runs this layer in: PyTorch's CPU autocast runs LSTM and RNN
+        layers without projections (its oneDNN rnn layer, mkldnn_rnn_layer in the lower-precision list)
+        in the region's dtype, and GRU, projected LSTMs and packed input as given. None otherwise."""
+        if self.mode == "GRU" or self.proj_size > 0 or not _C._autocast_cpu_enabled():
+            return None
+        return _C._autocast_cpu_dtype()
+
+    def _check_input(self, input, amp_dtype=None):
         if input.dim() not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.dim()}D instead")
         if self.input_size != input.shape[-1]:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got "
                                f"{input.shape[-1]}")
-        _check_dtype(input, self.weight_ih_l0)
+        if amp_dtype is None:  # under autocast the weights are cast to the input's dtype
+            _check_dtype(input, self.weight_ih_l0)
 
     def _hidden_shape(self, batch):
         dirs = 2 if self.bidirectional else 1
@@ -123,7 +132,7 @@ class RNNBase(Module):
         if list(h.shape) != shape:
             raise RuntimeError(f"{what} {tuple(shape)}, got {list(h.shape)}")
 
-    def _run(self, x, states, batch_sizes=None):
+    def _run(self, x, states, batch_sizes=None, amp_dtype=None):
         """x (L, N, H_in); states: per layer*direction, (h,) or (h, c). With batch_sizes (packed
         input, sequences sorted by decreasing length), only the first batch_sizes[t] rows step at
         t: the others keep their state (a finished sequence) or their initial one (the reverse
@@ -135,6 +144,9 @@ class RNNBase(Module):
             outs = []
             for d in range(dirs):
                 w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, d == 1)
+                if amp_dtype is not None:  # weights from the region's cast cache
+                    w_ih, w_hh, b_ih, b_hh = (None if w is None else _C._autocast_cast(w, amp_dtype)
+                                              for w in (w_ih, w_hh, b_ih, b_hh))
                 out, state = _layer(self.mode, layer_input, states[layer * dirs + d], w_ih, w_hh, b_ih, b_hh, w_hr,
                                     d == 1, batch_sizes or ())
                 new_states.append(state)
@@ -152,7 +164,13 @@ class RNNBase(Module):
         from ..utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
         if isinstance(input, PackedSequence):
             return self._forward_packed(input, hx, PackedSequence, pad_packed_sequence, pack_padded_sequence)
-        self._check_input(input)
+        amp_dtype = self._autocast_dtype()
+        if amp_dtype is not None:
+            input = _C._autocast_cast(input, amp_dtype)
+            if hx is not None:
+                hx = (tuple(_C._autocast_cast(h, amp_dtype) for h in hx) if isinstance(hx, (tuple, list))
+                      else _C._autocast_cast(hx, amp_dtype))
+        self._check_input(input, amp_dtype)
         unbatched = input.dim() == 2
         x = input.unsqueeze(1) if unbatched else (input.transpose(0, 1) if self.batch_first else input)
         batch = x.shape[1]
@@ -178,7 +196,7 @@ class RNNBase(Module):
                 self._check_hidden(c0, shape[:2] + [self.hidden_size], "Expected hidden[1] size")
         _check_state_dtype(x, (h0, c0))
         states = [(h0[i], c0[i]) if lstm else (h0[i],) for i in range(shape[0])]
-        out, new = self._run(x, states)
+        out, new = self._run(x, states, amp_dtype=amp_dtype)
         h_n = _C.stack([s[0] for s in new])
         if unbatched:
             out, h_n = out.squeeze(1), h_n.squeeze(1)
@@ -286,14 +304,15 @@ class _CellBase(Module):
         for p in self.parameters():
             init.uniform_(p, -stdv, stdv)
 
-    def _prepare(self, input, hx, n_states):
+    def _prepare(self, input, hx, n_states, weight_dtype=None):
         if input.dim() not in (1, 2):
             raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.dim()}D instead")
         if input.shape[-1] != self.input_size:
             raise RuntimeError(f"input has inconsistent input_size: got {input.shape[-1]} expected {self.input_size}")
-        if input.dtype != self.weight_ih.dtype:  # PyTorch's cells meet this in their first matrix product
+        weight_dtype = weight_dtype or self.weight_ih.dtype
+        if input.dtype != weight_dtype:  # PyTorch's cells meet this in their first matrix product
             raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_dtype_word(input.dtype)} and "
-                               f"{_dtype_word(self.weight_ih.dtype)}")
+                               f"{_dtype_word(weight_dtype)}")
         unbatched = input.dim() == 1
         x = input.unsqueeze(0) if unbatched else input
         if hx is None:
@@ -324,9 +343,13 @@ class RNNCell(_CellBase):
         self.nonlinearity = nonlinearity
 
     def forward(self, input, hx=None):
-        x, (h,), unbatched = self._prepare(input, hx, 1)
-        _, (out,) = _layer("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU", x.unsqueeze(0), (h,),
-                           self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        weights = (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        if _C._autocast_cpu_enabled():  # PyTorch's rnn cell is two linear()s: lower precision under autocast
+            to = _C._autocast_cpu_dtype()
+            input, hx = (None if t is None else _C._autocast_cast(t, to) for t in (input, hx))
+            weights = tuple(None if w is None else _C._autocast_cast(w, to) for w in weights)
+        x, (h,), unbatched = self._prepare(input, hx, 1, weights[0].dtype)
+        _, (out,) = _layer("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU", x.unsqueeze(0), (h,), *weights)
         return out.squeeze(0) if unbatched else out
 
 
