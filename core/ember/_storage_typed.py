@@ -7,7 +7,8 @@ import operator
 import warnings
 
 from . import _C
-from ._storage_untyped import UntypedStorage, _index, _storage_repr, _values_from_buffer, typed_storage_class
+from ._storage_untyped import (UntypedStorage, _DtypeConversions, _index, _storage_repr, _values_from_buffer,
+                               typed_storage_class)
 
 __all__ = ["TypedStorage", "LEGACY_STORAGE_DTYPES", "legacy_storage_class"]
 
@@ -36,7 +37,7 @@ def _dtype_name(dtype):
     return repr(dtype).split(".", 1)[1]
 
 
-class TypedStorage:
+class TypedStorage(_DtypeConversions):
     """An UntypedStorage whose bytes are read as elements of dtype (PyTorch's torch.TypedStorage)."""
 
     is_sparse = False
@@ -187,42 +188,6 @@ class TypedStorage:
         return _storage_repr(self, desc, self._size(), values)
 
     __str__ = __repr__
-
-    def byte(self):
-        return self._to(_C.uint8)
-
-    def char(self):
-        return self._to(_C.int8)
-
-    def short(self):
-        return self._to(_C.int16)
-
-    def int(self):
-        return self._to(_C.int32)
-
-    def long(self):
-        return self._to(_C.int64)
-
-    def half(self):
-        return self._to(_C.float16)
-
-    def bfloat16(self):
-        return self._to(_C.bfloat16)
-
-    def float(self):
-        return self._to(_C.float32)
-
-    def double(self):
-        return self._to(_C.float64)
-
-    def bool(self):
-        return self._to(_C.bool)
-
-    def complex_float(self):
-        return self._to(_C.complex64)
-
-    def complex_double(self):
-        return self._to(_C.complex128)
 
     # --- shared memory, pinning, files --------------------------------------------------------
     def is_shared(self):

@@ -38,7 +38,48 @@ def _storage_repr(storage, type_desc, size, values):
     return " " + "\n ".join(str(v) for v in values) + f"\n[{type_desc} of size {size}]"
 
 
-class UntypedStorage:
+class _DtypeConversions:
+    """storage.float(), .long(), ...: a copy as a TypedStorage of that dtype (through each class's _to)."""
+    __slots__ = ()
+
+    def byte(self):
+        return self._to(_C.uint8)
+
+    def char(self):
+        return self._to(_C.int8)
+
+    def short(self):
+        return self._to(_C.int16)
+
+    def int(self):
+        return self._to(_C.int32)
+
+    def long(self):
+        return self._to(_C.int64)
+
+    def half(self):
+        return self._to(_C.float16)
+
+    def bfloat16(self):
+        return self._to(_C.bfloat16)
+
+    def float(self):
+        return self._to(_C.float32)
+
+    def double(self):
+        return self._to(_C.float64)
+
+    def bool(self):
+        return self._to(_C.bool)
+
+    def complex_float(self):
+        return self._to(_C.complex64)
+
+    def complex_double(self):
+        return self._to(_C.complex128)
+
+
+class UntypedStorage(_DtypeConversions):
     """A block of bytes on a device that tensors view (PyTorch's torch.UntypedStorage)."""
 
     __slots__ = ("_handle", "__weakref__")
@@ -194,42 +235,6 @@ class UntypedStorage:
     def _to(self, dtype):
         values = self._bytes().to(dtype)
         return typed_storage_class[0](wrap_storage=UntypedStorage._wrap(values), dtype=dtype, _internal=True)
-
-    def byte(self):
-        return self._to(_C.uint8)
-
-    def char(self):
-        return self._to(_C.int8)
-
-    def short(self):
-        return self._to(_C.int16)
-
-    def int(self):
-        return self._to(_C.int32)
-
-    def long(self):
-        return self._to(_C.int64)
-
-    def half(self):
-        return self._to(_C.float16)
-
-    def bfloat16(self):
-        return self._to(_C.bfloat16)
-
-    def float(self):
-        return self._to(_C.float32)
-
-    def double(self):
-        return self._to(_C.float64)
-
-    def bool(self):
-        return self._to(_C.bool)
-
-    def complex_float(self):
-        return self._to(_C.complex64)
-
-    def complex_double(self):
-        return self._to(_C.complex128)
 
     # --- shared memory, pinning, files --------------------------------------------------------
     def is_shared(self):
