@@ -2,6 +2,7 @@
 #include "iter/tensor_iter.h"
 
 #include "iter/copy.h"
+#include "tensor/dense_order.h"
 #include "tensor/memory_format.h"
 
 namespace ember {
@@ -173,7 +174,6 @@ static Tensor allocate_output(const Tensor* tensors_, int ntensors_, const DimVe
     for (int k = 2; k < ntensors_ && all; k++) all = tensors_[k].strides() == first;
     if (all) return empty_strided(shape, first, out_dtype_, device_);
   }
-  const int64_t nd = shape.size();
   auto should_swap = [&](int64_t d0, int64_t d1) {
     for (int k = 1; k < ntensors_; k++) {
       const int64_t s0 = broadcast_stride(tensors_[k], shape, d0), s1 = broadcast_stride(tensors_[k], shape, d1);
@@ -183,26 +183,7 @@ static Tensor allocate_output(const Tensor* tensors_, int ntensors_, const DimVe
     }
     return 0;
   };
-  DimVec perm(nd);  // innermost first
-  for (int64_t i = 0; i < nd; i++) perm[i] = nd - 1 - i;
-  for (int64_t i = 1; i < nd; i++) {
-    int64_t d1 = i;
-    for (int64_t d0 = i - 1; d0 >= 0; d0--) {
-      const int c = should_swap(perm[d0], perm[d1]);
-      if (c > 0) {
-        std::swap(perm[d0], perm[d1]);
-        d1 = d0;
-      } else if (c < 0) {
-        break;
-      }
-    }
-  }
-  DimVec strides(nd);
-  int64_t s = 1;
-  for (int64_t i = 0; i < nd; i++) {
-    strides[perm[i]] = s;
-    s *= std::max<int64_t>(shape[perm[i]], 1);
-  }
+  const DimVec strides = dense_strides_in_order(shape, should_swap);
   return empty_strided(shape, strides, out_dtype_, device_);
 }
 

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <numeric>
 
+#include "tensor/dense_order.h"
+
 namespace ember {
 
 Tensor empty(const DimVec& sizes, ScalarType dtype, Device device) {
@@ -43,36 +45,13 @@ Tensor empty_strided(const DimVec& sizes, const DimVec& strides, ScalarType dtyp
 }
 
 DimVec dense_strides_like(const DimVec& sizes, const DimVec& strides) {
-  const int64_t nd = sizes.size();
-  // perm[0] is the innermost dim. Insertion sort from the contiguous order, where a comparison
-  // involving a broadcast dim (stride 0) is undecided and leaves that dim where it is.
-  DimVec perm(nd);
-  for (int64_t i = 0; i < nd; i++) perm[i] = nd - 1 - i;
-  auto should_swap = [&](int64_t d0, int64_t d1) {
+  // a comparison involving a broadcast dim (stride 0) is undecided and leaves that dim where it is
+  return dense_strides_in_order(sizes, [&](int64_t d0, int64_t d1) {
     const int64_t s0 = strides[d0], s1 = strides[d1];
     if (s0 == 0 || s1 == 0) return 0;
     if (s0 != s1) return s0 < s1 ? -1 : 1;
     return sizes[d0] > sizes[d1] ? 1 : 0;  // equal strides: the smaller size goes inside
-  };
-  for (int64_t i = 1; i < nd; i++) {
-    int64_t d1 = i;
-    for (int64_t d0 = i - 1; d0 >= 0; d0--) {
-      const int c = should_swap(perm[d0], perm[d1]);
-      if (c > 0) {
-        std::swap(perm[d0], perm[d1]);
-        d1 = d0;
-      } else if (c < 0) {
-        break;
-      }
-    }
-  }
-  DimVec out(nd);
-  int64_t s = 1;
-  for (int64_t i = 0; i < nd; i++) {
-    out[perm[i]] = s;
-    s *= std::max<int64_t>(sizes[perm[i]], 1);
-  }
-  return out;
+  });
 }
 
 Tensor empty_like_layout(const Tensor& t) {
