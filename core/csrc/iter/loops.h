@@ -67,10 +67,14 @@ __attribute__((target("avx2"))) void ternary_contig_avx2(O* __restrict o, const 
 
 }  // namespace loops
 
-// Runs of at least this many output bytes bypass the cache on store (streaming stores): results
-// this large would evict everything anyway, and skipping the read-for-ownership saves a third of
-// the memory traffic of an out-of-cache elementwise op.
-constexpr int64_t kStreamingBytes = int64_t(1) << 20;
+// Ops whose whole output is at least this many bytes bypass the cache on store (streaming stores):
+// results this large (half this machine's 32 MB L3) would evict everything anyway, and skipping the
+// read-for-ownership saves a third of the memory traffic of an out-of-cache elementwise op. Judged
+// on the op, not on one thread's run: a 4 MB result split over two threads must stay in cache for
+// the next op (streaming it made a cache-resident 1M a + b memory-bound).
+constexpr int64_t kStreamingBytes = int64_t(16) << 20;
+// Runs shorter than this are written in place even in a streaming op.
+constexpr int64_t kStreamingRunBytes = int64_t(64) << 10;
 
 namespace loops {
 
@@ -84,12 +88,12 @@ EMBER_AVX2 inline void stream_copy(char* dst, const char* src, int64_t n) {
 }
 
 // Calls chunk(dst, begin, count) to produce elements [begin, begin+count) of out into dst[0..count).
-// Large outputs are produced chunk by chunk into an L1 buffer and streamed out, so any vectorized
-// loop gets streaming stores; small ones are written in place.
+// In a streaming op (see kStreamingBytes) long runs are produced chunk by chunk into an L1 buffer
+// and streamed out, so any vectorized loop gets streaming stores; others are written in place.
 template <class O, class ChunkFn>
-EMBER_AVX2 void with_streaming(O* out, int64_t n, const ChunkFn& chunk) {
+EMBER_AVX2 void with_streaming(O* out, int64_t n, bool streaming_op, const ChunkFn& chunk) {
   const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
-  if (n * int64_t(sizeof(O)) < kStreamingBytes || addr % sizeof(O) != 0) {
+  if (!streaming_op || n * int64_t(sizeof(O)) < kStreamingRunBytes || addr % sizeof(O) != 0) {
     chunk(out, 0, n);
     return;
   }
@@ -162,12 +166,13 @@ EMBER_AVX2 void vec_f32_contig(float* __restrict o, const float* __restrict a, i
 template <class O, class A, class F>
 void unary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
   const bool avx2 = cpu_has_avx2();
+  const bool streaming = it.numel() * int64_t(sizeof(O)) >= kStreamingBytes;
   it.for_each(
       [&](char** p, const int64_t* s, int64_t n) {
         if (s[0] == int64_t(sizeof(O)) && s[1] == int64_t(sizeof(A))) {
           if (avx2) {
             const A* a = reinterpret_cast<const A*>(p[1]);
-            loops::with_streaming(reinterpret_cast<O*>(p[0]), n,
+            loops::with_streaming(reinterpret_cast<O*>(p[0]), n, streaming,
                                   [&](O* d, int64_t b, int64_t m) { loops::unary_contig_avx2(d, a + b, m, f); });
           } else
             loops::unary_contig(reinterpret_cast<O*>(p[0]), reinterpret_cast<const A*>(p[1]), n, f);
@@ -187,11 +192,12 @@ template <class V8, class V16, class F>
 void unary_kernel_vec_f32(const TensorIter& it, const F& f, int64_t grain = 32768) {
   if (!cpu_has_avx2()) return unary_kernel<float, float>(it, f, grain);
   const bool wide = cpu_has_avx512();
+  const bool streaming = it.numel() * 4 >= kStreamingBytes;
   it.for_each(
       [&](char** p, const int64_t* s, int64_t n) {
         if (s[0] == 4 && s[1] == 4) {
           const float* a = reinterpret_cast<const float*>(p[1]);
-          loops::with_streaming(reinterpret_cast<float*>(p[0]), n, [&](float* d, int64_t b, int64_t m) {
+          loops::with_streaming(reinterpret_cast<float*>(p[0]), n, streaming, [&](float* d, int64_t b, int64_t m) {
             if (wide)
               loops::vec_f32_contig16<V16>(d, a + b, m);
             else
@@ -212,6 +218,7 @@ void unary_kernel_vec_f32(const TensorIter& it, const F& f, int64_t grain = 3276
 template <class O, class A, class B, class F>
 void binary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
   const bool avx2 = cpu_has_avx2();
+  const bool streaming = it.numel() * int64_t(sizeof(O)) >= kStreamingBytes;
   it.for_each(
       [&](char** p, const int64_t* s, int64_t n) {
         O* o = reinterpret_cast<O*>(p[0]);
@@ -221,8 +228,9 @@ void binary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
           const bool ca = s[1] == int64_t(sizeof(A)), cb = s[2] == int64_t(sizeof(B));
           if (ca && cb) {
             if (avx2)
-              loops::with_streaming(
-                  o, n, [&](O* d, int64_t s0, int64_t m) { loops::binary_contig_avx2<0>(d, a + s0, b + s0, m, f); });
+              loops::with_streaming(o, n, streaming, [&](O* d, int64_t s0, int64_t m) {
+                loops::binary_contig_avx2<0>(d, a + s0, b + s0, m, f);
+              });
             else
               loops::binary_contig<0>(o, a, b, n, f);
             return;
