@@ -4,22 +4,13 @@
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
 #include "python/objects.h"
+#include "python/parsed_fn.h"
 #include "python/py_errors.h"
 #include "python/tensor_methods.h"
 
 namespace ember::py {
 
 namespace {
-
-#define EMBER_FN(name, sig, ...)                                                               \
-  PyObject* fn_##name(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) { \
-    EMBER_PY_BEGIN                                                                             \
-    static ArgParser p(sig);                                                                   \
-    ParsedArgs r;                                                                              \
-    p.parse(args, nargs, kwnames, r);                                                          \
-    __VA_ARGS__                                                                                \
-    EMBER_PY_END(nullptr)                                                                      \
-  }
 
 EMBER_FN(_autocast_cpu_enabled, "_autocast_cpu_enabled()", return PyBool_FromLong(amp::tls_state().cpu_enabled);)
 EMBER_FN(_set_autocast_cpu_enabled, "_set_autocast_cpu_enabled(bool enabled)",

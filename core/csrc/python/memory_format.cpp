@@ -4,6 +4,7 @@
 
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
+#include "python/parsed_fn.h"
 #include "python/py_errors.h"
 #include "tensor/memory_format.h"
 
@@ -21,16 +22,6 @@ PyObject* int_list(const DimVec& v) {
   for (size_t i = 0; i < v.size(); i++) PyTuple_SET_ITEM(out, Py_ssize_t(i), PyLong_FromLongLong(v[i]));
   return out;
 }
-
-#define EMBER_FN(name, sig, ...)                                                               \
-  PyObject* fn_##name(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) { \
-    EMBER_PY_BEGIN                                                                             \
-    static ArgParser p(sig);                                                                   \
-    ParsedArgs r;                                                                              \
-    p.parse(args, nargs, kwnames, r);                                                          \
-    __VA_ARGS__                                                                                \
-    EMBER_PY_END(nullptr)                                                                      \
-  }
 
 EMBER_FN(_is_contiguous_in, "_is_contiguous_in(Tensor self, int memory_format)",
          return PyBool_FromLong(is_contiguous_in(r.tensor(0), format_code(r.int64(1))));)

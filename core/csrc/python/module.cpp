@@ -18,6 +18,7 @@
 #include "python/generator_object.h"
 #include "python/memory_format.h"
 #include "python/objects.h"
+#include "python/parsed_fn.h"
 #include "python/py_errors.h"
 #include "python/py_linalg_error.h"
 #include "python/return_types.h"
@@ -66,18 +67,6 @@ void translate(std::exception_ptr p) {
   } catch (const PythonError&) {
   }
 }
-
-// The module's utility functions go through ArgParser like the ops (not pybind11, whose dispatcher
-// aborts the process on keyword names that are not valid UTF-8).
-#define EMBER_FN(name, sig, ...)                                                               \
-  PyObject* fn_##name(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) { \
-    EMBER_PY_BEGIN                                                                             \
-    static ArgParser p(sig);                                                                   \
-    ParsedArgs r;                                                                              \
-    p.parse(args, nargs, kwnames, r);                                                          \
-    __VA_ARGS__                                                                                \
-    EMBER_PY_END(nullptr)                                                                      \
-  }
 
 // Registers a Python class the core instantiates; it must subclass `base` (when given).
 PyObject* set_class(PyObject*& slot, PyObject* cls, PyTypeObject* base, const char* what) {

@@ -9,6 +9,7 @@
 #include "generated/ops/as_strided.h"
 #include "python/arg_parser.h"
 #include "python/binding_util.h"
+#include "python/parsed_fn.h"
 #include "python/py_errors.h"
 #include "tensor/factory.h"
 #include "tensor/mapped_storage.h"
@@ -83,16 +84,6 @@ void set_storage(const Tensor& self, const Tensor& source, int64_t offset, const
   impl->refresh();
   self.bump_version();
 }
-
-#define EMBER_FN(name, sig, ...)                                                               \
-  PyObject* fn_##name(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) { \
-    EMBER_PY_BEGIN                                                                             \
-    static ArgParser p(sig);                                                                   \
-    ParsedArgs r;                                                                              \
-    p.parse(args, nargs, kwnames, r);                                                          \
-    __VA_ARGS__                                                                                \
-    EMBER_PY_END(nullptr)                                                                      \
-  }
 
 // Identity of the storage (valid while some tensor keeps it alive): views of one storage agree.
 EMBER_FN(_storage_key, "_storage_key(Tensor self)", return PyLong_FromVoidPtr(r.tensor(0).storage().get());)

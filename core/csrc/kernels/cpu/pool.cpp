@@ -232,13 +232,7 @@ void avg_apply(const Tensor& src, const Tensor& dst, const Windows& w, bool coun
                std::optional<int64_t> divisor_override, bool adjoint, const char* op) {
   const int64_t planes = src.sizes()[0] * src.sizes()[1], L = w.out_size(), S = w.in_size();
   EMBER_CHECK(!divisor_override || *divisor_override != 0, Runtime, op, ": divisor must be not zero");
-  // every plane has the same windows: their divisors are found once (0 for an empty window)
-  std::vector<int64_t> divisor(size_t(L), 0);
-  sweep(
-      w, [](int64_t, int64_t, int64_t, int64_t) {}, [](int64_t, int64_t) {},
-      [&](int64_t o, int64_t o0, int64_t o1, int64_t o2) {
-        divisor[size_t(o)] = avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override, in_window(w, o0, o1, o2));
-      });
+  const std::vector<int64_t> divisor = avg_divisors(w, count_include_pad, divisor_override);
   visit_real_float(src.dtype(), op, [&](auto z) {
     using T = decltype(z);
     using C = opmath_t<T>;

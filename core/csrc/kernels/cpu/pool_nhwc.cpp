@@ -124,12 +124,7 @@ void avg(const Tensor& src_in, const Tensor& dst, const Windows& w, bool count_i
   EMBER_CHECK(!divisor_override || *divisor_override != 0, Runtime, op, ": divisor must be not zero");
   const Tensor src = dense(src_in, format_of(src_in));
   const int64_t N = src.sizes()[0], C = src.sizes()[1], L = w.out_size(), S = w.in_size();
-  std::vector<int64_t> divisor(size_t(L), 0);  // the same for every image (0: an empty window)
-  sweep(
-      w, [](int64_t, int64_t, int64_t, int64_t) {}, [](int64_t, int64_t) {},
-      [&](int64_t o, int64_t o0, int64_t o1, int64_t o2) {
-        divisor[size_t(o)] = avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override, in_window(w, o0, o1, o2));
-      });
+  const std::vector<int64_t> divisor = avg_divisors(w, count_include_pad, divisor_override);
   visit_real_float(src.dtype(), op, [&](auto z) {
     using T = decltype(z);
     using A = opmath_t<T>;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace ember::pool {
 
@@ -79,6 +80,18 @@ inline int64_t in_window(const Windows& w, int64_t o0, int64_t o1, int64_t o2) {
     n *= k;
   }
   return n;
+}
+
+// avg_pool's divisors of every output (the same for every plane; 0 for an empty window), found once.
+inline std::vector<int64_t> avg_divisors(const Windows& w, bool count_include_pad,
+                                         std::optional<int64_t> divisor_override) {
+  std::vector<int64_t> divisor(size_t(w.out_size()), 0);
+  sweep(
+      w, [](int64_t, int64_t, int64_t, int64_t) {}, [](int64_t, int64_t) {},
+      [&](int64_t o, int64_t o0, int64_t o1, int64_t o2) {
+        divisor[size_t(o)] = avg_divisor(w, o0, o1, o2, count_include_pad, divisor_override, in_window(w, o0, o1, o2));
+      });
+  return divisor;
 }
 
 }  // namespace ember::pool
