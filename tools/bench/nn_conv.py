@@ -63,9 +63,8 @@ def _resnet18(t, nn, F):
     return nn.Sequential(*layers)
 
 
-def _resnet_step(lib):
-    if lib == "numpy":
-        return None
+def resnet_step(lib, bf16=False):
+    """One ResNet-18 batch-8 SGD step (forward, backward, update), under bf16 CPU autocast if asked."""
     t, nn, F = _lib(lib)
     t.manual_seed(0)
     model = _resnet18(t, nn, F)
@@ -76,11 +75,19 @@ def _resnet_step(lib):
     def step():
         for p in params:
             p.grad = None
-        loss = F.cross_entropy(model(x), target)
+        with t.autocast("cpu", dtype=t.bfloat16, enabled=bf16):
+            loss = F.cross_entropy(model(x), target)
         loss.backward()
         with t.no_grad():
             for p in params:
                 p.sub_(p.grad * 0.01)
+    return step
+
+
+def _resnet_step(lib):
+    if lib == "numpy":
+        return None
+    step = resnet_step(lib)
     return lambda: best_of(step, 2) * 1e3
 
 
