@@ -209,3 +209,14 @@ def test_dense_ops_on_sparse_raise_not_silently_compute():
         s[0]
     with pytest.raises(NotImplementedError):
         s.T
+
+
+@pytest.mark.parametrize("call, op", [
+    (lambda s: ember.relu(s), "relu"), (lambda s: ember.cat([s]), "cat"), (lambda s: ember.exp(s), "exp"),
+    (lambda s: ember.ones(2, 2).mm(s), "mm"), (lambda s: ember.nn.functional.relu(s), "relu"),
+])
+def test_function_forms_name_the_op(call, op):
+    # the functions reach a sparse argument through __torch_function__; the refusal names their op
+    s = ember.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2))
+    with pytest.raises(NotImplementedError, match=f"Could not run 'aten::{op}' with arguments from the 'SparseCPU'"):
+        call(s)

@@ -117,7 +117,10 @@ for _name, _fn in _SPARSE_METHODS.items():
 _SHAPE_ONLY = {"size", "dim", "ndimension", "numel", "nelement", "element_size", "is_floating_point", "is_complex",
                "is_signed", "__len__", "__class__", "__init__", "__new__", "__init_subclass__", "__subclasshook__",
                "__getattribute__", "__setattr__", "__delattr__", "__dir__", "__sizeof__", "__hash__", "__format__",
-               "__str__", "__repr__", "__class_getitem__"}
+               "__str__", "__repr__", "__class_getitem__",
+               # inherited: a binding given a sparse argument runs under it and its parser refuses the
+               # sparse tensor naming the op (a guard here named every op 'torch_function')
+               "__torch_function__"}
 # Properties that would read the meta part's (absent) data or return it as a dense tensor.
 _DATA_PROPERTIES = ("T", "mT", "H", "mH", "data", "real", "imag", "_base", "retains_grad", "output_nr")
 
