@@ -20,6 +20,20 @@ def _name(dtype):
     return repr(dtype).split(".", 1)[1]
 
 
+# PyTorch's C++ names of scalar types, as its messages print them ("expected scalar type Float").
+_SCALAR_TYPE_NAMES = {
+    "float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
+    "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+    "complex64": "ComplexFloat", "complex128": "ComplexDouble", "complex32": "ComplexHalf",
+}
+
+
+def scalar_type_name(dtype):
+    """PyTorch's C++ name of a dtype (ember.float32 -> 'Float')."""
+    name = _name(dtype)
+    return _SCALAR_TYPE_NAMES.get(name, name)
+
+
 class finfo:
     """Limits of a floating dtype (a complex dtype gives those of its parts); the default float
     dtype when none is given. Attributes: bits, eps, max, min, tiny, smallest_normal, resolution, dtype."""

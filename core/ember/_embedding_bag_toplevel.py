@@ -4,6 +4,7 @@ four results (output, offset2bag, bag_size, max_indices). The output is nn.funct
 from __future__ import annotations
 
 from . import _C
+from ._dtype_info import scalar_type_name
 from .autograd.grad_mode import no_grad
 
 __all__ = ["embedding_bag"]
@@ -13,8 +14,7 @@ _MODES = {0: "sum", 1: "mean", 2: "max"}
 
 def _check_index_dtype(t):
     if t.dtype not in (_C.int64, _C.int32):
-        word = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "bool": "Bool",
-                "uint8": "Byte", "int8": "Char", "int16": "Short"}.get(str(t.dtype).rsplit(".", 1)[-1], str(t.dtype))
+        word = scalar_type_name(t.dtype)
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
                            f"Long, Int; but got torch.{word}Tensor instead (while checking arguments for "
                            "embedding_bag)")

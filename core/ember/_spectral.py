@@ -4,13 +4,10 @@ from those parts. Arguments are checked as PyTorch does, with its messages."""
 from __future__ import annotations
 
 from . import _C
+from ._dtype_info import scalar_type_name
 from ._warn_always import warn_once
 
 __all__ = ["stft", "istft"]
-
-_TYPE_WORD = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-              "complex64": "ComplexFloat", "complex128": "ComplexDouble", "complex32": "ComplexHalf",
-              "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 
 _NO_WINDOW = ("A window was not provided. A rectangular window will be applied,which is known to cause spectral "
               "leakage. Other windows such as torch.hann_window or torch.hamming_window are recommended to reduce "
@@ -22,7 +19,7 @@ _REAL_OUTPUT = ("stft with return_complex=False is deprecated. In a future pytor
 
 
 def _word(t):
-    return _TYPE_WORD.get(str(t.dtype).rsplit(".", 1)[-1], str(t.dtype))
+    return scalar_type_name(t.dtype)
 
 
 def _dims(t):

@@ -7,22 +7,15 @@ import operator
 from . import _C
 from ._storage_typed import TypedStorage, legacy_storage_class, warn_typed_storage_removal
 from ._storage_untyped import UntypedStorage
+from ._dtype_info import scalar_type_name
 
-# PyTorch's names of scalar types in set_'s storage-type message (expected, got).
-_SCALAR_NAMES = {
-    "float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
-    "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-    "complex64": "ComplexFloat", "complex128": "ComplexDouble",
-}
 _SET_FORMS = (" * ()\n * (ember.Storage source)\n"
               " * (ember.Storage source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n"
               " * (Tensor source)\n"
               " * (Tensor source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n")
 
 
-def _scalar_name(dtype):
-    name = repr(dtype).split(".", 1)[1]
-    return _SCALAR_NAMES.get(name, name)
+_scalar_name = scalar_type_name  # PyTorch's scalar type names in set_'s storage-type message
 
 
 def _invalid_set(args):

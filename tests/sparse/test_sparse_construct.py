@@ -220,3 +220,9 @@ def test_function_forms_name_the_op(call, op):
     s = ember.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2))
     with pytest.raises(NotImplementedError, match=f"Could not run 'aten::{op}' with arguments from the 'SparseCPU'"):
         call(s)
+
+
+def test_mm_dtype_mismatch_names_pytorch_scalar_types():
+    s = ember.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2))
+    with pytest.raises(RuntimeError, match="expected scalar type Float but found Half"):
+        ember.sparse.mm(s, ember.ones(2, 2, dtype=ember.float16))

@@ -5,6 +5,7 @@ so gradients reach the values."""
 import builtins
 
 from .. import _C
+from .._dtype_info import scalar_type_name
 from .._ops_shape_extra import repeat_interleave
 from .._layout import sparse_coo, sparse_csr, strided
 from ._tensor import SparseTensor, make_coo, make_csr
@@ -13,13 +14,6 @@ __all__ = ["sparse_coo_tensor", "sparse_csr_tensor", "coalesce", "to_dense", "de
            "coo_to_csr", "csr_to_coo", "csr_arrays", "linearize", "to_sparse", "as_coo", "as_layout"]
 
 _INT_MAX = 2 ** 63 - 1
-_CPP_NAMES = {"int32": "Int", "int64": "Long", "float32": "Float", "float64": "Double", "int16": "Short",
-              "int8": "Char", "uint8": "Byte", "bool": "Bool", "float16": "Half", "bfloat16": "BFloat16"}
-
-
-def _cpp_name(dtype):
-    name = str(dtype).split(".")[-1]
-    return _CPP_NAMES.get(name, name)
 
 
 def _as_tensor(x, dtype=None, device=None):
@@ -99,11 +93,11 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
 
 def _check_csr(crow, col, values, size):
     if crow.dtype != col.dtype:
-        raise RuntimeError(f"crow_indices and col_indices must have the same dtype, bot got {_cpp_name(crow.dtype)} "
-                           f"and {_cpp_name(col.dtype)}, respectively")
+        raise RuntimeError(f"crow_indices and col_indices must have the same dtype, bot got "
+                           f"{scalar_type_name(crow.dtype)} and {scalar_type_name(col.dtype)}, respectively")
     if crow.dtype not in (_C.int32, _C.int64):
         raise RuntimeError(f"crow_indices and col_indices must be an int32 or int64 type, but got: "
-                           f"{_cpp_name(crow.dtype)}")
+                           f"{scalar_type_name(crow.dtype)}")
     if crow.dim() != 1 or col.dim() != 1 or values.dim() != 1:
         raise NotImplementedError("ember's sparse_csr_tensor takes 1-d crow_indices, col_indices and values (one "
                                   "matrix: no batch or dense dimensions)")

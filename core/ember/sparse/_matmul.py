@@ -4,6 +4,7 @@ pointers are cached on the coalesced tensor). Gradients: to the dense operand th
 pattern's product, to the sparse values at their stored entries only (SDDMM), so a sparse leaf's
 gradient is sparse with its own pattern, as PyTorch's sparse.mm gives."""
 from .. import _C
+from .._dtype_info import scalar_type_name
 from ..autograd.function import Function
 from ._convert import csr_arrays
 from ._ops import transpose
@@ -67,13 +68,10 @@ def _check_operands(sparse, dense, op):
     if dense.dim() != 2:
         raise RuntimeError(f"{op}: Argument #3 (dense): Expected a 2-D tensor, got {dense.dim()}-D")
     if sparse.dtype != dense.dtype:
-        raise RuntimeError(f"expected scalar type {_cpp(sparse.dtype)} but found {_cpp(dense.dtype)}")
+        raise RuntimeError(f"expected scalar type {scalar_type_name(sparse.dtype)} but found "
+                           f"{scalar_type_name(dense.dtype)}")
     if dense.shape[0] != sparse.shape[1]:
         raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {sparse.shape[1]}, got {dense.shape[0]}")
-
-
-def _cpp(dtype):
-    return {"float32": "Float", "float64": "Double"}.get(str(dtype).split(".")[-1], str(dtype))
 
 
 def _product(sparse, dense):

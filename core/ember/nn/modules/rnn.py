@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from ... import _C
+from ..._dtype_info import scalar_type_name
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -46,10 +47,7 @@ def _check_dtype(x, weight):
                          f"input.to({weight.dtype}), or convert model: model.to({x.dtype})")
 
 
-def _dtype_word(dtype):
-    """PyTorch's C++ name of a dtype in its messages (Float, Double, Half, BFloat16)."""
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}.get(
-        str(dtype).rsplit(".", 1)[-1], str(dtype))
+_dtype_word = scalar_type_name  # PyTorch's C++ name of a dtype in its messages
 
 
 class RNNBase(Module):
