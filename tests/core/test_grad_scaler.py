@@ -193,7 +193,10 @@ def test_fused_ops_check_their_arguments_as_pytorch():
     cases = [((g, ember.zeros(2), ember.tensor(1.0)), "found_inf must be a 1-element tensor."),
              ((g, ember.zeros((), dtype=ember.float64), ember.tensor(1.0)), "found_inf must be a float tensor."),
              ((g, ember.zeros(()), ember.ones(2)), "inv_scale must be a 1-element tensor."),
-             ((g, ember.zeros(()), ember.ones((), dtype=ember.float64)), "inv_scale must be a float tensor.")]
+             ((g, ember.zeros(()), ember.ones((), dtype=ember.float64)), "inv_scale must be a float tensor."),
+             # all on meta (mixed devices are refused before): no memory to read or write
+             (([ember.ones(2, device="meta")], ember.zeros((), device="meta"), ember.ones((), device="meta")),
+              "found_inf must be a tensor with data")]
     for args, msg in cases:
         with pytest.raises(RuntimeError, match=msg):
             ember._amp_foreach_non_finite_check_and_unscale_(*args)
@@ -203,7 +206,8 @@ def test_fused_ops_check_their_arguments_as_pytorch():
              ((ember.ones(2), gt, f), "current_scale must be a 1-element tensor."),
              ((s, ember.zeros(2, dtype=ember.int32), f), "growth_tracker must be a 1-element tensor."),
              ((s, gt, ember.ones(2)), "found_inf must be a 1-element tensor."),
-             ((s, gt, f.double()), "found_inf must be a float tensor.")]
+             ((s, gt, f.double()), "found_inf must be a float tensor."),
+             ((s.to("meta"), gt.to("meta"), f.to("meta")), "growth_tracker must be a tensor with data")]
     for args, msg in cases:
         with pytest.raises(RuntimeError, match=msg):
             ember._amp_update_scale_(*args, 2.0, 0.5, 2)

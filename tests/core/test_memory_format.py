@@ -252,3 +252,11 @@ def test_make_tensor_memory_format():
     assert t.stride() == (60, 1, 15, 3)
     with pytest.raises(ValueError, match="`noncontiguous` and `memory_format` are mutually exclusive"):
         make_tensor(2, 3, 4, 5, dtype=ember.float32, device="cpu", noncontiguous=True, memory_format=CL)
+
+
+def test_dtype_conversion_keeps_exact_strides_of_size_one_dims():
+    # an NC11 channels_last tensor is also contiguous: .to(dtype) must still keep its strides (PyTorch 2.13)
+    x = ember.empty_strided((2, 3, 1, 1), (3, 1, 3, 3))
+    for y in (x.to(ember.float64), x.double(), x.to(dtype=ember.float16)):
+        assert y.stride() == (3, 1, 3, 3)
+    assert ember.ones(2, 3).t().to(ember.float64).stride() == (1, 3)

@@ -15,9 +15,12 @@ namespace ember::ops {
 
 namespace {
 
-void check_scalar(const Tensor& t, const char* name) {
+// A 1-element tensor these ops read and write in place (so it must have memory: a meta one has none).
+void check_scalar(const Tensor& t, const char* name, ScalarType dtype = ScalarType::Float32,
+                  const char* kind = "a float") {
   EMBER_CHECK(t.numel() == 1, Runtime, name, " must be a 1-element tensor.");
-  EMBER_CHECK(t.dtype() == ScalarType::Float32, Runtime, name, " must be a float tensor.");
+  EMBER_CHECK(t.dtype() == dtype, Runtime, name, " must be ", kind, " tensor.");
+  EMBER_CHECK(!t.is_meta(), Runtime, name, " must be a tensor with data, got a meta tensor.");
 }
 
 // Multiplies n contiguous elements by inv, in place; true when one of them was inf or NaN. The
@@ -79,12 +82,9 @@ std::vector<Tensor> _amp_foreach_non_finite_check_and_unscale(const std::vector<
 
 Tensor _amp_update_scale(const Tensor& input, const Tensor& growth_tracker, const Tensor& found_inf,
                          double scale_growth_factor, double scale_backoff_factor, int64_t growth_interval) {
-  EMBER_CHECK(growth_tracker.numel() == 1, Runtime, "growth_tracker must be a 1-element tensor.");
-  EMBER_CHECK(input.numel() == 1, Runtime, "current_scale must be a 1-element tensor.");
-  EMBER_CHECK(found_inf.numel() == 1, Runtime, "found_inf must be a 1-element tensor.");
-  EMBER_CHECK(growth_tracker.dtype() == ScalarType::Int32, Runtime, "growth_tracker must be an int tensor.");
-  EMBER_CHECK(input.dtype() == ScalarType::Float32, Runtime, "current_scale must be a float tensor.");
-  EMBER_CHECK(found_inf.dtype() == ScalarType::Float32, Runtime, "found_inf must be a float tensor.");
+  check_scalar(growth_tracker, "growth_tracker", ScalarType::Int32, "an int");
+  check_scalar(input, "current_scale");
+  check_scalar(found_inf, "found_inf");
   float& scale = *input.data_as<float>();
   int32_t& tracker = *growth_tracker.data_as<int32_t>();
   if (*found_inf.data_as<float>() != 0.0f) {

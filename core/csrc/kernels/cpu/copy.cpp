@@ -65,7 +65,8 @@ void fill_(const Tensor& t, const Scalar& value) {
 }
 
 Tensor to_dtype(const Tensor& t, ScalarType dtype) {
-  Tensor out = t.is_contiguous() ? empty(t.sizes(), dtype, t.device()) : empty_like_layout(t);
+  const bool plain = t.strides() == contiguous_strides(t.sizes());  // else keep t's layout (see _to_copy)
+  Tensor out = plain ? empty(t.sizes(), dtype, t.device()) : empty_like_layout(t);
   if (out.dtype() != dtype) out = empty_strided(out.sizes(), out.strides(), dtype, t.device());
   copy_(out, t);
   return out;

@@ -10,7 +10,10 @@ Tensor _to_copy(const Tensor& input, ScalarType dtype, std::optional<Device> dev
   Device dev = device ? *device : input.device();
   if (dev.type == DeviceType::CPU) dev.index = -1;
   check_device_available(dev);
-  Tensor out = input.is_contiguous() ? empty(input.sizes(), dt, dev) : empty_like_layout(input);
+  // exactly contiguous strides take the short way; others (an NC11 channels_last tensor is contiguous
+  // too) keep their layout as preserve_format does
+  const bool plain = input.strides() == contiguous_strides(input.sizes());
+  Tensor out = plain ? empty(input.sizes(), dt, dev) : empty_like_layout(input);
   if (out.dtype() != dt || out.device() != dev) out = empty_strided(out.sizes(), out.strides(), dt, dev);
   if (input.is_meta() || dev.is_meta()) {
     EMBER_CHECK(!(input.is_meta() && !dev.is_meta()), NotImplemented,
