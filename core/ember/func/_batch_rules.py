@@ -193,19 +193,12 @@ def view_rule(func, args, kwargs):
             return wrap(v.squeeze(_shift_dims(rest[0], rank)))
         if name == "expand":
             sizes = _sizes(rest)
-            return wrap(_pad_front(v, len(sizes)).expand([n] + sizes))
+            return wrap(_pad(v, len(sizes)).expand([n] + sizes))
         if name in ("select", "narrow", "unbind", "split", "chunk", "diagonal", "movedim", "moveaxis"):
             return _dim_arg_rule(name, v, rest, rank)
     except _Unsupported:
         return NotImplemented
     return NotImplemented
-
-
-def _pad_front(v, rank):
-    """Leading singleton dims of a sample (after the batch dim) until it has `rank` dims."""
-    while v.dim() - 1 < rank:
-        v = v.unsqueeze(1)
-    return v
 
 
 def _dim_arg_rule(name, v, rest, rank):
@@ -280,7 +273,7 @@ def setitem(func, args, kwargs):
     region = x._value[(slice(None),) + items]
     v = value(val)
     if isinstance(val, Batched):
-        v = _pad_front(v, region.dim() - 1)
+        v = _pad(v, region.dim() - 1)
     x._value[(slice(None),) + items] = v
     return None
 

@@ -5,7 +5,6 @@ import builtins
 import numbers
 
 from .. import _C
-from .._layout import sparse_coo
 from ._convert import as_coo, coalesce, coo_to_csr, linearize, to_dense
 from ._tensor import SparseTensor, make_coo, not_on_sparse
 
@@ -204,8 +203,3 @@ def sparse_mask(self, mask):
     coo = as_coo(mask)
     out = make_coo(coo._idx, self[tuple(coo._idx)], mask.shape, coo._coalesced)
     return coo_to_csr(out) if mask.is_sparse_csr else out
-
-
-def check_layout_is_coo(self, op):
-    if self.layout is not sparse_coo:
-        raise not_on_sparse(op, self.layout)

@@ -71,7 +71,7 @@ class SparseTensor(Tensor):
         return self._idx.shape[0] if self.is_sparse else 2
 
     def dense_dim(self):
-        return self._vals.dim() - 1 if self.is_sparse else self._vals.dim() - 1
+        return self._vals.dim() - 1  # values are (nnz, *dense dims) in both layouts
 
     def _nnz(self):
         return self._vals.shape[0]
