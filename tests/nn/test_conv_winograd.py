@@ -154,13 +154,15 @@ def test_non_finite_values_reach_only_the_windows_that_see_them(bad, n, c, size,
     assert not np.isfinite(gx[:, 0]).any() and np.isfinite(gx[:, 1:]).all()
 
 
-def test_can_be_turned_off():
-    # With EMBER_CONV_WINOGRAD=0 the direct path runs: its float32 rounding error is smaller.
+@pytest.mark.parametrize("layout", ["", ".contiguous(memory_format=ember.channels_last)"])
+def test_can_be_turned_off(layout):
+    # With EMBER_CONV_WINOGRAD=0 the direct path runs: its float32 rounding error is smaller. The
+    # switch holds for the NCHW and the NHWC (channels_last) Winograd alike.
     code = (
         "import numpy as np, ember, ember.nn.functional as F\n"
         "rng = np.random.default_rng(0)\n"
         "x = rng.standard_normal((2, 64, 20, 20)); w = rng.standard_normal((64, 64, 3, 3))\n"
-        "y = F.conv2d(ember.tensor(x.astype(np.float32)), ember.tensor(w.astype(np.float32)), padding=1)\n"
+        f"y = F.conv2d(ember.tensor(x.astype(np.float32)){layout}, ember.tensor(w.astype(np.float32)), padding=1)\n"
         "xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))\n"
         "win = np.lib.stride_tricks.sliding_window_view(xp, (3, 3), axis=(2, 3))\n"
         "ref = np.einsum('nchwab,kcab->nkhw', win, w)\n"

@@ -161,9 +161,9 @@ struct TileBlock {
 
 bool applies(int64_t kh, int64_t kw, int64_t stride_h, int64_t stride_w, int64_t dil_h, int64_t dil_w, int64_t groups,
              int64_t cin, int64_t cout, int64_t oh, int64_t ow) {
-  return cpu_has_avx2() && kh == 3 && kw == 3 && stride_h == 1 && stride_w == 1 && dil_h == 1 && dil_w == 1 &&
-         groups == 1 && cin % 8 == 0 && cout % 8 == 0 && cin >= 8 && cout >= 8 && oh >= 4 && ow >= 4 &&
-         (oh + 3) / 4 * ((ow + 3) / 4) >= kMinTiles;
+  return conv::winograd::winograd_enabled() && cpu_has_avx2() && kh == 3 && kw == 3 && stride_h == 1 && stride_w == 1 &&
+         dil_h == 1 && dil_w == 1 && groups == 1 && cin % 8 == 0 && cout % 8 == 0 && cin >= 8 && cout >= 8 && oh >= 4 &&
+         ow >= 4 && (oh + 3) / 4 * ((ow + 3) / 4) >= kMinTiles;
 }
 
 bool forward(const float* xp, int64_t n, int64_t cin, int64_t oh, int64_t ow, int64_t cout, const float* taps,

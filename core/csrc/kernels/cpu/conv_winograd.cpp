@@ -17,6 +17,7 @@
 
 #include "device/cpu_features.h"
 #include "device/parallel.h"
+#include "kernels/cpu/conv_winograd_1d.h"
 #include "kernels/cpu/conv_winograd_tiles.h"
 #include "kernels/cpu/sgemm_unpacked.h"
 #include "tensor/factory.h"
@@ -78,11 +79,7 @@ bool geometry_fits(const Geometry& g) {
 }
 
 bool applies(const Problem& p) {
-  static const bool enabled = [] {
-    const char* v = std::getenv("EMBER_CONV_WINOGRAD");
-    return !(v && std::string(v) == "0");
-  }();
-  if (!enabled || !cpu_has_avx2() || p.c < 8 || p.k < 8 || p.oh() < 4 || p.ow() < 4 || p.n < 1) return false;
+  if (!winograd_enabled() || !cpu_has_avx2() || p.c < 8 || p.k < 8 || p.oh() < 4 || p.ow() < 4 || p.n < 1) return false;
   const Layout l = make_layout(p, false);
   // Transforming the kernel costs about as much as direct convolution of a couple of tiles.
   if (l.tiles < kMinTiles) return false;

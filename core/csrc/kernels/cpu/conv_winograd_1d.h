@@ -2,8 +2,19 @@
 // written once for one float or a vector of lanes (GCC's vector operators work on __m256); shared by the
 // NCHW (conv_winograd_tiles.cpp) and NHWC (conv_nhwc_winograd.cpp) convolutions.
 #pragma once
+#include <cstdlib>
+#include <cstring>
 
 namespace ember::conv::winograd {
+
+// EMBER_CONV_WINOGRAD=0 turns both Winograd paths off (direct convolution only); read once.
+inline bool winograd_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("EMBER_CONV_WINOGRAD");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
+  return on;
+}
 
 #define WINO_INLINE __attribute__((target("avx2,fma"), always_inline)) inline
 
