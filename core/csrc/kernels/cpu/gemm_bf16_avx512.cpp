@@ -4,9 +4,9 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cstring>
 
 #include "kernels/cpu/gemm_bf16.h"
+#include "types/half.h"
 
 #define EMBER_BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
 
@@ -39,24 +39,10 @@ EMBER_BF16_TARGET inline __m512 widen16(__m256i h) {
   return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
 }
 
-inline float to_float(uint16_t h) {
-  const uint32_t u = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &u, sizeof(f));
-  return f;
-}
-
-inline uint16_t to_bf16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof(u));
-  if ((u & 0x7fffffffu) > 0x7f800000u) return uint16_t((u >> 16) | 0x40u);
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return uint16_t(u >> 16);
-}
-
-inline float load_c(const uint16_t* p) { return to_float(*p); }
+// bf16 words <-> float by types/half.h's rules (round to nearest even, NaN kept quiet)
+inline float load_c(const uint16_t* p) { return bits_float(uint32_t(*p) << 16); }
 inline float load_c(const float* p) { return *p; }
-inline void store_c(uint16_t* p, float v) { *p = to_bf16(v); }
+inline void store_c(uint16_t* p, float v) { *p = BFloat16::from_float(v); }
 inline void store_c(float* p, float v) { *p = v; }
 
 EMBER_BF16_TARGET inline __m512 load_c16(__mmask16 k, const uint16_t* p) {
