@@ -49,9 +49,10 @@ $(STAMP)/recipes: $(STAMP)/venv
 	@touch $@
 
 # What only the tests need: tensorboard, whose event reader checks the files ember.utils.tensorboard writes
-# (SummaryWriter itself needs it too, as PyTorch's does; users install it when they log).
+# (SummaryWriter itself needs it too, as PyTorch's does; users install it when they log); onnx and
+# onnxruntime, which check and run the models ember.onnx.export writes (the exporter needs only onnx).
 $(STAMP)/testdeps: $(STAMP)/venv
-	$(VPY) -m pip install --quiet --disable-pip-version-check "tensorboard>=2.14"
+	$(VPY) -m pip install --quiet --disable-pip-version-check "tensorboard>=2.14" "onnx>=1.14" "onnxruntime>=1.16"
 	@touch $@
 
 $(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(CORE_SRC)

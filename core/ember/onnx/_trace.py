@@ -1,0 +1,198 @@
+"""Records a model's computation as a small graph by tracing: the example inputs are wrapped in a Tensor
+subclass whose __torch_function__ runs each call on plain tensors and writes it down as a Node.
+
+The graph is deliberately small so that ember.fx's graph can replace it later:
+  Graph.inputs  -- Values for the traced inputs, in order
+  Graph.nodes   -- Nodes in execution order; each has `op` (the callable's name, e.g. 'conv2d', '__add__'),
+                   `target` (the callable, or the Module for a leaf module), `args`/`kwargs` (Values where a
+                   traced tensor was passed; plain tensors (parameters, constants) and Python values as they
+                   were) and `outputs` (the result with Values in place of its tensors)
+  Graph.outputs -- the model's result with Values in place of its tensors
+Only the outermost call is recorded (inner calls run with the subclass switched off), so one
+`F.conv2d` is one node. Leaf modules (the recurrent layers, which ember runs as a fused per-layer op)
+are recorded whole as one node whose op is 'module:<ClassName>'."""
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import ember
+
+from .. import _C
+from ..overrides import DisableTorchFunctionSubclass
+
+__all__ = ["Value", "Node", "Graph", "trace", "LEAF_MODULES"]
+
+
+@dataclass(eq=False)
+class Value:
+    """One tensor flowing through the graph: its example tensor (from the trace) gives shape and dtype."""
+    index: int
+    example: Any  # a plain ember.Tensor
+
+    @property
+    def shape(self):
+        return tuple(self.example.shape)
+
+    @property
+    def dtype(self):
+        return self.example.dtype
+
+
+@dataclass(eq=False)
+class Node:
+    op: str
+    target: Any
+    args: tuple
+    kwargs: dict
+    outputs: Any
+
+
+@dataclass(eq=False)
+class Graph:
+    inputs: list = field(default_factory=list)
+    nodes: list = field(default_factory=list)
+    outputs: Any = None
+
+
+def LEAF_MODULES():
+    """Module classes recorded whole (a mapping exists for each in the exporter)."""
+    from ..nn import GRU, LSTM
+    return (LSTM, GRU)
+
+
+_ACTIVE: list = []  # the tracer being run (one at a time)
+
+
+class _Tracer:
+    def __init__(self):
+        self.graph = Graph()
+        self.values = {}  # id(traced tensor) -> Value
+        self.keep = []  # the traced tensors, so their ids are not reused while tracing
+
+    def new_value(self, plain):
+        return Value(len(self.keep), plain)
+
+    def wrap(self, plain):
+        """A traced tensor for the plain result `plain`, and its Value."""
+        traced = plain.as_subclass(_TracedTensor)
+        value = self.new_value(plain)
+        self.values[id(traced)] = value
+        self.keep.append(traced)
+        return traced, value
+
+    def wrap_result(self, ret):
+        """(ret with traced tensors, ret with Values) for a call's result."""
+        if isinstance(ret, _C.TensorBase):
+            return self.wrap(ret.as_subclass(ember.Tensor))
+        if isinstance(ret, (tuple, list)):
+            pairs = [self.wrap_result(r) for r in ret]
+            traced = [p[0] for p in pairs]
+            values = [p[1] for p in pairs]
+            if hasattr(ret, "_fields"):
+                return type(ret)(*traced), tuple(values)
+            if type(ret) in (tuple, list):
+                return type(ret)(traced), tuple(values)
+            return type(ret)(traced), tuple(values)  # ember.return_types struct sequences
+        return ret, ret
+
+    def to_values(self, obj):
+        """obj with each traced tensor replaced by its Value and other tensors made plain."""
+        if isinstance(obj, _TracedTensor):
+            return self.values[id(obj)]
+        if isinstance(obj, _C.TensorBase):
+            return obj
+        if isinstance(obj, (tuple, list)):
+            return type(obj)(self.to_values(o) for o in obj) if type(obj) in (tuple, list) else \
+                tuple(self.to_values(o) for o in obj)
+        if isinstance(obj, dict):
+            return {k: self.to_values(v) for k, v in obj.items()}
+        return obj
+
+    def record(self, op, target, args, kwargs, run):
+        """Runs `run()` (on plain tensors), records the node and returns the traced result."""
+        arg_values, kwarg_values = self.to_values(args), self.to_values(kwargs)
+        ret = run()
+        traced, out_values = self.wrap_result(ret)
+        self.graph.nodes.append(Node(op, target, arg_values, kwarg_values, out_values))
+        if _is_inplace(op, kwargs) and args and isinstance(args[0], _TracedTensor) and \
+                isinstance(out_values, Value):
+            self.values[id(args[0])] = out_values  # later uses of the mutated tensor read the new value
+        return traced
+
+
+def _is_inplace(op, kwargs):
+    if op.startswith("__i") and op.endswith("__"):
+        return True
+    return (op.endswith("_") and not op.endswith("__")) or bool(kwargs.get("inplace", False))
+
+
+def _plain(obj):
+    if isinstance(obj, _TracedTensor):
+        with DisableTorchFunctionSubclass():
+            return obj.as_subclass(ember.Tensor)
+    if type(obj) in (tuple, list):
+        return type(obj)(_plain(o) for o in obj)
+    if isinstance(obj, dict):
+        return {k: _plain(v) for k, v in obj.items()}
+    return obj
+
+
+class _TracedTensor(ember.Tensor):
+    """A tensor seen by the tracer: every overridable call on it is recorded."""
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = getattr(func, "__name__", None) or repr(func)
+        if not _ACTIVE or name in ("__repr__", "__format__", "__str__"):
+            with DisableTorchFunctionSubclass():
+                return func(*_plain(args), **_plain(kwargs))
+        tracer = _ACTIVE[-1]
+
+        def run():
+            with DisableTorchFunctionSubclass():
+                return func(*_plain(args), **_plain(kwargs))
+        return tracer.record(name, func, args, kwargs, run)
+
+
+@contextlib.contextmanager
+def _leaf_modules_recorded(model, tracer):
+    """Makes each leaf module inside model record itself as one node while tracing."""
+    leaves = LEAF_MODULES()
+    patched = []
+    for module in model.modules():
+        if isinstance(module, leaves) and "forward" not in module.__dict__:
+            def forward(*args, _module=module, **kwargs):
+                def run():
+                    return type(_module).forward(_module, *_plain(args), **_plain(kwargs))
+                return tracer.record(f"module:{type(_module).__name__}", _module, args, kwargs, run)
+            module.forward = forward
+            patched.append(module)
+    try:
+        yield
+    finally:
+        for module in patched:
+            del module.forward
+
+
+def trace(model, args, kwargs):
+    """Runs model(*args, **kwargs) with the tensors of args traced (kwargs are taken as constants, as
+    PyTorch's exporter does for non-tensor keyword inputs) and returns the Graph."""
+    tracer = _Tracer()
+    traced_args = []
+    for a in args:
+        if not isinstance(a, _C.TensorBase):
+            raise TypeError(f"ember.onnx.export: the example inputs must be tensors, got {type(a).__name__}")
+        t, v = tracer.wrap(a.detach().as_subclass(ember.Tensor))
+        traced_args.append(t)
+        tracer.graph.inputs.append(v)
+    _ACTIVE.append(tracer)
+    try:
+        with ember.no_grad(), _leaf_modules_recorded(model, tracer):
+            result = model(*traced_args, **kwargs)
+    finally:
+        _ACTIVE.pop()
+    tracer.graph.outputs = tracer.to_values(result)
+    return tracer.graph
