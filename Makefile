@@ -49,10 +49,15 @@ $(STAMP)/recipes: $(STAMP)/venv
 	@touch $@
 
 # What only the tests need: tensorboard, whose event reader checks the files ember.utils.tensorboard writes
-# (SummaryWriter itself needs it too, as PyTorch's does; users install it when they log); onnx and
-# onnxruntime, which check and run the models ember.onnx.export writes (the exporter needs only onnx).
-$(STAMP)/testdeps: $(STAMP)/venv
-	$(VPY) -m pip install --quiet --disable-pip-version-check "tensorboard>=2.14" "onnx>=1.14" "onnxruntime>=1.16"
+# (SummaryWriter itself needs it too, as PyTorch's does; users install it when they log).
+$(STAMP)/testdeps: $(STAMP)/venv $(STAMP)/onnxdeps
+	$(VPY) -m pip install --quiet --disable-pip-version-check "tensorboard>=2.14"
+	@touch $@
+
+# onnx and onnxruntime check and run the models ember.onnx.export writes (the exporter itself needs only onnx,
+# as PyTorch's does). A stamp of their own, so work trees whose testdeps stamp is older still get them.
+$(STAMP)/onnxdeps: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "onnx>=1.14" "onnxruntime>=1.16"
 	@touch $@
 
 $(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(CORE_SRC)

@@ -62,7 +62,7 @@ class GraphBuilder:
 
     def tensor(self, array, hint="const", is_param=False):
         """A new initializer holding array; returns its name."""
-        array = np.ascontiguousarray(array)
+        array = np.array(array, order="C")  # (ascontiguousarray would make a 0-d array 1-d)
         name = self.fresh(hint)
         proto = self.onnx.numpy_helper.from_array(array, name)
         if is_param and not self.export_params:

@@ -83,10 +83,12 @@ def _write_nodes(b, graph):
         _bind_outputs(b, node.outputs, fn(b, node))
 
 
-def _input_names(model, count, given):
+def _input_names(model, count, kwarg_names, given):
+    """input_names, completed by forward's parameter names for the positional inputs and the keywords for the
+    keyword inputs."""
     names = list(given or [])
-    if len(names) > count:
-        raise ValueError(f"ember.onnx.export: {len(names)} input_names given for {count} inputs")
+    if len(names) > count + len(kwarg_names):
+        raise ValueError(f"ember.onnx.export: {len(names)} input_names given for {count + len(kwarg_names)} inputs")
     try:
         params = [p for p in inspect.signature(model.forward).parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -94,7 +96,7 @@ def _input_names(model, count, given):
         params = []
     for i in range(len(names), count):
         names.append(params[i].name if i < len(params) else f"input_{i}")
-    return names
+    return names + kwarg_names[max(0, len(names) - count):]
 
 
 def _check_dynamic_axes(dynamic_axes, ranks):
@@ -162,9 +164,9 @@ def export(model, args=(), f=None, *, kwargs=None, verbose=None, input_names=Non
     onnx = _import_onnx()
     param_names = {id(t): n for n, t in list(model.named_parameters()) + list(model.named_buffers())}
     with _eval_mode(model):
-        graph = trace(model, args, kwargs)
+        graph, kwarg_names = trace(model, args, kwargs)
     b = GraphBuilder(onnx, opset, param_names, export_params and not keep_initializers_as_inputs)
-    in_names = _input_names(model, len(graph.inputs), input_names)
+    in_names = _input_names(model, len(args), kwarg_names, input_names)
     for value, name in zip(graph.inputs, in_names):
         b.used.add(name)
         b.bind(value, name)

@@ -178,21 +178,27 @@ def _leaf_modules_recorded(model, tracer):
 
 
 def trace(model, args, kwargs):
-    """Runs model(*args, **kwargs) with the tensors of args traced (kwargs are taken as constants, as
-    PyTorch's exporter does for non-tensor keyword inputs) and returns the Graph."""
+    """Runs model(*args, **kwargs) with the tensors among args and kwargs traced (they become the graph's
+    inputs: args in order, then the tensor kwargs in their order; other values are constants) and returns
+    the Graph and the names of the traced kwargs."""
     tracer = _Tracer()
+
+    def traced_input(a):
+        t, v = tracer.wrap(a.detach().as_subclass(ember.Tensor))
+        tracer.graph.inputs.append(v)
+        return t
     traced_args = []
     for a in args:
         if not isinstance(a, _C.TensorBase):
             raise TypeError(f"ember.onnx.export: the example inputs must be tensors, got {type(a).__name__}")
-        t, v = tracer.wrap(a.detach().as_subclass(ember.Tensor))
-        traced_args.append(t)
-        tracer.graph.inputs.append(v)
+        traced_args.append(traced_input(a))
+    traced_kwargs = {k: traced_input(v) if isinstance(v, _C.TensorBase) else v for k, v in kwargs.items()}
+    kwarg_names = [k for k, v in kwargs.items() if isinstance(v, _C.TensorBase)]
     _ACTIVE.append(tracer)
     try:
         with ember.no_grad(), _leaf_modules_recorded(model, tracer):
-            result = model(*traced_args, **kwargs)
+            result = model(*traced_args, **traced_kwargs)
     finally:
         _ACTIVE.pop()
     tracer.graph.outputs = tracer.to_values(result)
-    return tracer.graph
+    return tracer.graph, kwarg_names
