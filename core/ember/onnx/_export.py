@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import os
+import warnings
 
 import ember
 
@@ -87,8 +88,7 @@ def _input_names(model, count, kwarg_names, given):
     """input_names, completed by forward's parameter names for the positional inputs and the keywords for the
     keyword inputs."""
     names = list(given or [])
-    if len(names) > count + len(kwarg_names):
-        raise ValueError(f"ember.onnx.export: {len(names)} input_names given for {count + len(kwarg_names)} inputs")
+    names = names[:count + len(kwarg_names)]  # PyTorch's ignores names beyond the inputs too
     try:
         params = [p for p in inspect.signature(model.forward).parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -103,9 +103,9 @@ def _check_dynamic_axes(dynamic_axes, ranks):
     """{name: {axis: dim_param}} from PyTorch's forms ({axis: name} or [axes], whose names are generated)."""
     out = {}
     for key, axes in (dynamic_axes or {}).items():
-        if key not in ranks:
-            raise ValueError(f"ember.onnx.export: dynamic_axes names '{key}', which is not among the input or "
-                             f"output names {sorted(ranks)}")
+        if key not in ranks:  # PyTorch warns and goes on
+            warnings.warn(f"Provided key {key} for dynamic axes is not a valid input/output name")
+            continue
         if isinstance(axes, dict):
             spec = dict(axes)
         elif isinstance(axes, (list, tuple)):
@@ -113,10 +113,11 @@ def _check_dynamic_axes(dynamic_axes, ranks):
         else:
             raise TypeError(f"ember.onnx.export: dynamic_axes['{key}'] must be a dict or a list of axes, got "
                             f"{type(axes).__name__}")
-        for axis in spec:
-            if not isinstance(axis, int) or not -ranks[key] <= axis < ranks[key]:
-                raise ValueError(f"ember.onnx.export: dynamic axis {axis!r} of '{key}' is out of range for its "
-                                 f"{ranks[key]} dimensions")
+        for axis, name in spec.items():
+            if not isinstance(axis, int):
+                raise TypeError(f"ember.onnx.export: dynamic_axes['{key}'] keys must be ints, got {axis!r}")
+            if not -ranks[key] <= axis < ranks[key]:
+                raise RuntimeError(f"Dynamic shape axis should be no more than the shape dimension for {name}")
         out[key] = {a % ranks[key]: str(n) for a, n in spec.items()}
     return out
 
@@ -144,9 +145,11 @@ def _validate(model, args, opset_version, kwargs):
     if args and isinstance(args[-1], dict):  # PyTorch's legacy form: keyword inputs last in args
         kwargs, args = {**args[-1], **(kwargs or {})}, args[:-1]
     opset = DEFAULT_OPSET if opset_version is None else opset_version
-    if not isinstance(opset, int) or not MIN_OPSET <= opset <= MAX_OPSET:
-        raise ValueError(f"ember.onnx.export: opset_version must be an int from {MIN_OPSET} to {MAX_OPSET}, got "
-                         f"{opset_version!r}")
+    if isinstance(opset, bool) or not isinstance(opset, int):
+        raise TypeError(f"ember.onnx.export: opset_version must be an int, got {type(opset).__name__}")
+    if not MIN_OPSET <= opset <= MAX_OPSET:
+        raise RuntimeError(f"Unsupported onnx_opset_version: {opset} (ember.onnx.export writes opsets {MIN_OPSET} to "
+                           f"{MAX_OPSET})")
     return args, kwargs or {}, opset
 
 
@@ -174,7 +177,8 @@ def export(model, args=(), f=None, *, kwargs=None, verbose=None, input_names=Non
     outputs = _flatten_values(graph.outputs)
     out_names = list(output_names or [])
     if len(out_names) > len(outputs):
-        raise ValueError(f"ember.onnx.export: {len(out_names)} output_names given for {len(outputs)} outputs")
+        raise RuntimeError(f"number of output names provided ({len(out_names)}) exceeded number of outputs "
+                           f"({len(outputs)})")
     out_names += [f"output_{i}" for i in range(len(out_names), len(outputs))]
     ranks = {n: len(v.shape) for n, v in zip(in_names + out_names, graph.inputs + outputs)}
     dims = _check_dynamic_axes(dynamic_axes, ranks)

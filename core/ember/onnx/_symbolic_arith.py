@@ -77,7 +77,7 @@ def where(b, node):
     return b.add("Where", [b.name(a["condition"]), b.operand(a["input"], dt), b.operand(a["other"], dt)])
 
 
-@register("float", "double", "half", "long", "int", "bool", "to", "type_as")
+@register("float", "double", "half", "long", "int", "bool", "to", "_to_copy", "type_as")
 def cast(b, node):
     x = node.args[0]
     return b.cast(b.name(x), x.dtype, _dtype_of_output(node))

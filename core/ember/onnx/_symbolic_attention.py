@@ -28,8 +28,8 @@ def _array(t):
 
 def _project(b, x, weight, bias, hint):
     """x (an ONNX name) @ weight.T + bias, weight and bias constant arrays."""
-    out = b.add("MatMul", [x, b.tensor(np.ascontiguousarray(weight.T), f"{hint}_weight_t")])
-    return out if bias is None else b.add("Add", [out, b.tensor(bias, f"{hint}_bias")])
+    out = b.add("MatMul", [x, b.tensor(weight.T, f"{hint}_weight_t", is_param=True)])
+    return out if bias is None else b.add("Add", [out, b.tensor(bias, f"{hint}_bias", is_param=True)])
 
 
 def _mask_to_additive(b, mask, dtype):

@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 
-from ._trace import Value
 from ._registry import bind_args, register, unsupported_option
 
 
@@ -21,15 +20,13 @@ def _bias_or_empty(b, bias):
 @register("linear")
 def linear(b, node):
     a = bind_args(node, ["input", "weight", "bias"], {"bias": None})
-    w = a["weight"]
-    if not isinstance(w, Value):  # a parameter: store it transposed, so one MatMul
-        out = b.add("MatMul", [b.name(a["input"]), b.tensor(w.detach().numpy().T, "linear_weight_t")])
-    else:
-        wt = b.add("Transpose", [b.name(w)], perm=[1, 0])
-        out = b.add("MatMul", [b.name(a["input"]), wt])
-    if a["bias"] is not None:
-        out = b.add("Add", [out, b.name(a["bias"])])
-    return out
+    x, w, bias = a["input"], a["weight"], a["bias"]
+    if len(x.shape) == 2 and len(w.shape) == 2:
+        inputs = [b.name(x), b.name(w)] + ([b.name(bias)] if bias is not None else [])
+        return b.add("Gemm", inputs, transB=1)
+    wt = b.add("Transpose", [b.name(w)], perm=[1, 0]) if len(w.shape) == 2 else b.name(w)
+    out = b.add("MatMul", [b.name(x), wt])
+    return out if bias is None else b.add("Add", [out, b.name(bias)])
 
 
 def _conv_pads(padding, kernel, dilation, dims):

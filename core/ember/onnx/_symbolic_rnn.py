@@ -28,9 +28,9 @@ def _layer_weights(b, module, layer, mode):
         rs.append(_reorder(get("weight_hh"), mode, hidden))
         if module.bias:
             bs.append(np.concatenate([_reorder(get("bias_ih"), mode, hidden), _reorder(get("bias_hh"), mode, hidden)]))
-    w = b.tensor(np.stack(ws), f"{mode.lower()}_W_l{layer}")
-    r = b.tensor(np.stack(rs), f"{mode.lower()}_R_l{layer}")
-    bias = b.tensor(np.stack(bs), f"{mode.lower()}_B_l{layer}") if bs else ""
+    w = b.tensor(np.stack(ws), f"{mode.lower()}_W_l{layer}", is_param=True)
+    r = b.tensor(np.stack(rs), f"{mode.lower()}_R_l{layer}", is_param=True)
+    bias = b.tensor(np.stack(bs), f"{mode.lower()}_B_l{layer}", is_param=True) if bs else ""
     return w, r, bias
 
 

@@ -124,16 +124,16 @@ def stack(b, node):
     return b.add("Concat", [b.add("Unsqueeze", [b.operand(x, dt), axes]) for x in tensors], axis=dim % rank)
 
 
-def _split(b, x, sizes, dim, n_outputs):
+def _split(b, x, sizes, dim):
     out = b.add("Split", [b.name(x), b.ints(sizes, "split")], outputs=len(sizes), axis=dim)
     return tuple(out) if len(sizes) > 1 else (out,)
 
 
-@register("split")
+@register("split", "split_with_sizes")
 def split(b, node):
-    a = bind_args(node, ["tensor", "split_size_or_sections", "dim"], {"dim": 0})
-    x, dim = a["tensor"], a["dim"] % len(a["tensor"].shape)
-    return _split(b, x, [o.shape[dim] for o in node.outputs], dim, len(node.outputs))
+    x = node.args[0] if node.args else node.kwargs["tensor"]
+    dim = node.kwargs.get("dim", node.args[2] if len(node.args) > 2 else 0) % len(x.shape)
+    return _split(b, x, [o.shape[dim] for o in node.outputs], dim)
 
 
 @register("chunk", "tensor_split", "unbind")
@@ -143,10 +143,10 @@ def chunk(b, node):
     dim = node.kwargs.get("dim", node.args[2] if len(node.args) > 2 else 0) % rank
     if node.op == "unbind":
         dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else 0) % rank
-        parts = _split(b, x, [1] * x.shape[dim], dim, x.shape[dim])
+        parts = _split(b, x, [1] * x.shape[dim], dim)
         axes = b.ints([dim], "axes")
         return tuple(b.add("Squeeze", [p, axes]) for p in parts)
-    return _split(b, x, [o.shape[dim] for o in node.outputs], dim, len(node.outputs))
+    return _split(b, x, [o.shape[dim] for o in node.outputs], dim)
 
 
 @register("__getitem__")
