@@ -124,3 +124,21 @@ def test_missing_onnx_package_is_a_clear_import_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "onnx", None)
     with pytest.raises(ImportError, match="needs the 'onnx' package.*pip install onnx"):
         ember.onnx.export(nn.Linear(2, 2), (ember.randn(1, 2),), io.BytesIO())
+
+
+def test_in_place_index_assignment_is_named_as_pytorch_names_it():
+    def assign(x):
+        x[:, 0] = 1.0
+        return x
+    with pytest.raises(UnsupportedOperatorError, match="'aten::index_put_' to ONNX opset version 17"):
+        export(Fn(assign), (ember.randn(2, 3),))
+
+
+def test_reading_a_traced_value_into_python_warns_that_it_becomes_a_constant():
+    from ember.onnx._trace import TracerWarning
+
+    model = Fn(lambda x: x * 2 if x.sum() > 0 else x * 3)
+    x = ember.ones(2)
+    with pytest.warns(TracerWarning, match="^Converting a tensor to a Python boolean might cause the trace"):
+        exported = export(model, (x,))
+    np.testing.assert_allclose(exported.run(-x)[0], -2 * np.ones(2))  # the branch taken while tracing

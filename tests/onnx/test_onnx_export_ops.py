@@ -43,6 +43,12 @@ CASES = {
                    [(2, 3, 4)]),
     "softmax_family": (lambda x: (F.softmax(x, dim=0), x.log_softmax(-1), F.softmax(x, -1, dtype=ember.float64)),
                        [(3, 4)]),
+    "like_factories": (lambda x: ember.zeros_like(x) + ember.ones_like(x) * 2 + ember.full_like(x, 0.5) * x, [(2, 3)]),
+    "expand_repeat": (lambda x, y: x.expand(2, 3, 4) + y.expand_as(ember.ones(2, 3, 4)) + x.repeat(2, 1, 4),
+                      [(3, 1), (1, 4)]),
+    "masked_fill_pad": (lambda x: F.pad(x.masked_fill(x > 0.5, -2.0), (1, 2, 0, 1), value=0.25), [(2, 3, 4)]),
+    "argmax_argmin": (lambda x: (x.argmax(dim=1), ember.argmin(x, 0, keepdim=True), x.argmax()), [(3, 5)]),
+    "more_activations": (lambda x: (F.elu(x, 0.7), F.hardtanh(x, -0.3, 0.4), F.relu6(x * 5)), [(3, 4)]),
     "activations": (lambda x: (F.gelu(x, approximate="tanh"), F.leaky_relu(x, 0.2), F.silu(x), F.relu(x)),
                     [(2, 7)]),
 }

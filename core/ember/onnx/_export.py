@@ -9,7 +9,7 @@ import warnings
 
 import ember
 
-from . import _symbolic_arith, _symbolic_attention, _symbolic_nn, _symbolic_rnn, _symbolic_shape  # noqa: F401
+from . import _symbolic_arith, _symbolic_attention, _symbolic_misc, _symbolic_nn, _symbolic_rnn, _symbolic_shape  # noqa: F401,E501
 from ._builder import GraphBuilder
 from ._registry import SYMBOLICS
 from ._trace import Value, trace
@@ -76,11 +76,27 @@ def _bind_outputs(b, structure, names):
             _bind_outputs(b, s, n)
 
 
+_DUNDER_NAMES = {"__getitem__": "index", "__setitem__": "index_put_", "__truediv__": "div", "__rtruediv__": "div",
+                 "__rsub__": "rsub", "__floordiv__": "floor_divide", "__mod__": "remainder", "__and__": "bitwise_and",
+                 "__or__": "bitwise_or", "__xor__": "bitwise_xor", "__invert__": "bitwise_not", "__lshift__":
+                 "bitwise_left_shift", "__rshift__": "bitwise_right_shift"}
+
+
+def _aten_name(op):
+    """The name PyTorch's message would give a traced call ('__setitem__' -> 'index_put_')."""
+    if op in _DUNDER_NAMES:
+        return _DUNDER_NAMES[op]
+    if op.startswith("__") and op.endswith("__"):
+        core = op[2:-2]
+        return core[1:] if core.startswith(("r", "i")) and core[1:] in ("add", "mul", "sub", "pow", "matmul") else core
+    return op
+
+
 def _write_nodes(b, graph):
     for node in graph.nodes:
         fn = SYMBOLICS.get(node.op)
         if fn is None:
-            raise UnsupportedOperatorError(f"aten::{node.op}", b.opset, None)
+            raise UnsupportedOperatorError(f"aten::{_aten_name(node.op)}", b.opset, None)
         _bind_outputs(b, node.outputs, fn(b, node))
 
 

@@ -14,6 +14,7 @@ are recorded whole as one node whose op is 'module:<ClassName>'."""
 from __future__ import annotations
 
 import contextlib
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,11 @@ import ember
 from .. import _C
 from ..overrides import DisableTorchFunctionSubclass
 
-__all__ = ["Value", "Node", "Graph", "trace", "LEAF_MODULES"]
+__all__ = ["Value", "Node", "Graph", "trace", "LEAF_MODULES", "TracerWarning"]
+
+
+class TracerWarning(UserWarning):
+    """A value read out of a traced tensor into Python is a constant in the trace (PyTorch's warning)."""
 
 
 @dataclass(eq=False)
@@ -139,8 +144,43 @@ def _plain(obj):
     return obj
 
 
+def _warn_python_value(kind):
+    warnings.warn(f"Converting a tensor to a Python {kind} might cause the trace to be incorrect. We can't record "
+                  "the data flow of Python values, so this value will be treated as a constant in the future. This "
+                  "means that the trace might not generalize to other inputs!", TracerWarning, stacklevel=3)
+
+
 class _TracedTensor(ember.Tensor):
-    """A tensor seen by the tracer: every overridable call on it is recorded."""
+    """A tensor seen by the tracer: every overridable call on it is recorded. Reading its data into Python
+    (item, bool(), tolist...) does not dispatch, so those methods warn here as PyTorch's tracer does."""
+
+    def item(self):
+        _warn_python_value("number")
+        return _plain(self).item()
+
+    def tolist(self):
+        _warn_python_value("list")
+        return _plain(self).tolist()
+
+    def numpy(self, *args, **kwargs):
+        _warn_python_value("NumPy array")
+        return _plain(self).numpy(*args, **kwargs)
+
+    def __bool__(self):
+        _warn_python_value("boolean")
+        return bool(_plain(self))
+
+    def __float__(self):
+        _warn_python_value("float")
+        return float(_plain(self))
+
+    def __int__(self):
+        _warn_python_value("integer")
+        return int(_plain(self))
+
+    def __index__(self):
+        _warn_python_value("index")
+        return _plain(self).__index__()
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
