@@ -67,6 +67,8 @@ def test_bad_arguments():
         ember.onnx.export(lin, (x,), io.BytesIO(), input_names=["x"], dynamic_axes={"x": {2: "b"}})
     with pytest.raises(TypeError, match="dynamic_axes\\['x'\\] must be a dict or a list"):
         ember.onnx.export(lin, (x,), io.BytesIO(), input_names=["x"], dynamic_axes={"x": 0})
+    with pytest.raises(ValueError, match="the name 'x' is given to more than one input or output"):
+        ember.onnx.export(lin, (x,), io.BytesIO(), input_names=["x"], output_names=["x"])
     with pytest.raises(OnnxExporterError, match="depends on no input"):
         ember.onnx.export(Fn(lambda t: 3), (x,), io.BytesIO())
 
@@ -85,6 +87,14 @@ def test_f_as_a_path_and_a_single_tensor_as_args(tmp_path):
     assert_matches(exported.run(x), model(x))
     assert ember.onnx.export(model, x, str(tmp_path / "again.onnx")) is None
     assert onnx.load(str(tmp_path / "again.onnx")).graph.node
+
+
+def test_requested_output_names_are_not_taken_by_inner_nodes():
+    model = nn.Sequential(nn.Linear(3, 3), nn.ReLU(), nn.Linear(3, 2), nn.ReLU()).eval()
+    x = ember.randn(2, 3)
+    exported = export(model, (x,), input_names=["gemm"], output_names=["relu"])
+    assert [o.name for o in exported.proto.graph.output] == ["relu"]
+    assert_matches(exported.run(x), model(x))
 
 
 def test_f_none_returns_the_model_proto():

@@ -153,3 +153,15 @@ def test_parameters_become_initializers_named_as_the_module_names_them():
     names = {i.name for i in exported.proto.graph.initializer}
     assert {"0_weight", "0_bias", "1_running_mean", "1_running_var", "1_weight", "1_bias"} <= names
     assert [i.name for i in exported.proto.graph.input] == ["input"]
+
+
+@pytest.mark.parametrize("opset", [18, 19, 20, 21])
+def test_models_at_newer_opsets(opset):
+    cnn = SmallCNN()
+    _randomize_bn(cnn.bn1)
+    encoder = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 1)
+    for model, x in ((cnn.eval(), ember.randn(1, 3, 8, 8)), (encoder.eval(), ember.randn(4, 2, 8)),
+                     (LSTMClassifier().eval(), ember.randint(0, 20, (2, 5)))):
+        exported = export(model, (x,), opset_version=opset)
+        assert exported.proto.opset_import[0].version == opset
+        assert_matches(exported.run(x), model(x))

@@ -59,7 +59,7 @@ def _inputs(specs):
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-@pytest.mark.parametrize("opset", [17, 18])
+@pytest.mark.parametrize("opset", [17, 18, 21])
 def test_op_matches_eager(case, opset):
     fn, specs = CASES[case]
     xs = _inputs(specs)

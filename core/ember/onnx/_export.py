@@ -115,6 +115,24 @@ def _input_names(model, count, kwarg_names, given):
     return names + kwarg_names[max(0, len(names) - count):]
 
 
+def _output_names(count, given):
+    names = list(given or [])
+    if len(names) > count:
+        raise RuntimeError(f"number of output names provided ({len(names)}) exceeded number of outputs ({count})")
+    return names + [f"output_{i}" for i in range(len(names), count)]
+
+
+def _reserve(b, names):
+    seen = set()
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"ember.onnx.export: input and output names must be non-empty strings, got {name!r}")
+        if name in seen:
+            raise ValueError(f"ember.onnx.export: the name '{name}' is given to more than one input or output")
+        seen.add(name)
+        b.used.add(name)
+
+
 def _check_dynamic_axes(dynamic_axes, ranks):
     """{name: {axis: dim_param}} from PyTorch's forms ({axis: name} or [axes], whose names are generated)."""
     out = {}
@@ -186,20 +204,15 @@ def export(model, args=(), f=None, *, kwargs=None, verbose=None, input_names=Non
         graph, kwarg_names = trace(model, args, kwargs)
     b = GraphBuilder(onnx, opset, param_names, export_params and not keep_initializers_as_inputs)
     in_names = _input_names(model, len(args), kwarg_names, input_names)
-    for value, name in zip(graph.inputs, in_names):
-        b.used.add(name)
-        b.bind(value, name)
-    _write_nodes(b, graph)
     outputs = _flatten_values(graph.outputs)
-    out_names = list(output_names or [])
-    if len(out_names) > len(outputs):
-        raise RuntimeError(f"number of output names provided ({len(out_names)}) exceeded number of outputs "
-                           f"({len(outputs)})")
-    out_names += [f"output_{i}" for i in range(len(out_names), len(outputs))]
+    out_names = _output_names(len(outputs), output_names)
+    _reserve(b, in_names + out_names)  # before any node is named, so no node takes a requested name
+    for value, name in zip(graph.inputs, in_names):
+        b.bind(value, name)
     ranks = {n: len(v.shape) for n, v in zip(in_names + out_names, graph.inputs + outputs)}
     dims = _check_dynamic_axes(dynamic_axes, ranks)
+    _write_nodes(b, graph)
     for value, name in zip(outputs, out_names):
-        b.used.add(name)
         b.nodes.append(b.helper.make_node("Identity", [b.name(value)], [name], name=b.fresh("output_node")))
     proto_graph = b.helper.make_graph(
         b.nodes, "main_graph",
