@@ -9,7 +9,8 @@ import warnings
 
 import ember
 
-from . import _symbolic_arith, _symbolic_attention, _symbolic_misc, _symbolic_nn, _symbolic_rnn, _symbolic_shape  # noqa: F401,E501
+from . import (_symbolic_arith, _symbolic_attention, _symbolic_image, _symbolic_misc, _symbolic_nn,  # noqa: F401
+               _symbolic_rnn, _symbolic_shape)
 from ._builder import GraphBuilder
 from ._registry import SYMBOLICS
 from ._trace import Value, trace
