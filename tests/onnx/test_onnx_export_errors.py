@@ -152,3 +152,33 @@ def test_reading_a_traced_value_into_python_warns_that_it_becomes_a_constant():
     with pytest.warns(TracerWarning, match="^Converting a tensor to a Python boolean might cause the trace"):
         exported = export(model, (x,))
     np.testing.assert_allclose(exported.run(-x)[0], -2 * np.ones(2))  # the branch taken while tracing
+
+
+def test_in_place_ops_export_unless_a_view_would_miss_the_change():
+    def in_place(x):
+        y = x * 1
+        y.mul_(2).add_(1)
+        y += x
+        return F_relu_inplace(y)
+    model = Fn(in_place)
+    x = ember.randn(3, 4)
+    assert_matches(export(model, (x,)).run(x), model(x))
+
+    def base_after_view_changed(x):
+        y = x * 1
+        y[0].mul_(10)  # eager: changes y's first row
+        return y + 1
+    with pytest.raises(OnnxExporterError, match="'__add__': its input shares memory with a tensor an in-place op"):
+        export(Fn(base_after_view_changed), (x,))
+
+    def view_after_base_changed(x):
+        y = x * 1
+        row = y[0]
+        y.add_(1)
+        return row
+    with pytest.raises(OnnxExporterError, match="'output': its input shares memory"):
+        export(Fn(view_after_base_changed), (x,))
+
+
+def F_relu_inplace(t):
+    return nn.functional.relu(t, inplace=True)

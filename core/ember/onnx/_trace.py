@@ -22,6 +22,7 @@ import ember
 
 from .. import _C
 from ..overrides import DisableTorchFunctionSubclass
+from .errors import OnnxExporterError
 
 __all__ = ["Value", "Node", "Graph", "trace", "LEAF_MODULES", "TracerWarning"]
 
@@ -75,6 +76,8 @@ class _Tracer:
         self.graph = Graph()
         self.values = {}  # id(traced tensor) -> Value
         self.keep = []  # the traced tensors, so their ids are not reused while tracing
+        self.aliases = {}  # Value -> the list of Values that may share its memory (views of one another)
+        self.stale = set()  # Values whose memory an in-place op changed after they were recorded
 
     def new_value(self, plain):
         return Value(len(self.keep), plain)
@@ -118,13 +121,49 @@ class _Tracer:
     def record(self, op, target, args, kwargs, run):
         """Runs `run()` (on plain tensors), records the node and returns the traced result."""
         arg_values, kwarg_values = self.to_values(args), self.to_values(kwargs)
+        self.check_fresh(op, (arg_values, kwarg_values))
         ret = run()
         traced, out_values = self.wrap_result(ret)
         self.graph.nodes.append(Node(op, target, arg_values, kwarg_values, out_values))
-        if _is_inplace(op, kwargs) and args and isinstance(args[0], _TracedTensor) and \
-                isinstance(out_values, Value):
+        first = arg_values[0] if arg_values and isinstance(arg_values[0], Value) else None
+        if first is not None and op in _VIEW_OPS:
+            group = self.aliases.setdefault(first, [first])
+            for v in _values_in(out_values):
+                group.append(v)
+                self.aliases[v] = group
+        if first is not None and _is_inplace(op, kwargs) and isinstance(out_values, Value):
             self.values[id(args[0])] = out_values  # later uses of the mutated tensor read the new value
+            # the graph has no memory: a view of the mutated tensor (or the base of a mutated view) would not
+            # see the change, so using one later is refused
+            self.stale.update(v for v in self.aliases.get(first, [first]))
+            return args[0]  # as eager in-place ops return their own tensor
         return traced
+
+    def check_fresh(self, op, values):
+        for v in _values_in(values):
+            if v in self.stale:
+                raise OnnxExporterError(
+                    f"ONNX export of '{op}': its input shares memory with a tensor an in-place op changed (a view "
+                    "and its base); the exported graph could not see the change. Write the in-place op out of "
+                    "place (y = x.mul(2) instead of x.mul_(2)).")
+
+
+# calls whose result may share memory with their first argument
+_VIEW_OPS = frozenset(("__getitem__", "view", "view_as", "reshape", "reshape_as", "transpose", "t", "permute",
+                       "squeeze", "unsqueeze", "expand", "expand_as", "narrow", "select", "split", "split_with_sizes",
+                       "chunk", "tensor_split", "unbind", "flatten", "unflatten", "diagonal", "detach", "contiguous",
+                       "swapaxes", "swapdims", "movedim", "moveaxis", "as_strided", "unfold", "real", "imag", "T",
+                       "mT", "H", "mH", "view_as_real", "view_as_complex"))
+
+
+def _values_in(obj):
+    if isinstance(obj, Value):
+        return [obj]
+    if isinstance(obj, (tuple, list)):
+        return [v for o in obj for v in _values_in(o)]
+    if isinstance(obj, dict):
+        return [v for o in obj.values() for v in _values_in(o)]
+    return []
 
 
 def _is_inplace(op, kwargs):
@@ -241,4 +280,5 @@ def trace(model, args, kwargs):
     finally:
         _ACTIVE.pop()
     tracer.graph.outputs = tracer.to_values(result)
+    tracer.check_fresh("output", tracer.graph.outputs)
     return tracer.graph, kwarg_names
