@@ -182,3 +182,25 @@ def test_in_place_ops_export_unless_a_view_would_miss_the_change():
 
 def F_relu_inplace(t):
     return nn.functional.relu(t, inplace=True)
+
+
+def test_keep_initializers_as_inputs_keeps_the_values_and_lets_them_be_fed():
+    model = nn.Linear(3, 2)
+    exported = export(model, (ember.randn(4, 3),), input_names=["x"], keep_initializers_as_inputs=True)
+    assert [i.name for i in exported.proto.graph.input] == ["x", "weight", "bias"]
+    assert {i.name for i in exported.proto.graph.initializer} == {"weight", "bias"}
+    x = ember.randn(4, 3)
+    assert_matches(exported.run(x), model(x))  # the stored values as defaults
+    got = exported.session.run(None, {"x": x.numpy(), "bias": np.float32([1, 2])})[0]
+    np.testing.assert_allclose(got, x.numpy() @ model.weight.detach().numpy().T + np.float32([1, 2]), rtol=1e-5)
+
+
+def test_training_modes():
+    model = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5))
+    x = ember.randn(1, 2)
+    export(model, (x,), training=ember.onnx.TrainingMode.EVAL)
+    with pytest.raises(OnnxExporterError, match="eval-mode graphs only"):
+        export(model, (x,), training=ember.onnx.TrainingMode.TRAINING)
+    with pytest.raises(OnnxExporterError, match="eval-mode graphs only"):
+        export(model.train(), (x,), training=ember.onnx.TrainingMode.PRESERVE)
+    export(model.eval(), (x,), training=ember.onnx.TrainingMode.PRESERVE)

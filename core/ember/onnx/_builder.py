@@ -20,14 +20,15 @@ def numpy_dtype(dtype):
 
 
 class GraphBuilder:
-    def __init__(self, onnx, opset, param_names, export_params):
+    def __init__(self, onnx, opset, param_names, export_params, params_as_inputs=False):
         self.onnx = onnx
         self.helper = onnx.helper
         self.opset = opset
         self.nodes = []
         self.initializers = []
-        self.extra_inputs = []  # parameters as graph inputs when export_params=False
+        self.extra_inputs = []  # parameters as graph inputs (export_params=False, keep_initializers_as_inputs)
         self.export_params = export_params
+        self.params_as_inputs = params_as_inputs or not export_params
         self.param_names = param_names  # id(tensor) -> the module's name for it ('0.weight')
         self.value_names = {}  # Value -> ONNX name
         self.tensor_names = {}  # id(plain tensor) -> initializer name
@@ -65,10 +66,10 @@ class GraphBuilder:
         array = np.array(array, order="C")  # (ascontiguousarray would make a 0-d array 1-d)
         name = self.fresh(hint)
         proto = self.onnx.numpy_helper.from_array(array, name)
-        if is_param and not self.export_params:
+        if is_param and self.params_as_inputs:
             self.extra_inputs.append(self.helper.make_tensor_value_info(
                 name, self.helper.np_dtype_to_tensor_dtype(array.dtype), list(array.shape)))
-        else:
+        if self.export_params or not is_param:
             self.initializers.append(proto)
         return name
 

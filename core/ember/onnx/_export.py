@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import enum
 import inspect
 import os
 import warnings
@@ -16,7 +17,7 @@ from ._registry import SYMBOLICS
 from ._trace import Value, trace
 from .errors import OnnxExporterError, UnsupportedOperatorError
 
-__all__ = ["export", "is_in_onnx_export", "DEFAULT_OPSET", "MIN_OPSET", "MAX_OPSET"]
+__all__ = ["export", "is_in_onnx_export", "TrainingMode", "DEFAULT_OPSET", "MIN_OPSET", "MAX_OPSET"]
 
 DEFAULT_OPSET = 17
 MIN_OPSET = 17  # LayerNormalization is an ONNX op from 17 on
@@ -170,6 +171,23 @@ def _output_dims(value, named, any_dynamic):
     return {i: named.get(i) for i in range(len(value.shape))}
 
 
+class TrainingMode(enum.IntEnum):
+    """torch.onnx.TrainingMode: the mode the model is exported in."""
+    EVAL = 0
+    PRESERVE = 1
+    TRAINING = 2
+
+
+def _check_training(model, training):
+    """Only eval-mode graphs are written (dropout as identity, batch norm on running statistics)."""
+    if training is None or training == TrainingMode.EVAL:
+        return
+    if training == TrainingMode.PRESERVE and not any(m.training for m in model.modules()):
+        return
+    raise OnnxExporterError(f"ember.onnx.export writes eval-mode graphs only; training={training!r} (with the model "
+                            "in training mode) is not supported: use TrainingMode.EVAL")
+
+
 def _validate(model, args, opset_version, kwargs):
     if not isinstance(model, ember.nn.Module):
         raise TypeError(f"ember.onnx.export: model must be an ember.nn.Module, got {type(model).__name__}")
@@ -193,17 +211,17 @@ def export(model, args=(), f=None, *, kwargs=None, verbose=None, input_names=Non
            do_constant_folding=True, training=None, dynamo=False):
     """Exports model, traced on the example inputs args (a tuple, or one tensor), as an ONNX model to f (a
     path or a binary file object; None returns the onnx.ModelProto). Parameters and buffers become
-    initializers (graph inputs instead when export_params=False). dynamic_axes, as PyTorch's, names the
-    axes of inputs and outputs whose size may change. Calls made while tracing that depend only on constants
-    are computed then (do_constant_folding is therefore always in effect)."""
-    if training not in (None, False) and str(training) not in ("TrainingMode.EVAL",):
-        raise ValueError("ember.onnx.export: only export in eval mode is supported (training=TrainingMode.EVAL)")
+    initializers (graph inputs instead when export_params=False; both with keep_initializers_as_inputs).
+    dynamic_axes, as PyTorch's, names the axes of inputs and outputs whose size may change. Calls made while
+    tracing that depend only on constants are computed then (do_constant_folding is always in effect);
+    dynamo is accepted for PyTorch's signature (ember always traces)."""
+    _check_training(model, training)
     args, kwargs, opset = _validate(model, args, opset_version, kwargs)
     onnx = _import_onnx()
     param_names = {id(t): n for n, t in list(model.named_parameters()) + list(model.named_buffers())}
     with _eval_mode(model):
         graph, kwarg_names = trace(model, args, kwargs)
-    b = GraphBuilder(onnx, opset, param_names, export_params and not keep_initializers_as_inputs)
+    b = GraphBuilder(onnx, opset, param_names, export_params, keep_initializers_as_inputs)
     in_names = _input_names(model, len(args), kwarg_names, input_names)
     outputs = _flatten_values(graph.outputs)
     out_names = _output_names(len(outputs), output_names)

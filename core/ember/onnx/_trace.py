@@ -24,7 +24,7 @@ from .. import _C
 from ..overrides import DisableTorchFunctionSubclass
 from .errors import OnnxExporterError
 
-__all__ = ["Value", "Node", "Graph", "trace", "LEAF_MODULES", "TracerWarning"]
+__all__ = ["Value", "Node", "Graph", "trace", "leaf_module_types", "TracerWarning"]
 
 
 class TracerWarning(UserWarning):
@@ -62,7 +62,7 @@ class Graph:
     outputs: Any = None
 
 
-def LEAF_MODULES():
+def leaf_module_types():
     """Module classes recorded whole (a mapping exists for each in the exporter)."""
     from ..nn import GRU, LSTM
     return (LSTM, GRU)
@@ -239,7 +239,7 @@ class _TracedTensor(ember.Tensor):
 @contextlib.contextmanager
 def _leaf_modules_recorded(model, tracer):
     """Makes each leaf module inside model record itself as one node while tracing."""
-    leaves = LEAF_MODULES()
+    leaves = leaf_module_types()
     patched = []
     for module in model.modules():
         if isinstance(module, leaves) and "forward" not in module.__dict__:
