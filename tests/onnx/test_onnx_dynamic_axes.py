@@ -75,3 +75,20 @@ def test_flatten_and_reshape_follow_a_dynamic_batch():
     exported = export(model, (ember.randn(2, 12),), dynamic_axes={"x": {0: "n"}})
     x = ember.randn(5, 12)
     assert_matches(exported.run(x), model(x))
+
+
+def test_causal_attention_mask_is_shaped_at_run_time():
+    class Causal(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.qkv = nn.Linear(8, 24)
+
+        def forward(self, x):
+            q, k, v = self.qkv(x).chunk(3, dim=-1)
+            return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+    model = Causal().eval()
+    exported = export(model, (ember.randn(2, 5, 8),), input_names=["x"], dynamic_axes={"x": {0: "b", 1: "t"}})
+    for shape in ((1, 9, 8), (3, 2, 8)):
+        x = ember.randn(*shape)
+        assert_matches(exported.run(x), model(x))

@@ -91,3 +91,32 @@ def multi_head_attention(b, node):
         else:
             weights = b.add("ReduceMean", [weights], axes=[1], keepdims=0)
     return (out, weights)
+
+
+@register("scaled_dot_product_attention")
+def scaled_dot_product_attention(b, node):
+    a = bind_args(node, ["query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale", "enable_gqa"],
+                  {"attn_mask": None, "dropout_p": 0.0, "is_causal": False, "scale": None, "enable_gqa": False})
+    if a["dropout_p"] > 0:
+        raise unsupported_option("scaled_dot_product_attention", "dropout_p > 0")
+    if a["enable_gqa"]:
+        raise unsupported_option("scaled_dot_product_attention", "enable_gqa=True")
+    q, k = a["query"], a["key"]
+    dt, rank = q.dtype, len(k.shape)
+    scale = a["scale"] if a["scale"] is not None else 1.0 / math.sqrt(q.shape[-1])
+    perm = list(range(rank - 2)) + [rank - 1, rank - 2]
+    scores = b.add("MatMul", [b.name(q), b.add("Transpose", [b.name(k)], perm=perm)])
+    scores = b.add("Mul", [scores, b.scalar(scale, dt)])
+    if a["is_causal"]:  # keep j <= i: the lower triangle of an (L, S) matrix of ones, shaped at run time
+        lengths = b.add("Concat", [b.add("Shape", [b.name(q)], start=-2, end=-1),
+                                   b.add("Shape", [b.name(k)], start=-2, end=-1)], axis=0)
+        ones = b.add("ConstantOfShape", [lengths], value=b.onnx.numpy_helper.from_array(np.ones(1, np.float32)))
+        allowed = b.add("Cast", [b.add("Trilu", [ones], upper=0)], to=b.onnx.TensorProto.BOOL)
+        scores = b.add("Where", [allowed, scores, b.scalar(float("-inf"), dt)])
+    if a["attn_mask"] is not None:
+        mask = a["attn_mask"]
+        if str(mask.dtype) == "ember.bool":  # True: may attend
+            scores = b.add("Where", [b.name(mask), scores, b.scalar(float("-inf"), dt)])
+        else:
+            scores = b.add("Add", [scores, b.name(mask)])
+    return b.add("MatMul", [b.add("Softmax", [scores], axis=-1), b.name(a["value"])])

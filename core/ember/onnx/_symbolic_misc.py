@@ -94,3 +94,28 @@ def hardtanh(b, node):
                   {"min_val": lo, "max_val": hi, "inplace": False})
     x = a["input"]
     return b.add("Clip", [b.name(x), b.scalar(a["min_val"], x.dtype), b.scalar(a["max_val"], x.dtype)])
+
+
+@register("max", "min")
+def max_min(b, node):
+    """max(x) over all elements, max(x, dim) as (values, indices), max(x, other) elementwise."""
+    x = node.args[0]
+    rest = list(node.args[1:])
+    dim = node.kwargs.get("dim", rest[0] if rest and isinstance(rest[0], int) else None)
+    other = node.kwargs.get("other", rest[0] if rest and not isinstance(rest[0], int) else None)
+    keep = int(bool(node.kwargs.get("keepdim", rest[1] if len(rest) > 1 else False)))
+    reduce, arg = ("ReduceMax", "ArgMax") if node.op == "max" else ("ReduceMin", "ArgMin")
+    if other is not None:
+        dt = node.outputs.dtype
+        return b.add("Max" if node.op == "max" else "Min", [b.operand(x, dt), b.operand(other, dt)])
+    if dim is None:
+        axes = list(range(len(x.shape)))
+        return _reduce(b, reduce, b.name(x), axes, 0)
+    dim %= max(len(x.shape), 1)
+    return (_reduce(b, reduce, b.name(x), [dim], keep), b.add(arg, [b.name(x)], axis=dim, keepdims=keep))
+
+
+def _reduce(b, op, name, axes, keep):
+    if b.opset >= 18:  # axes became an input in opset 18
+        return b.add(op, [name, b.ints(axes, "axes")], keepdims=keep)
+    return b.add(op, [name], axes=axes, keepdims=keep)
