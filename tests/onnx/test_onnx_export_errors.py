@@ -204,3 +204,20 @@ def test_training_modes():
     with pytest.raises(OnnxExporterError, match="eval-mode graphs only"):
         export(model.train(), (x,), training=ember.onnx.TrainingMode.PRESERVE)
     export(model.eval(), (x,), training=ember.onnx.TrainingMode.PRESERVE)
+
+
+def test_a_model_that_fails_while_traced_is_left_as_it_was():
+    class Broken(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lstm = nn.LSTM(2, 3)
+
+        def forward(self, x):
+            out, _ = self.lstm(x)
+            return out @ ember.ones(4, 4)  # (.., 3) @ (4, 4): a shape error
+
+    model = Broken().train()
+    with pytest.raises(RuntimeError):
+        export(model, (ember.randn(5, 1, 2),))
+    assert "forward" not in model.lstm.__dict__ and model.training and model.lstm.training
+    assert not ember.onnx.is_in_onnx_export()
