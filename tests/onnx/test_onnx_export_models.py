@@ -165,3 +165,17 @@ def test_models_at_newer_opsets(opset):
         exported = export(model, (x,), opset_version=opset)
         assert exported.proto.opset_import[0].version == opset
         assert_matches(exported.run(x), model(x))
+
+
+@pytest.mark.parametrize("kwargs", [dict(stride=2, padding=1, output_padding=1), dict(stride=3, padding=2, dilation=2),
+                                    dict(stride=1, groups=2, bias=False)])
+def test_conv_transpose_options(kwargs):
+    model = nn.Sequential(nn.ConvTranspose2d(4, 6, 3, **kwargs), nn.ReLU()).eval()
+    x = ember.randn(2, 4, 5, 6)
+    assert_matches(export(model, (x,)).run(x), model(x))
+
+
+def test_conv_transpose1d():
+    model = nn.ConvTranspose1d(3, 2, 4, stride=2, padding=1, output_padding=1).eval()
+    x = ember.randn(2, 3, 7)
+    assert_matches(export(model, (x,)).run(x), model(x))
