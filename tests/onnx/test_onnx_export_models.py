@@ -179,3 +179,19 @@ def test_conv_transpose1d():
     model = nn.ConvTranspose1d(3, 2, 4, stride=2, padding=1, output_padding=1).eval()
     x = ember.randn(2, 3, 7)
     assert_matches(export(model, (x,)).run(x), model(x))
+
+
+def test_cross_attention_with_own_key_value_sizes_and_no_bias():
+    mha = nn.MultiheadAttention(12, 4, bias=False, kdim=5, vdim=7, batch_first=True).eval()
+    q, k, v = ember.randn(2, 3, 12), ember.randn(2, 6, 5), ember.randn(2, 6, 7)
+
+    class Cross(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.mha = mha
+
+        def forward(self, q, k, v):
+            return self.mha(q, k, v, need_weights=False)[0]
+
+    model = Cross().eval()
+    assert_matches(export(model, (q, k, v)).run(q, k, v), model(q, k, v))
