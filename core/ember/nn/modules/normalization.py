@@ -142,8 +142,9 @@ class LayerNorm(Module):
         f = _factory(device, dtype)
         if elementwise_affine:
             self.weight = Parameter(_C.ones(*self.normalized_shape, **f))
-            self.bias = Parameter(_C.zeros(*self.normalized_shape, **f)) if bias else None
-            if not bias:
+            if bias:
+                self.bias = Parameter(_C.zeros(*self.normalized_shape, **f))
+            else:  # (assigning None first would make register_parameter find 'bias' taken)
                 self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
