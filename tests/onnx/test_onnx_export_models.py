@@ -195,3 +195,12 @@ def test_cross_attention_with_own_key_value_sizes_and_no_bias():
 
     model = Cross().eval()
     assert_matches(export(model, (q, k, v)).run(q, k, v), model(q, k, v))
+
+
+def test_norms_without_affine_parameters():
+    model = nn.Sequential(nn.BatchNorm2d(3, affine=False), nn.Flatten(2), nn.LayerNorm(20, elementwise_affine=False),
+                          nn.LayerNorm([3, 20], bias=False)).eval()
+    _ = model(ember.randn(4, 3, 4, 5))  # eval: running statistics unchanged, still the defaults
+    model[0].running_mean.normal_()
+    x = ember.randn(2, 3, 4, 5)
+    assert_matches(export(model, (x,)).run(x), model(x))

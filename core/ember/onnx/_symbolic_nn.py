@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ._builder import numpy_dtype
 from ._registry import bind_args, register, unsupported_option
 
 
@@ -77,17 +78,11 @@ def batch_norm(b, node):
                   {"weight": None, "bias": None, "training": False, "momentum": 0.1, "eps": 1e-5})
     if a["training"] or a["running_mean"] is None:
         raise unsupported_option("batch_norm", "batch statistics (training mode or track_running_stats=False)")
-    channels = a["input"].shape[1]
-    dt = a["input"].dtype
-    scale = b.name(a["weight"]) if a["weight"] is not None else b.tensor(np.ones(channels, _np(dt)), "bn_scale")
-    bias = b.name(a["bias"]) if a["bias"] is not None else b.tensor(np.zeros(channels, _np(dt)), "bn_bias")
+    channels, dt = a["input"].shape[1], numpy_dtype(a["input"].dtype)
+    scale = b.name(a["weight"]) if a["weight"] is not None else b.tensor(np.ones(channels, dt), "bn_scale")
+    bias = b.name(a["bias"]) if a["bias"] is not None else b.tensor(np.zeros(channels, dt), "bn_bias")
     return b.add("BatchNormalization", [b.name(a["input"]), scale, bias, b.name(a["running_mean"]),
                                         b.name(a["running_var"])], epsilon=float(a["eps"]))
-
-
-def _np(dtype):
-    from ._builder import numpy_dtype
-    return numpy_dtype(dtype)
 
 
 @register("layer_norm")
@@ -95,8 +90,8 @@ def layer_norm(b, node):
     a = bind_args(node, ["input", "normalized_shape", "weight", "bias", "eps"],
                   {"weight": None, "bias": None, "eps": 1e-5})
     shape = list(_tuple(a["normalized_shape"], 1))
-    dt = a["input"].dtype
-    scale = b.name(a["weight"]) if a["weight"] is not None else b.tensor(np.ones(shape, _np(dt)), "ln_scale")
+    dt = numpy_dtype(a["input"].dtype)
+    scale = b.name(a["weight"]) if a["weight"] is not None else b.tensor(np.ones(shape, dt), "ln_scale")
     inputs = [b.name(a["input"]), scale] + ([b.name(a["bias"])] if a["bias"] is not None else [])
     return b.add("LayerNormalization", inputs, axis=-len(shape), epsilon=float(a["eps"]))
 
