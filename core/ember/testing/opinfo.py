@@ -133,8 +133,11 @@ def sample_args(sample: Sample, dtype: str) -> tuple[list, dict]:
 
 
 def numpy_tree(x):
-    """Tensors (also inside lists and tuples) as NumPy arrays, 16-bit floats widened."""
-    return type(x)(numpy_tree(i) for i in x) if isinstance(x, (list, tuple)) else to_numpy(x)
+    """Tensors (also inside lists and tuples) as NumPy arrays, 16-bit floats widened; named tuples (return_types)
+    become plain tuples."""
+    if isinstance(x, (list, tuple)):
+        return (list if isinstance(x, list) else tuple)(numpy_tree(i) for i in x)
+    return to_numpy(x)
 
 
 def reference_args(args: list) -> list:
