@@ -146,7 +146,7 @@ register(
                   lambda dtype, rng: [Sample((m @ m.T + 3 * np.eye(3),), kw) for m in [_r(rng, 3, 3)]
                                       for kw in ({}, {"upper": True})], method=True,
                   # cholesky reads one triangle, so a finite difference in the other is 0 while the analytic
-                  # gradient is symmetrized (as PyTorch's): its gradient is checked in tests/linalg
+                  # gradient is symmetrized (as PyTorch's); it is linalg.cholesky's, checked by its opdb entry
                   grad=False),
     python_opinfo("lu", _lu, _lu_samples, method=True),
     python_opinfo("lu_solve", _lu_solve, _lu_solve_samples, method=True),
