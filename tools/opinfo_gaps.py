@@ -61,6 +61,9 @@ def gaps():
 
 if __name__ == "__main__":
     functions, missing = gaps()
-    print(f"Python-written functions: {len(functions)}, without an OpInfo: {len(missing)}")
+    for label, nn in (("ember.*", False), ("ember.nn.functional.*", True)):
+        total = sum(n.startswith("nn.functional.") == nn for n in functions)
+        lacking = sum(n.startswith("nn.functional.") == nn for n in missing)
+        print(f"{label}: {total} Python-written functions, {lacking} without an OpInfo")
     if "--list" in sys.argv:
         print(" ".join(missing))
