@@ -1,6 +1,6 @@
 """nn.Embedding(sparse=True) / F.embedding(sparse=True): the weight's gradient is a sparse COO tensor (PyTorch's
 layout: one entry per looked-up index, padding_idx left out, uncoalesced, accumulated by concatenation), taken by
-optim.SGD (with momentum, as PyTorch allows; weight decay refused as PyTorch refuses it) and optim.SparseAdam, and
+optim.SGD (with momentum, as PyTorch allows; weight decay refused as PyTorch refuses it), optim.SparseAdam and Adagrad, and
 refused by the optimizers PyTorch refuses it in. References: NumPy (np.add.at) and NumPy optimizers written here."""
 import math
 
@@ -190,3 +190,33 @@ def test_optimizers_without_sparse_support_refuse_with_pytorchs_message(name, me
     emb(ember.tensor([1])).sum().backward()
     with pytest.raises(RuntimeError, match=f"^{message}$"):
         getattr(optim, name)(emb.parameters()).step()
+
+
+def _adagrad_reference(w, steps, lr, lr_decay, eps, init):
+    """Adagrad over the rows a step looks up: their squared-gradient sums grow, and only they move."""
+    s = np.full_like(w, init)
+    out = []
+    for t, (idx, up) in enumerate(steps, 1):
+        g = _dense_grad(idx, up, w.shape[0])
+        rows = np.unique(idx)
+        s[rows] += g[rows] ** 2
+        w = w.copy()
+        w[rows] -= lr / (1 + (t - 1) * lr_decay) * g[rows] / (np.sqrt(s[rows]) + eps)
+        out.append(w)
+    return out
+
+
+def test_adagrad_on_sparse_gradients_matches_numpy():
+    rng = np.random.default_rng(5)
+    w0 = rng.standard_normal((7, 4))
+    steps = _steps(rng, 4)
+    emb = nn.Embedding.from_pretrained(ember.tensor(w0), freeze=False, sparse=True)
+    opt = optim.Adagrad(emb.parameters(), lr=0.1, lr_decay=0.05, initial_accumulator_value=0.2)
+    for (idx, up), w in zip(steps, _adagrad_reference(w0, steps, 0.1, 0.05, 1e-10, 0.2)):
+        opt.zero_grad()
+        (emb(ember.tensor(idx)) * ember.tensor(up)).sum().backward()
+        opt.step()
+        np.testing.assert_allclose(emb.weight.detach().numpy(), w, rtol=1e-10, atol=1e-12)
+    emb(ember.tensor([1])).sum().backward()
+    with pytest.raises(RuntimeError, match="^weight_decay option is not compatible with sparse gradients$"):
+        optim.Adagrad(emb.parameters(), weight_decay=0.1).step()
