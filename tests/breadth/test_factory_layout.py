@@ -7,7 +7,8 @@ import pytest
 import ember
 
 
-@pytest.mark.parametrize("name,args", [("zeros", ((2, 3),)), ("ones", (2, 3)), ("empty", ((4,),)), ("full", ((2,), 7.0)),
+@pytest.mark.parametrize("name,args", [("zeros", ((2, 3),)), ("ones", (2, 3)), ("empty", ((4,),)),
+                                       ("full", ((2,), 7.0)),
                                        ("arange", (5,)), ("eye", (3,)), ("linspace", (0, 1, 4)),
                                        ("zeros_like", (np.ones((2, 2)),)), ("full_like", (np.ones(3), 2.0))])
 def test_strided_layout_gives_the_dense_result(name, args):

@@ -1,7 +1,8 @@
 """nn.Embedding(sparse=True) / F.embedding(sparse=True): the weight's gradient is a sparse COO tensor (PyTorch's
 layout: one entry per looked-up index, padding_idx left out, uncoalesced, accumulated by concatenation), taken by
-optim.SGD (with momentum, as PyTorch allows; weight decay refused as PyTorch refuses it), optim.SparseAdam and Adagrad, and
-refused by the optimizers PyTorch refuses it in. References: NumPy (np.add.at) and NumPy optimizers written here."""
+optim.SGD (with momentum, as PyTorch allows; weight decay refused as PyTorch refuses it), optim.SparseAdam and
+Adagrad, and refused by the optimizers PyTorch refuses it in. References: NumPy (np.add.at) and NumPy optimizers
+written here."""
 import math
 
 import numpy as np
@@ -173,7 +174,8 @@ def test_sparse_adam_matches_numpy_lazy_adam(maximize):
 def test_sparse_adam_refuses_dense_gradients_and_sparse_params():
     lin = nn.Linear(2, 2)
     lin(ember.ones(1, 2)).sum().backward()
-    with pytest.raises(RuntimeError, match="^SparseAdam does not support dense gradients, please consider Adam instead$"):
+    with pytest.raises(RuntimeError,
+                       match="^SparseAdam does not support dense gradients, please consider Adam instead$"):
         optim.SparseAdam(lin.parameters()).step()
     s = ember.sparse_coo_tensor(ember.tensor([[0]]), ember.ones(1), (3,))
     with pytest.raises(ValueError, match=r"Sparse params at indices \[0\]: SparseAdam requires dense parameter"):

@@ -60,7 +60,8 @@ def test_resize_as_sparse_takes_the_templates_size_and_dims():
 
 @pytest.mark.parametrize("op", ["sparse_resize_", "sparse_resize_and_clear_"])
 def test_dense_tensors_have_no_sparse_resize(op):
-    with pytest.raises(NotImplementedError, match=rf"^Could not run 'aten::{op}' with arguments from the 'CPU' backend"):
+    with pytest.raises(NotImplementedError,
+                       match=rf"^Could not run 'aten::{op}' with arguments from the 'CPU' backend"):
         getattr(ember.ones(2, 2), op)((2, 2), 2, 0)
 
 

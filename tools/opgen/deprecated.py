@@ -56,7 +56,7 @@ def binding_code(op: Op, kind: str, pub: str, read: dict[str, str], sig) -> str:
         k = len(old)
         call = (f"if (r.has({k})) return wrap(ad::{op.name}_out(r.tensor({k}), {', '.join(values)}));\n    " + call)
     return (f"  static ArgParser deprecated(\"{sig(pub, old, 'Tensor? out=None' if out else '')}\");\n"
-            f"  if (nargs == {len(old)} && deprecated.accepts(args, nargs, kwnames)) {{  // all positional, as PyTorch's\n"
+            f"  if (nargs == {len(old)} && deprecated.accepts(args, nargs, kwnames)) {{  // all positional\n"
             f"    if (!deprecated_overload_warn({_c_string(message)})) return nullptr;\n"
             f"    ParsedArgs r;\n    deprecated.parse(args, nargs, kwnames, r);\n    {call}\n  }}\n")
 

@@ -4,6 +4,11 @@ scale_grad_by_freq divides each row's gradient by how often its index occurs in 
 from .. import _C
 from ..autograd.function import Function
 
+# Set by ember.sparse._grad when ember.sparse is imported (as `import ember` does), so that nn does not import
+# sparse: make_coo(indices (1, n), rows (n, d), shape) -> an uncoalesced sparse COO tensor, and
+# accumulate(leaf, sparse gradient), the leaf's .grad += it.
+sparse_hooks = {}
+
 
 class EmbeddingLookup(Function):
     @staticmethod
@@ -24,12 +29,10 @@ class EmbeddingLookup(Function):
             counts = _C.bincount(flat, minlength=weight.shape[0]).to(grad.dtype)
             rows = rows / counts[idx].unsqueeze(1)
         if ctx.sparse:
-            from ..sparse._grad import accumulate_sparse_grad
-            from ..sparse._tensor import make_coo
-            g = make_coo(idx.unsqueeze(0), rows, weight.shape, False)
+            g = sparse_hooks["make_coo"](idx.unsqueeze(0), rows, weight.shape)
             if weight.is_leaf:
                 # The engine carries dense gradients only: the sparse one goes to weight.grad here.
-                accumulate_sparse_grad(weight, g)
+                sparse_hooks["accumulate"](weight, g)
                 return None, None, None, None, None
             return g.to_dense(), None, None, None, None
         dense = _C.zeros(list(weight.shape), dtype=grad.dtype).index_add(0, idx, rows)

@@ -8,6 +8,7 @@ import numbers
 from .. import _C
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
+from ..nn import _embedding_grad
 from ..overrides import _tensor_torch_function
 from . import _ops
 from ._tensor import SparseTensor, make_coo, on_first_sparse_tensor
@@ -70,6 +71,10 @@ def _install_sparse_grad():
 # The Python property costs ~120 ns per .grad read over the C++ attribute: installed only once a sparse
 # tensor exists (a gradient cannot be sparse before).
 on_first_sparse_tensor.append(_install_sparse_grad)
+
+
+def _embedding_sparse_grad(indices, rows, shape):
+    return make_coo(indices, rows, shape, False)
 
 
 def accumulate_sparse_grad(leaf, g):
@@ -164,3 +169,6 @@ SparseTensor.mul_ = _sparse_mul_
 SparseTensor.add_ = _sparse_add_
 SparseTensor.zero_ = _sparse_zero_
 SparseTensor.__iadd__ = _sparse_add_
+
+
+_embedding_grad.sparse_hooks.update(make_coo=_embedding_sparse_grad, accumulate=accumulate_sparse_grad)

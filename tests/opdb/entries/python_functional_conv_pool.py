@@ -32,7 +32,7 @@ def conv_ref(x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
     stride, padding, dilation = _tuple(stride, d), _tuple(padding, d), _tuple(dilation, d)
     x = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
     win = _windows(x, w.shape[2:], stride, dilation)
-    n, c, o = x.shape[0], x.shape[1], w.shape[0]
+    c, o = x.shape[1], w.shape[0]
     outs = []
     for g in range(groups):
         part = win[:, g * c // groups:(g + 1) * c // groups]

@@ -100,6 +100,10 @@ def _embedding_renorm(w, idx, max_norm, norm_type):
     return out
 
 
+def _rrelu_eval(x, lower=1 / 8, upper=1 / 3, training=False):
+    return np.where(x >= 0, x, x * (lower + upper) / 2)
+
+
 def _loss_samples(make):
     def samples(dtype, rng):
         return [Sample(make(rng), {"reduction": r}) for r in (0, 1, 2)]
@@ -112,9 +116,9 @@ register(
     python_opinfo("selu_", lambda x: _SELU_SCALE * np.where(x > 0, x, _SELU_ALPHA * np.expm1(x)),
                   lambda dtype, rng: [Sample((_r(rng, 3, 4) * 3,))], grad=False),
     # rrelu outside training is leaky_relu with the mean slope; in training its slopes are random
-    python_opinfo("rrelu", lambda x, lower=1 / 8, upper=1 / 3, training=False: np.where(x >= 0, x, x * (lower + upper) / 2),
+    python_opinfo("rrelu", _rrelu_eval,
                   lambda dtype, rng: [Sample((_r(rng, 3, 4),)), Sample((_r(rng, 5), 0.1, 0.5))]),
-    python_opinfo("rrelu_", lambda x, lower=1 / 8, upper=1 / 3, training=False: np.where(x >= 0, x, x * (lower + upper) / 2),
+    python_opinfo("rrelu_", _rrelu_eval,
                   lambda dtype, rng: [Sample((_r(rng, 3, 4),)), Sample((_r(rng, 5), 0.1, 0.5))], grad=False),
     python_opinfo("rsub", lambda x, y, alpha=1: y - alpha * x,
                   lambda dtype, rng: [Sample((_r(rng, 3, 4), _r(rng, 4))), Sample((_r(rng, 3), 2.5), {"alpha": 2})]),
@@ -147,12 +151,14 @@ register(
     python_opinfo("cosine_embedding_loss", _cosine_embedding_loss,
                   _loss_samples(lambda rng: (_r(rng, 4, 3), _r(rng, 4, 3), _signs(rng, 4), 0.2))),
     python_opinfo("hinge_embedding_loss", lambda x, y, margin=1.0, reduction=1: _REDUCE[reduction](
-        np.where(y > 0, x, np.maximum(0, margin - x))), _loss_samples(lambda rng: (_r(rng, 3, 4) * 2, _signs(rng, 3, 4)))),
+        np.where(y > 0, x, np.maximum(0, margin - x))),
+                  _loss_samples(lambda rng: (_r(rng, 3, 4) * 2, _signs(rng, 3, 4)))),
     python_opinfo("kl_div", _kl_div, lambda dtype, rng: [
         Sample((np.log(rng.uniform(0.1, 1, (3, 4))), rng.uniform(0.1, 1, (3, 4))), {"reduction": r}) for r in (0, 1, 2)]
                   + [Sample((_r(rng, 3, 4), _r(rng, 3, 4)), {"log_target": True})]),
     python_opinfo("margin_ranking_loss", lambda x1, x2, y, margin=0.0, reduction=1: _REDUCE[reduction](
-        np.maximum(0, -y * (x1 - x2) + margin)), _loss_samples(lambda rng: (_r(rng, 5), _r(rng, 5), _signs(rng, 5), 0.1))),
+        np.maximum(0, -y * (x1 - x2) + margin)),
+                  _loss_samples(lambda rng: (_r(rng, 5), _r(rng, 5), _signs(rng, 5), 0.1))),
     python_opinfo("poisson_nll_loss", _poisson_nll_loss, lambda dtype, rng: [
         Sample((_r(rng, 3, 4), rng.uniform(0, 3, (3, 4)), True, False, 1e-8, 1)),
         Sample((rng.uniform(0.1, 2, (3, 4)), rng.uniform(0.5, 3, (3, 4)), False, True, 1e-8, 0)),

@@ -151,7 +151,8 @@ register(
     python_opinfo("lu", _lu, _lu_samples, method=True),
     python_opinfo("lu_solve", _lu_solve, _lu_solve_samples, method=True),
     python_opinfo("lu_unpack", _lu_unpack, _lu_unpack_samples),
-    python_opinfo("orgqr", _orgqr, lambda dtype, rng: [Sample(_householder(rng, 4, 3)), Sample(_householder(rng, 3, 3))],
+    python_opinfo("orgqr", _orgqr,
+                  lambda dtype, rng: [Sample(_householder(rng, 4, 3)), Sample(_householder(rng, 3, 3))],
                   method=True),
     python_opinfo("ormqr", _ormqr, _ormqr_samples, method=True),
 )
