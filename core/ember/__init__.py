@@ -81,8 +81,11 @@ from .func import vmap  # noqa: E402,F401
 from . import cuda, accelerator  # noqa: E402,F401
 from ._layout import layout, strided, sparse_coo, sparse_csr  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401  (also gives Tensor its layout and to_sparse* methods)
-from .sparse import sparse_coo_tensor, sparse_csr_tensor  # noqa: E402,F401
+from .sparse import resize_as_sparse_, sparse_coo_tensor, sparse_csr_tensor  # noqa: E402,F401
 from .sparse._toplevel import mm, matmul, addmm, spmm  # noqa: E402,F401  (a sparse operand goes to ember.sparse)
+from ._factory_layout import add_layout_argument as _add_layout_argument  # noqa: E402
+
+_add_layout_argument(globals())  # the factories take layout= (strided; zeros/empty/zeros_like also sparse)
 from . import futures  # noqa: E402,F401
 from .futures import fork, wait  # noqa: E402,F401  (eager: run now, a completed Future)
 from . import amp, cpu  # noqa: E402,F401

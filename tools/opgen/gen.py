@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import pathlib
 
-from . import amp, autograd, pydoc, pyi
+from . import amp, autograd, deprecated, pydoc, pyi
 from .cpp import PARAM, decls, params
 from .opdb import NAMESPACES, Arg, Op
 
@@ -204,7 +204,7 @@ def _binding(op: Op, kind: str, overloads: list[Op]) -> tuple[str, str]:
     is_fn = kind in ("function", "inplace_function")
     cname = ("fn_" if is_fn else "m_") + pub
     self_param = "PyObject*" if is_fn else "PyObject* self"
-    code = ""
+    code = deprecated.binding_code(op, kind, pub, READ, _sig)
     for i, ov in enumerate(overloads):
         code += (f"  static ArgParser ov{i}(\"{_signature(ov, kind, pub)}\");\n"
                  f"  if (ov{i}.accepts(args, nargs, kwnames)) {{\n{_parse_and_call(ov, kind, f'ov{i}')}  }}\n")
@@ -274,6 +274,8 @@ def gen_bindings(family: str, ops: list[Op], all_ops: list[Op] | None = None) ->
     incs = "".join(f'#include "generated/ops/{o.name}.h"\n' for o in every if o.name in used)
     if any(o.autocast for o in every if o.name in used):
         incs += '#include "amp/autocast_state.h"\n#include "generated/amp/autocast_ops.h"\n'
+    if deprecated.uses_deprecated(ops):
+        incs += '#include "python/deprecated_overload.h"\n'
     ns_fns = "".join(f"void {namespace_fn(family, ns)}(std::vector<PyMethodDef>& v) {{\n" + "\n".join(d) +
                      "\n}\n\n" for ns, d in ns_defs.items())
     return (

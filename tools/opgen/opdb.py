@@ -31,7 +31,7 @@ VARIANTS = {"function", "method", "inplace", "inplace_function", "out"}
 ENTRY_KEYS = {"name", "schema", "doc", "variants", "dtypes", "promotion", "kernel", "includes", "backward",
               "differentiable", "not_differentiable", "composite", "elementwise", "overload_of",
               "method_overload_of", "check", "iter_check", "int_divisor_check", "captures", "simd_f32", "mixed_devices",
-              "namespace", "aliases", "autocast"}
+              "namespace", "aliases", "autocast", "deprecated_order"}
 KERNEL_KEYS = {"pointwise", "impl"}
 # `autocast:` -> what an autocast region does to the op's floating tensor arguments (PyTorch's CPU cast
 # policies): run in the region's lower precision, in float32, or in the widest of their types.

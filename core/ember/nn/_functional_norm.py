@@ -9,6 +9,7 @@ from .. import _C
 from .._dtype_info import finfo
 from .._ops_sort import unique
 from ..autograd.grad_mode import no_grad
+from ._embedding_grad import EmbeddingLookup
 from ._arg_checks import check_int, check_positive, check_same_dtype, tensor_args
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "local_response_norm", "embedding",
@@ -223,6 +224,9 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
             scale = _C.where(norms > max_norm, max_norm / (norms + 1e-7), _C.ones_like(norms))
             weight[rows] = weight[rows] * scale
     flat = input.reshape(-1).to(_C.int64)
+    if (sparse or scale_grad_by_freq) and weight.requires_grad and _C.is_grad_enabled():
+        return EmbeddingLookup.apply(weight, flat, padding_idx, scale_grad_by_freq, sparse).reshape(
+            list(input.shape) + [weight.shape[1]])
     out = weight.index_select(0, flat)
     if padding_idx is not None and weight.requires_grad:
         keep = (flat != padding_idx).to(weight.dtype).unsqueeze(1)

@@ -13,6 +13,8 @@ class Adam(Optimizer):
     """m <- lerp(m, g, 1-b1); v <- b2*v + (1-b2)*g^2; p <- p - lr/(1-b1^t) * m / (sqrt(v)/sqrt(1-b2^t) + eps),
     with v replaced by its running maximum under amsgrad."""
 
+    _sparse_grads_refused = "Adam does not support sparse gradients, please consider SparseAdam instead"
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):

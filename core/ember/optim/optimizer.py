@@ -185,6 +185,11 @@ class Optimizer:
 
     # -- gradients and stepping ----------------------------------------------------------------
 
+    # Whether step() takes sparse gradients (nn.Embedding(sparse=True)'s); else PyTorch's refusal, by default
+    # "<Name> does not support sparse gradients".
+    _takes_sparse_grads = False
+    _sparse_grads_refused = None
+
     def zero_grad(self, set_to_none=True):
         """Sets the parameters' gradients to None (default) or to zero."""
         for group in self.param_groups:
@@ -219,6 +224,9 @@ class Optimizer:
             g = p.grad
             if g is None:
                 continue
+            if g.is_sparse and not self._takes_sparse_grads:
+                raise RuntimeError(self._sparse_grads_refused or f"{type(self).__name__} does not support sparse "
+                                   f"gradients")
             yield p, (g.neg() if maximize else g)
 
     def _grads_and_state(self, group):

@@ -40,6 +40,9 @@ class SGD(Optimizer):
                     g = p.grad
                     if g is None:
                         continue
+                    if g.is_sparse:
+                        self._step_sparse(p, g, group)
+                        continue
                     buf = self.state[p].get("momentum_buffer") if group["momentum"] != 0 else None
                     if _fusable(p, g, buf, group["momentum"]):
                         fused[0].append(p)
@@ -86,6 +89,26 @@ class SGD(Optimizer):
             p.add_(g, alpha=-lr * sign).add_(buf, alpha=-lr * momentum)
         else:
             p.add_(buf, alpha=-lr)
+
+
+    def _step_sparse(self, p, g, group):
+        """PyTorch's update for a sparse gradient (nn.Embedding(sparse=True)): its entries go to the
+        parameter by index, the momentum buffer is sparse too; weight decay would add the dense parameter to
+        the sparse gradient, which PyTorch refuses, as here."""
+        if group["maximize"]:
+            g = -g
+        if group["weight_decay"] != 0:
+            g = g.add(p, alpha=group["weight_decay"])  # raises: add(sparse, dense) is not supported
+        momentum = group["momentum"]
+        if momentum != 0:
+            state = self.state[p]
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = state["momentum_buffer"] = g.clone().detach()
+            else:
+                buf.mul_(momentum).add_(g, alpha=1 - group["dampening"])
+            g = g.add(buf, alpha=momentum) if group["nesterov"] else buf
+        p.add_(g, alpha=-group["lr"])
 
 
 def _fusable(p, g, buf, momentum):

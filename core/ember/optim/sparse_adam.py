@@ -1,10 +1,8 @@
-"""SparseAdam for dense gradients. Ember has no sparse tensors, so the elements a gradient
-"touches" are its nonzero elements: only those get their moments and values updated (PyTorch's
-lazy Adam over a sparse gradient's indices). One difference remains: PyTorch also updates an
-indexed element whose gradient value is exactly 0; here that element counts as untouched."""
+"""SparseAdam: lazy Adam for sparse gradients (nn.Embedding(sparse=True)'s): only the entries a gradient
+holds get their moments and values updated, as PyTorch's; a dense gradient is refused, as PyTorch refuses it."""
 import math
 
-from .. import where, zeros_like
+from .. import zeros_like
 from ._helpers import call_closure, check_adam_family, no_grad_step
 from .optimizer import Optimizer
 
@@ -12,9 +10,14 @@ __all__ = ["SparseAdam"]
 
 
 class SparseAdam(Optimizer):
+    _takes_sparse_grads = True
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, maximize=False):
         check_adam_family(lr, eps, betas)
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, maximize=maximize))
+        sparse = [i for i, p in enumerate(self.param_groups[0]["params"]) if p.is_sparse]
+        if sparse:
+            raise ValueError(f"Sparse params at indices {sparse}: SparseAdam requires dense parameter tensors")
 
     def step(self, closure=None):
         loss = call_closure(closure)
@@ -24,6 +27,8 @@ class SparseAdam(Optimizer):
                 lr, eps = group["lr"], group["eps"]
                 # Not _grads_and_state: SparseAdam's step counter is a plain int, as in its state dicts.
                 for p, g in self._grads(group):
+                    if not g.is_sparse:
+                        raise RuntimeError("SparseAdam does not support dense gradients, please consider Adam instead")
                     state = self.state[p]
                     if len(state) == 0:
                         state["step"] = 0
@@ -31,11 +36,16 @@ class SparseAdam(Optimizer):
                         state["exp_avg_sq"] = zeros_like(p)
                     state["step"] += 1
                     step = state["step"]
-                    touched = g.ne(0)
-                    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-                    exp_avg.copy_(where(touched, exp_avg.lerp(g, 1 - beta1), exp_avg))
-                    exp_avg_sq.copy_(where(touched, exp_avg_sq.lerp(g * g, 1 - beta2), exp_avg_sq))
+                    g = g.coalesce()  # one entry per index: the moments of each are updated once
+                    if g._nnz() == 0:
+                        continue
+                    where = tuple(g._indices().unbind(0))
+                    values = g._values()
+                    exp_avg = state["exp_avg"][where].lerp_(values, 1 - beta1)
+                    exp_avg_sq = state["exp_avg_sq"][where].lerp_(values * values, 1 - beta2)
+                    state["exp_avg"].index_put_(where, exp_avg)
+                    state["exp_avg_sq"].index_put_(where, exp_avg_sq)
                     step_size = lr * math.sqrt(1 - beta2 ** step) / (1 - beta1 ** step)
                     update = exp_avg / exp_avg_sq.sqrt().add_(eps)
-                    p.add_(where(touched, update, 0.0).to(dtype=p.dtype), alpha=-step_size)
+                    p.index_put_(where, p[where] - (step_size * update).to(p.dtype))
         return loss

@@ -4,7 +4,8 @@ arithmetic. The tensor type itself is in _tensor.py; this module gathers the ope
 from .. import _C
 from .._layout import sparse_csr, strided
 from .._tensor import Tensor
-from . import _convert, _matmul, _ops
+from . import _convert, _grad, _matmul, _ops  # noqa: F401  (_grad: sparse gradients of dense leaves)
+from ._resize import resize_as_sparse_  # noqa: F401  (also the in-place resizes and dense tensors' sparse accessors)
 from ._convert import sparse_coo_tensor, sparse_csr_tensor
 from ._legacy import *  # noqa: F401,F403  (FloatTensor ... BoolTensor)
 from ._tensor import SparseTensor, not_on_sparse

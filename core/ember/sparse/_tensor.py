@@ -19,7 +19,14 @@ def not_on_sparse(op, layout):
                                f"be because the operator doesn't exist for this backend.")
 
 
+# Called once, when the first sparse tensor is made (_grad.py's: Tensor.grad learns sparse gradients only then, so
+# programs without sparse tensors keep the C++ attribute's speed).
+on_first_sparse_tensor = []
+
+
 def _new(layout, size, values, **members):
+    while on_first_sparse_tensor:
+        on_first_sparse_tensor.pop()()
     size = tuple(int(s) for s in size)
     t = _C._make_subclass(SparseTensor, _C.empty(size, dtype=values.dtype, device="meta"), False)
     d = t.__dict__
