@@ -6,7 +6,6 @@ NaN pattern (Winograd refuses it)."""
 import numpy as np
 import pytest
 
-import ember
 import ember.nn.functional as F
 from bf16_reference import bf16_values, check
 
@@ -39,7 +38,8 @@ def grads_ref(x, w, g, pad):
     return out
 
 
-@pytest.mark.parametrize("shape,out_ch,pad", [((2, 16, 12, 12), 16, 1), ((3, 8, 10, 9), 24, 1), ((2, 12, 14, 14), 8, 0)])
+@pytest.mark.parametrize("shape,out_ch,pad",
+                         [((2, 16, 12, 12), 16, 1), ((3, 8, 10, 9), 24, 1), ((2, 12, 14, 14), 8, 0)])
 def test_forward_and_gradients_round_once(shape, out_ch, pad):
     x, xn = bf16_values(RNG, shape)
     w, wn = bf16_values(RNG, (out_ch, shape[1], 3, 3))

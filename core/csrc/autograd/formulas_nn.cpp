@@ -90,7 +90,9 @@ Tensor batch_norm_grad(const Tensor& grad, const Tensor& input, const Tensor& we
               ops::batch_norm_backward(grad, input, weight, save_mean, save_invstd, training),
               autograd::current_version(grad),
               autograd::current_version(input)};
-    Tensor out = which == 0 ? std::get<0>(last.result) : which == 1 ? std::get<1>(last.result) : std::get<2>(last.result);
+    Tensor out = which == 0   ? std::get<0>(last.result)
+                 : which == 1 ? std::get<1>(last.result)
+                              : std::get<2>(last.result);
     if (which == 2) last = BatchNormGrads{};
     return out;
   }
