@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "autograd/formulas.h"
+#include "autograd/meta.h"
 #include "generated/ops/batch_norm_backward.h"
 
 namespace ember::ad {
@@ -45,14 +46,55 @@ Tensor hardswish_backward(const Tensor& grad, const Tensor& input) {
   return where(le(input, num(-3.0)), zeros_of(grad), where(ge(input, num(3.0)), grad, mid));
 }
 
+namespace {
+
+// The fused kernel's three gradients from its last call on this thread, with the arguments they came
+// from (held, so that no other storage can take their place): the node asks for input's, weight's
+// and bias's gradients one after the other, and all three come from one pass over the data.
+struct BatchNormGrads {
+  Tensor grad, input, weight, save_mean, save_invstd;
+  bool training = false;
+  std::tuple<Tensor, Tensor, Tensor> result;
+  uint32_t grad_version = 0, input_version = 0;  // an in-place change in between invalidates
+
+  bool matches(const Tensor& g, const Tensor& x, const Tensor& w, const Tensor& m, const Tensor& s, bool t) const {
+    // The same elements: one storage (kept alive here, so not a new one at its address), offset,
+    // sizes, strides and dtype (the saved variables come back as new handles on them).
+    auto same = [](const Tensor& a, const Tensor& b) {
+      if (a.defined() != b.defined()) return false;
+      return !a.defined() || (a.storage().get() == b.storage().get() && a.offset() == b.offset() &&
+                              a.sizes() == b.sizes() && a.strides() == b.strides() && a.dtype() == b.dtype());
+    };
+    return grad.defined() && same(grad, g) && same(input, x) && same(weight, w) && same(save_mean, m) &&
+           same(save_invstd, s) && training == t && autograd::current_version(grad) == grad_version &&
+           autograd::current_version(input) == input_version;
+  }
+};
+
+}  // namespace
+
 // native_batch_norm's gradient for input (which 0), weight (1) or bias (2). Without create_graph,
-// the fused kernel; with it, the same math in recorded ops, the statistics recomputed from input
-// (so second derivatives see how they depend on it).
+// the fused kernel (run once for the three: the last asked for releases it); with it, the same math
+// in recorded ops, the statistics recomputed from input (so second derivatives see how they depend on it).
 Tensor batch_norm_grad(const Tensor& grad, const Tensor& input, const Tensor& weight, const Tensor& save_mean,
                        const Tensor& save_invstd, bool training, double eps, int which) {
   if (!GradMode::is_enabled()) {
-    auto r = ops::batch_norm_backward(grad, input, weight, save_mean, save_invstd, training);
-    return which == 0 ? std::get<0>(r) : which == 1 ? std::get<1>(r) : std::get<2>(r);
+    thread_local BatchNormGrads last;
+    if (!last.matches(grad, input, weight, save_mean, save_invstd, training))
+      last = {grad,
+              input,
+              weight,
+              save_mean,
+              save_invstd,
+              training,
+              ops::batch_norm_backward(grad, input, weight, save_mean, save_invstd, training),
+              autograd::current_version(grad),
+              autograd::current_version(input)};
+    Tensor out = which == 0   ? std::get<0>(last.result)
+                 : which == 1 ? std::get<1>(last.result)
+                              : std::get<2>(last.result);
+    if (which == 2) last = BatchNormGrads{};
+    return out;
   }
   DimVec dims{0}, shape{1, input.sizes()[1]};
   for (int64_t d = 2; d < input.dim(); d++) {

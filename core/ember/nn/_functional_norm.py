@@ -41,6 +41,17 @@ def _affine(y, weight, bias, shape):
     return y if y.dtype == dtype else y.to(dtype)
 
 
+def _native_dtypes(input, *params):
+    """Whether native_batch_norm takes these dtypes: float32/float64, or a half/bfloat16 input whose
+    parameters are all of its dtype or all float32 (computed in float32 there)."""
+    if input.dtype in (_C.float32, _C.float64):
+        return True
+    if input.dtype not in (_C.float16, _C.bfloat16):
+        return False
+    dtypes = {p.dtype for p in params if p is not None}
+    return dtypes in (set(), {input.dtype}, {_C.float32})
+
+
 @tensor_args("input", optional=("running_mean", "running_var", "weight", "bias"),
              numbers=("momentum", "eps"))
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
@@ -53,7 +64,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                           bias=bias)
     weight = weight.reshape(c) if weight is not None and weight.dim() != 1 else weight  # PyTorch takes (1, C) too
     bias = bias.reshape(c) if bias is not None and bias.dim() != 1 else bias
-    if input.dtype in (_C.float32, _C.float64) and (training or running_mean is not None):
+    if _native_dtypes(input, running_mean, running_var, weight, bias) and (training or running_mean is not None):
         if not training and (running_mean is None or running_var is None):
             raise RuntimeError("batch_norm: running_mean and running_var must be given when training=False")
         return _C.native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]

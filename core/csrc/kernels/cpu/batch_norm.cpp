@@ -2,6 +2,8 @@
 // normalized affine output), and its input/weight/bias gradients in two passes more. Channels
 // run in parallel. Training statistics come back for the backward formula (mean and 1/std) and
 // update the running statistics in place, with the unbiased variance as PyTorch stores it.
+// float16/bfloat16 input (autocast's batch norms) is computed in float32: converted once on the way
+// in, rounded once on the way out, instead of the composite form's dozen elementwise passes.
 #include <cmath>
 
 #include "device/parallel.h"
@@ -44,6 +46,30 @@ void float_types(ScalarType dt, const char* op, F&& f) {
     EMBER_FAIL(Type, "\"", op, "\" is not implemented for dtype ", dtype_name(dt), " here (float32/float64)");
 }
 
+bool reduced(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType::BFloat16; }
+
+// The type the passes run in: float32 for a 16-bit float input.
+ScalarType compute_type(const Tensor& input) { return reduced(input.dtype()) ? ScalarType::Float32 : input.dtype(); }
+
+// The dtype of the statistics and parameter gradients: float32 when a 16-bit input comes with a
+// float32 parameter (PyTorch's mixed type), else the input's.
+ScalarType param_type(const Tensor& input, std::initializer_list<const Tensor*> params) {
+  if (!reduced(input.dtype())) return input.dtype();
+  for (const Tensor* t : params)
+    if (t->defined() && t->dtype() == ScalarType::Float32) return ScalarType::Float32;
+  return input.dtype();
+}
+
+// An uninitialized tensor of t's sizes and strides in dtype (t itself when already of it).
+Tensor same_layout(const Tensor& t, ScalarType dtype) {
+  return t.dtype() == dtype ? t : empty_strided(t.sizes(), t.strides(), dtype, t.device());
+}
+
+// dst = src (converting) unless they are the same tensor.
+void store_back(const Tensor& dst, const Tensor& src) {
+  if (!dst.is_same(src)) copy_(dst, src);
+}
+
 // A per-channel vector as double (1 when undefined and `one`, else 0).
 std::vector<double> channel_values(const Tensor& t, int64_t c, double fallback) {
   std::vector<double> v(size_t(c), fallback);
@@ -70,16 +96,17 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
               input.sizes());
   const bool nhwc = bn::nhwc::wanted(input);  // channels-last input: NHWC passes, channels-last output
   Tensor out = nhwc ? bn::nhwc::empty_like_format(input) : empty(input.sizes(), input.dtype(), input.device());
-  Tensor save_mean = empty({L.c}, input.dtype(), input.device()),
-         save_invstd = empty({L.c}, input.dtype(), input.device());
+  const ScalarType ct = compute_type(input), st = param_type(input, {&weight, &bias, &running_mean, &running_var});
+  Tensor save_mean = empty({L.c}, st, input.device()), save_invstd = empty({L.c}, st, input.device());
   if (input.is_meta() || input.numel() == 0) return {out, save_mean, save_invstd};
-  const Tensor x = nhwc ? bn::nhwc::dense_like(input, input, input.dtype()) : contiguous(input);
+  const Tensor x = nhwc ? bn::nhwc::dense_like(input, input, ct) : contiguous_as(input, ct);
+  const Tensor y = same_layout(out, ct), mean_c = same_layout(save_mean, ct), invstd_c = same_layout(save_invstd, ct);
   const std::vector<double> w = channel_values(weight, L.c, 1.0), b = channel_values(bias, L.c, 0.0);
   std::vector<double> mean(size_t(L.c)), var(size_t(L.c));
-  float_types(input.dtype(), "batch_norm", [&](auto z) {
+  float_types(ct, "batch_norm", [&](auto z) {
     using T = decltype(z);
     const T* px = x.data_as<T>();
-    T* py = out.data_as<T>();
+    T* py = y.data_as<T>();
     if (training && nhwc) {
       bn::nhwc::stats(px, count, L.c, mean, var);
     } else if (training) {
@@ -118,19 +145,25 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
         }
       });
     for (int64_t c = 0; c < L.c; c++) {
-      save_mean.data_as<T>()[c] = T(mean[size_t(c)]);
-      save_invstd.data_as<T>()[c] = T(1.0 / std::sqrt(var[size_t(c)] + eps));
+      mean_c.data_as<T>()[c] = T(mean[size_t(c)]);
+      invstd_c.data_as<T>()[c] = T(1.0 / std::sqrt(var[size_t(c)] + eps));
     }
   });
+  store_back(out, y);
+  store_back(save_mean, mean_c);
+  store_back(save_invstd, invstd_c);
   if (training) {  // running statistics, updated in place (buffers: not recorded)
     auto update = [&](const Tensor& r, const std::vector<double>& v, double factor) {
       if (!r.defined()) return;
       EMBER_CHECK(r.is_contiguous(), Runtime, "batch_norm: running statistics must be contiguous");
-      float_types(r.dtype(), "batch_norm", [&](auto z) {
+      const Tensor rc = same_layout(r, compute_type(r));  // 16-bit statistics update through float32
+      store_back(rc, r);
+      float_types(rc.dtype(), "batch_norm", [&](auto z) {
         using R = decltype(z);
-        R* p = r.data_as<R>();
+        R* p = rc.data_as<R>();
         for (int64_t c = 0; c < L.c; c++) p[c] = R((1.0 - momentum) * double(p[c]) + momentum * factor * v[size_t(c)]);
       });
+      store_back(r, rc);
       r.bump_version();
     };
     update(running_mean, mean, 1.0);
@@ -157,30 +190,32 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
   }
   const bool nhwc = bn::nhwc::wanted(input);  // channels-last input: NHWC passes, channels-last grad_input
   Tensor gi = nhwc ? bn::nhwc::empty_like_format(input) : empty(input.sizes(), input.dtype(), input.device());
-  Tensor gw = empty({L.c}, input.dtype(), input.device()), gb = empty({L.c}, input.dtype(), input.device());
+  const ScalarType ct = compute_type(input), pt = param_type(input, {&weight, &save_mean});
+  Tensor gw = empty({L.c}, pt, input.device()), gb = empty({L.c}, pt, input.device());
   if (input.is_meta() || input.numel() == 0) return {gi, gw, gb};
-  const Tensor x = nhwc ? bn::nhwc::dense_like(input, input, input.dtype()) : contiguous(input);
-  const Tensor g =
-      nhwc ? bn::nhwc::dense_like(grad_output, input, input.dtype()) : contiguous_as(grad_output, input.dtype());
+  const Tensor x = nhwc ? bn::nhwc::dense_like(input, input, ct) : contiguous_as(input, ct);
+  const Tensor g = nhwc ? bn::nhwc::dense_like(grad_output, input, ct) : contiguous_as(grad_output, ct);
+  const Tensor gi_c = same_layout(gi, ct), gw_c = same_layout(gw, ct), gb_c = same_layout(gb, ct);
   const std::vector<double> w = channel_values(weight, L.c, 1.0), mean = channel_values(save_mean, L.c, 0.0),
                             inv = channel_values(save_invstd, L.c, 1.0);
   const int64_t count = L.n * L.plane;
-  float_types(input.dtype(), "batch_norm_backward", [&](auto z) {
+  float_types(ct, "batch_norm_backward", [&](auto z) {
     using T = decltype(z);
     const T *px = x.data_as<T>(), *pg = g.data_as<T>();
-    T* pi = gi.data_as<T>();
+    T* pi = gi_c.data_as<T>();
     if (nhwc) {
       std::vector<double> sg, sgx, k(size_t(L.c)), mg(size_t(L.c)), kx(size_t(L.c));
       bn::nhwc::grad_sums(pg, px, count, L.c, mean, sg, sgx);
       for (int64_t c = 0; c < L.c; c++) {
         const double is = inv[size_t(c)], sgxn = sgx[size_t(c)] * is;  // sum(g * xhat)
-        gw.data_as<T>()[c] = T(sgxn);
-        gb.data_as<T>()[c] = T(sg[size_t(c)]);
+        gw_c.data_as<T>()[c] = T(sgxn);
+        gb_c.data_as<T>()[c] = T(sg[size_t(c)]);
         k[size_t(c)] = w[size_t(c)] * is;
         mg[size_t(c)] = training ? sg[size_t(c)] / double(count) : 0.0;
         kx[size_t(c)] = k[size_t(c)] * is * (training ? sgxn / double(count) : 0.0);
       }
-      return bn::nhwc::input_grad(pg, px, count, L.c, k, mg, mean, kx, pi);
+      bn::nhwc::input_grad(pg, px, count, L.c, k, mg, mean, kx, pi);
+      return;
     }
     parallel_for(L.c, 1, [&](int64_t cb, int64_t ce) {
       for (int64_t c = cb; c < ce; c++) {
@@ -191,8 +226,8 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
           bn::sum_grad(pg + at, px + at, L.plane, m, sg, sgx);
         }
         sgx *= is;  // sum(g * xhat)
-        gw.data_as<T>()[c] = T(sgx);
-        gb.data_as<T>()[c] = T(sg);
+        gw_c.data_as<T>()[c] = T(sgx);
+        gb_c.data_as<T>()[c] = T(sg);
         const double k = w[size_t(c)] * is;
         const double mg = training ? sg / double(count) : 0.0, mgx = training ? sgx / double(count) : 0.0;
         for (int64_t i = 0; i < L.n; i++) {
@@ -202,6 +237,9 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
       }
     });
   });
+  store_back(gi, gi_c);
+  store_back(gw, gw_c);
+  store_back(gb, gb_c);
   return {gi, gw, gb};
 }
 

@@ -6,7 +6,8 @@
 //   weight gradient:    dW[g]    += grad_n[g] @ im2col(x_n[g])^T
 // float32 2-D 3x3 stride-1 convolutions with enough channels take Winograd's F(4x4, 3x3) instead
 // (conv_winograd.h), for all three. bfloat16 uses the AVX512_BF16 product where the CPU has it
-// (conv_bf16.h); float16 (and bfloat16 elsewhere) computes in float32. Messages follow PyTorch's.
+// (conv_bf16.h) except where Winograd serves; float16 (and bfloat16 elsewhere) computes in float32.
+// Messages follow PyTorch's.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -208,6 +209,16 @@ bool winograd_problem(const Plan& p, bool adjoint, conv::winograd::Problem& w) {
   return true;
 }
 
+// Whether Winograd's F(4x4, 3x3) serves this plan's convolution (adjoint: its transposed one), or
+// (weight_grad) its weight gradient. bfloat16 ones it serves are computed in float32 on it and
+// rounded once: direct convolution on the bf16 product does four times the multiplications, at
+// only twice float32's rate.
+bool winograd_serves(const Plan& p, bool adjoint, bool weight_grad) {
+  conv::winograd::Problem wp;
+  if (!winograd_problem(p, adjoint, wp)) return false;
+  return weight_grad ? conv::winograd::applies_to_weight_grad(wp) : conv::winograd::applies(wp);
+}
+
 // y = the convolution, plus bias (out_ch values) unless it is null.
 template <class T>
 void forward_impl(const Plan& p, const T* x, const T* w, const T* bias, T* y) {
@@ -328,7 +339,8 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
     return conv::nhwc::convolution(p, input, weight, bias, transposed, out_sizes);
   Tensor out = empty(out_sizes, input.dtype(), input.device());
   if (input.is_meta() || weight.is_meta() || out.numel() == 0) return out;
-  if (input.dtype() == ScalarType::BFloat16 && conv::bf16::convolution(p, input, weight, bias, transposed, out))
+  if (input.dtype() == ScalarType::BFloat16 && !winograd_serves(p, transposed, false) &&
+      conv::bf16::convolution(p, input, weight, bias, transposed, out))
     return out;
   const ScalarType ct = compute_type(input.dtype());
   Tensor x = contiguous_as(input, ct), w = contiguous_as(weight, ct);
@@ -366,7 +378,9 @@ Tensor convolution_weight_grad(const Tensor& grad_output, const Tensor& input, c
     fill_(out, Scalar(0.0));
     return out;
   }
-  if (input.dtype() == ScalarType::BFloat16 && conv::bf16::weight_grad(p, grad_output, input, out)) return out;
+  if (input.dtype() == ScalarType::BFloat16 && !winograd_serves(p, false, true) &&
+      conv::bf16::weight_grad(p, grad_output, input, out))
+    return out;
   const ScalarType ct = compute_type(input.dtype());
   Tensor go = contiguous_as(grad_output, ct), x = contiguous_as(input, ct);
   Tensor dw = ct == out.dtype() ? out : empty(weight_sizes, ct, input.device());
