@@ -295,3 +295,19 @@ def test_bad_arguments():
         warnings.simplefilter("error")
         with pytest.raises(UserWarning, match="warmup"):
             schedule(wait=0, warmup=0, active=1)
+
+
+def test_python_operators_are_recorded_as_their_ops():
+    a, b = ember.ones(2, 2), ember.ones(2, 2)
+    with profile(record_shapes=True) as prof:
+        c = a + b
+        c += 1
+        d = a @ b
+        e = -(a < b).float()
+        f = 2 / a
+    del c, d, e, f
+    names = _names(prof)
+    for op in ("aten::add", "aten::add_", "aten::matmul", "aten::lt", "aten::neg", "aten::div"):
+        assert op in names, op
+    (add,) = [e for e in prof.events() if e.name == "aten::add"]
+    assert add.input_shapes == [[2, 2], [2, 2]]

@@ -118,7 +118,6 @@ void* map_large(size_t cap, size_t nbytes) {
 // would be unmapped with munmap, and the small class would reallocate (and page-fault) every time.
 bool is_small(size_t capacity) { return capacity <= kLargeFrom; }
 
-
 Block alloc_block(size_t nbytes) {
   if (nbytes == 0) return {};
   Cache& c = cache();

@@ -51,10 +51,10 @@ PyObject* fn_profiler_stop(PyObject*, PyObject*) {
   if (!ev) return nullptr;
   for (size_t i = 0; i < events.size(); i++) {
     const trace::Event& e = events[i];
-    PyObject* t = Py_BuildValue("(siKLLLNNNN)", e.name.c_str(), int(e.kind), (unsigned long long)e.tid,
-                                (long long)e.start_ns, (long long)e.end_ns, (long long)e.self_bytes,
-                                shape_list(e.shapes), string_list(e.dtypes), string_list(e.concrete),
-                                string_list(e.stack));
+    PyObject* t =
+        Py_BuildValue("(siKLLLNNNN)", e.name.c_str(), int(e.kind), (unsigned long long)e.tid, (long long)e.start_ns,
+                      (long long)e.end_ns, (long long)e.self_bytes, shape_list(e.shapes), string_list(e.dtypes),
+                      string_list(e.concrete), string_list(e.stack));
     if (!t) {
       Py_DECREF(ev);
       return nullptr;

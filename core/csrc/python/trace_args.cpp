@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "python/arg_parser.h"
+#include "python/trace_operator.h"
 #include "types/dtype.h"
 
 namespace ember::py {
@@ -82,7 +83,48 @@ void python_stack(std::vector<std::string>& out) {
   }
 }
 
+// The op PyTorch's profiler names for a Python operator: aten::add for `+` and `+=` (in place:
+// aten::add_), aten::div for `/` ...; the bitwise ones keep their dunder name, as PyTorch's do.
+std::string operator_op_name(const char* dunder, bool in_place) {
+  static const std::pair<const char*, const char*> names[] = {{"add", "add"},
+                                                              {"sub", "sub"},
+                                                              {"mul", "mul"},
+                                                              {"truediv", "div"},
+                                                              {"floordiv", "floor_divide"},
+                                                              {"mod", "remainder"},
+                                                              {"pow", "pow"},
+                                                              {"matmul", "matmul"},
+                                                              {"neg", "neg"},
+                                                              {"abs", "abs"},
+                                                              {"invert", "bitwise_not"},
+                                                              {"lt", "lt"},
+                                                              {"le", "le"},
+                                                              {"gt", "gt"},
+                                                              {"ge", "ge"},
+                                                              {"eq", "eq"},
+                                                              {"ne", "ne"}};
+  std::string d = dunder;
+  std::string bare = d.substr(2, d.size() - 4);  // "__iadd__" -> "iadd"
+  if (in_place) bare = bare.substr(1);
+  for (const auto& [from, to] : names)
+    if (bare == from) return std::string("aten::") + to + (in_place ? "_" : "");
+  return "aten::" + d;
+}
+
 }  // namespace
+
+int64_t trace_operator(const char* dunder, PyObject* a, PyObject* b) {
+  trace::Event e;
+  const bool in_place = dunder[2] == 'i' && std::string(dunder) != "__invert__";
+  e.name = operator_op_name(dunder, in_place);
+  e.kind = trace::kOp;
+  if (trace::on(trace::kShapes)) {
+    add_arg(e, a);
+    if (b) add_arg(e, b);
+  }
+  if (trace::on(trace::kStack)) python_stack(e.stack);
+  return trace::begin(std::move(e));
+}
 
 int64_t trace_call(const ArgParser& p, const ParsedArgs& r) {
   trace::Event e;

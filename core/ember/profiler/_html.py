@@ -66,7 +66,8 @@ let drag=null;
 tl.addEventListener('mousedown',ev=>{drag=ev.clientX;});
 window.addEventListener('mouseup',()=>{drag=null;});
 tl.addEventListener('mousemove',ev=>{const r=tl.getBoundingClientRect();
-  if(drag!==null){const d=(ev.clientX-drag)/(tl.clientWidth-LEFT)*(t1-t0);t0-=d;t1-=d;drag=ev.clientX;drawTimeline();return;}
+  if(drag!==null){const d=(ev.clientX-drag)/(tl.clientWidth-LEFT)*(t1-t0);
+    t0-=d;t1-=d;drag=ev.clientX;drawTimeline();return;}
   const e=hit(ev.clientX-r.left,ev.clientY-r.top);
   if(e){tip.style.display='block';tip.style.left=(ev.clientX+12)+'px';tip.style.top=(ev.clientY+12)+'px';
     tip.textContent=e[0]+'  '+fmt(e[3]-e[2]);} else tip.style.display='none';});

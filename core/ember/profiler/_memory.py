@@ -7,7 +7,8 @@ class MemoryEvent:
     __slots__ = ("ts_us", "thread", "bytes", "total_allocated", "ptr")
 
     def __init__(self, ts_us, thread, nbytes, total_allocated, ptr):
-        self.ts_us, self.thread, self.bytes, self.total_allocated, self.ptr = ts_us, thread, nbytes, total_allocated, ptr
+        self.ts_us, self.thread, self.bytes = ts_us, thread, nbytes
+        self.total_allocated, self.ptr = total_allocated, ptr
 
     def __repr__(self):
         return f"<MemoryEvent ts_us={self.ts_us:.3f} bytes={self.bytes} total_allocated={self.total_allocated}>"
