@@ -2,26 +2,14 @@
 convolution, matrix-product and loss calls the profile counts equal the calls counted independently
 by forward hooks on the modules and a wrapper around the loss, and the memory the profile saw
 allocated equals what the allocator's statistics moved."""
-import importlib.util
-import pathlib
-import sys
-
 import ember
 import ember.nn as nn
 from ember.profiler import profile, record_function
-
-RECIPE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "digits"
+from recipes import recipe_module
 
 
 def _module(name):
-    sys.path.insert(0, str(RECIPE))
-    try:
-        spec = importlib.util.spec_from_file_location(f"digits_{name}", RECIPE / f"{name}.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        sys.path.remove(str(RECIPE))
+    return recipe_module("digits", name)
 
 
 def test_first_epoch_of_the_digits_recipe():
