@@ -13,13 +13,13 @@ DOMAIN_SRC := $(shell find vision audio text csprng -path '*/build' -prune -o \(
 demo: $(STAMP)/domains $(STAMP)/recipes
 	$(VPY) examples/digits/train.py
 
-test: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps
+test: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps $(STAMP)/browser
 	$(VPY) -m pytest tests
 
 bench: $(STAMP)/domains
 	$(VPY) -m tools.bench
 
-setup: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps
+setup: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps $(STAMP)/browser
 
 $(STAMP)/venv:
 	$(PY) -m venv --system-site-packages $(VENV)
@@ -59,6 +59,14 @@ $(STAMP)/testdeps: $(STAMP)/venv $(STAMP)/onnxdeps
 $(STAMP)/onnxdeps: $(STAMP)/venv
 	$(VPY) -m pip install --quiet --disable-pip-version-check "onnx>=1.14" "onnxruntime>=1.16"
 	@touch $@
+
+# Headless Chromium from Debian's packages: tests/profiler renders ember.profiler's HTML report in it
+# and checks the screenshot. Installed with apt-get when missing and we are root (as CI is).
+$(STAMP)/browser:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  { apt-get install -y -q chromium >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }; }; } || \
+	  echo "warning: chromium is not installed (tests/profiler's HTML test needs it): apt-get install chromium"
+	@mkdir -p $(STAMP) && touch $@
 
 $(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(CORE_SRC)
 	@start=$$(date +%s); \

@@ -48,6 +48,7 @@ from . import storage  # noqa: F401
 from .storage import *  # noqa: F401,F403  (UntypedStorage, TypedStorage, FloatStorage ..., is_storage, from_file)
 from .serialization import save, load  # noqa: F401
 from . import autograd  # noqa: F401
+from . import profiler  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled, is_inference_mode_enabled)
 

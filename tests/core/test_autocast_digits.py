@@ -1,26 +1,15 @@
 """Training under bf16 autocast reaches fp32's accuracy: the digits recipe's CNN (examples/digits) trained
 on scikit-learn's digits with the same seed, split and schedule in float32 and under
 ember.autocast('cpu') with a GradScaler ends within 1 point of test accuracy (the issue's acceptance)."""
-import importlib.util
-import pathlib
-import sys
 
 import pytest
 
 import ember
-
-RECIPE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "digits"
+from recipes import recipe_module
 
 
 def _recipe(name):
-    sys.path.insert(0, str(RECIPE))
-    try:
-        spec = importlib.util.spec_from_file_location(f"digits_{name}_amp", RECIPE / f"{name}.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        sys.path.remove(str(RECIPE))
+    return recipe_module("digits", name, '_amp')
 
 
 def _train_and_test(images, labels, use_autocast, epochs=8, batch=64):

@@ -2,28 +2,17 @@
 on small MNIST-format files, and resuming: a run interrupted after an epoch and resumed from its
 checkpoint ends with the same weights as an uninterrupted run."""
 import gzip
-import importlib.util
-import pathlib
 import struct
-import sys
 
 import numpy as np
 import pytest
 
 import ember
-
-RECIPE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "digits"
+from recipes import recipe_module
 
 
 def _module(name):
-    sys.path.insert(0, str(RECIPE))
-    try:
-        spec = importlib.util.spec_from_file_location(f"digits_{name}", RECIPE / f"{name}.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        sys.path.remove(str(RECIPE))
+    return recipe_module("digits", name)
 
 
 def _write_idx(path, array, compress=False):

@@ -163,7 +163,8 @@ def _autocast_call(op: Op, first: str | None) -> str:
 
 def _parse_and_call(op: Op, kind: str, parser: str) -> str:
     """Body that parses with `parser` and calls op's C++ variant `kind` (function, method, inplace)."""
-    body = f"    ParsedArgs r;\n    {parser}.parse(args, nargs, kwnames, r);\n"
+    self_line = "    r.self = self;\n" if kind in ("method", "inplace") else ""  # the profiler's shapes
+    body = f"    ParsedArgs r;\n{self_line}    {parser}.parse(args, nargs, kwnames, r);\n"
     if kind == "function":
         if "out" in op.variants:
             k = len(op.args)

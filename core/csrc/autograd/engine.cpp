@@ -10,6 +10,7 @@
 #include "autograd/grad_mode.h"
 #include "autograd/meta.h"
 #include "base/error.h"
+#include "base/trace.h"
 #include "generated/ops.h"
 
 namespace ember::autograd {
@@ -165,6 +166,10 @@ variable_list run_backward(const std::vector<Edge>& roots, const variable_list& 
     bool any = false;
     for (const Tensor& g : in) any = any || g.defined();
     if (run && any) {
+      // The profiler's two ranges per node, named as PyTorch's: the engine's work, and the formula.
+      trace::Scope evaluate(trace::on(trace::kOps)
+                                ? trace::begin("autograd::engine::evaluate_function: " + n->name(), trace::kAutograd)
+                                : -1);
       for (const auto& h : n->pre_hooks) {
         variable_list r = h.second(in);
         if (!r.empty()) in = std::move(r);
@@ -175,6 +180,7 @@ variable_list run_backward(const std::vector<Edge>& roots, const variable_list& 
             in[i] = ops::zeros(n->input_meta[i].sizes, n->input_meta[i].dtype, n->input_meta[i].device, false);
       variable_list keep_in = n->post_hooks.empty() ? variable_list() : in;
       try {
+        trace::Scope formula(trace::on(trace::kOps) ? trace::begin(n->name(), trace::kAutograd) : -1);
         out = n->apply(std::move(in));
       } catch (Error& e) {
         if (anomaly && !n->anomaly_trace.empty() && anomaly_hooks().warn)

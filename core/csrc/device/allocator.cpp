@@ -5,6 +5,7 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,12 +15,14 @@
 #include <vector>
 
 #include "base/oom_error.h"
+#include "base/trace.h"
 
 namespace ember {
 
 namespace {
 
 constexpr size_t kAlign = 64;
+std::atomic<int64_t> g_allocated{0}, g_peak{0};
 constexpr size_t kLargeFrom = size_t(1) << 20;  // 1 MiB and up are mmap'ed
 constexpr size_t kHuge = size_t(2) << 20;       // huge page size
 constexpr size_t kSmallCacheLimit = size_t(256) << 20;
@@ -115,9 +118,7 @@ void* map_large(size_t cap, size_t nbytes) {
 // would be unmapped with munmap, and the small class would reallocate (and page-fault) every time.
 bool is_small(size_t capacity) { return capacity <= kLargeFrom; }
 
-}  // namespace
-
-Block cpu_alloc(size_t nbytes) {
+Block alloc_block(size_t nbytes) {
   if (nbytes == 0) return {};
   Cache& c = cache();
   if (nbytes < kLargeFrom) {
@@ -154,8 +155,7 @@ Block cpu_alloc(size_t nbytes) {
   return {p, cap};
 }
 
-void cpu_free(Block b) {
-  if (!b.ptr) return;
+void free_block(Block b) {
   Cache& c = cache();
   if (is_small(b.capacity)) {
     std::lock_guard<std::mutex> g(c.mu);
@@ -177,6 +177,33 @@ void cpu_free(Block b) {
   else
     munmap(b.ptr, b.capacity);
 }
+
+}  // namespace
+
+// Every block handed out is counted (by its capacity) for the statistics and, while the profiler
+// records memory, reported to it.
+Block cpu_alloc(size_t nbytes) {
+  Block b = alloc_block(nbytes);
+  if (b.ptr) {
+    int64_t total = g_allocated.fetch_add(int64_t(b.capacity), std::memory_order_relaxed) + int64_t(b.capacity);
+    int64_t peak = g_peak.load(std::memory_order_relaxed);
+    while (total > peak && !g_peak.compare_exchange_weak(peak, total, std::memory_order_relaxed)) {
+    }
+    if (trace::on(trace::kMemory)) trace::memory(b.ptr, int64_t(b.capacity), total);
+  }
+  return b;
+}
+
+void cpu_free(Block b) {
+  if (!b.ptr) return;
+  int64_t total = g_allocated.fetch_sub(int64_t(b.capacity), std::memory_order_relaxed) - int64_t(b.capacity);
+  if (trace::on(trace::kMemory)) trace::memory(b.ptr, -int64_t(b.capacity), total);
+  free_block(b);
+}
+
+int64_t cpu_allocated_bytes() { return g_allocated.load(std::memory_order_relaxed); }
+int64_t cpu_peak_allocated_bytes() { return g_peak.load(std::memory_order_relaxed); }
+void cpu_reset_peak_allocated_bytes() { g_peak.store(g_allocated.load()); }
 
 void cpu_empty_cache() {
   Cache& c = cache();

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "base/trace.h"
+
 namespace ember {
 
 void OpEntry::set_kernel(DispatchKey k, BoxedKernel f) {
@@ -44,9 +46,41 @@ void OpEntry::call(Stack& stack) const {
                   if (kernels_[i]) s += std::string(s.empty() ? "" : ", ") + dispatch_key_name(DispatchKey(i));
                 return s.empty() ? std::string("none") : s;
               }());
+  trace::Scope recorded(trace::on(trace::kOps) ? trace_call(stack) : -1);
   f(stack);
   EMBER_CHECK(stack.size() == schema_.returns.size(), Runtime, "op ", schema_.qualified(), " kernel left ",
               stack.size(), " results, its schema declares ", schema_.returns.size());
+}
+
+// The profiler's event for a call: the qualified name and, when recorded, the tensors' shapes and
+// the numbers' values.
+int64_t OpEntry::trace_call(const Stack& stack) const {
+  trace::Event e;
+  e.name = schema_.qualified();
+  e.kind = trace::kOp;
+  if (trace::on(trace::kShapes)) {
+    for (const IValue& v : stack) {
+      std::vector<int64_t> shape;
+      std::string dtype, value;
+      if (v.is_tensor()) {
+        const Tensor& t = v.to_tensor();
+        shape.assign(t.sizes().begin(), t.sizes().end());
+        dtype = dtype_name(t.dtype());
+      } else if (v.is_tensor_list()) {
+        dtype = "TensorList";
+      } else if (v.tag() == IValue::Tag::Int || v.tag() == IValue::Tag::Bool) {
+        dtype = "Scalar";
+        value = std::to_string(v.to_int());
+      } else if (v.tag() == IValue::Tag::Double) {
+        dtype = "Scalar";
+        value = std::to_string(v.to_double());
+      }
+      e.shapes.push_back(std::move(shape));
+      e.dtypes.push_back(std::move(dtype));
+      e.concrete.push_back(std::move(value));
+    }
+  }
+  return trace::begin(std::move(e));
 }
 
 OpTable& OpTable::get() {

@@ -39,6 +39,7 @@ class OpEntry {
   // Checks the stack against the schema, picks the key from the tensor arguments, runs the kernel.
   void call(Stack& stack) const;
   DispatchKey key_for(const Stack& stack) const;
+  int64_t trace_call(const Stack& stack) const;
 
  private:
   OpSchema schema_;

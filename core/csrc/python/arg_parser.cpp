@@ -130,6 +130,7 @@ ArgParser::ArgParser(const char* signature) {
   std::string sig = signature;
   size_t lp = sig.find('('), rp = sig.rfind(')');
   name_ = sig.substr(0, lp);
+  trace_name_ = "aten::" + name_;  // PyTorch's names, so code that looks for "aten::mm" finds it
   std::string body = sig.substr(lp + 1, rp - lp - 1);
   bool kwonly = false;
   size_t p = 0;
@@ -309,6 +310,7 @@ defaults:
     }
     if (!ok) type_error(i, v, i < nargs);
   }
+  if (::ember::trace::on(::ember::trace::kOps) && !trace_name_.empty()) out.trace_handle = trace_call(*this, out);
 }
 
 bool ArgParser::accepts(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) const {

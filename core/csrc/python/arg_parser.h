@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/trace.h"
 #include "python/objects.h"
 #include "types/scalar.h"
 
@@ -56,11 +57,17 @@ class ArgParser {
   // binding with overloads picks one before parsing.
   bool accepts(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) const;
   const std::string& name() const { return name_; }
+  // The profiler's name for calls parsed here ("aten::add"); empty: not recorded here (the op table
+  // records the calls of its own ops).
+  const std::string& trace_name() const { return trace_name_; }
+  void set_trace_name(std::string n) { trace_name_ = std::move(n); }
   const ArgSpec& arg(int i) const { return args_[i]; }
+  size_t num_args() const { return args_.size(); }
 
  private:
   [[noreturn]] void type_error(int i, PyObject* got, bool positional) const;
   std::string name_;
+  std::string trace_name_;
   std::vector<ArgSpec> args_;
   int npositional_ = 0;
 };
@@ -71,9 +78,14 @@ class ParsedArgs {
   PyObject* vals[kMax];  // borrowed; nullptr or Py_None = None
   const ArgParser* parser = nullptr;
   PyObject* owned = nullptr;  // the tuple built for varargs int lists; lives as long as the parse
+  PyObject* self = nullptr;   // a method's tensor, set by the binding (for the profiler's shapes)
+  int64_t trace_handle = -1;  // the profiler's event for this call, ended with the binding's scope
   ParsedArgs() = default;
   ParsedArgs(const ParsedArgs&) = delete;
-  ~ParsedArgs() { Py_XDECREF(owned); }
+  ~ParsedArgs() {
+    if (trace_handle >= 0) ::ember::trace::end(trace_handle);
+    Py_XDECREF(owned);
+  }
 
   bool has(int i) const { return vals[i] && vals[i] != Py_None; }
   Tensor tensor(int i) const;       // None -> undefined tensor
@@ -96,6 +108,10 @@ class ParsedArgs {
   GeneratorImpl* generator(int i) const;  // None -> nullptr (the default generator)
   PyObject* object(int i) const { return vals[i]; }
 };
+
+// Opens the profiler's event for a parsed call: its name, and the arguments' shapes, dtypes and
+// values and the Python stack when those are recorded (trace_args.cpp).
+int64_t trace_call(const ArgParser& p, const ParsedArgs& r);
 
 // Conversions shared with the rest of the bindings.
 bool is_number(PyObject* o);

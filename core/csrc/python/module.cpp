@@ -192,6 +192,7 @@ PYBIND11_MODULE(_C, m) {
   add_autograd_functions(functions);
   add_forward_ad_functions(functions);
   add_callgrind_functions(functions);  // python/callgrind_region.cpp
+  add_profiler_functions(functions);   // python/profiler_module.cpp
   add_memory_format_functions(functions);
   add_torch_function_functions(functions);
   add_autocast_functions(functions);

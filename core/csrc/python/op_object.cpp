@@ -196,6 +196,7 @@ PyObject* fn_op_lookup(PyObject*, PyObject* arg) {
   op->entry = e;
   op->parser = nullptr;
   op->parser = new ArgParser(e->schema().python_signature().c_str());
+  op->parser->set_trace_name("");  // OpEntry::call records the op, for C++ callers too
   return reinterpret_cast<PyObject*>(op);
   EMBER_PY_END(nullptr)
 }

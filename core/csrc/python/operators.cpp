@@ -32,6 +32,7 @@
 #include "python/py_errors.h"
 #include "python/tensor_methods.h"
 #include "python/torch_function.h"
+#include "python/trace_operator.h"
 
 namespace ember::py {
 
@@ -66,6 +67,7 @@ PyObject* binary(PyObject* a, PyObject* b, const char* name, const char* rname, 
   EMBER_PY_BEGIN
   Tensor x, y;
   if (!operand(a, x) || !operand(b, y)) Py_RETURN_NOTIMPLEMENTED;
+  trace::Scope recorded(trace::on(trace::kOps) ? trace_operator(name, a, b) : -1);
   return wrap(f(x, y));
   EMBER_PY_END(nullptr)
 }
@@ -76,6 +78,7 @@ PyObject* inplace(PyObject* a, PyObject* b, const char* name, F f) {
   EMBER_PY_BEGIN
   Tensor y;
   if (!is_tensor(a) || !operand(b, y)) Py_RETURN_NOTIMPLEMENTED;
+  trace::Scope recorded(trace::on(trace::kOps) ? trace_operator(name, a, b) : -1);
   return wrap(f(unwrap(a), y));
   EMBER_PY_END(nullptr)
 }
@@ -85,6 +88,7 @@ PyObject* unary(PyObject* a, const char* name, F f) {
   if (!torch_function_plain(a) && torch_function_slow(a))
     return torch_function_dispatch(name, "", true, a, nullptr, 0, nullptr);
   EMBER_PY_BEGIN
+  trace::Scope recorded(trace::on(trace::kOps) ? trace_operator(name, a, nullptr) : -1);
   return wrap(f(unwrap(a)));
   EMBER_PY_END(nullptr)
 }
@@ -173,6 +177,7 @@ PyObject* nb_matmul(PyObject* a, PyObject* b) {
   if (operator_overridden(a, b)) return operator_dispatch(a, b, "__matmul__", "__rmatmul__");
   EMBER_PY_BEGIN
   if (!is_tensor(a) || !is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+  trace::Scope recorded(trace::on(trace::kOps) ? trace_operator("__matmul__", a, b) : -1);
   if (amp::cpu_active()) return wrap(amp::matmul(unwrap(a), unwrap(b)));  // matmul's autocast policy
   return wrap(ad::matmul(unwrap(a), unwrap(b)));
   EMBER_PY_END(nullptr)

@@ -8,7 +8,7 @@ from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
 from .gradcheck import gradcheck, gradgradcheck
-from . import forward_ad, functional
+from . import forward_ad, functional, profiler  # noqa: F401  (ember.autograd.profiler, as PyTorch)
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "no_grad", "enable_grad",
            "set_grad_enabled", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled", "gradcheck",

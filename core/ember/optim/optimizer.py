@@ -6,6 +6,7 @@ from collections import OrderedDict, defaultdict
 from copy import deepcopy
 from itertools import chain
 
+from .. import _profiler_hooks
 from .._tensor import Tensor
 from ..nn.modules.hooks import RemovableHandle
 from ._helpers import bump_step, scalar_tensor
@@ -58,23 +59,30 @@ def _wrap_step(step):
     @functools.wraps(step)
     def wrapper(self, *args, **kwargs):
         self._step_count = getattr(self, "_step_count", 0) + 1
-        if not (_global_pre_hooks or _global_post_hooks or self._optimizer_step_pre_hooks
-                or self._optimizer_step_post_hooks):
-            return step(self, *args, **kwargs)
-        for hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
-            result = hook(self, args, kwargs)
-            if result is not None:
-                if not (isinstance(result, tuple) and len(result) == 2):
-                    raise RuntimeError(
-                        f"{hook} must return None or a tuple of (new_args, new_kwargs), but got {result}.")
-                args, kwargs = result
-        out = step(self, *args, **kwargs)
-        for hook in chain(self._optimizer_step_post_hooks.values(), _global_post_hooks.values()):
-            hook(self, args, kwargs)
-        return out
+        if _profiler_hooks.state.recording:  # PyTorch's name for the step in a profile
+            with _profiler_hooks.Range(f"Optimizer.step#{type(self).__name__}.step"):
+                return _hooked_step(step, self, args, kwargs)
+        return _hooked_step(step, self, args, kwargs)
 
     wrapper._hooked = True
     return wrapper
+
+
+def _hooked_step(step, self, args, kwargs):
+    if not (_global_pre_hooks or _global_post_hooks or self._optimizer_step_pre_hooks
+            or self._optimizer_step_post_hooks):
+        return step(self, *args, **kwargs)
+    for hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
+        result = hook(self, args, kwargs)
+        if result is not None:
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise RuntimeError(
+                    f"{hook} must return None or a tuple of (new_args, new_kwargs), but got {result}.")
+            args, kwargs = result
+    out = step(self, *args, **kwargs)
+    for hook in chain(self._optimizer_step_post_hooks.values(), _global_post_hooks.values()):
+        hook(self, args, kwargs)
+    return out
 
 
 class Optimizer:

@@ -14,10 +14,26 @@ from ...autograd.grad_mode import no_grad
 from ..parameter import Buffer, Parameter
 from .hooks import BackwardHook, RemovableHandle
 
-__all__ = ["Module"]
+__all__ = ["Module", "register_module_forward_pre_hook", "register_module_forward_hook"]
 
 _global_forward_pre_hooks: dict = collections.OrderedDict()
 _global_forward_hooks: dict = collections.OrderedDict()
+
+
+def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
+    """A forward pre-hook for every module: hook(module, args) runs before each forward (before the
+    module's own pre-hooks); returning a value replaces the arguments."""
+    handle = RemovableHandle(_global_forward_pre_hooks)
+    _global_forward_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_forward_hook(hook: Callable) -> RemovableHandle:
+    """A forward hook for every module: hook(module, args, output) runs after each forward (after the
+    module's own hooks); returning a value replaces the output."""
+    handle = RemovableHandle(_global_forward_hooks)
+    _global_forward_hooks[handle.id] = hook
+    return handle
 
 
 class _IncompatibleKeys(NamedTuple):

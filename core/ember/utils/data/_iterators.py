@@ -4,6 +4,7 @@ iterator (_multiprocessing_iter.py) builds on it without importing the DataLoade
 from __future__ import annotations
 
 import ember
+from ember import _profiler_hooks
 
 from . import _fetch
 
@@ -34,7 +35,11 @@ class _BaseDataLoaderIter:
         return next(self._sampler_iter)
 
     def __next__(self):
-        data = self._next_data()
+        if _profiler_hooks.state.recording:  # PyTorch's name for the fetch in a profile
+            with _profiler_hooks.Range(f"enumerate(DataLoader)#{type(self).__name__}.__next__"):
+                data = self._next_data()
+        else:
+            data = self._next_data()
         self._num_yielded += 1
         return data
 
