@@ -61,9 +61,13 @@ def _apply_sinc_resample_kernel(waveform, orig_freq, new_freq, gcd, kernel, widt
     shape = waveform.shape
     flat = waveform.reshape(-1, shape[-1])
     num, length = flat.shape
-    padded = ember.nn.functional.pad(flat, (width, width + orig))
-    out = ember.nn.functional.conv1d(padded[:, None], kernel.to(waveform.dtype), stride=orig)
-    out = out.transpose(1, 2).reshape(num, -1)
+    padded = ember.nn.functional.pad(flat, (width, width + orig)).contiguous()
+    taps = kernel.shape[-1]
+    # The strided conv1d as one matrix product: every orig-th window of the input (a strided view)
+    # times the new phases' kernels, (num, windows, taps) @ (taps, new).
+    windows = (padded.shape[-1] - taps) // orig + 1
+    frames = padded.as_strided((num, windows, taps), (padded.shape[-1], orig, 1))
+    out = ember.matmul(frames, kernel.to(waveform.dtype).reshape(new, taps).t()).reshape(num, -1)
     target = math.ceil(new * length / orig)
     out = out[..., :target]
     return out.reshape(tuple(shape[:-1]) + (out.shape[-1],))
