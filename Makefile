@@ -48,9 +48,20 @@ $(STAMP)/recipes: $(STAMP)/venv
 	$(VPY) -m pip install --quiet --disable-pip-version-check "scikit-learn>=1.3"
 	@touch $@
 
+# What the domain packages import (they are installed with --no-deps, from this tree): soundfile for
+# emberaudio's I/O.
+$(STAMP)/domaindeps: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "soundfile>=0.12"
+	@touch $@
+
+# librosa: the reference emberaudio's spectral functions are checked against.
+$(STAMP)/audiotestdeps: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "librosa>=0.10"
+	@touch $@
+
 # What only the tests need: tensorboard, whose event reader checks the files ember.utils.tensorboard writes
 # (SummaryWriter itself needs it too, as PyTorch's does; users install it when they log).
-$(STAMP)/testdeps: $(STAMP)/venv $(STAMP)/onnxdeps
+$(STAMP)/testdeps: $(STAMP)/venv $(STAMP)/onnxdeps $(STAMP)/audiotestdeps
 	$(VPY) -m pip install --quiet --disable-pip-version-check "tensorboard>=2.14"
 	@touch $@
 
@@ -74,7 +85,7 @@ $(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(CORE_SRC)
 	echo "core build: $$(( $$(date +%s) - start )) s"
 	@touch $@
 
-$(STAMP)/domains: $(STAMP)/core $(DOMAIN_SRC)
+$(STAMP)/domains: $(STAMP)/core $(STAMP)/domaindeps $(DOMAIN_SRC)
 	PATH="$(abspath $(VENV))/bin:$$PATH" CCACHE_BASEDIR="$(CURDIR)" $(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps -e vision -e audio -e text -e csprng
 	@touch $@
 

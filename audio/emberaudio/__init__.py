@@ -1,7 +1,9 @@
-"""emberaudio: ember's audio package. The package exists so the workspace installs it; its features land
-with their issues."""
-
+"""emberaudio: torchaudio's API on ember: audio I/O (soundfile), signal-processing functionals and
+transforms."""
 import ember as _ember
 
+from . import functional, transforms  # noqa: F401
+from ._io import AudioMetaData, get_audio_backend, info, list_audio_backends, load, save, set_audio_backend  # noqa: F401
 from ._version import __version__  # noqa: F401
+
 ember_version = _ember.__version__

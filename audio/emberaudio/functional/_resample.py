@@ -1,0 +1,86 @@
+"""Band-limited resampling by windowed-sinc interpolation (Hann or Kaiser window), as torchaudio's
+resample: the rate ratio reduced by the gcd, one polyphase kernel per output phase, applied as a
+strided conv1d."""
+from __future__ import annotations
+
+import math
+import warnings
+
+import ember
+
+_KAISER_BETA = 14.769656459379492  # torchaudio's default: about 80 dB stop-band attenuation
+
+
+def _method(resampling_method):
+    old = {"sinc_interpolation": "sinc_interp_hann", "kaiser_window": "sinc_interp_kaiser"}
+    if resampling_method in old:
+        warnings.warn(f'"{resampling_method}" resampling method name is being deprecated and replaced by '
+                      f'"{old[resampling_method]}" in the next release. The default behavior remains unchanged.',
+                      stacklevel=3)
+        return old[resampling_method]
+    if resampling_method not in ("sinc_interp_hann", "sinc_interp_kaiser"):
+        raise ValueError(f"Invalid resampling method: {resampling_method}")
+    return resampling_method
+
+
+def _sinc_resample_kernel(orig_freq, new_freq, gcd, lowpass_filter_width=6, rolloff=0.99,
+                          resampling_method="sinc_interp_hann", beta=None, dtype=None):
+    """(kernel (new, 1, 2 * width + orig), width) for the gcd-reduced rates."""
+    if not (int(orig_freq) == orig_freq and int(new_freq) == new_freq):
+        raise Exception("Frequencies must be of integer type to ensure quality resampling computation. "
+                        "To work around this, manually convert both frequencies to integer values "
+                        "that maintain their resampling rate ratio before passing them into the function. "
+                        "Example: To downsample a 44100 hz waveform by a factor of 8, use "
+                        "`orig_freq=8` and `new_freq=1` instead of `orig_freq=44100` and `new_freq=5512.5`. "
+                        "For more information, please refer to https://github.com/pytorch/audio/issues/1487.")
+    method = _method(resampling_method)
+    orig, new = int(orig_freq) // gcd, int(new_freq) // gcd
+    if lowpass_filter_width <= 0:
+        raise ValueError("Low pass filter width should be positive.")
+    base = min(orig, new) * rolloff
+    width = math.ceil(lowpass_filter_width * orig / base)
+    work = dtype if dtype is not None else ember.float64
+    idx = ember.arange(-width, width + orig, dtype=work)[None, None] / orig
+    t = ember.arange(0, -new, -1, dtype=work)[:, None, None] / new + idx
+    t = (t * base).clamp(-lowpass_filter_width, lowpass_filter_width)
+    if method == "sinc_interp_hann":
+        window = ember.cos(t * math.pi / lowpass_filter_width / 2) ** 2
+    else:
+        b = ember.tensor(float(_KAISER_BETA if beta is None else beta), dtype=work)
+        window = ember.i0(b * ember.sqrt(1 - (t / lowpass_filter_width) ** 2)) / ember.i0(b)
+    t = t * math.pi
+    kernels = ember.where(t == 0, ember.ones_like(t), ember.sin(t) / ember.where(t == 0, ember.ones_like(t), t))
+    kernels = kernels * window * (base / orig)
+    return (kernels.to(ember.float32) if dtype is None else kernels), width
+
+
+def _apply_sinc_resample_kernel(waveform, orig_freq, new_freq, gcd, kernel, width):
+    if not waveform.is_floating_point():
+        raise TypeError(f"Expected floating point type for waveform tensor, but received {waveform.dtype}.")
+    orig, new = int(orig_freq) // gcd, int(new_freq) // gcd
+    shape = waveform.shape
+    flat = waveform.reshape(-1, shape[-1])
+    num, length = flat.shape
+    padded = ember.nn.functional.pad(flat, (width, width + orig)).contiguous()
+    taps = kernel.shape[-1]
+    # The strided conv1d as one matrix product: every orig-th window of the input (a strided view)
+    # times the new phases' kernels, (num, windows, taps) @ (taps, new).
+    windows = (padded.shape[-1] - taps) // orig + 1
+    frames = padded.as_strided((num, windows, taps), (padded.shape[-1], orig, 1))
+    out = ember.matmul(frames, kernel.to(waveform.dtype).reshape(new, taps).t()).reshape(num, -1)
+    target = math.ceil(new * length / orig)
+    out = out[..., :target]
+    return out.reshape(tuple(shape[:-1]) + (out.shape[-1],))
+
+
+def resample(waveform, orig_freq, new_freq, lowpass_filter_width=6, rolloff=0.99,
+             resampling_method="sinc_interp_hann", beta=None):
+    """(..., time) at orig_freq -> (..., ceil(time * new / orig)) at new_freq."""
+    if orig_freq <= 0.0 or new_freq <= 0.0:
+        raise ValueError("Original frequency and desired frequecy should be positive")
+    if orig_freq == new_freq:
+        return waveform
+    gcd = math.gcd(int(orig_freq), int(new_freq))
+    kernel, width = _sinc_resample_kernel(orig_freq, new_freq, gcd, lowpass_filter_width, rolloff,
+                                          resampling_method, beta, waveform.dtype)
+    return _apply_sinc_resample_kernel(waveform, orig_freq, new_freq, gcd, kernel, width)

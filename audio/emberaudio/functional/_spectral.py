@@ -1,0 +1,58 @@
+"""Spectrograms and decibels, as torchaudio.functional computes them."""
+from __future__ import annotations
+
+import ember
+
+
+def _spec_norms(normalized):
+    """(frame_length_norm, window_norm) from `normalized`: True or "window" scales by the window's
+    norm; "frame_length" lets stft scale by the frame length."""
+    if normalized is True or normalized == "window":
+        return False, True
+    if normalized == "frame_length":
+        return True, False
+    if normalized is False:
+        return False, False
+    raise ValueError(f"Invalid normalized parameter: {normalized}. Expected a bool, 'window' or 'frame_length'")
+
+
+def spectrogram(waveform, pad, window, n_fft, hop_length, win_length, power, normalized, center=True,
+                pad_mode="reflect", onesided=True, return_complex=None):
+    """(..., time) -> (..., freq, frames): |STFT|**power, or the complex STFT when power is None."""
+    if not isinstance(waveform, ember.Tensor):
+        raise TypeError(f"spectrogram: waveform must be a Tensor, got {type(waveform).__name__}")
+    if pad > 0:
+        waveform = ember.nn.functional.pad(waveform, (pad, pad), "constant")
+    frame_length_norm, window_norm = _spec_norms(normalized)
+    shape = waveform.shape
+    flat = waveform.reshape(-1, shape[-1])
+    spec = ember.stft(flat, n_fft=n_fft, hop_length=hop_length, win_length=win_length, window=window,
+                      center=center, pad_mode=pad_mode, normalized=frame_length_norm, onesided=onesided,
+                      return_complex=True)
+    spec = spec.reshape(tuple(shape[:-1]) + tuple(spec.shape[-2:]))
+    if window_norm:
+        spec = spec / window.pow(2.0).sum().sqrt()
+    if power is None:
+        return spec
+    if power == 1.0:
+        return spec.abs()
+    return spec.abs().pow(power)
+
+
+def amplitude_to_DB(x, multiplier, amin, db_multiplier, top_db=None):
+    """multiplier * log10(max(x, amin)) - multiplier * db_multiplier, floored at top_db below each
+    spectrogram's maximum (a spectrogram: the last two dims, with the channel dim when 3-D or more)."""
+    x_db = multiplier * ember.log10(ember.clamp(x, min=amin))
+    x_db = x_db - multiplier * db_multiplier
+    if top_db is not None:
+        shape = x_db.shape
+        channels = shape[-3] if x_db.dim() > 2 else 1
+        packed = x_db.reshape(-1, channels, shape[-2], shape[-1])
+        floor = (packed.amax(dim=(-3, -2, -1)) - top_db).view(-1, 1, 1, 1)
+        x_db = ember.max(packed, floor).reshape(shape)
+    return x_db
+
+
+def DB_to_amplitude(x, ref, power):
+    """The inverse of amplitude_to_DB (without its floor): ref * (10 ** (x / 10)) ** power."""
+    return ref * ember.pow(ember.pow(10.0, 0.1 * x), power)

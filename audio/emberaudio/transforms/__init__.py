@@ -1,0 +1,7 @@
+"""emberaudio.transforms: torchaudio.transforms' modules."""
+from ._misc import (ComputeDeltas, Fade, FrequencyMasking, MuLawDecoding, MuLawEncoding, Resample, TimeMasking,
+                    Vol)
+from ._spectral import MFCC, AmplitudeToDB, MelScale, MelSpectrogram, Spectrogram
+
+__all__ = ["Spectrogram", "AmplitudeToDB", "MelScale", "MelSpectrogram", "MFCC", "Resample", "MuLawEncoding",
+           "MuLawDecoding", "ComputeDeltas", "Fade", "Vol", "FrequencyMasking", "TimeMasking"]
