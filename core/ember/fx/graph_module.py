@@ -1,0 +1,272 @@
+"""GraphModule: an nn.Module whose forward is Python generated from a Graph (torch.fx.GraphModule):
+recompile, the graph setter, submodule editing, deepcopy, pickling (ember.save/load) and to_folder."""
+from __future__ import annotations
+
+import copy
+import itertools
+import linecache
+from typing import Any
+
+from ..nn.modules.module import Module
+from .graph import Graph, PythonCode
+
+__all__ = ["GraphModule", "reduce_graph_module"]
+
+_next_key = itertools.count()
+
+
+def _forward_from_src(src: str, globals_: dict[str, Any]):
+    """The `forward` function src defines, compiled under a file name linecache knows, so tracebacks
+    through generated code show its lines."""
+    key = f"<eval_with_key>.{next(_next_key)}"
+    linecache.cache[key] = (len(src), None, src.splitlines(keepends=True), key)
+    scope = dict(globals_)
+    exec(compile(src, key, "exec"), scope)
+    return scope["forward"]
+
+
+def _import_block(globals_: dict[str, Any]) -> str:
+    """Import statements that recreate the globals generated code needs (for pickling)."""
+    lines = []
+    for name, obj in globals_.items():
+        if name == "ember":
+            lines.append("import ember")
+        elif name in ("inf", "nan"):
+            lines.append(f"from math import {name}")
+        elif name == "NoneType":
+            lines.append("NoneType = type(None)")
+        elif name == "device":
+            lines.append("from ember import device")
+        else:
+            module = getattr(obj, "__module__", None)
+            qual = getattr(obj, "__qualname__", None)
+            if module is None or qual is None or "<" in qual:
+                raise RuntimeError(f"GraphModule: cannot pickle the global {name} = {obj!r} of its generated "
+                                   "code (it has no importable name)")
+            head, _, rest = qual.partition(".")
+            lines.append(f"from {module} import {head} as {name}" if not rest else
+                         f"from {module} import {head} as _{name}_owner; {name} = _{name}_owner.{rest}")
+    return "\n".join(lines) + "\n"
+
+
+def reduce_graph_module(body: dict, import_block: str) -> GraphModule:
+    """Rebuilds a pickled GraphModule: the generated code is compiled again and retraced (every
+    submodule a leaf) into a graph."""
+    forward = _forward_from_src(import_block + body["_code"], {})
+    return _deserialize_graph_module(forward, body)
+
+
+def _deserialize_graph_module(forward, body: dict) -> GraphModule:
+    from ._symbolic_trace import Tracer
+
+    class CodeOnlyModule(Module):
+        def __init__(self, body):
+            super().__init__()
+            self.__dict__ = body
+
+    CodeOnlyModule.forward = forward
+
+    class KeepModules(Tracer):
+        def is_leaf_module(self, m, module_qualified_name):
+            return True
+
+    com = CodeOnlyModule(body)
+    graph = KeepModules().trace(com)
+    gm = GraphModule(com, graph, class_name=body.get("_graphmodule_cls_name", "GraphModule"))
+    for k, v in body.items():
+        if not hasattr(gm, k):
+            setattr(gm, k, v)
+    return gm
+
+
+def _copy_attr(from_module: Module, to_module: Module, target: str) -> None:
+    """to_module.<target> = from_module.<target>, creating empty Modules on the way."""
+    import ember
+    from ..nn.parameter import Parameter
+    *prefix, field = target.split(".")
+    for item in prefix:
+        f = getattr(from_module, item)
+        t = getattr(to_module, item, None)
+        if f is t:
+            return  # already installed (a whole module copied earlier)
+        if t is None:
+            t = Module()
+            setattr(to_module, item, t)
+        from_module, to_module = f, t
+    orig = getattr(from_module, field)
+    # a tensor that is not a parameter is a buffer of the new module
+    if isinstance(orig, ember.Tensor) and not isinstance(orig, Parameter):
+        to_module.register_buffer(field, orig)
+    else:
+        setattr(to_module, field, orig)
+
+
+def _assign_attr(from_obj, to_module: Module, target: str) -> None:
+    *prefix, field = target.split(".")
+    for item in prefix:
+        t = getattr(to_module, item, None)
+        if t is None:
+            t = Module()
+            setattr(to_module, item, t)
+        to_module = t
+    import ember
+    from ..nn.parameter import Parameter
+    if isinstance(from_obj, ember.Tensor) and not isinstance(from_obj, Parameter):
+        to_module.register_buffer(field, from_obj)
+    else:
+        setattr(to_module, field, from_obj)
+
+
+class GraphModule(Module):
+    """A Module made from a Graph and the module (or dict) holding the attributes its nodes name."""
+
+    def __new__(cls, *args, **kwargs):
+        # each instance gets its own class, so recompile() can set `forward` on the class (as Python
+        # looks special methods up there) without touching other GraphModules
+        class GraphModuleImpl(cls):
+            pass
+        return super().__new__(GraphModuleImpl)
+
+    def __init__(self, root, graph: Graph, class_name: str = "GraphModule"):
+        super().__init__()
+        self.__class__.__name__ = class_name
+        self.__class__.__qualname__ = class_name
+        if isinstance(root, Module):
+            self.training = getattr(root, "training", True)
+            for node in graph.nodes:
+                if node.op in ("get_attr", "call_module"):
+                    _copy_attr(root, self, node.target)
+        elif isinstance(root, dict):
+            targets = []
+            for node in graph.nodes:
+                if node.op in ("get_attr", "call_module"):
+                    if node.target not in root:
+                        raise RuntimeError(f"Node {node} referenced target {node.target} but that target was not "
+                                           "provided in ``root``!")
+                    targets.append(node.target)
+            for target in sorted(targets, key=lambda t: t.count(".")):
+                _assign_attr(root[target], self, target)
+        else:
+            raise RuntimeError(f"Unsupported type {root} passed for root!")
+        self.graph = graph
+        self._tracer_cls = graph._tracer_cls
+        self._graphmodule_cls_name = class_name
+        self.meta: dict[str, Any] = {}
+
+    @property
+    def graph(self) -> Graph:
+        return self._graph
+
+    @graph.setter
+    def graph(self, g: Graph) -> None:
+        if not isinstance(g, Graph):
+            raise AssertionError(f"Expected a Graph, got {type(g)}")
+        self._graph = g
+        g.owning_module = self
+        self.recompile()
+
+    @property
+    def code(self) -> str:
+        if not hasattr(self, "_code"):
+            raise RuntimeError("Code has not been generated! Please report a bug to PyTorch")
+        return self._code
+
+    def recompile(self) -> PythonCode:
+        """Regenerates `code` and `forward` from the graph (call after changing the graph)."""
+        python_code = self._graph.python_code(root_module="self")
+        self._code = python_code.src
+        type(self).forward = _forward_from_src(self._code, python_code.globals)
+        return python_code
+
+    # ---- submodules -------------------------------------------------------------------------
+    def add_submodule(self, target: str, m: Module) -> bool:
+        """Installs m at the dotted path target (making empty parents); False if a parent on the path
+        is not a Module."""
+        *prefix, field = target.split(".")
+        mod = self
+        for item in prefix:
+            submod = getattr(mod, item, None)
+            if submod is None:
+                submod = Module()
+                mod.add_module(item, submod)
+            if not isinstance(submod, Module):
+                return False
+            mod = submod
+        mod.add_module(field, m)
+        return True
+
+    def delete_submodule(self, target: str) -> bool:
+        """Removes the submodule at target; False if there is none."""
+        atoms = target.split(".")
+        path, target_submod = atoms[:-1], atoms[-1]
+        mod = self
+        for item in path:
+            if not hasattr(mod, item):
+                return False
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                return False
+        if not hasattr(mod, target_submod) or not isinstance(getattr(mod, target_submod), Module):
+            return False
+        delattr(mod, target_submod)
+        return True
+
+    def delete_all_unused_submodules(self) -> None:
+        """Removes the submodules no call_module or get_attr node refers to."""
+        used: set[str] = set()
+        for node in self.graph.nodes:
+            if node.op in ("call_module", "get_attr"):
+                fullpath = node.target.split(".")
+                for i in range(1, len(fullpath) + 1):
+                    used.add(".".join(fullpath[:i]))
+                if node.op == "call_module":
+                    for sub, _ in self.get_submodule(node.target).named_modules():
+                        if sub:
+                            used.add(f"{node.target}.{sub}")
+        to_delete = [name for name, _ in self.named_modules() if name and name not in used]
+        for name in to_delete:
+            self.delete_submodule(name)
+
+    # ---- copying and saving -----------------------------------------------------------------
+    def __reduce__(self):
+        body = self.__dict__.copy()
+        python_code = self.recompile()
+        del body["_graph"]
+        body.pop("_tracer_cls", None)
+        return (reduce_graph_module, (body, _import_block(python_code.globals)))
+
+    def __deepcopy__(self, memo):
+        res = type(self).__new__(type(self))
+        memo[id(self)] = res
+        state = copy.deepcopy(self.__dict__, memo)
+        fake_mod = Module()
+        fake_mod.__dict__ = state
+        GraphModule.__init__(res, fake_mod, state["_graph"], self._graphmodule_cls_name)
+        for attr in ("_forward_hooks", "_forward_pre_hooks", "meta"):
+            if attr in state:
+                object.__setattr__(res, attr, state[attr])
+        return res
+
+    def __copy__(self):
+        res = GraphModule(self, self.graph, self._graphmodule_cls_name)
+        res.meta = getattr(self, "meta", {})
+        return res
+
+    def to_folder(self, folder, module_name: str = "FxModule") -> None:
+        """Writes the module as an importable package into folder: module.py (a Module class with the
+        generated forward), state_dict.pt and a .pt file for each submodule that cannot be written as a
+        constructor call."""
+        from ._to_folder import write_folder
+        write_folder(self, folder, module_name)
+
+    def print_readable(self, print_output: bool = True) -> str:
+        body = "\n".join("    " + line for line in self._code.strip("\n").splitlines())
+        out = f"class {self._graphmodule_cls_name}(ember.nn.Module):\n{body}\n"
+        if print_output:
+            print(out)
+        return out
+
+    def __str__(self) -> str:
+        orig_str = super().__str__()
+        reminder = "# To see more debug info, please use `graph_module.print_readable()`"
+        return "\n".join([orig_str, self._code, reminder])
