@@ -16,7 +16,6 @@ from .node import Node, map_aggregate
 __all__ = ["TraceError", "TracerBase", "GraphAppendingTracer", "Proxy", "Attribute", "ParameterProxy"]
 
 _FX_DIR = os.path.dirname(os.path.abspath(__file__))
-_EMBER_DIR = os.path.dirname(_FX_DIR)
 
 
 class TraceError(ValueError):
@@ -24,11 +23,11 @@ class TraceError(ValueError):
 
 
 def _user_location() -> str:
-    """' (at file:line in fn: source)' for the innermost frame outside ember's own code."""
+    """' (at file:line in fn: source)' for the innermost frame outside ember.fx: the line that asked."""
     frame = sys._getframe(1)
     while frame is not None:
         filename = os.path.abspath(frame.f_code.co_filename)
-        if not filename.startswith(_EMBER_DIR + os.sep):
+        if not filename.startswith(_FX_DIR + os.sep):
             info = inspect.getframeinfo(frame, context=1)
             src = info.code_context[0].strip() if info.code_context else ""
             return f"\n  (at {info.filename}:{info.lineno} in {info.function}: {src})"
