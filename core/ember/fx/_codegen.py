@@ -46,6 +46,12 @@ class CodeGen:
     """Writes a Graph's forward (subclass and override gen_fn_def / generate_output to change its shape,
     as torch.fx.CodeGen)."""
 
+    _PER_RUN = ("_globals", "_namespace", "_root")
+
+    def __getstate__(self):
+        # the state of one python_code() run (it holds modules) is not part of a copy
+        return {k: v for k, v in self.__dict__.items() if k not in self._PER_RUN}
+
     def gen_fn_def(self, free_vars: list[str], maybe_return_annotation: str) -> str:
         if len(free_vars) == 0 or free_vars[0] != "self":
             free_vars.insert(0, "self")
@@ -90,8 +96,6 @@ class CodeGen:
                 if inp not in seen:
                     seen[inp] = node
                     by_user.setdefault(node, []).append(inp)
-        for v in by_user.values():
-            v.reverse()
         return by_user
 
     def _global(self, obj, hint: str) -> str:
