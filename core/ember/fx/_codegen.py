@@ -69,6 +69,8 @@ class CodeGen:
         for n in self._globals:
             self._namespace.create_name(n)
         self._root = root_module
+        for node in graph.nodes:  # globals must not take a node's name
+            self._namespace.create_name(node.name)
         free_vars: list[str] = []
         body: list[str] = []
         last_user = self._last_users(graph)
