@@ -116,19 +116,25 @@ def replace_pattern(gm: GraphModule, pattern: Callable | GraphModule,
     if len(r_placeholders) != len(matcher.placeholders):
         raise ValueError(f"replacement takes {len(r_placeholders)} inputs but the pattern has "
                          f"{len(matcher.placeholders)}")
+    replaced: dict[Node, Node] = {}  # a matched output -> its replacement, for inputs of later matches
     for match in matches:
-        _replace_one(gm, match, matcher, replacement_gm, r_placeholders)
+        _replace_one(gm, match, matcher, replacement_gm, r_placeholders, replaced)
     graph.lint()
     gm.recompile()
     return matches
 
 
-def _replace_one(gm, match: Match, matcher: _Matcher, replacement_gm, r_placeholders) -> None:
+def _replace_one(gm, match: Match, matcher: _Matcher, replacement_gm, r_placeholders, replaced) -> None:
     nodes_map = match.nodes_map
     graph = gm.graph
     returned = [nodes_map[r] for r in matcher.returned]
     last = max(returned, key=lambda n: _position(graph, n))
-    val_map = {rp: nodes_map[pp] for rp, pp in zip(r_placeholders, matcher.placeholders)}
+
+    def current(n: Node) -> Node:
+        while n in replaced:
+            n = replaced[n]
+        return n
+    val_map = {rp: current(nodes_map[pp]) for rp, pp in zip(r_placeholders, matcher.placeholders)}
     with graph.inserting_before(last):
         for rn in replacement_gm.graph.nodes:
             if rn.op == "placeholder":
@@ -143,6 +149,7 @@ def _replace_one(gm, match: Match, matcher: _Matcher, replacement_gm, r_placehol
         raise ValueError(f"replacement returns {len(new_outputs)} values but the pattern returns {len(returned)}")
     for old, new in zip(returned, new_outputs):
         old.replace_all_uses_with(new)
+        replaced[old] = new
     matched = [gn for pn, gn in nodes_map.items() if pn.op != "placeholder"]
     for gn in sorted(matched, key=lambda n: _position(graph, n), reverse=True):
         if not gn.users:
