@@ -117,6 +117,45 @@ def _assign_attr(from_obj, to_module: Module, target: str) -> None:
         setattr(to_module, field, from_obj)
 
 
+class _ChildAccessor:
+    """`self.<name>` for a child the generated code reads, on the GraphModule's own class: without it
+    every such read would go through Module.__getattr__, i.e. a failed normal lookup and its exception,
+    which costs more than the call it precedes. Reads, writes and deletes behave as on a plain Module."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        name = self.name
+        d = obj.__dict__
+        modules = d.get("_modules")
+        if modules is not None and name in modules:
+            return modules[name]
+        if name in d:
+            return d[name]
+        return Module.__getattr__(obj, name)  # parameters, buffers, or the usual AttributeError
+
+    def __set__(self, obj, value):
+        obj.__dict__[self.name] = value  # reached only for plain attributes (Module.__setattr__ routes)
+
+    def __delete__(self, obj):
+        try:
+            del obj.__dict__[self.name]
+        except KeyError:
+            raise AttributeError(self.name) from None
+
+
+def _install_child_accessors(cls: type, names: set[str]) -> None:
+    for name, value in list(vars(cls).items()):
+        if isinstance(value, _ChildAccessor) and name not in names:
+            delattr(cls, name)
+    for name in names:
+        if not hasattr(Module, name) and not isinstance(vars(cls).get(name), _ChildAccessor):
+            setattr(cls, name, _ChildAccessor(name))
+
+
 class GraphModule(Module):
     """A Module made from a Graph and the module (or dict) holding the attributes its nodes name."""
 
@@ -175,7 +214,10 @@ class GraphModule(Module):
         """Regenerates `code` and `forward` from the graph (call after changing the graph)."""
         python_code = self._graph.python_code(root_module="self")
         self._code = python_code.src
-        type(self).forward = _forward_from_src(self._code, python_code.globals)
+        cls = type(self)
+        cls.forward = _forward_from_src(self._code, python_code.globals)
+        _install_child_accessors(cls, {n.target.split(".")[0] for n in self._graph.nodes
+                                       if n.op in ("call_module", "get_attr")})
         return python_code
 
     # ---- submodules -------------------------------------------------------------------------
