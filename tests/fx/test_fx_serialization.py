@@ -3,7 +3,6 @@ weights-only object: ember.load's default weights_only=True refuses it, weights_
 in PyTorch), to_folder (an importable package), and the printed forms."""
 import copy
 import importlib
-import io
 import pickle
 import sys
 

@@ -12,7 +12,7 @@ from ..nn.modules.module import Module
 from ..nn.parameter import Parameter
 from ._patching import Patcher, autowrap_check, patch_wrapped_functions, wrap
 from .graph import Graph
-from .graph_module import GraphModule
+from .graph_module import GraphModule, _set_tracer_class
 from .proxy import ParameterProxy, Proxy, TracerBase
 
 __all__ = ["Tracer", "symbolic_trace", "wrap", "PH", "PHBase"]
@@ -246,3 +246,6 @@ def symbolic_trace(root, concrete_args: dict | None = None) -> GraphModule:
     name = root.__class__.__name__ if isinstance(root, Module) else root.__name__
     return GraphModule(tracer.root, graph, name)
 
+
+
+_set_tracer_class(Tracer)

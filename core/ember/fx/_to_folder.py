@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pathlib
 
+from ._code_loading import _import_block
+
 __all__ = ["write_folder"]
 
 _TAB = "    "
@@ -15,7 +17,7 @@ def _constructor_repr(module) -> str | None:
     return repr(module) if type(module) in safe else None
 
 
-def write_folder(gm, folder, module_name: str) -> None:
+def write_folder(gm, folder, module_name: str, python_code) -> None:
     import ember
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -40,8 +42,6 @@ def write_folder(gm, folder, module_name: str) -> None:
             model_str += (f"{_TAB * 2}setattr(self, '{name}', ember.nn.Parameter(ember.empty("
                           f"{list(param.shape)}, dtype={param.dtype})))\n")
     model_str += f"{_TAB * 2}self.load_state_dict(ember.load(r'{folder}/state_dict.pt'))\n"
-    python_code = gm.graph.python_code(root_module="self")
-    from .graph_module import _import_block
     globals_block = "".join(line + "\n" for line in _import_block(python_code.globals).splitlines()
                             if line != "import ember")
     forward = "\n".join(_TAB + line if line else line for line in python_code.src.strip("\n").splitlines())

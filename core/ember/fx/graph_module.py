@@ -3,51 +3,13 @@ recompile, the graph setter, submodule editing, deepcopy, pickling (ember.save/l
 from __future__ import annotations
 
 import copy
-import itertools
-import linecache
 from typing import Any
 
 from ..nn.modules.module import Module
+from ._code_loading import _forward_from_src, _import_block
 from .graph import Graph, PythonCode
 
 __all__ = ["GraphModule", "reduce_graph_module"]
-
-_next_key = itertools.count()
-
-
-def _forward_from_src(src: str, globals_: dict[str, Any]):
-    """The `forward` function src defines, compiled under a file name linecache knows, so tracebacks
-    through generated code show its lines."""
-    key = f"<eval_with_key>.{next(_next_key)}"
-    linecache.cache[key] = (len(src), None, src.splitlines(keepends=True), key)
-    scope = dict(globals_)
-    exec(compile(src, key, "exec"), scope)
-    return scope["forward"]
-
-
-def _import_block(globals_: dict[str, Any]) -> str:
-    """Import statements that recreate the globals generated code needs (for pickling)."""
-    lines = []
-    for name, obj in globals_.items():
-        if name == "ember":
-            lines.append("import ember")
-        elif name in ("inf", "nan"):
-            lines.append(f"from math import {name}")
-        elif name == "NoneType":
-            lines.append("NoneType = type(None)")
-        elif name == "device":
-            lines.append("from ember import device")
-        else:
-            module = getattr(obj, "__module__", None)
-            qual = getattr(obj, "__qualname__", None)
-            if module is None or qual is None or "<" in qual:
-                raise RuntimeError(f"GraphModule: cannot pickle the global {name} = {obj!r} of its generated "
-                                   "code (it has no importable name)")
-            head, _, rest = qual.partition(".")
-            lines.append(f"from {module} import {head} as {name}" if not rest else
-                         f"from {module} import {head} as _{name}_owner; {name} = _{name}_owner.{rest}")
-    return "\n".join(lines) + "\n"
-
 
 def reduce_graph_module(body: dict, import_block: str) -> GraphModule:
     """Rebuilds a pickled GraphModule: the generated code is compiled again and retraced (every
@@ -56,8 +18,16 @@ def reduce_graph_module(body: dict, import_block: str) -> GraphModule:
     return _deserialize_graph_module(forward, body)
 
 
+# ember.fx.Tracer, registered by _symbolic_trace (which imports this module) for retracing on unpickling
+_TRACER_CLASS: list = []
+
+
+def _set_tracer_class(cls) -> None:
+    _TRACER_CLASS[:] = [cls]
+
+
 def _deserialize_graph_module(forward, body: dict) -> GraphModule:
-    from ._symbolic_trace import Tracer
+    Tracer = _TRACER_CLASS[0]
 
     class CodeOnlyModule(Module):
         def __init__(self, body):
@@ -299,7 +269,7 @@ class GraphModule(Module):
         generated forward), state_dict.pt and a .pt file for each submodule that cannot be written as a
         constructor call."""
         from ._to_folder import write_folder
-        write_folder(self, folder, module_name)
+        write_folder(self, folder, module_name, self.graph.python_code(root_module="self"))
 
     def print_readable(self, print_output: bool = True) -> str:
         body = "\n".join("    " + line for line in self._code.strip("\n").splitlines())
