@@ -92,3 +92,14 @@ def test_printed_forms(traced):
     assert "graph_module.print_readable()" in text
     readable = gm.print_readable(print_output=False)
     assert readable.startswith("class Net(ember.nn.Module):") and "    def forward(self, x):" in readable
+
+
+def test_constants_in_code_survive_pickling():
+    def f(x):
+        y = x.to(device=ember.device("cpu"), dtype=ember.float64)
+        return y.masked_fill(y > 1e30, float("inf")).contiguous(memory_format=ember.contiguous_format)
+    gm = fx.symbolic_trace(f)
+    assert "device = device('cpu'), dtype = ember.float64" in gm.code
+    back = pickle.loads(pickle.dumps(gm))
+    x = ember.tensor([1.0, 2e38])
+    assert ember.equal(back(x), f(x)) and back(x).dtype == ember.float64

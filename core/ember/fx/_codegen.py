@@ -139,6 +139,9 @@ class CodeGen:
             return f"complex({self._repr(arg.real)}, {self._repr(arg.imag)})"
         if isinstance(arg, type) or callable(arg):
             return self._target_name(arg)
+        import ember
+        if isinstance(arg, ember.device):  # `device` is a global of the generated code
+            return f"device({arg.type!r})" if arg.index is None else f"device({arg.type!r}, {arg.index})"
         text = repr(arg)
         if text.startswith("ember."):
             try:
