@@ -214,3 +214,15 @@ def test_graph_module_submodule_editing():
     gm.add_submodule("unused", ember.nn.Linear(1, 1))
     gm.delete_all_unused_submodules()
     assert not hasattr(gm, "unused") and hasattr(gm.extra, "inner")
+
+
+def test_graph_setter_recompiles():
+    gm = fx.symbolic_trace(doubled)
+    g, _ = _chain_graph()
+    gm.graph = g
+    assert g.owning_module is gm and "ember.relu(mul)" in gm.code
+    assert ember.equal(gm(ember.tensor([1.0, -5.0]), 1.0), ember.tensor([4.0, 16.0]))
+
+
+def doubled(x):
+    return x * 2

@@ -31,7 +31,9 @@ def test_split_module_partitions_by_callback():
     traced = fx.symbolic_trace(model)
     # the x branch in partition 0, the y branch in partition 1, the sum in partition 2
     part = {"add": 0, "linear": 0, "clamp": 0, "linear_1": 1, "clamp_1": 1, "add_1": 2}
-    split = split_module(traced, model, lambda node: part[node.name])
+    qualname_map = {}
+    split = split_module(traced, model, lambda node: part[node.name], qualname_map)
+    assert qualname_map == {"submod_0.linear": "linear", "submod_1.linear": "linear"}
     calls = [n for n in split.graph.nodes if n.op == "call_module"]
     assert [n.target for n in calls] == ["submod_0", "submod_1", "submod_2"]
     assert [a.name for a in calls[2].args] == ["submod_0", "submod_1"]

@@ -46,13 +46,13 @@ def test_concrete_args_specialise_control_flow():
     with pytest.raises(AssertionError, match="negate has been specialized to have value False but got another value"):
         gm(x, True)
     assert "def forward(self, x, negate_1):" in gm.code
-    none_gm = fx.symbolic_trace(lambda_free_none, concrete_args={"bias": None})
+    none_gm = fx.symbolic_trace(specialised_on_none, concrete_args={"bias": None})
     assert ember.equal(none_gm(x, None), x * 3)
     with pytest.raises(AssertionError, match="bias has been specialized to have value None"):
         none_gm(x, 1.0)
 
 
-def lambda_free_none(x, bias):
+def specialised_on_none(x, bias):
     return x * 3 if bias is None else x * 3 + bias
 
 

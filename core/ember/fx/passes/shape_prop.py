@@ -36,6 +36,8 @@ class ShapeProp(Interpreter):
     or a structure of them for tuple/list results) and 'type'."""
 
     def __init__(self, gm, fake_mode=None):
+        if fake_mode is not None:
+            raise NotImplementedError("ShapeProp(fake_mode=...): ember has no fake tensors; propagate real inputs")
         super().__init__(gm)
         self.fake_mode = fake_mode
 

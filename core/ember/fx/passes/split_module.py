@@ -57,7 +57,10 @@ def _topological_order(partitions: dict[str, Partition]) -> list[str]:
 def split_module(m: GraphModule, root_m, split_callback: Callable[[Node], Any], qualname_map: dict | None = None,
                  keep_original_order: bool = False, keep_original_node_name: bool = False) -> GraphModule:
     """m's graph split by split_callback(node) (a partition id for each call node); root_m holds the
-    attributes the nodes name."""
+    attributes the nodes name. qualname_map, when given, receives {new qualified name: original} for
+    the modules moved into submodules. Node names are always kept."""
+    if keep_original_order:
+        raise NotImplementedError("split_module(keep_original_order=True) is not supported by ember.fx yet")
     partitions: dict[str, Partition] = {}
     partition_of: dict[Node, str] = {}
     for node in m.graph.nodes:
@@ -89,7 +92,7 @@ def split_module(m: GraphModule, root_m, split_callback: Callable[[Node], Any], 
     order = _topological_order(partitions)
     nodes_by_name = {n.name: n for n in m.graph.nodes}
     for name in partitions:
-        _build_partition_graph(partitions[name], m, root_m, nodes_by_name, partition_of)
+        _build_partition_graph(partitions[name], m, root_m, nodes_by_name, partition_of, qualname_map)
 
     base_graph = Graph()
     base_env: dict[str, Node] = {}
@@ -122,7 +125,8 @@ def split_module(m: GraphModule, root_m, split_callback: Callable[[Node], Any], 
     return GraphModule(base_attrs, base_graph)
 
 
-def _build_partition_graph(partition: Partition, m: GraphModule, root_m, nodes_by_name, partition_of) -> None:
+def _build_partition_graph(partition: Partition, m: GraphModule, root_m, nodes_by_name, partition_of,
+                           qualname_map: dict | None) -> None:
     env = partition.environment
     for input_name in partition.inputs:
         orig = nodes_by_name[input_name]
@@ -138,6 +142,8 @@ def _build_partition_graph(partition: Partition, m: GraphModule, root_m, nodes_b
             continue
         if node.op == "call_module":
             partition.targets[node.target] = _fetch(root_m, node.target)
+            if qualname_map is not None:
+                qualname_map[f"{partition.submod_name}.{node.target}"] = node.target
         env[node] = partition.graph.node_copy(node, local)
     outputs = tuple(env[nodes_by_name[name]] for name in partition.outputs)
     partition.graph.output(outputs[0] if len(outputs) == 1 else outputs)
