@@ -226,3 +226,27 @@ def test_graph_setter_recompiles():
 
 def doubled(x):
     return x * 2
+
+
+def test_generated_code_sees_replaced_children():
+    """Children the code calls are cached on the GraphModule's class for speed: every way of changing
+    them must still be seen by the next call."""
+    seq = ember.nn.Sequential(ember.nn.Linear(4, 4), ember.nn.ReLU())
+    gm = fx.symbolic_trace(seq)
+    x = ember.randn(3, 4)
+    lin = seq[0](x)
+    gm._modules["1"] = ember.nn.Tanh()
+    assert ember.allclose(gm(x), ember.tanh(lin))
+    gm.add_module("1", ember.nn.Sigmoid())
+    assert ember.allclose(gm(x), ember.sigmoid(lin))
+    setattr(gm, "1", ember.nn.Identity())
+    assert ember.allclose(gm(x), lin)
+    delattr(gm, "1")
+    assert not hasattr(gm, "1")
+    with pytest.raises(AttributeError, match="has no attribute '1'"):
+        gm(x)
+    gm.register_module("1", ember.nn.ReLU())
+    assert ember.allclose(gm(x), ember.relu(lin))
+    other = fx.symbolic_trace(seq)  # another GraphModule of the same module is not affected
+    gm._modules.pop("1")
+    assert ember.allclose(other(x), seq(x))

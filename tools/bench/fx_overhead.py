@@ -3,11 +3,21 @@ as a traced-and-recompiled ember.fx GraphModule: the generated forward must cost
 the module's own (fx adds no per-call work beyond the generated Python)."""
 from __future__ import annotations
 
+import time
+
 import ember
 
-from .runner import Case, per_call
+from .runner import Case
 
 LAYERS, WIDTH, BATCH = 20, 64, 32
+
+
+def _cpu_per_call(fn, calls: int = 200) -> float:
+    fn()
+    t0 = time.process_time()
+    for _ in range(calls):
+        fn()
+    return (time.process_time() - t0) / calls
 
 
 def _models():
@@ -29,9 +39,10 @@ def _timer(which):
     x = ember.randn(BATCH, WIDTH)
 
     def measure():
-        # the fastest of a few short loops: the machine is shared, and load only ever adds time
+        # CPU time of the process (not wall time), the least of a few loops: the machine is shared, and
+        # others' load would otherwise decide a 5% comparison
         with ember.no_grad():
-            return min(per_call(lambda: model(x), min_time=0.05) for _ in range(4)) * 1e6
+            return min(_cpu_per_call(lambda: model(x)) for _ in range(4)) * 1e6
     return measure
 
 

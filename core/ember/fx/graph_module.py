@@ -87,43 +87,47 @@ def _assign_attr(from_obj, to_module: Module, target: str) -> None:
         setattr(to_module, field, from_obj)
 
 
-class _ChildAccessor:
-    """`self.<name>` for a child the generated code reads, on the GraphModule's own class: without it
-    every such read would go through Module.__getattr__, i.e. a failed normal lookup and its exception,
-    which costs more than the call it precedes. Reads, writes and deletes behave as on a plain Module."""
+class _ChildDict(dict):
+    """A GraphModule's `_modules`. The children its generated code calls are also class attributes of
+    its own class (a plain attribute read instead of a Module.__getattr__ miss and its exception per
+    call); every change of the dict refreshes them, so reads always see the current children."""
 
-    def __init__(self, name: str):
-        self.name = name
+    __slots__ = ("_cls", "_tracked")
 
-    def __get__(self, obj, objtype=None):
-        if obj is None:
-            return self
-        name = self.name
-        d = obj.__dict__
-        modules = d.get("_modules")
-        if modules is not None and name in modules:
-            return modules[name]
-        if name in d:
-            return d[name]
-        return Module.__getattr__(obj, name)  # parameters, buffers, or the usual AttributeError
+    def _refresh(self) -> None:
+        cls = getattr(self, "_cls", None)
+        if cls is None:
+            return
+        for name in self._tracked:
+            value = dict.get(self, name)
+            if value is not None:
+                setattr(cls, name, value)
+            elif name in vars(cls):
+                delattr(cls, name)
 
-    def __set__(self, obj, value):
-        obj.__dict__[self.name] = value  # reached only for plain attributes (Module.__setattr__ routes)
+    def track(self, cls: type, names: set[str]) -> None:
+        old = getattr(self, "_tracked", set())
+        self._cls = cls
+        self._tracked = {n for n in names if not hasattr(Module, n)}
+        for name in old - self._tracked:
+            if name in vars(cls):
+                delattr(cls, name)
+        self._refresh()
 
-    def __delete__(self, obj):
-        try:
-            del obj.__dict__[self.name]
-        except KeyError:
-            raise AttributeError(self.name) from None
+    def __reduce__(self):
+        return (dict, (dict(self),))  # copies and pickles are plain dicts (GraphModule() makes its own)
 
+    def _mutating(name):
+        def method(self, *args, **kwargs):
+            result = getattr(dict, name)(self, *args, **kwargs)
+            self._refresh()
+            return result
+        method.__name__ = name
+        return method
 
-def _install_child_accessors(cls: type, names: set[str]) -> None:
-    for name, value in list(vars(cls).items()):
-        if isinstance(value, _ChildAccessor) and name not in names:
-            delattr(cls, name)
-    for name in names:
-        if not hasattr(Module, name) and not isinstance(vars(cls).get(name), _ChildAccessor):
-            setattr(cls, name, _ChildAccessor(name))
+    for _name in ("__setitem__", "__delitem__", "__ior__", "pop", "popitem", "clear", "update", "setdefault"):
+        locals()[_name] = _mutating(_name)
+    del _name, _mutating
 
 
 class GraphModule(Module):
@@ -186,8 +190,9 @@ class GraphModule(Module):
         self._code = python_code.src
         cls = type(self)
         cls.forward = _forward_from_src(self._code, python_code.globals)
-        _install_child_accessors(cls, {n.target.split(".")[0] for n in self._graph.nodes
-                                       if n.op in ("call_module", "get_attr")})
+        if not isinstance(self._modules, _ChildDict):
+            self.__dict__["_modules"] = _ChildDict(self._modules)
+        self._modules.track(cls, {n.target.split(".")[0] for n in self._graph.nodes if n.op == "call_module"})
         return python_code
 
     # ---- submodules -------------------------------------------------------------------------
