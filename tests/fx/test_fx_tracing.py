@@ -174,3 +174,8 @@ def test_unknown_argument_types_are_refused():
         return ember.add(x, Opaque())
     with pytest.raises(NotImplementedError, match="argument of type"):
         fx.symbolic_trace(f)
+
+
+def test_tracing_something_not_a_function():
+    with pytest.raises(AssertionError, match="Expected FunctionType, got <class 'int'>"):
+        fx.symbolic_trace(3)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import types
 import warnings
 from typing import Any, Callable
 
@@ -193,6 +194,8 @@ class Tracer(TracerBase):
             fn = getattr(type(root), self.traced_func_name)
             self.submodule_paths = {id(mod): name for name, mod in root.named_modules()}
         else:
+            if not isinstance(root, types.FunctionType):
+                raise AssertionError(f"Expected FunctionType, got {type(root)}")  # PyTorch's check
             self.root = Module()
             fn = root
         self.graph = Graph(tracer_cls=getattr(self, "__class__", None))
