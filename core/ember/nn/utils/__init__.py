@@ -5,3 +5,5 @@ from . import parametrizations, parametrize  # noqa: F401,E402
 from . import rnn  # noqa: F401,E402
 from . import prune  # noqa: F401,E402
 from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401,E402
+from . import fusion  # noqa: F401,E402
+from .fusion import fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights  # noqa: F401,E402

@@ -1,0 +1,1 @@
+"""Experimental fx passes (torch.fx.experimental)."""

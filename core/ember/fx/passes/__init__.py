@@ -1,0 +1,1 @@
+"""Graph passes (torch.fx.passes): shape propagation and splitting a module into submodules."""
