@@ -174,3 +174,42 @@ def test_database_ops_are_in_the_op_table():
                                               "(Tensor values, Tensor indices)"
     assert ("max_dim", "max") in _jit.overloads()
     assert ember.ops.aten.add(ember.ones(2), 2.0).tolist() == [3.0, 3.0]  # the op table's Python callable
+
+
+def test_int_peepholes_drop_range_arithmetic():
+    def f(n: int) -> int:
+        s = 0
+        for i in range(n):
+            s += i
+        return s
+
+    graph = ember.jit.script(f).graph
+    assert "prim::mul" not in graph and graph.count("prim::add") == 1  # only s + i remains
+
+
+def test_code_runs_as_python_and_gives_the_same_results():
+    """`.code` is Python: executed with ember in scope it computes what the scripted function does."""
+    import test_jit_script_programs as progs
+
+    for fn, args in [(progs.nested_break, (7,)), (progs.while_break_continue, (10,)), (progs.appended, (X,)),
+                     (progs.branches, (X[0], X[1])), (progs.early_none_return, (None,)),
+                     (progs.early_none_return, (X,)), (progs.number_arith, (7, -2))]:
+        s = ember.jit.script(fn)
+        scope = {"ember": ember, "Tensor": ember.Tensor, "Optional": __import__("typing").Optional,
+                 "List": list}
+        exec(s.code, scope)
+        progs.same(scope[fn.__name__](*args), fn(*args))
+
+
+def test_code_of_a_loop_reads_as_a_for_loop():
+    def f(x, n: int):
+        for i in range(n):
+            x = x * 2
+        return x
+
+    code = ember.jit.script(f).code
+    assert code.startswith("def f(x: Tensor,\n    n: int) -> Tensor:\n")
+    assert "  for _" in code and " in range(" in code and "ember.ops.aten.mul(" in code
+
+
+X = ember.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]])

@@ -1,6 +1,8 @@
 // Block-by-block execution over an environment indexed by value id; If and Loop run their sub-blocks.
 #include "jit/interpreter.h"
 
+#include <memory>
+
 namespace ember::jit {
 
 namespace {
@@ -33,6 +35,7 @@ RValue from_op_result(IValue v) {
 
 struct Frame {
   std::vector<RValue> env;
+  Stack stack;  // reused by every op call of the run (one allocation, not one per op)
 
   const RValue& get(const Value* v) const { return env[v->id]; }
   void set(const Value* v, RValue r) { env[v->id] = std::move(r); }
@@ -43,8 +46,8 @@ struct Frame {
 
   void run_op(const Node& n) {
     const auto& args = n.op->schema().args;
-    Stack s;
-    s.reserve(n.inputs.size());
+    Stack& s = stack;
+    s.clear();
     for (size_t i = 0; i < n.inputs.size(); i++) s.push_back(to_op_arg(get(n.inputs[i]), args[i]));
     n.op->call(s);
     for (size_t i = 0; i < n.outputs.size(); i++) set(n.outputs[i], from_op_result(std::move(s[i])));
@@ -94,12 +97,39 @@ struct Frame {
 
 }  // namespace
 
+namespace {
+
+// Environments are reused across runs on a thread (allocating and constructing one value slot per graph
+// value each call cost more than the ops of a small graph); nested runs each take their own.
+thread_local std::vector<std::unique_ptr<Frame>> spare_frames;
+
+struct FrameLease {
+  std::unique_ptr<Frame> f;
+  explicit FrameLease(size_t n) {
+    if (spare_frames.empty()) {
+      f = std::make_unique<Frame>();
+    } else {
+      f = std::move(spare_frames.back());
+      spare_frames.pop_back();
+    }
+    if (f->env.size() < n) f->env.resize(n);
+  }
+  ~FrameLease() {
+    for (RValue& r : f->env)  // drop what the run held (tensors, lists); numbers may stay
+      if (r.is_seq() || r.v.tag() == IValue::Tag::Tensor || r.v.tag() == IValue::Tag::Str) r = RValue();
+    f->stack.clear();
+    spare_frames.push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
 std::vector<RValue> run(const Graph& g, std::vector<RValue> inputs) {
   Block* top = const_cast<Graph&>(g).top();
   EMBER_CHECK(inputs.size() == top->params.size(), Type, "the graph takes ", top->params.size(), " inputs, got ",
               inputs.size());
-  Frame f;
-  f.env.resize(g.num_values());
+  FrameLease lease(g.num_values());
+  Frame& f = *lease.f;
   for (size_t i = 0; i < inputs.size(); i++) f.set(top->params[i], std::move(inputs[i]));
   f.run_block(*top);
   std::vector<RValue> out;

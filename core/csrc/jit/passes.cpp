@@ -44,11 +44,36 @@ bool foldable(const Node& n) {
   return n.prim && !has_side_effects(n) && n.kind != "prim::ListConstruct" && n.outputs.size() == 1;
 }
 
+bool is_int_constant(const Value* v, int64_t k) {
+  return is_constant(v) && !v->node->constant.is_seq() && v->node->constant.v.tag() == IValue::Tag::Int &&
+         v->node->constant.v.to_int() == k;
+}
+
+// Peepholes on ints: x + 0, 0 + x, x - 0, x * 1, 1 * x are x (a range's start and step give these).
+Value* int_identity(const Node& n) {
+  if (!n.prim || n.inputs.size() != 2 || n.outputs.size() != 1 || n.outputs[0]->type->kind != Type::Kind::Int)
+    return nullptr;
+  Value *a = n.inputs[0], *b = n.inputs[1];
+  bool a_int = a->type->kind == Type::Kind::Int, b_int = b->type->kind == Type::Kind::Int;
+  if (n.kind == "prim::add" && a_int && is_int_constant(b, 0)) return a;
+  if (n.kind == "prim::add" && b_int && is_int_constant(a, 0)) return b;
+  if (n.kind == "prim::sub" && a_int && is_int_constant(b, 0)) return a;
+  if (n.kind == "prim::mul" && a_int && is_int_constant(b, 1)) return a;
+  if (n.kind == "prim::mul" && b_int && is_int_constant(a, 1)) return b;
+  return nullptr;
+}
+
 bool fold_block(Graph& g, Block& b) {
   bool changed = false;
   std::vector<std::unique_ptr<Node>> out;
   for (auto& n : b.nodes) {
     for (auto& sub : n->blocks) changed |= fold_block(g, *sub);
+    if (Value* same = int_identity(*n)) {
+      g.replace_uses(n->outputs[0], same);
+      g.forget_node(n.get());
+      changed = true;
+      continue;
+    }
     bool all_const = true;
     for (const Value* v : n->inputs) all_const &= is_constant(v);
     if (foldable(*n) && all_const) {

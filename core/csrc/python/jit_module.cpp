@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "jit/boxing.h"
+#include "jit/code_printer.h"
 #include "jit/interpreter.h"
 #include "jit/passes.h"
 #include "jit/script_error.h"
@@ -171,6 +172,7 @@ void add_jit_module(pyb::module_& parent) {
       .def("eliminate_dead_code", &jit::eliminate_dead_code)
       .def("propagate_constants", &jit::propagate_constants)
       .def("eliminate_common_subexpressions", &jit::eliminate_common_subexpressions)
+      .def("code", &jit::graph_code)
       .def("run", &run_graph)
       .def("__str__", &jit::Graph::str);
 }

@@ -25,6 +25,11 @@ class ScriptFunction:
         return str(self._g)
 
     @property
+    def code(self) -> str:
+        """The graph as readable Python: ops as ember.ops.aten calls, control flow as if/for/while."""
+        return self._g.code(self.__name__)
+
+    @property
     def name(self) -> str:
         return self.__name__
 

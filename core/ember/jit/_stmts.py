@@ -318,7 +318,7 @@ class StmtCompiler(ExprCompiler):
         nid, _ = self.g.append(self.block, "prim::Loop", [trips.id, cond.id] + [self.env[n].id for n in carried], [])
         body = self.g.add_block(nid)
         before = dict(self.env)
-        i = SValue(self.g.add_param(body, "int", "i"), T.INT)
+        i = SValue(self.g.add_param(body, "int", ""), T.INT)  # the trip counter, not a variable
         for n in carried:
             self.env[n] = SValue(self.g.add_param(body, str(before[n].type), n), before[n].type)
         ctx = LoopCtx(self, carried, end_cond)
