@@ -55,6 +55,8 @@ struct CodePrinter {
     auto it = names.find(v);
     if (it != names.end()) return it->second;
     std::string base = v->name.empty() ? "_" + std::to_string(v->id) : v->name;
+    for (char& c : base)
+      if (c == '.') c = '_';  // "self.weight": an identifier
     int k = taken[base]++;
     return names.emplace(v, k == 0 ? base : base + std::to_string(k - 1)).first->second;
   }

@@ -6,13 +6,19 @@ from __future__ import annotations
 from ._errors import FrontendError, NotSupportedError, ScriptTypeError
 from ._script_function import ScriptFunction, script_function
 from ._script_helpers import annotate, is_scripting
+from ._script_module import ScriptModule, script_module
 
-__all__ = ["script", "ScriptFunction", "annotate", "is_scripting", "FrontendError", "NotSupportedError",
+__all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "is_scripting", "FrontendError", "NotSupportedError",
            "ScriptTypeError"]
 
 
 def script(obj):
-    """Compiles a function to a ScriptFunction (a ScriptFunction is returned as it is)."""
-    if isinstance(obj, ScriptFunction):
+    """Compiles a function to a ScriptFunction, an nn.Module instance to a ScriptModule (scripted objects
+    are returned as they are)."""
+    import ember.nn
+
+    if isinstance(obj, (ScriptFunction, ScriptModule)):
         return obj
+    if isinstance(obj, ember.nn.Module):
+        return script_module(obj)
     return script_function(obj)

@@ -34,6 +34,12 @@ class PyRef:
         self.obj = obj
 
 
+class ModuleRef(PyRef):
+    """An nn.Module being scripted (`self`, a submodule): its attributes are read at compile time."""
+
+    __slots__ = ()
+
+
 class Exit:
     """How a statement list ends: with exit values (a return value, or a loop's continue flag and
     carried values), or by raising."""
@@ -117,11 +123,17 @@ class ParsedFunction:
 class CompilerBase:
     """Holds the graph being built and the state every statement and expression reads."""
 
-    def __init__(self, graph, block: int, parsed: ParsedFunction, stack: list):
+    def __init__(self, graph, block: int, parsed: ParsedFunction, stack: list, root: "CompilerBase | None" = None):
         self.g, self.block, self.pf = graph, block, parsed
         self.env: dict[str, SValue] = {}
-        self.stack = stack  # functions being compiled, outermost first: recursion is refused
+        self.stack = stack  # (function, module or None) being compiled, outermost first: recursion is refused
         self.fctx: FunctionCtx | None = None
+        # The compiler of the scripted function or forward itself: module attributes that become graph
+        # inputs (tensors, and the bool/int/float attributes that may change between calls) live there.
+        self.root = root if root is not None else self
+        if root is None:
+            self.attr_inputs: list[tuple[object, str]] = []
+            self.attr_values: dict[tuple[int, str], SValue] = {}
 
     # --- errors -----------------------------------------------------------------------------------
     def error(self, msg: str, node: ast.AST | None, cls=ScriptTypeError):
@@ -194,6 +206,9 @@ class CompilerBase:
         the return value."""
         params = self.pf.param_types()
         for (name, t, node), v in zip(params, args):
+            if isinstance(v, ModuleRef):  # a method's self
+                self.env[name] = v
+                continue
             if not T.accepts(t, v.type):
                 raise self.error(f"argument '{name}' of {self.pf.fn.__qualname__} expects type {t}, "
                                  f"got {v.type}", node)

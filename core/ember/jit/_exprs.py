@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import inspect
 import typing
 
-from . import _ops, _script_helpers
+from . import _builtins, _ops, _script_helpers
 from . import _types as T
-from ._compiler import CompilerBase, ParsedFunction, PyRef, SValue
+from ._compiler import CompilerBase, ModuleRef, ParsedFunction, PyRef, SValue
 from ._errors import NotSupportedError
 
 _TENSOR_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floor_divide",
@@ -56,6 +57,8 @@ class ExprCompiler(CompilerBase):
 
     def expr_Attribute(self, node: ast.Attribute, want):
         base = self.expr_or_ref(node.value)
+        if isinstance(base, ModuleRef):
+            return self.module_attr(base, node.attr, node)
         if isinstance(base, PyRef):
             if not hasattr(base.obj, node.attr):
                 raise self.error(f"{getattr(base.obj, '__name__', base.obj)} has no attribute '{node.attr}'", node)
@@ -234,16 +237,56 @@ class ExprCompiler(CompilerBase):
             base = self.expr_or_ref(node.func.value)
             if isinstance(base, SValue):
                 return self.method_call(base, node.func.attr, node)
-            callee = getattr(base.obj, node.func.attr, None)
-            if callee is None:
+            if isinstance(base, ModuleRef):
+                target = self.module_attr(base, node.func.attr, node.func)
+            elif hasattr(base.obj, node.func.attr):
+                target = PyRef(getattr(base.obj, node.func.attr))
+            else:
                 raise self.error(f"{getattr(base.obj, '__name__', base.obj)} has no attribute '{node.func.attr}'",
                                  node.func)
         else:
-            ref = self.expr_or_ref(node.func)
-            if isinstance(ref, SValue):
-                raise self.error(f"a value of type {ref.type} is not callable", node.func)
-            callee = ref.obj
-        return self.call_python(callee, node)
+            target = self.expr_or_ref(node.func)
+        if isinstance(target, SValue):
+            raise self.error(f"a value of type {target.type} is not callable", node.func)
+        if isinstance(target, ModuleRef):
+            args, kwargs = self.args_of(node)
+            return self.inline_call(type(target.obj).forward, args, kwargs, node, target)
+        return self.call_python(target.obj, node)
+
+    def module_attr(self, ref: ModuleRef, attr: str, node: ast.AST):
+        """A module attribute: submodules stay modules; tensors (parameters, buffers) and the bool/int/float
+        attributes not listed in __constants__ become graph inputs read at each call; the rest are
+        constants."""
+        import ember
+
+        m = ref.obj
+        if attr in getattr(m, "_modules", {}):
+            sub = m._modules[attr]
+            return ModuleRef(sub) if sub is not None else self.const(None)
+        try:
+            v = getattr(m, attr)
+        except AttributeError:
+            raise self.error(f"module {type(m).__name__} has no attribute '{attr}'", node) from None
+        constant = attr in getattr(m, "__constants__", ())
+        if isinstance(v, ember.Tensor) or (type(v) in (bool, int, float) and not constant):
+            return self.attr_input(m, attr, T.TENSOR if isinstance(v, ember.Tensor) else self.type_of_constant(v))
+        if v is None or isinstance(v, (bool, int, float, str, tuple, list)):
+            try:
+                return self.const(v)
+            except (TypeError, ValueError):
+                pass
+        if callable(v) and getattr(v, "__self__", None) is m:
+            return PyRef(v)  # a method: inlined with self bound
+        raise self.unsupported(f"the attribute '{attr}' of type {type(v).__name__} of {type(m).__name__}", node)
+
+    def attr_input(self, m, attr: str, t: T.JitType) -> SValue:
+        root = self.root
+        key = (id(m), attr)
+        if key not in root.attr_values:
+            vid = self.g.add_param(self.g.top, str(t), f"self.{attr}")
+            root.attr_values[key] = SValue(vid, t)
+            root.attr_inputs.append((m, attr))
+        return root.attr_values[key]
 
     def args_of(self, node: ast.Call) -> tuple[list[SValue], dict[str, SValue]]:
         return [self.expr(a) for a in node.args], {k.arg: self.expr(k.value) for k in node.keywords}
@@ -279,6 +322,12 @@ class ExprCompiler(CompilerBase):
             return SValue(v.id, want)
         if callee is _script_helpers.is_scripting:
             return self.const(True)
+        if inspect.ismethod(callee) and isinstance(callee.__self__, nn_module()):
+            args, kwargs = self.args_of(node)
+            return self.inline_call(callee.__func__, args, kwargs, node, ModuleRef(callee.__self__))
+        if callee in _builtins.SCRIPT_IMPLS:
+            args, kwargs = self.args_of(node)
+            return self.inline_call(_builtins.SCRIPT_IMPLS[callee], args, kwargs, node)
         name = _ops.op_name_of(callee)
         if name is not None:
             args, kwargs = self.args_of(node)
@@ -396,14 +445,18 @@ class ExprCompiler(CompilerBase):
         want = _ops._ARG_TYPES[t]
         return v if T.accepts(want, v.type) else None
 
-    def inline_call(self, fn, args: list[SValue], kwargs: dict[str, SValue], node: ast.AST) -> SValue:
+    def inline_call(self, fn, args: list, kwargs: dict, node: ast.AST, self_ref: ModuleRef | None = None) -> SValue:
         """Compiles fn's body into the current block with its parameters bound to the call's arguments
-        (defaults as constants): the call is inlined, as TorchScript's inlining pass leaves it."""
-        if fn in self.stack:
+        (defaults as constants; a method's self to its module): the call is inlined, as TorchScript's
+        inlining pass leaves it."""
+        frame = (fn, id(self_ref.obj) if self_ref is not None else None)
+        if frame in self.stack:
             raise self.error(f"recursive calls are not supported: {fn.__qualname__} calls itself "
-                             f"(through {' -> '.join(f.__qualname__ for f in self.stack)})", node,
+                             f"(through {' -> '.join(f.__qualname__ for f, _ in self.stack)})", node,
                              cls=NotSupportedError)
         pf = ParsedFunction(fn)
+        if self_ref is not None:
+            args = [self_ref] + list(args)
         try:
             bound = pf.signature.bind(*args, **kwargs)
         except TypeError as e:
@@ -416,5 +469,11 @@ class ExprCompiler(CompilerBase):
                 values.append(self.const(p.default))
             else:
                 raise self.error(f"the default of {fn.__qualname__}'s argument '{name}' is not a constant", node)
-        callee = type(self)(self.g, self.block, pf, self.stack + [fn])
+        callee = type(self)(self.g, self.block, pf, self.stack + [frame], self.root)
         return callee.compile_function(values)
+
+
+def nn_module():
+    import ember.nn
+
+    return ember.nn.Module

@@ -62,7 +62,7 @@ def script_function(fn) -> ScriptFunction:
 
     pf = ParsedFunction(fn)
     g = _jit.Graph()
-    c = StmtCompiler(g, g.top, pf, [fn])
+    c = StmtCompiler(g, g.top, pf, [(fn, None)])
     params = pf.param_types()
     args = [SValue(g.add_param(g.top, str(t), name), t) for name, t, _ in params]
     ret = c.compile_function(args)

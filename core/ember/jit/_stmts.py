@@ -11,7 +11,7 @@ import ast
 import builtins
 
 from . import _types as T
-from ._compiler import Exit, SValue
+from ._compiler import Exit, ModuleRef, SValue
 from ._exprs import ExprCompiler
 
 _INT64_MAX = 2**63 - 1
@@ -287,7 +287,10 @@ class StmtCompiler(ExprCompiler):
             def item(i):
                 return self.emit1("prim::add", [start, self.emit1("prim::mul", [i, step], T.INT)], T.INT)
         else:
-            seq = self.expr(it)
+            seq = self.expr_or_ref(it)
+            if isinstance(seq, ModuleRef):
+                return self.unrolled_modules(s, seq)
+            seq = self.as_value(seq, it)
             if seq.type.kind == "List":
                 trips = self.emit1("prim::len", [seq], T.INT, it)
 
@@ -302,6 +305,18 @@ class StmtCompiler(ExprCompiler):
                 raise self.unsupported(f"iterating over a value of type {seq.type}", it)
         self.compile_loop(s, trips, self.const(True), lambda i: self.assign(s.target, item(i)),
                           lambda: self.const(True))
+        return None
+
+    def unrolled_modules(self, s: ast.For, ref: ModuleRef) -> None:
+        """`for m in self.layers` over a Sequential or ModuleList: the body once per submodule."""
+        if not isinstance(s.target, ast.Name):
+            raise self.unsupported("unpacking the items of a module container", s.target)
+        if _has_exit(s.body, True):
+            raise self.unsupported("break, continue or return in a loop over modules", s)
+        for sub in ref.obj:
+            self.env[s.target.id] = ModuleRef(sub)
+            if self.compile_stmts(s.body) is not None:
+                raise self.unsupported("raise in a loop over modules", s)
         return None
 
     def stmt_While(self, s: ast.While) -> None:
