@@ -282,3 +282,50 @@ def test_gradients_flow_through_scripted_ops():
 
     ember.jit.script(f)(x).backward()
     np.testing.assert_allclose(x.grad.numpy(), 2 * np.array([1.0, 2.0]) + np.cos([1.0, 2.0]), rtol=1e-6)
+
+
+calls_seen = []
+
+
+@ember.jit.ignore
+def python_side(x, tag: str) -> Tuple[ember.Tensor, int]:
+    calls_seen.append(tag)
+    return x.numpy().sum() * ember.ones(1), len(tag)  # NumPy: not scriptable, so left to Python
+
+
+def test_ignored_functions_run_in_python():
+    def f(x, n: int) -> int:
+        total = 0
+        for i in range(n):
+            t, k = python_side(x, "call")
+            total += k + int(t)
+        return total
+
+    calls_seen.clear()
+    s = ember.jit.script(f)
+    assert "prim::PythonOp[name=\"python_side\"]" in s.graph
+    assert s(X, 2) == 2 * (4 + 5) and calls_seen == ["call", "call"]
+
+
+def test_errors_inside_ignored_functions_propagate():
+    @ember.jit.ignore
+    def boom(x):
+        raise KeyError("from python")
+
+    def f(x):
+        return boom(x) + 1
+
+    with pytest.raises(KeyError, match="from python"):
+        ember.jit.script(f)(X)
+
+
+def test_ignored_function_result_is_checked_against_its_annotation():
+    @ember.jit.ignore
+    def wrong(x) -> int:
+        return "not an int"
+
+    def f(x) -> int:
+        return wrong(x)
+
+    with pytest.raises(TypeError, match="the result of .*wrong expected a value of type 'int', got str"):
+        ember.jit.script(f)(X)

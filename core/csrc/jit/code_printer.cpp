@@ -103,6 +103,7 @@ struct CodePrinter {
     }
     if (n.kind == "prim::RaiseException")
       return "raise " + n.inputs[1]->node->constant.v.to_str() + "(" + name(n.inputs[0]) + ")";
+    if (!n.callee.empty()) return n.callee + "(" + args(n.inputs) + ")";
     if (n.op) {  // keyword-only arguments by name, so the line runs as written
       const auto& sargs = n.op->schema().args;
       std::string s;

@@ -81,11 +81,13 @@ struct Frame {
   void run_node(const Node& n) {
     if (n.op) return run_op(n);
     if (n.has_constant) return set(n.outputs[0], n.constant);
-    if (n.prim) {
+    if (n.prim || n.callback) {
       std::vector<RValue> in;
       in.reserve(n.inputs.size());
       for (const Value* v : n.inputs) in.push_back(get(v));
-      std::vector<RValue> out = n.prim(n, in);
+      std::vector<RValue> out = n.prim ? n.prim(n, in) : (*n.callback)(n, in);
+      EMBER_CHECK(out.size() == n.outputs.size(), Runtime, n.kind, " gave ", out.size(), " values, expected ",
+                  n.outputs.size());
       for (size_t i = 0; i < n.outputs.size(); i++) set(n.outputs[i], std::move(out[i]));
       return;
     }

@@ -39,7 +39,7 @@ Node* Graph::append(Block* b, const std::string& kind, const std::vector<Value*>
                 s.python_signature(), "), the node has ", inputs.size());
     EMBER_CHECK(out_types.size() == s.returns.size(), Type, kind, " returns ", s.returns.size(),
                 " values, the node declares ", out_types.size());
-  } else if (kind != "prim::If" && kind != "prim::Loop" && kind != "prim::Constant") {
+  } else if (kind != "prim::If" && kind != "prim::Loop" && kind != "prim::Constant" && kind != "prim::PythonOp") {
     n->prim = find_prim(kind);
     EMBER_CHECK(n->prim, Value, "unknown node kind ", kind);
   }
@@ -169,6 +169,7 @@ struct Printer {
       for (size_t i = 0; i < n->outputs.size(); i++)
         os << (i ? ", " : "") << name(n->outputs[i]) << " : " << n->outputs[i]->type->str();
       os << (n->outputs.empty() ? "" : " = ") << n->kind;
+      if (!n->callee.empty()) os << "[name=\"" << n->callee << "\"]";
       if (n->has_constant) os << "[value=" << constant_text(n->constant) << "]";
       os << "(" << list(n->inputs) << ")\n";
       for (size_t k = 0; k < n->blocks.size(); k++) {

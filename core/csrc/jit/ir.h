@@ -3,6 +3,7 @@
 // input and output values, and sub-blocks (If: then/else; Loop: the body). Blocks take parameters and
 // return values. Values are owned by the graph; nodes by their block.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@ struct Value {
 
 // A language primitive: reads its inputs and returns its outputs.
 using PrimFn = std::vector<RValue> (*)(const Node& n, std::vector<RValue>& in);
+// A call out of the graph (prim::PythonOp: an @ember.jit.ignore'd Python function), set by the binding.
+using CallbackFn = std::function<std::vector<RValue>(const Node& n, std::vector<RValue>& in)>;
 
 struct Node {
   int id;
@@ -35,9 +38,11 @@ struct Node {
   std::vector<std::unique_ptr<Block>> blocks;
   Block* owner = nullptr;
   bool has_constant = false;
-  RValue constant;        // prim::Constant's value
-  OpEntry* op = nullptr;  // aten::NAME: the op-table entry
-  PrimFn prim = nullptr;  // every other kind but If, Loop and Constant
+  RValue constant;                       // prim::Constant's value
+  OpEntry* op = nullptr;                 // aten::NAME: the op-table entry
+  PrimFn prim = nullptr;                 // every other kind but If, Loop, Constant and PythonOp
+  std::shared_ptr<CallbackFn> callback;  // prim::PythonOp
+  std::string callee;                    // prim::PythonOp: the called function's name, for printing
 };
 
 struct Block {

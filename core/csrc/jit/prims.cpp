@@ -224,7 +224,9 @@ PrimFn find_prim(const std::string& kind) {
 }
 
 bool has_side_effects(const Node& n) {
-  if (n.kind == "prim::RaiseException" || n.kind == "prim::ListAppend" || !n.blocks.empty()) return true;
+  if (n.kind == "prim::RaiseException" || n.kind == "prim::ListAppend" || n.kind == "prim::PythonOp" ||
+      !n.blocks.empty())
+    return true;
   if (!n.op) return false;
   const OpSchema& s = n.op->schema();
   if (!s.name.empty() && s.name.back() == '_') return true;  // in-place

@@ -100,6 +100,20 @@ std::vector<jit::Value*> values(jit::Graph& g, const std::vector<int>& ids) {
   return out;
 }
 
+// Calls fn with the node's inputs as Python objects (by their static types) and converts its result by
+// the node's output type; the interpreter runs without the GIL, so the call takes it.
+jit::CallbackFn python_callback(pyb::object fn) {
+  auto held = std::make_shared<pyb::object>(std::move(fn));
+  return [held](const jit::Node& n, std::vector<RValue>& in) -> std::vector<RValue> {
+    pyb::gil_scoped_acquire gil;
+    pyb::tuple args(in.size());
+    for (size_t i = 0; i < in.size(); i++)
+      args[i] = pyb::reinterpret_steal<pyb::object>(from_rvalue(in[i], *n.inputs[i]->type));
+    pyb::object out = (*held)(*args);
+    return {to_rvalue(out.ptr(), *n.outputs[0]->type, "the result of " + n.callee)};
+  };
+}
+
 // Raises an exception of the Python class a scripted `raise` named (a builtin), else RuntimeError.
 pyb::object run_graph(jit::Graph& g, const pyb::list& args) {
   jit::Block* top = g.top();
@@ -161,6 +175,14 @@ void add_jit_module(pyb::module_& parent) {
            [](jit::Graph& g, int block, pyb::handle value, const std::string& type) {
              TypePtr t = Type::parse(type);
              return g.constant(g.block(block), to_rvalue(value.ptr(), *t, "constant"), t)->id;
+           })
+      .def("append_python_op",
+           [](jit::Graph& g, int block, pyb::object fn, const std::string& name, const std::vector<int>& inputs,
+              const std::string& out_type) {
+             jit::Node* n = g.append(g.block(block), "prim::PythonOp", values(g, inputs), {Type::parse(out_type)});
+             n->callee = name;
+             n->callback = std::make_shared<jit::CallbackFn>(python_callback(std::move(fn)));
+             return n->outputs[0]->id;
            })
       .def("add_output", [](jit::Graph& g, int node,
                             const std::string& type) { return g.add_output(g.node(node), Type::parse(type))->id; })

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from ._errors import FrontendError, NotSupportedError, ScriptTypeError
 from ._script_function import ScriptFunction, script_function
-from ._script_helpers import annotate, is_scripting
+from ._script_helpers import annotate, ignore, is_scripting
 from ._script_module import ScriptModule, script_module
 
-__all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "is_scripting", "FrontendError", "NotSupportedError",
-           "ScriptTypeError"]
+__all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "ignore", "is_scripting", "FrontendError",
+           "NotSupportedError", "ScriptTypeError"]
 
 
 def script(obj):

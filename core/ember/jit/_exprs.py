@@ -325,6 +325,8 @@ class ExprCompiler(CompilerBase):
         if inspect.ismethod(callee) and isinstance(callee.__self__, nn_module()):
             args, kwargs = self.args_of(node)
             return self.inline_call(callee.__func__, args, kwargs, node, ModuleRef(callee.__self__))
+        if getattr(callee, "_ember_jit_ignore", False):
+            return self.python_op(callee, node)
         if callee in _builtins.SCRIPT_IMPLS:
             args, kwargs = self.args_of(node)
             return self.inline_call(_builtins.SCRIPT_IMPLS[callee], args, kwargs, node)
@@ -345,6 +347,18 @@ class ExprCompiler(CompilerBase):
             args, kwargs = self.args_of(node)
             return self.inline_call(target, args, kwargs, node)
         raise self.unsupported(f"calling {getattr(callee, '__qualname__', repr(callee))}", node.func)
+
+    def python_op(self, fn, node: ast.Call) -> SValue:
+        """A call of an @ember.jit.ignore'd function: run by Python when the graph reaches it."""
+        if node.keywords:
+            raise self.unsupported("keyword arguments to an ignored function", node)
+        args = [self.expr(a) for a in node.args]
+        ann = typing.get_type_hints(fn).get("return", None) if hasattr(fn, "__annotations__") else None
+        out = T.TENSOR if ann is None else T.from_annotation(ann)
+        if out is None:
+            raise self.error(f"unsupported return annotation {ann!r} of ignored function {fn.__qualname__}", node)
+        vid = self.g.append_python_op(self.block, fn, fn.__qualname__, [a.id for a in args], str(out))
+        return SValue(vid, out)
 
     def call_builtin(self, name: str, node: ast.Call) -> SValue:
         args, kwargs = self.args_of(node)

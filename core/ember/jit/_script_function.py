@@ -39,6 +39,8 @@ class ScriptFunction:
         return f"{self.__name__}({params}) -> {self.return_type}"
 
     def __call__(self, *args, **kwargs):
+        if not kwargs and len(args) == len(self.param_types):
+            return self._g.run(list(args))  # every argument given by position: no binding to do
         try:
             bound = self._sig.bind(*args, **kwargs)
         except TypeError as e:

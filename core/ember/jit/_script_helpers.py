@@ -1,4 +1,4 @@
-"""What scripted code may call that eager code runs too: annotate and is_scripting."""
+"""What scripted code may call that eager code runs too: annotate, is_scripting, and the ignore decorator."""
 from __future__ import annotations
 
 
@@ -10,3 +10,10 @@ def annotate(the_type, the_value):
 def is_scripting() -> bool:
     """False in eager code; scripted code compiles it to the constant True."""
     return False
+
+
+def ignore(fn):
+    """Leaves fn in Python: scripted code calls it through the interpreter (its arguments and result
+    converted by their types; the result's type is fn's return annotation, Tensor without one)."""
+    fn._ember_jit_ignore = True
+    return fn

@@ -36,6 +36,8 @@ class ScriptModule:
         return self._module
 
     def forward(self, *args, **kwargs):
+        if not kwargs and len(args) == len(self._sig.parameters):  # all by position: no binding to do
+            return self._g.run(list(args) + [getattr(m, name) for m, name in self._attr_inputs])
         try:
             bound = self._sig.bind(*args, **kwargs)
         except TypeError as e:
