@@ -213,3 +213,9 @@ def test_code_of_a_loop_reads_as_a_for_loop():
 
 
 X = ember.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]])
+
+
+def test_op_table_aten_ops_record_autograd_from_python():
+    x = ember.tensor([1.0, 2.0], requires_grad=True)
+    ember.ops.aten.mul(x, x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [2.0, 4.0])

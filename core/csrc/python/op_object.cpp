@@ -76,7 +76,10 @@ PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, Py
   Stack stack;
   stack.reserve(schema.args.size());
   for (size_t i = 0; i < schema.args.size(); i++) stack.push_back(box_arg(r, int(i), schema.args[i]));
-  autograd::call_boxed(*op->entry, stack);
+  if (schema.ns == "aten")
+    op->entry->call(stack);  // the op database's kernels (ad::NAME) record autograd themselves
+  else
+    autograd::call_boxed(*op->entry, stack);
   return unbox_results(stack);
   EMBER_PY_END(nullptr)
 }
