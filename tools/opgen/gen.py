@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import pathlib
 
-from . import amp, autograd, deprecated, pydoc, pyi
+from . import amp, autograd, deprecated, jit_reg, pydoc, pyi
 from .cpp import PARAM, decls, params
 from .opdb import NAMESPACES, Arg, Op
 
@@ -350,6 +350,9 @@ def generate(ops: list[Op]) -> dict[str, str]:
     for rel, text in pyi.gen_stubs(ops).items():
         files[f"generated/pyi/{rel}"] = text
     for fam in families:
+        files[f"generated/jit/register_{fam}.cpp"] = jit_reg.gen_family(fam, [o for o in ops if o.family == fam])
+    files["generated/jit/register_all.cpp"] = jit_reg.gen_all(families, ops)
+    for fam in families:
         files[f"generated/autograd/{fam}.cpp"] = autograd.gen_family(
             fam, [o for o in ops if o.family == fam])
     for op in ops:
@@ -366,7 +369,7 @@ def write(files: dict[str, str], out_dir: pathlib.Path) -> None:
         p.parent.mkdir(parents=True, exist_ok=True)
         if not p.exists() or p.read_text() != text:
             p.write_text(text)
-    for sub, ext in (("kernels", "*.cpp"), ("ops", "*.h"), ("autograd", "*.cpp")):
+    for sub, ext in (("kernels", "*.cpp"), ("ops", "*.h"), ("autograd", "*.cpp"), ("jit", "*.cpp")):
         d = out_dir / "generated" / sub
         for p in d.glob(ext) if d.exists() else []:
             if f"generated/{sub}/{p.name}" not in files:

@@ -9,9 +9,14 @@ namespace ember {
 
 namespace {
 
-const char* const kArgTypes[] = {"Tensor", "Tensor?", "Tensor[]", "int",  "int?",   "int[]",   "float",     "float?",
-                                 "bool",   "bool?",   "str",      "str?", "Scalar", "Scalar?", "Generator?"};
-const char* const kReturnTypes[] = {"Tensor", "Tensor[]", "int", "float", "bool", "Generator"};
+// TensorLike (a tensor or a number), int[]?, ScalarType and Device? are the op database's types (its
+// ops are registered as aten::NAME for ember.jit): boxed as a tensor or number, an int list or None, the
+// dtype's int code, and the device's string.
+const char* const kArgTypes[] = {"Tensor",     "Tensor?",     "Tensor[]", "TensorLike", "TensorLike?", "int",
+                                 "int?",       "int[]",       "int[]?",   "float",      "float?",      "bool",
+                                 "bool?",      "str",         "str?",     "Scalar",     "Scalar?",     "Generator?",
+                                 "ScalarType", "ScalarType?", "Device?"};
+const char* const kReturnTypes[] = {"Tensor", "Tensor[]", "int", "float", "bool", "Generator", "Scalar"};
 
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");

@@ -26,6 +26,9 @@ IValue box_arg(const ParsedArgs& r, int i, const SchemaArg& a) {
   if (optional && !r.has(i)) return IValue();
   const std::string t = optional ? a.type.substr(0, a.type.size() - 1) : a.type;
   if (t == "Tensor") return IValue(r.tensor(i));
+  if (t == "TensorLike") return IValue(r.tensor_like(i));
+  if (t == "ScalarType") return IValue(int64_t(r.dtype(i)));  // the op table boxes dtypes as their code
+  if (t == "Device") return IValue(r.device(i)->str());
   if (t == "Tensor[]") return IValue(r.tensor_list(i));
   if (t == "int") return IValue(r.int64(i));
   if (t == "int[]") return IValue(r.intlist(i));
@@ -73,7 +76,10 @@ PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, Py
   Stack stack;
   stack.reserve(schema.args.size());
   for (size_t i = 0; i < schema.args.size(); i++) stack.push_back(box_arg(r, int(i), schema.args[i]));
-  autograd::call_boxed(*op->entry, stack);
+  if (schema.ns == "aten")
+    op->entry->call(stack);  // the op database's kernels (ad::NAME) record autograd themselves
+  else
+    autograd::call_boxed(*op->entry, stack);
   return unbox_results(stack);
   EMBER_PY_END(nullptr)
 }

@@ -1,0 +1,43 @@
+// Argument conversions that the generated op-table registrations (tools/opgen/jit_reg.py) use to unbox
+// the op database's schema types the op table's IValue carries indirectly: numbers for TensorLike
+// (wrapped 0-dim tensors, as eager calls make them), ints for ScalarType, strings for Device.
+#pragma once
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "device/device.h"
+#include "dispatch/op_table.h"
+#include "tensor/factory.h"
+
+namespace ember::jit {
+
+inline Tensor tensor_like(const IValue& v) {
+  if (v.is_none() || v.is_tensor()) return v.to_tensor();
+  return wrapped_scalar(v.to_scalar());
+}
+
+inline ScalarType scalar_type(const IValue& v) { return v.is_none() ? ScalarType::Undefined : ScalarType(v.to_int()); }
+
+inline std::optional<Device> device(const IValue& v) {
+  if (v.is_none()) return std::nullopt;
+  return Device::parse(v.to_str());
+}
+
+// The ad:: functions choose the backend from their tensors themselves, so one kernel serves every key.
+inline void set_every_key(OpEntry& e, const BoxedKernel& k) {
+  for (int key = 0; key < int(DispatchKey::NumKeys); key++)
+    if (!e.has_kernel(DispatchKey(key))) e.set_kernel(DispatchKey(key), k);
+}
+
+// Registers every op of the op database as "aten::NAME" (generated); idempotent through database_ops().
+void register_database_ops(OpTable& t);
+
+// (op name, the public name it overloads): max_dim overloads max.
+std::vector<std::pair<std::string, std::string>> database_overloads();
+
+// The op table with the database's ops registered (once, on first use).
+OpTable& database_ops();
+
+}  // namespace ember::jit

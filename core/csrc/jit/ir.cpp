@@ -1,0 +1,201 @@
+// Graph construction, checking of op nodes against the op table, and the `graph` text.
+#include "jit/ir.h"
+
+#include <sstream>
+#include <unordered_map>
+
+#include "jit/boxing.h"
+
+namespace ember::jit {
+
+Graph::Graph() { top_ = new_block(nullptr); }
+
+std::unique_ptr<Block> Graph::new_block(Node* owner) {
+  auto b = std::make_unique<Block>();
+  b->id = int(blocks_.size());
+  b->owner = owner;
+  blocks_.push_back(b.get());
+  return b;
+}
+
+Value* Graph::add_param(Block* b, TypePtr t, const std::string& name) {
+  values_.push_back(std::make_unique<Value>(Value{int(values_.size()), std::move(t), name, nullptr, b}));
+  b->params.push_back(values_.back().get());
+  return values_.back().get();
+}
+
+Node* Graph::append(Block* b, const std::string& kind, const std::vector<Value*>& inputs,
+                    const std::vector<TypePtr>& out_types) {
+  auto n = std::make_unique<Node>();
+  n->id = int(nodes_.size());
+  n->kind = kind;
+  n->inputs = inputs;
+  n->owner = b;
+  if (kind.rfind("aten::", 0) == 0) {
+    n->op = database_ops().find(kind);
+    EMBER_CHECK(n->op, Value, "unknown op ", kind, ": the op table has no such op");
+    const OpSchema& s = n->op->schema();
+    EMBER_CHECK(inputs.size() == s.args.size(), Type, kind, " takes ", s.args.size(), " arguments (",
+                s.python_signature(), "), the node has ", inputs.size());
+    EMBER_CHECK(out_types.size() == s.returns.size(), Type, kind, " returns ", s.returns.size(),
+                " values, the node declares ", out_types.size());
+  } else if (kind != "prim::If" && kind != "prim::Loop" && kind != "prim::Constant" && kind != "prim::PythonOp") {
+    n->prim = find_prim(kind);
+    EMBER_CHECK(n->prim, Value, "unknown node kind ", kind);
+  }
+  for (const TypePtr& t : out_types) {
+    values_.push_back(std::make_unique<Value>(Value{int(values_.size()), t, "", n.get(), nullptr}));
+    n->outputs.push_back(values_.back().get());
+  }
+  nodes_.push_back(n.get());
+  b->nodes.push_back(std::move(n));
+  return b->nodes.back().get();
+}
+
+Value* Graph::constant(Block* b, RValue v, TypePtr t) {
+  Node* n = append(b, "prim::Constant", {}, {std::move(t)});
+  n->has_constant = true;
+  n->constant = std::move(v);
+  return n->outputs[0];
+}
+
+Block* Graph::add_block(Node* n) {
+  n->blocks.push_back(new_block(n));
+  return n->blocks.back().get();
+}
+
+Value* Graph::add_output(Node* n, TypePtr t) {
+  values_.push_back(std::make_unique<Value>(Value{int(values_.size()), std::move(t), "", n, nullptr}));
+  n->outputs.push_back(values_.back().get());
+  return values_.back().get();
+}
+
+Value* Graph::value(int id) const {
+  EMBER_CHECK(id >= 0 && id < int(values_.size()), Index, "no value %", id, " in the graph");
+  return values_[id].get();
+}
+
+Block* Graph::block(int id) const {
+  EMBER_CHECK(id >= 0 && id < int(blocks_.size()), Index, "no block ", id, " in the graph");
+  return blocks_[id];
+}
+
+Node* Graph::node(int id) const {
+  EMBER_CHECK(id >= 0 && id < int(nodes_.size()) && nodes_[id], Index, "no node ", id, " in the graph");
+  return nodes_[id];
+}
+
+void Graph::forget_node(Node* n) {
+  for (auto& b : n->blocks)
+    for (auto& m : b->nodes) forget_node(m.get());
+  nodes_[n->id] = nullptr;
+}
+
+namespace {
+
+// Passes call this while they rebuild a block: entries they have moved out are null and skipped (they
+// precede the definition of `from`, so they cannot use it).
+void replace_in(Block* b, Value* from, Value* to) {
+  for (auto& n : b->nodes) {
+    if (!n) continue;
+    for (Value*& v : n->inputs)
+      if (v == from) v = to;
+    for (auto& sub : n->blocks) replace_in(sub.get(), from, to);
+  }
+  for (Value*& v : b->returns)
+    if (v == from) v = to;
+}
+
+}  // namespace
+
+void Graph::replace_uses(Value* from, Value* to) { replace_in(top_.get(), from, to); }
+
+namespace {
+
+std::string constant_text(const RValue& r) {
+  if (r.is_seq()) {
+    std::string s = r.tuple ? "(" : "[";
+    for (size_t i = 0; i < r.seq->size(); i++) s += (i ? ", " : "") + constant_text((*r.seq)[i]);
+    return s + (r.tuple ? ")" : "]");
+  }
+  std::ostringstream os;
+  switch (r.v.tag()) {
+    case IValue::Tag::Int:
+      os << r.v.to_int();
+      break;
+    case IValue::Tag::Double: {
+      os.precision(17);
+      os << r.v.to_double();
+      std::string s = os.str();
+      if (s.find_first_of(".eni") == std::string::npos) s += ".";
+      return s;
+    }
+    case IValue::Tag::Bool:
+      return r.v.to_bool() ? "1" : "0";
+    case IValue::Tag::Str:
+      return "\"" + r.v.to_str() + "\"";
+    case IValue::Tag::None:
+      return "None";
+    case IValue::Tag::Tensor:
+      return "<Tensor>";
+    default:
+      return r.v.tag_name();
+  }
+  return os.str();
+}
+
+struct Printer {
+  std::ostringstream os;
+  std::unordered_map<const Value*, std::string> names;
+  std::unordered_map<std::string, int> taken;
+
+  const std::string& name(const Value* v) {
+    auto it = names.find(v);
+    if (it != names.end()) return it->second;
+    std::string base = v->name.empty() ? std::to_string(v->id) : v->name;
+    int& k = taken[base];
+    std::string n = "%" + (k++ == 0 ? base : base + "." + std::to_string(k - 1));
+    return names.emplace(v, n).first->second;
+  }
+  std::string list(const std::vector<Value*>& vs) {
+    std::string s;
+    for (size_t i = 0; i < vs.size(); i++) s += (i ? ", " : "") + name(vs[i]);
+    return s;
+  }
+  void block(const Block* b, int indent) {
+    std::string pad(indent, ' ');
+    for (const auto& n : b->nodes) {
+      os << pad;
+      for (size_t i = 0; i < n->outputs.size(); i++)
+        os << (i ? ", " : "") << name(n->outputs[i]) << " : " << n->outputs[i]->type->str();
+      os << (n->outputs.empty() ? "" : " = ") << n->kind;
+      if (!n->callee.empty()) os << "[name=\"" << n->callee << "\"]";
+      if (n->has_constant) os << "[value=" << constant_text(n->constant) << "]";
+      os << "(" << list(n->inputs) << ")\n";
+      for (size_t k = 0; k < n->blocks.size(); k++) {
+        const Block* sub = n->blocks[k].get();
+        os << pad << "  block" << k << "(";
+        for (size_t i = 0; i < sub->params.size(); i++)
+          os << (i ? ", " : "") << name(sub->params[i]) << " : " << sub->params[i]->type->str();
+        os << "):\n";
+        block(sub, indent + 4);
+        os << pad << "    -> (" << list(sub->returns) << ")\n";
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::string Graph::str() const {
+  Printer p;
+  p.os << "graph(";
+  for (size_t i = 0; i < top_->params.size(); i++)
+    p.os << (i ? ",\n      " : "") << p.name(top_->params[i]) << " : " << top_->params[i]->type->str();
+  p.os << "):\n";
+  p.block(top_.get(), 2);
+  p.os << "  return (" << p.list(top_->returns) << ")\n";
+  return p.os.str();
+}
+
+}  // namespace ember::jit

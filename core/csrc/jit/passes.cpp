@@ -1,0 +1,184 @@
+// The passes edit blocks in place; removed nodes leave the graph's node table (forget_node).
+#include "jit/passes.h"
+
+#include <map>
+#include <set>
+#include <unordered_set>
+
+#include "jit/ir.h"
+
+namespace ember::jit {
+
+namespace {
+
+void collect_uses(const Block& b, std::unordered_set<const Value*>& used) {
+  for (const auto& n : b.nodes) {
+    for (const Value* v : n->inputs) used.insert(v);
+    for (const auto& sub : n->blocks) collect_uses(*sub, used);
+  }
+  for (const Value* v : b.returns) used.insert(v);
+}
+
+bool drop_dead(Graph& g, Block& b, const std::unordered_set<const Value*>& used) {
+  bool changed = false;
+  std::vector<std::unique_ptr<Node>> kept;
+  for (auto& n : b.nodes) {
+    bool live = has_side_effects(*n);
+    for (const Value* v : n->outputs) live |= used.count(v) > 0;
+    if (live) {
+      for (auto& sub : n->blocks) changed |= drop_dead(g, *sub, used);
+      kept.push_back(std::move(n));
+    } else {
+      g.forget_node(n.get());
+      changed = true;
+    }
+  }
+  b.nodes = std::move(kept);
+  return changed;
+}
+
+bool is_constant(const Value* v) { return v->node && v->node->has_constant; }
+
+// Lists are mutable, so each ListConstruct makes a new one: never folded or merged.
+bool foldable(const Node& n) {
+  return n.prim && !has_side_effects(n) && n.kind != "prim::ListConstruct" && n.outputs.size() == 1;
+}
+
+bool is_int_constant(const Value* v, int64_t k) {
+  return is_constant(v) && !v->node->constant.is_seq() && v->node->constant.v.tag() == IValue::Tag::Int &&
+         v->node->constant.v.to_int() == k;
+}
+
+// Peepholes on ints: x + 0, 0 + x, x - 0, x * 1, 1 * x are x (a range's start and step give these).
+Value* int_identity(const Node& n) {
+  if (!n.prim || n.inputs.size() != 2 || n.outputs.size() != 1 || n.outputs[0]->type->kind != Type::Kind::Int)
+    return nullptr;
+  Value *a = n.inputs[0], *b = n.inputs[1];
+  bool a_int = a->type->kind == Type::Kind::Int, b_int = b->type->kind == Type::Kind::Int;
+  if (n.kind == "prim::add" && a_int && is_int_constant(b, 0)) return a;
+  if (n.kind == "prim::add" && b_int && is_int_constant(a, 0)) return b;
+  if (n.kind == "prim::sub" && a_int && is_int_constant(b, 0)) return a;
+  if (n.kind == "prim::mul" && a_int && is_int_constant(b, 1)) return a;
+  if (n.kind == "prim::mul" && b_int && is_int_constant(a, 1)) return b;
+  return nullptr;
+}
+
+bool fold_block(Graph& g, Block& b) {
+  bool changed = false;
+  std::vector<std::unique_ptr<Node>> out;
+  for (auto& n : b.nodes) {
+    for (auto& sub : n->blocks) changed |= fold_block(g, *sub);
+    if (Value* same = int_identity(*n)) {
+      g.replace_uses(n->outputs[0], same);
+      g.forget_node(n.get());
+      changed = true;
+      continue;
+    }
+    bool all_const = true;
+    for (const Value* v : n->inputs) all_const &= is_constant(v);
+    if (foldable(*n) && all_const) {
+      std::vector<RValue> in;
+      for (const Value* v : n->inputs) in.push_back(v->node->constant);
+      try {
+        RValue r = n->prim(*n, in)[0];
+        n->kind = "prim::Constant";
+        n->prim = nullptr;
+        n->inputs.clear();
+        n->has_constant = true;
+        n->constant = std::move(r);
+        changed = true;
+      } catch (const Error&) {
+        // left to raise at run time, where the program reaches it
+      }
+    } else if (n->kind == "prim::If" && is_constant(n->inputs[0])) {
+      Block& taken = *n->blocks[n->inputs[0]->node->constant.v.to_bool() ? 0 : 1];
+      for (auto& m : taken.nodes) {
+        m->owner = &b;
+        out.push_back(std::move(m));
+      }
+      for (size_t i = 0; i < n->outputs.size(); i++) g.replace_uses(n->outputs[i], taken.returns[i]);
+      taken.nodes.clear();
+      g.forget_node(n.get());
+      changed = true;
+      continue;
+    }
+    out.push_back(std::move(n));
+  }
+  b.nodes = std::move(out);
+  return changed;
+}
+
+std::string constant_key(const Node& n) {
+  if (!n.has_constant) return "";
+  const RValue& c = n.constant;
+  if (c.is_seq() || c.v.is_tensor()) return "";  // not compared by value
+  std::string s = n.outputs[0]->type->str() + ":" + c.v.tag_name() + ":";
+  switch (c.v.tag()) {
+    case IValue::Tag::Int:
+    case IValue::Tag::Bool:
+      return s + std::to_string(c.v.to_int());
+    case IValue::Tag::Double: {
+      double d = c.v.to_double();
+      return s + std::string(reinterpret_cast<const char*>(&d), sizeof d);
+    }
+    case IValue::Tag::Str:
+      return s + c.v.to_str();
+    case IValue::Tag::None:
+      return s;
+    default:
+      return "";
+  }
+}
+
+using Seen = std::map<std::pair<std::string, std::vector<int>>, Node*>;
+
+bool cse_block(Graph& g, Block& b, Seen seen) {
+  bool changed = false;
+  std::vector<std::unique_ptr<Node>> kept;
+  for (auto& n : b.nodes) {
+    for (auto& sub : n->blocks) changed |= cse_block(g, *sub, seen);
+    bool pure = !has_side_effects(*n) && n->kind != "prim::ListConstruct" && n->blocks.empty();
+    std::string ck = constant_key(*n);
+    if (!pure || (n->has_constant && ck.empty())) {
+      kept.push_back(std::move(n));
+      continue;
+    }
+    std::vector<int> ins;
+    for (const Value* v : n->inputs) ins.push_back(v->id);
+    auto key = std::make_pair(n->kind + "|" + ck, ins);
+    auto it = seen.find(key);
+    if (it != seen.end()) {
+      for (size_t i = 0; i < n->outputs.size(); i++) g.replace_uses(n->outputs[i], it->second->outputs[i]);
+      g.forget_node(n.get());
+      changed = true;
+      continue;
+    }
+    seen.emplace(key, n.get());
+    kept.push_back(std::move(n));
+  }
+  b.nodes = std::move(kept);
+  return changed;
+}
+
+}  // namespace
+
+bool eliminate_dead_code(Graph& g) {
+  bool any = false;
+  for (bool changed = true; changed;) {
+    std::unordered_set<const Value*> used;
+    collect_uses(*g.top(), used);
+    changed = drop_dead(g, *g.top(), used);
+    any |= changed;
+  }
+  return any;
+}
+
+bool propagate_constants(Graph& g) {
+  bool any = false;
+  while (fold_block(g, *g.top())) any = true;
+  return any;
+}
+
+bool eliminate_common_subexpressions(Graph& g) { return cse_block(g, *g.top(), Seen()); }
+
+}  // namespace ember::jit

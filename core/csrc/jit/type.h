@@ -1,0 +1,26 @@
+// The static types of script values: Tensor, int, float, bool, str, NoneType, List[T], Tuple[T, ...] and
+// Optional[T], parsed from and printed as TorchScript spells them.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ember::jit {
+
+struct Type;
+using TypePtr = std::shared_ptr<const Type>;
+
+struct Type {
+  enum class Kind { Tensor, Int, Float, Bool, Str, None, List, Tuple, Optional };
+  Kind kind;
+  std::vector<TypePtr> elems;  // List and Optional: one; Tuple: each field
+
+  std::string str() const;
+  bool operator==(const Type& o) const;
+  bool operator!=(const Type& o) const { return !(*this == o); }
+  // Parses "Tensor", "List[int]", "Optional[Tuple[Tensor, int]]"...; raises ValueError naming the text.
+  static TypePtr parse(const std::string& text);
+  static TypePtr of(Kind k, std::vector<TypePtr> elems = {});
+};
+
+}  // namespace ember::jit

@@ -1,0 +1,24 @@
+"""ember.jit: the script compiler. `script(fn)` compiles a function written in the typed subset of
+Python that TorchScript accepts into an SSA graph (ember._C._jit) that runs on a C++ interpreter
+calling ops through the op table."""
+from __future__ import annotations
+
+from ._errors import FrontendError, NotSupportedError, ScriptTypeError
+from ._script_function import ScriptFunction, script_function
+from ._script_helpers import annotate, ignore, is_scripting
+from ._script_module import ScriptModule, script_module
+
+__all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "ignore", "is_scripting", "FrontendError",
+           "NotSupportedError", "ScriptTypeError"]
+
+
+def script(obj):
+    """Compiles a function to a ScriptFunction, an nn.Module instance to a ScriptModule (scripted objects
+    are returned as they are)."""
+    import ember.nn
+
+    if isinstance(obj, (ScriptFunction, ScriptModule)):
+        return obj
+    if isinstance(obj, ember.nn.Module):
+        return script_module(obj)
+    return script_function(obj)

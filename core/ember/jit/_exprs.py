@@ -1,0 +1,493 @@
+"""Expressions: constants, names, arithmetic and comparison operators on tensors and numbers (tensor
+operands go to the op table's ops, numbers to the language's primitives), and/or/not, conditional
+expressions, list and tuple literals, indexing, `is None`, calls of ember ops (functions and Tensor
+methods, overloads chosen by their arguments), builtins and other scripted functions (inlined)."""
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import typing
+
+from . import _builtins, _ops, _script_helpers
+from . import _types as T
+from ._compiler import CompilerBase, ModuleRef, ParsedFunction, PyRef, SValue
+from ._errors import NotSupportedError
+
+_TENSOR_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floor_divide",
+                  ast.Mod: "remainder", ast.Pow: "pow", ast.MatMult: "matmul"}
+_NUMBER_BINOPS = {ast.Add: "prim::add", ast.Sub: "prim::sub", ast.Mult: "prim::mul", ast.Div: "prim::truediv",
+                  ast.FloorDiv: "prim::floordiv", ast.Mod: "prim::mod", ast.Pow: "prim::pow"}
+_COMPARE = {ast.Lt: ("lt", "prim::lt", "gt"), ast.LtE: ("le", "prim::le", "ge"), ast.Gt: ("gt", "prim::gt", "lt"),
+            ast.GtE: ("ge", "prim::ge", "le"), ast.Eq: ("eq", "prim::eq", "eq"), ast.NotEq: ("ne", "prim::ne", "ne")}
+
+
+def _number_result(a: T.JitType, b: T.JitType) -> T.JitType:
+    return T.FLOAT if T.FLOAT in (a, b) else T.INT
+
+
+class ExprCompiler(CompilerBase):
+    def expr(self, node: ast.expr, want: T.JitType | None = None) -> SValue:
+        return self.as_value(self.expr_or_ref(node, want), node)
+
+    def expr_or_ref(self, node: ast.expr, want: T.JitType | None = None):
+        method = getattr(self, "expr_" + type(node).__name__, None)
+        if method is None:
+            raise self.unsupported(f"the {type(node).__name__} expression", node)
+        return method(node, want)
+
+    def annotation(self, node: ast.expr) -> T.JitType:
+        try:
+            obj = eval(compile(ast.Expression(node), "<annotation>", "eval"), {**self.pf.globals, **vars(typing)})
+        except Exception as e:
+            raise self.error(f"cannot evaluate the annotation {ast.unparse(node)}: {e}", node) from None
+        t = T.from_annotation(obj)
+        if t is None:
+            raise self.error(f"unsupported annotation {ast.unparse(node)}", node)
+        return t
+
+    # --- leaves -----------------------------------------------------------------------------------
+    def expr_Constant(self, node: ast.Constant, want) -> SValue:
+        if node.value is not None and not isinstance(node.value, (bool, int, float, str)):
+            raise self.unsupported(f"a constant of type {type(node.value).__name__}", node)
+        return self.const(node.value)
+
+    def expr_Name(self, node: ast.Name, want):
+        return self.lookup(node.id, node)
+
+    def expr_Attribute(self, node: ast.Attribute, want):
+        base = self.expr_or_ref(node.value)
+        if isinstance(base, ModuleRef):
+            return self.module_attr(base, node.attr, node)
+        if isinstance(base, PyRef):
+            if not hasattr(base.obj, node.attr):
+                raise self.error(f"{getattr(base.obj, '__name__', base.obj)} has no attribute '{node.attr}'", node)
+            obj = getattr(base.obj, node.attr)
+            if isinstance(obj, (bool, int, float, str)):
+                return self.const(obj)
+            return PyRef(obj)
+        if base.type == T.TENSOR and node.attr == "shape":
+            return self.emit1("prim::sizes", [base], T.list_of(T.INT), node)
+        raise self.unsupported(f"the attribute '{node.attr}' of a {base.type}", node)
+
+    def expr_List(self, node: ast.List, want) -> SValue:
+        items = [self.expr(e) for e in node.elts]
+        if not items:
+            t = want if want is not None and want.kind == "List" else T.list_of(T.TENSOR)  # TorchScript's default
+            return self.emit1("prim::ListConstruct", [], t, node)
+        elem = items[0].type
+        for v, e in zip(items[1:], node.elts[1:]):
+            u = T.unify(elem, v.type)
+            if u is None:
+                raise self.error(f"list elements must all have one type; found {elem} and {v.type}", e)
+            elem = u
+        return self.emit1("prim::ListConstruct", items, T.list_of(elem), node)
+
+    def expr_Tuple(self, node: ast.Tuple, want) -> SValue:
+        items = [self.expr(e) for e in node.elts]
+        return self.emit1("prim::TupleConstruct", items, T.tuple_of(v.type for v in items), node)
+
+    # --- operators --------------------------------------------------------------------------------
+    def expr_BinOp(self, node: ast.BinOp, want) -> SValue:
+        return self.binop(node.op, self.expr(node.left), self.expr(node.right), node)
+
+    def binop(self, op: ast.operator, a: SValue, b: SValue, node: ast.AST) -> SValue:
+        if T.TENSOR in (a.type, b.type) and (a.type.is_number or a.type == T.TENSOR) and \
+                (b.type.is_number or b.type == T.TENSOR) and type(op) in _TENSOR_BINOPS:
+            return self.call_op(_TENSOR_BINOPS[type(op)], [a, b], {}, node)
+        if a.type.is_number and b.type.is_number and type(op) in _NUMBER_BINOPS:
+            kind = _NUMBER_BINOPS[type(op)]
+            out = T.FLOAT if kind in ("prim::truediv", "prim::pow") else _number_result(a.type, b.type)
+            return self.emit1(kind, [a, b], out, node)
+        if op.__class__ is ast.Add and a.type.kind == "List" and a.type == b.type:
+            raise self.unsupported("list concatenation", node)
+        raise self.error(f"unsupported operand types for {type(op).__name__}: {a.type} and {b.type}", node)
+
+    def expr_UnaryOp(self, node: ast.UnaryOp, want) -> SValue:
+        v = self.expr(node.operand)
+        if isinstance(node.op, ast.Not):
+            return self.emit1("prim::not", [self.truth(v, node.operand)], T.BOOL, node)
+        if isinstance(node.op, ast.UAdd) and (v.type.is_number or v.type == T.TENSOR):
+            return v
+        if isinstance(node.op, ast.USub):
+            if v.type == T.TENSOR:
+                return self.call_op("neg", [v], {}, node)
+            if v.type.is_number:
+                return self.emit1("prim::neg", [v], T.INT if v.type == T.BOOL else v.type, node)
+        raise self.error(f"unsupported operand type for {type(node.op).__name__}: {v.type}", node)
+
+    def truth(self, v: SValue, node: ast.AST) -> SValue:
+        """A bool from a bool, a number, or a one-element tensor (as `if t:` is in Python)."""
+        if v.type == T.BOOL:
+            return v
+        if v.type.is_number or v.type == T.TENSOR:
+            return self.emit1("prim::Bool", [v], T.BOOL, node)
+        raise self.error(f"a condition must be a bool, a number or a Tensor, got {v.type}", node)
+
+    def condition(self, node: ast.expr) -> SValue:
+        return self.truth(self.expr(node), node)
+
+    def expr_BoolOp(self, node: ast.BoolOp, want) -> SValue:
+        # a and b: If(a) then b else False; a or b: If(a) then True else b (short-circuit, as Python)
+        left = self.condition(node.values[0])
+        for rhs in node.values[1:]:
+            nid, _ = self.g.append(self.block, "prim::If", [left.id], [])
+            then_b, else_b = self.g.add_block(nid), self.g.add_block(nid)
+            is_and = isinstance(node.op, ast.And)
+            taken = self.in_block(then_b if is_and else else_b, self.condition, rhs)
+            fixed = self.in_block(else_b if is_and else then_b, self.const, not is_and)
+            self.g.set_returns(then_b, [(taken if is_and else fixed).id])
+            self.g.set_returns(else_b, [(fixed if is_and else taken).id])
+            left = SValue(self.g.add_output(nid, "bool"), T.BOOL)
+        return left
+
+    def expr_IfExp(self, node: ast.IfExp, want) -> SValue:
+        cond = self.condition(node.test)
+        nid, _ = self.g.append(self.block, "prim::If", [cond.id], [])
+        then_b, else_b = self.g.add_block(nid), self.g.add_block(nid)
+        a = self.in_block(then_b, self.expr, node.body)
+        b = self.in_block(else_b, self.expr, node.orelse)
+        t = T.unify(a.type, b.type)
+        if t is None:
+            raise self.error(f"the branches of a conditional expression have types {a.type} and {b.type}", node)
+        self.g.set_returns(then_b, [a.id])
+        self.g.set_returns(else_b, [b.id])
+        return SValue(self.g.add_output(nid, str(t)), t)
+
+    def expr_Compare(self, node: ast.Compare, want) -> SValue:
+        left = self.expr(node.left)
+        result = self.compare(node.ops[0], left, self.expr(node.comparators[0]), node)
+        for k in range(1, len(node.ops)):
+            # a < b < c is (a < b) and (b < c), b evaluated once; the later parts run only when needed
+            if result.type != T.BOOL:
+                raise self.unsupported("a chained comparison of tensors", node)
+            nid, _ = self.g.append(self.block, "prim::If", [result.id], [])
+            then_b, else_b = self.g.add_block(nid), self.g.add_block(nid)
+
+            def rest(k=k):
+                lhs = self.expr(node.comparators[k - 1])
+                return self.truth(self.compare(node.ops[k], lhs, self.expr(node.comparators[k]), node), node)
+
+            self.g.set_returns(then_b, [self.in_block(then_b, rest).id])
+            self.g.set_returns(else_b, [self.in_block(else_b, self.const, False).id])
+            result = SValue(self.g.add_output(nid, "bool"), T.BOOL)
+        return result
+
+    def compare(self, op: ast.cmpop, a: SValue, b: SValue, node: ast.AST) -> SValue:
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            if b.type != T.NONE and a.type != T.NONE:
+                raise self.unsupported("'is' with anything but None", node)
+            v = a if b.type == T.NONE else b
+            if v.type == T.NONE:
+                is_none = self.const(True)
+            elif v.type.kind != "Optional":
+                is_none = self.const(False)  # statically known, as TorchScript folds it
+            else:
+                is_none = self.emit1("prim::isNone", [v], T.BOOL, node)
+            return is_none if isinstance(op, ast.Is) else self.emit1("prim::not", [is_none], T.BOOL, node)
+        if type(op) not in _COMPARE:
+            raise self.unsupported(f"the {type(op).__name__} comparison", node)
+        tensor_op, number_op, flipped = _COMPARE[type(op)]
+        if a.type == T.TENSOR and (b.type == T.TENSOR or b.type.is_number):
+            return self.call_op(tensor_op, [a, b], {}, node)
+        if b.type == T.TENSOR and a.type.is_number:
+            return self.call_op(flipped, [b, a], {}, node)
+        if (a.type.is_number and b.type.is_number) or (a.type == b.type == T.STR and number_op.endswith(("eq", "ne"))):
+            return self.emit1(number_op, [a, b], T.BOOL, node)
+        raise self.error(f"cannot compare {a.type} and {b.type} with {type(op).__name__}", node)
+
+    def refinements(self, test: ast.expr) -> tuple[dict, dict]:
+        """`x is None` / `x is not None` on an Optional variable: its refined type in each branch."""
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) and \
+                isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None and \
+                isinstance(test.ops[0], (ast.Is, ast.IsNot)):
+            v = self.env.get(test.left.id)
+            if isinstance(v, SValue) and v.type.kind == "Optional":
+                inner = {test.left.id: v.type.elems[0]}
+                return ({}, inner) if isinstance(test.ops[0], ast.Is) else (inner, {})
+        return {}, {}
+
+    # --- indexing ---------------------------------------------------------------------------------
+    def expr_Subscript(self, node: ast.Subscript, want) -> SValue:
+        base = self.expr(node.value)
+        if isinstance(node.slice, ast.Slice):
+            raise self.unsupported("slicing", node)
+        if base.type.kind == "Tuple":
+            if not (isinstance(node.slice, ast.Constant) and type(node.slice.value) is int):
+                raise self.error("a tuple can only be indexed by an int constant", node.slice)
+            k = node.slice.value
+            n = len(base.type.elems)
+            if not -n <= k < n:
+                raise self.error(f"tuple index {k} out of range for a tuple of {n} values", node.slice)
+            return self.emit1("prim::TupleIndex", [base, self.const(k)], base.type.elems[k], node)
+        idx = self.expr(node.slice)
+        if idx.type != T.INT:
+            raise self.unsupported(f"indexing by a {idx.type}", node.slice)
+        if base.type.kind == "List":
+            return self.emit1("prim::ListIndex", [base, idx], base.type.elems[0], node)
+        if base.type == T.TENSOR:
+            return self.call_op("select", [base, self.const(0), idx], {}, node)
+        raise self.error(f"a value of type {base.type} cannot be indexed", node)
+
+    # --- calls ------------------------------------------------------------------------------------
+    def expr_Call(self, node: ast.Call, want) -> SValue:
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            raise self.unsupported("*args or **kwargs in a call", node)
+        if isinstance(node.func, ast.Attribute):
+            base = self.expr_or_ref(node.func.value)
+            if isinstance(base, SValue):
+                return self.method_call(base, node.func.attr, node)
+            if isinstance(base, ModuleRef):
+                target = self.module_attr(base, node.func.attr, node.func)
+            elif hasattr(base.obj, node.func.attr):
+                target = PyRef(getattr(base.obj, node.func.attr))
+            else:
+                raise self.error(f"{getattr(base.obj, '__name__', base.obj)} has no attribute '{node.func.attr}'",
+                                 node.func)
+        else:
+            target = self.expr_or_ref(node.func)
+        if isinstance(target, SValue):
+            raise self.error(f"a value of type {target.type} is not callable", node.func)
+        if isinstance(target, ModuleRef):
+            args, kwargs = self.args_of(node)
+            return self.inline_call(type(target.obj).forward, args, kwargs, node, target)
+        return self.call_python(target.obj, node)
+
+    def module_attr(self, ref: ModuleRef, attr: str, node: ast.AST):
+        """A module attribute: submodules stay modules; tensors (parameters, buffers) and the bool/int/float
+        attributes not listed in __constants__ become graph inputs read at each call; the rest are
+        constants."""
+        import ember
+
+        m = ref.obj
+        if attr in getattr(m, "_modules", {}):
+            sub = m._modules[attr]
+            return ModuleRef(sub) if sub is not None else self.const(None)
+        try:
+            v = getattr(m, attr)
+        except AttributeError:
+            raise self.error(f"module {type(m).__name__} has no attribute '{attr}'", node) from None
+        constant = attr in getattr(m, "__constants__", ())
+        if isinstance(v, ember.Tensor) or (type(v) in (bool, int, float) and not constant):
+            return self.attr_input(m, attr, T.TENSOR if isinstance(v, ember.Tensor) else self.type_of_constant(v))
+        if v is None or isinstance(v, (bool, int, float, str, tuple, list)):
+            try:
+                return self.const(v)
+            except (TypeError, ValueError):
+                pass
+        if callable(v) and getattr(v, "__self__", None) is m:
+            return PyRef(v)  # a method: inlined with self bound
+        raise self.unsupported(f"the attribute '{attr}' of type {type(v).__name__} of {type(m).__name__}", node)
+
+    def attr_input(self, m, attr: str, t: T.JitType) -> SValue:
+        root = self.root
+        key = (id(m), attr)
+        if key not in root.attr_values:
+            vid = self.g.add_param(self.g.top, str(t), f"self.{attr}")
+            root.attr_values[key] = SValue(vid, t)
+            root.attr_inputs.append((m, attr))
+        return root.attr_values[key]
+
+    def args_of(self, node: ast.Call) -> tuple[list[SValue], dict[str, SValue]]:
+        return [self.expr(a) for a in node.args], {k.arg: self.expr(k.value) for k in node.keywords}
+
+    def method_call(self, base: SValue, name: str, node: ast.Call) -> SValue:
+        args, kwargs = self.args_of(node)
+        if base.type.kind == "List" and name == "append" and len(args) == 1 and not kwargs:
+            if not T.accepts(base.type.elems[0], args[0].type):
+                raise self.error(f"cannot append a {args[0].type} to a {base.type}", node)
+            self.emit("prim::ListAppend", [base, args[0]], [], node)
+            return self.const(None)
+        if base.type != T.TENSOR:
+            raise self.unsupported(f"the method '{name}' of a {base.type}", node)
+        shape_fns = {"dim": ("prim::dim", T.INT), "numel": ("prim::numel", T.INT)}
+        if name in shape_fns and not args and not kwargs:
+            return self.emit1(shape_fns[name][0], [base], shape_fns[name][1], node)
+        if name == "size" and not kwargs and len(args) <= 1:
+            if not args:
+                return self.emit1("prim::sizes", [base], T.list_of(T.INT), node)
+            return self.emit1("prim::size", [base, args[0]], T.INT, node)
+        return self.call_op(name, [base] + args, kwargs, node)
+
+    def call_python(self, callee, node: ast.Call) -> SValue:
+        if getattr(builtins, getattr(callee, "__name__", ""), None) is callee:
+            return self.call_builtin(callee.__name__, node)
+        if callee is _script_helpers.annotate:
+            if len(node.args) != 2 or node.keywords:
+                raise self.error("ember.jit.annotate takes a type and a value", node)
+            want = self.annotation(node.args[0])
+            v = self.expr(node.args[1], want)
+            if not T.accepts(want, v.type):
+                raise self.error(f"ember.jit.annotate: the value has type {v.type}, not {want}", node.args[1])
+            return SValue(v.id, want)
+        if callee is _script_helpers.is_scripting:
+            return self.const(True)
+        if inspect.ismethod(callee) and isinstance(callee.__self__, nn_module()):
+            args, kwargs = self.args_of(node)
+            return self.inline_call(callee.__func__, args, kwargs, node, ModuleRef(callee.__self__))
+        if getattr(callee, "_ember_jit_ignore", False):
+            return self.python_op(callee, node)
+        if callee in _builtins.SCRIPT_IMPLS:
+            args, kwargs = self.args_of(node)
+            return self.inline_call(_builtins.SCRIPT_IMPLS[callee], args, kwargs, node)
+        name = _ops.op_name_of(callee)
+        if name is not None:
+            args, kwargs = self.args_of(node)
+            sch = _ops.schema(name)
+            if "inplace" in kwargs and all(a.name != "inplace" for a in (sch.args if sch else [])):
+                # F.relu(x, inplace=...): the op, or its in-place form for a literal True
+                kwargs.pop("inplace")
+                flag = next(k.value for k in node.keywords if k.arg == "inplace")
+                if not (isinstance(flag, ast.Constant) and isinstance(flag.value, bool)):
+                    raise self.unsupported("a non-literal inplace= argument", flag)
+                name = name + "_" if flag.value else name
+            return self.call_op(name, args, kwargs, node)
+        target = getattr(callee, "__wrapped_script_fn__", callee)
+        if callable(target) and hasattr(target, "__code__"):
+            args, kwargs = self.args_of(node)
+            return self.inline_call(target, args, kwargs, node)
+        raise self.unsupported(f"calling {getattr(callee, '__qualname__', repr(callee))}", node.func)
+
+    def python_op(self, fn, node: ast.Call) -> SValue:
+        """A call of an @ember.jit.ignore'd function: run by Python when the graph reaches it."""
+        if node.keywords:
+            raise self.unsupported("keyword arguments to an ignored function", node)
+        args = [self.expr(a) for a in node.args]
+        ann = typing.get_type_hints(fn).get("return", None) if hasattr(fn, "__annotations__") else None
+        out = T.TENSOR if ann is None else T.from_annotation(ann)
+        if out is None:
+            raise self.error(f"unsupported return annotation {ann!r} of ignored function {fn.__qualname__}", node)
+        vid = self.g.append_python_op(self.block, fn, fn.__qualname__, [a.id for a in args], str(out))
+        return SValue(vid, out)
+
+    def call_builtin(self, name: str, node: ast.Call) -> SValue:
+        args, kwargs = self.args_of(node)
+        if kwargs:
+            raise self.unsupported(f"keyword arguments to {name}()", node)
+        if name == "len" and len(args) == 1:
+            a = args[0]
+            if a.type.kind == "List":
+                return self.emit1("prim::len", [a], T.INT, node)
+            if a.type.kind == "Tuple":
+                return self.const(len(a.type.elems))
+            if a.type == T.TENSOR:
+                return self.emit1("prim::size", [a, self.const(0)], T.INT, node)
+        if name in ("min", "max") and len(args) >= 2 and all(a.type.is_number for a in args):
+            acc = args[0]
+            for b in args[1:]:
+                acc = self.emit1("prim::" + name, [acc, b], _number_result(acc.type, b.type), node)
+            return acc
+        if name in ("int", "float", "bool") and len(args) == 1 and (args[0].type.is_number or args[0].type == T.TENSOR):
+            out = {"int": T.INT, "float": T.FLOAT, "bool": T.BOOL}[name]
+            return self.emit1("prim::" + name.capitalize(), args, out, node)
+        if name == "abs" and len(args) == 1:
+            if args[0].type == T.TENSOR:
+                return self.call_op("abs", args, {}, node)
+            if args[0].type.is_number:
+                return self.emit1("prim::abs", args, T.INT if args[0].type == T.BOOL else args[0].type, node)
+        if name == "range":
+            raise self.unsupported("range() outside a for loop", node)
+        raise self.error(f"unsupported call of builtin {name}() with arguments of types "
+                         f"{', '.join(str(a.type) for a in args)}", node)
+
+    def call_op(self, name: str, args: list[SValue], kwargs: dict[str, SValue], node: ast.AST) -> SValue:
+        """The first of name's ops (the op, then its overloads) whose schema the arguments fit."""
+        reasons = []
+        for cand in _ops.candidates(name):
+            sch = _ops.schema(cand)
+            bound = self.bind(sch, args, dict(kwargs))
+            if isinstance(bound, str):
+                reasons.append(f"  {cand}: {bound}")
+                continue
+            outs = self.emit(sch.kind, bound, sch.returns, node)
+            if len(outs) == 1:
+                return outs[0]
+            return self.emit1("prim::TupleConstruct", outs, T.tuple_of(sch.returns), node)
+        if not reasons:
+            raise self.error(f"unknown op {name}: the op table has no op of that name", node)
+        got = ", ".join([str(a.type) for a in args] + [f"{k}={v.type}" for k, v in kwargs.items()])
+        raise self.error(f"arguments for call of {name} are not valid (got {got}):\n" + "\n".join(reasons), node)
+
+    def bind(self, sch: _ops.Schema, args: list[SValue], kwargs: dict[str, SValue]) -> list[SValue] | str:
+        """The inputs of a call of sch, defaults filled in; or why the arguments do not fit."""
+        positional = [a for a in sch.args if not a.kwonly]
+        if len(args) > len(positional):
+            return f"takes {len(positional)} positional arguments, got {len(args)}"
+        out = []
+        for i, a in enumerate(sch.args):
+            if i < len(args) and not a.kwonly:
+                v = args[i]
+                if a.name in kwargs:
+                    return f"got multiple values for argument '{a.name}'"
+            elif a.name in kwargs:
+                v = kwargs.pop(a.name)
+            elif a.default is not _ops._NO_DEFAULT:
+                out.append(self.default_const(a))
+                continue
+            else:
+                return f"argument '{a.name}' is missing"
+            fitted = self.fit(a, v)
+            if fitted is None:
+                return f"argument '{a.name}' expects {a.type}, got {v.type}"
+            out.append(fitted)
+        if kwargs:
+            return f"unexpected keyword argument '{next(iter(kwargs))}'"
+        return out
+
+    def default_const(self, a: _ops.SchemaArg) -> SValue:
+        if a.default is None:
+            return self.const(None)
+        if isinstance(a.default, list):
+            return self.const(a.default, T.list_of(T.INT)) if a.default else \
+                self.emit1("prim::ListConstruct", [], T.list_of(T.INT))
+        return self.const(a.default)
+
+    def fit(self, a: _ops.SchemaArg, v: SValue) -> SValue | None:
+        t = a.type
+        optional = t.endswith("?")
+        if optional and v.type == T.NONE:
+            return v
+        base = t.rstrip("?")
+        if base == "TensorLike":
+            return v if v.type == T.TENSOR or v.type.is_number else None
+        if base == "Scalar":
+            return v if v.type.is_number else None
+        if base == "int[]" and v.type == T.INT:
+            return self.emit1("prim::ListConstruct", [v], T.list_of(T.INT))
+        if base == "float" and v.type in (T.INT, T.FLOAT):
+            return v
+        want = _ops._ARG_TYPES[t]
+        return v if T.accepts(want, v.type) else None
+
+    def inline_call(self, fn, args: list, kwargs: dict, node: ast.AST, self_ref: ModuleRef | None = None) -> SValue:
+        """Compiles fn's body into the current block with its parameters bound to the call's arguments
+        (defaults as constants; a method's self to its module): the call is inlined, as TorchScript's
+        inlining pass leaves it."""
+        frame = (fn, id(self_ref.obj) if self_ref is not None else None)
+        if frame in self.stack:
+            raise self.error(f"recursive calls are not supported: {fn.__qualname__} calls itself "
+                             f"(through {' -> '.join(f.__qualname__ for f, _ in self.stack)})", node,
+                             cls=NotSupportedError)
+        pf = ParsedFunction(fn)
+        if self_ref is not None:
+            args = [self_ref] + list(args)
+        try:
+            bound = pf.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise self.error(f"call of {fn.__qualname__}: {e}", node) from None
+        values = []
+        for name, p in pf.signature.parameters.items():
+            if name in bound.arguments:
+                values.append(bound.arguments[name])
+            elif isinstance(p.default, (bool, int, float, str)) or p.default is None:
+                values.append(self.const(p.default))
+            else:
+                raise self.error(f"the default of {fn.__qualname__}'s argument '{name}' is not a constant", node)
+        callee = type(self)(self.g, self.block, pf, self.stack + [frame], self.root)
+        return callee.compile_function(values)
+
+
+def nn_module():
+    import ember.nn
+
+    return ember.nn.Module

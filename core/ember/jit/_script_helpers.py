@@ -1,0 +1,19 @@
+"""What scripted code may call that eager code runs too: annotate, is_scripting, and the ignore decorator."""
+from __future__ import annotations
+
+
+def annotate(the_type, the_value):
+    """In eager code, the value itself; in scripted code, the value typed as the_type (for empty lists)."""
+    return the_value
+
+
+def is_scripting() -> bool:
+    """False in eager code; scripted code compiles it to the constant True."""
+    return False
+
+
+def ignore(fn):
+    """Leaves fn in Python: scripted code calls it through the interpreter (its arguments and result
+    converted by their types; the result's type is fn's return annotation, Tensor without one)."""
+    fn._ember_jit_ignore = True
+    return fn

@@ -1,0 +1,361 @@
+"""Statements: assignment (with tuple unpacking and annotations), augmented assignment, if/elif/else
+(with `is None` refinement), for over ranges, lists and tensors, while, break/continue, return anywhere
+outside loops, raise and assert.
+
+Early exits are compiled by continuation: an `if` one of whose branches returns (or breaks/continues)
+takes the statements after it into both branches, so every path ends in an exit and the If node's
+outputs carry the exit values (the return value; or a loop's continue flag and carried variables)."""
+from __future__ import annotations
+
+import ast
+import builtins
+
+from . import _types as T
+from ._compiler import Exit, ModuleRef, SValue
+from ._exprs import ExprCompiler
+
+_INT64_MAX = 2**63 - 1
+_INPLACE = {ast.Add: "add_", ast.Sub: "sub_", ast.Mult: "mul_", ast.Div: "div_"}
+
+
+def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
+    names: list[str] = []
+    for s in stmts:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id not in names:
+                names.append(n.id)
+    return names
+
+
+def _has_exit(stmts: list[ast.stmt], in_loop: bool) -> bool:
+    """Whether a return (or, in a loop body, a break/continue of this loop) occurs in stmts."""
+    for s in stmts:
+        if isinstance(s, ast.Return) or (in_loop and isinstance(s, (ast.Break, ast.Continue))):
+            return True
+        if isinstance(s, ast.If) and (_has_exit(s.body, in_loop) or _has_exit(s.orelse, in_loop)):
+            return True
+        if isinstance(s, (ast.For, ast.While)) and _has_exit(s.body, False):
+            return True
+    return False
+
+
+class LoopCtx:
+    """Exits of a loop body: [continue flag] + the carried variables' values at the exit."""
+
+    loop = True
+
+    def __init__(self, compiler: "StmtCompiler", carried: list[str], end_cond):
+        self.c, self.carried, self.end_cond = compiler, carried, end_cond
+
+    def exit(self, flag: SValue) -> Exit:
+        return Exit([flag] + [self.c.env[n] for n in self.carried])
+
+    def fallthrough(self) -> Exit:
+        return self.exit(self.end_cond())
+
+
+class StmtCompiler(ExprCompiler):
+    ctxs: list
+
+    def compile_body(self, stmts: list[ast.stmt]) -> Exit:
+        """Statements that must end in an exit: falling off the end exits as the innermost context says."""
+        ex = self.compile_stmts(stmts)
+        return ex if ex is not None else self.ctx.fallthrough()
+
+    @property
+    def ctx(self):
+        return self.ctxs[-1] if getattr(self, "ctxs", None) else self.fctx
+
+    def compile_stmts(self, stmts: list[ast.stmt]) -> Exit | None:
+        for i, s in enumerate(stmts):
+            if isinstance(s, ast.If) and _has_exit([s], self.ctx.loop):
+                return self.compile_if(s, stmts[i + 1:], continuation=True)
+            ex = self.compile_stmt(s)
+            if ex is not None:
+                return ex
+        return None
+
+    def compile_stmt(self, s: ast.stmt) -> Exit | None:
+        method = getattr(self, "stmt_" + type(s).__name__, None)
+        if method is None:
+            raise self.unsupported(f"the {type(s).__name__} statement", s)
+        return method(s)
+
+    # --- simple statements ------------------------------------------------------------------------
+    def stmt_Expr(self, s: ast.Expr) -> None:
+        if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+            return None  # a docstring
+        self.expr(s.value)
+        return None
+
+    def stmt_Pass(self, s: ast.Pass) -> None:
+        return None
+
+    def stmt_Return(self, s: ast.Return) -> Exit:
+        if self.ctx.loop:
+            raise self.unsupported("return inside a loop", s)
+        return Exit([self.expr(s.value) if s.value is not None else self.const(None)])
+
+    def stmt_Break(self, s: ast.Break) -> Exit:
+        if not self.ctx.loop:
+            raise self.error("'break' outside loop", s)
+        return self.ctx.exit(self.const(False))
+
+    def stmt_Continue(self, s: ast.Continue) -> Exit:
+        if not self.ctx.loop:
+            raise self.error("'continue' not properly in loop", s)
+        return self.ctx.exit(self.const(True))
+
+    def stmt_Assign(self, s: ast.Assign) -> None:
+        value = self.expr(s.value)
+        for target in s.targets:
+            self.assign(target, value)
+        return None
+
+    def stmt_AnnAssign(self, s: ast.AnnAssign) -> None:
+        want = self.annotation(s.annotation)
+        if s.value is None:
+            raise self.unsupported("a declaration without a value", s)
+        value = self.expr(s.value, want)
+        if not T.accepts(want, value.type):
+            raise self.error(f"variable '{ast.unparse(s.target)}' is annotated as {want}, but the value is "
+                             f"{value.type}", s.value)
+        self.assign(s.target, SValue(value.id, want))
+        return None
+
+    def stmt_AugAssign(self, s: ast.AugAssign) -> None:
+        if not isinstance(s.target, ast.Name):
+            raise self.unsupported("augmented assignment to anything but a variable", s.target)
+        cur = self.lookup(s.target.id, s.target)
+        rhs = self.expr(s.value)
+        if isinstance(cur, SValue) and cur.type == T.TENSOR and type(s.op) in _INPLACE:
+            self.call_op(_INPLACE[type(s.op)], [cur, rhs], {}, s)  # in place, as eager `x += y` is
+            return None
+        self.env[s.target.id] = self.binop(s.op, self.as_value(cur, s.target), rhs, s)
+        return None
+
+    def assign(self, target: ast.expr, value: SValue) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+            self.g.set_name(value.id, target.id)
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            n = len(target.elts)
+            if value.type.kind == "Tuple":
+                if len(value.type.elems) != n:
+                    raise self.error(f"cannot unpack a tuple of {len(value.type.elems)} values into {n}", target)
+                parts = self.emit("prim::TupleUnpack", [value], list(value.type.elems), target)
+            elif value.type.kind == "List":
+                parts = self.emit("prim::ListUnpack", [value], [value.type.elems[0]] * n, target)
+            else:
+                raise self.error(f"cannot unpack a value of type {value.type}", target)
+            for t, v in zip(target.elts, parts):
+                self.assign(t, v)
+            return
+        raise self.unsupported(f"assignment to {type(target).__name__}", target)
+
+    # --- raise and assert -------------------------------------------------------------------------
+    def stmt_Raise(self, s: ast.Raise) -> Exit:
+        exc = s.exc
+        if exc is None:
+            raise self.unsupported("a bare raise", s)
+        call_args: list[ast.expr] = []
+        if isinstance(exc, ast.Call):
+            call_args, exc = exc.args, exc.func
+        cls = self.lookup(exc.id, exc) if isinstance(exc, ast.Name) else None
+        if cls is None or isinstance(cls, SValue) or not (isinstance(cls.obj, type) and
+                                                        issubclass(cls.obj, BaseException)):
+            raise self.unsupported("raising anything but a builtin exception class", s.exc)
+        if getattr(builtins, cls.obj.__name__, None) is not cls.obj:
+            raise self.unsupported(f"raising {cls.obj.__name__} (only builtin exception classes)", s.exc)
+        if len(call_args) > 1:
+            raise self.unsupported("an exception with more than one argument", s.exc)
+        msg = self.expr(call_args[0]) if call_args else self.const("")
+        if msg.type != T.STR:
+            raise self.error(f"an exception's message must be a str, got {msg.type}", call_args[0])
+        self.emit("prim::RaiseException", [msg, self.const(cls.obj.__name__)], [], s)
+        return Exit(None)
+
+    def stmt_Assert(self, s: ast.Assert) -> None:
+        cond = self.condition(s.test)
+        failed = self.emit1("prim::not", [cond], T.BOOL, s)
+        nid, _ = self.g.append(self.block, "prim::If", [failed.id], [])
+        then_b, else_b = self.g.add_block(nid), self.g.add_block(nid)
+
+        def fail():
+            msg = self.expr(s.msg) if s.msg is not None else self.const("")
+            self.emit("prim::RaiseException", [msg, self.const("AssertionError")], [], s)
+
+        self.in_block(then_b, fail)
+        self.g.set_returns(then_b, [])
+        self.g.set_returns(else_b, [])
+        return None
+
+    # --- if ---------------------------------------------------------------------------------------
+    def stmt_If(self, s: ast.If) -> Exit | None:
+        return self.compile_if(s, [], continuation=False)
+
+    def compile_if(self, s: ast.If, rest: list[ast.stmt], continuation: bool) -> Exit | None:
+        cond = self.condition(s.test)
+        refine_then, refine_else = self.refinements(s.test)
+        nid, _ = self.g.append(self.block, "prim::If", [cond.id], [])
+        before = dict(self.env)
+        branches = []
+        for stmts, refine in ((s.body + rest, refine_then), (s.orelse + rest, refine_else)):
+            blk = self.g.add_block(nid)
+            self.env = dict(before)
+
+            def run(stmts=stmts, refine=refine):
+                for name, t in refine.items():
+                    self.env[name] = self.emit1("prim::unchecked_cast", [self.env[name]], t)
+                return self.compile_body(stmts) if continuation else self.compile_stmts(stmts)
+
+            ex = self.in_block(blk, run)
+            branches.append((blk, ex, self.env))
+        self.env = before
+        if continuation:
+            return self.join_exits(nid, s, branches)
+        return self.join_envs(nid, s, branches, before)
+
+    def join_exits(self, nid: int, s: ast.If, branches) -> Exit:
+        live = [ex for _, ex, _ in branches if not ex.raises]
+        if not live:
+            for blk, _, _ in branches:
+                self.g.set_returns(blk, [])
+            return Exit(None)
+        types = []
+        for k in range(len(live[0].values)):
+            t = live[0].values[k].type
+            for ex in live[1:]:
+                u = T.unify(t, ex.values[k].type)
+                if u is None:
+                    what = "return value" if not self.ctx.loop else "a variable carried by the loop"
+                    raise self.error(f"the branches give {what} different types: {t} and {ex.values[k].type}", s)
+                t = u
+            types.append(t)
+        for blk, ex, _ in branches:
+            self.g.set_returns(blk, [v.id for v in ex.values] if not ex.raises else self.uninitialized(blk, types))
+        return Exit([SValue(self.g.add_output(nid, str(t)), t) for t in types])
+
+    def uninitialized(self, blk: int, types: list[T.JitType]) -> list[int]:
+        return [self.in_block(blk, self.emit1, "prim::Uninitialized", [], t).id for t in types]
+
+    def join_envs(self, nid: int, s: ast.If, branches, before: dict) -> None:
+        """Variables (re)bound by a branch that falls through become the If's outputs."""
+        (tb, tex, tenv), (eb, eex, eenv) = branches
+        if tex is not None and eex is not None:  # both raise
+            self.g.set_returns(tb, [])
+            self.g.set_returns(eb, [])
+            return Exit(None)
+        live = [env for ex, env in ((tex, tenv), (eex, eenv)) if ex is None]
+        names = [n for n in live[0] if all(n in env for env in live) and
+                 any(env[n] is not before.get(n) for env in live)]
+        names.sort()
+        types = []
+        for n in names:
+            t = live[0][n].type
+            for env in live[1:]:
+                u = T.unify(t, env[n].type)
+                if u is None:
+                    raise self.error(f"variable '{n}' has type {t} in one branch and {env[n].type} in the other",
+                                     s)
+                t = u
+            types.append(t)
+        for blk, ex, env in branches:
+            ids = [env[n].id for n in names] if ex is None else self.uninitialized(blk, types)
+            self.g.set_returns(blk, ids)
+        self.env = dict(before)
+        for n, t in zip(names, types):
+            self.env[n] = SValue(self.g.add_output(nid, str(t)), t)
+            self.g.set_name(self.env[n].id, n)
+        return None
+
+    # --- loops ------------------------------------------------------------------------------------
+    def stmt_For(self, s: ast.For) -> None:
+        if s.orelse:
+            raise self.unsupported("for ... else", s)
+        it = s.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and \
+                "range" not in self.env:
+            args = [self.expr(a) for a in it.args]
+            if not 1 <= len(args) <= 3 or it.keywords or any(a.type not in (T.INT, T.BOOL) for a in args):
+                raise self.error("range() takes one to three int arguments", it)
+            start, stop, step = ([self.const(0), args[0], self.const(1)] if len(args) == 1 else
+                                 args + [self.const(1)] if len(args) == 2 else args)
+            trips = self.emit1("prim::range_len", [start, stop, step], T.INT, it)
+
+            def item(i):
+                return self.emit1("prim::add", [start, self.emit1("prim::mul", [i, step], T.INT)], T.INT)
+        else:
+            seq = self.expr_or_ref(it)
+            if isinstance(seq, ModuleRef):
+                return self.unrolled_modules(s, seq)
+            seq = self.as_value(seq, it)
+            if seq.type.kind == "List":
+                trips = self.emit1("prim::len", [seq], T.INT, it)
+
+                def item(i):
+                    return self.emit1("prim::ListIndex", [seq, i], seq.type.elems[0])
+            elif seq.type == T.TENSOR:
+                trips = self.emit1("prim::size", [seq, self.const(0)], T.INT, it)
+
+                def item(i):
+                    return self.call_op("select", [seq, self.const(0), i], {}, it)
+            else:
+                raise self.unsupported(f"iterating over a value of type {seq.type}", it)
+        self.compile_loop(s, trips, self.const(True), lambda i: self.assign(s.target, item(i)),
+                          lambda: self.const(True))
+        return None
+
+    def unrolled_modules(self, s: ast.For, ref: ModuleRef) -> None:
+        """`for m in self.layers` over a Sequential or ModuleList: the body once per submodule."""
+        if not isinstance(s.target, ast.Name):
+            raise self.unsupported("unpacking the items of a module container", s.target)
+        if _has_exit(s.body, True):
+            raise self.unsupported("break, continue or return in a loop over modules", s)
+        for sub in ref.obj:
+            self.env[s.target.id] = ModuleRef(sub)
+            if self.compile_stmts(s.body) is not None:
+                raise self.unsupported("raise in a loop over modules", s)
+        return None
+
+    def stmt_While(self, s: ast.While) -> None:
+        if s.orelse:
+            raise self.unsupported("while ... else", s)
+        first = self.condition(s.test)
+        self.compile_loop(s, self.const(_INT64_MAX), first, lambda i: None, lambda: self.condition(s.test))
+        return None
+
+    def compile_loop(self, s, trips: SValue, cond: SValue, bind_item, end_cond) -> None:
+        if _has_exit(s.body, False) and any(isinstance(n, ast.Return) for n in ast.walk(s)):
+            raise self.unsupported("return inside a loop", next(n for n in ast.walk(s) if isinstance(n, ast.Return)))
+        carried = [n for n in _assigned_names(s.body) if isinstance(self.env.get(n), SValue)]
+        nid, _ = self.g.append(self.block, "prim::Loop", [trips.id, cond.id] + [self.env[n].id for n in carried], [])
+        body = self.g.add_block(nid)
+        before = dict(self.env)
+        i = SValue(self.g.add_param(body, "int", ""), T.INT)  # the trip counter, not a variable
+        for n in carried:
+            self.env[n] = SValue(self.g.add_param(body, str(before[n].type), n), before[n].type)
+        ctx = LoopCtx(self, carried, end_cond)
+        if not hasattr(self, "ctxs"):
+            self.ctxs = []
+        self.ctxs.append(ctx)
+        try:
+            def run():
+                bind_item(i)
+                return self.compile_body(s.body)
+
+            ex = self.in_block(body, run)
+        finally:
+            self.ctxs.pop()
+        if ex.raises:
+            ex = Exit([self.in_block(body, self.const, False)] + [self.env[n] for n in carried])
+        for n, v in zip(carried, ex.values[1:]):
+            if v.type != before[n].type and not T.accepts(before[n].type, v.type):
+                raise self.error(f"variable '{n}' changes type in the loop: {before[n].type} before it, "
+                                 f"{v.type} after an iteration", s)
+        self.g.set_returns(body, [v.id for v in ex.values])
+        self.env = before
+        for n in carried:
+            self.env[n] = SValue(self.g.add_output(nid, str(before[n].type)), before[n].type)
+            self.g.set_name(self.env[n].id, n)
