@@ -88,8 +88,8 @@ Tensor decode_jpeg(const Tensor& data, int64_t mode, bool apply_exif_orientation
   Pixels pixels;
   ErrorManager err;
   int orientation = 1;
-  const bool ok = decode(reinterpret_cast<const uint8_t*>(bytes.data()), size_t(bytes.numel()), m, apply_exif_orientation,
-                         &pixels, &orientation, &err);
+  const bool ok = decode(reinterpret_cast<const uint8_t*>(bytes.data()), size_t(bytes.numel()), m,
+                         apply_exif_orientation, &pixels, &orientation, &err);
   EMBER_CHECK(ok, Runtime, "decode_jpeg: ", err.message);
   return to_chw(pixels, apply_exif_orientation ? orientation : 1);
 }

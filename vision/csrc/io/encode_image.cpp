@@ -131,8 +131,8 @@ Tensor encode_jpeg(const Tensor& image, int64_t quality) {
   unsigned char* out = nullptr;
   unsigned long size = 0;
   JpegErrors err;
-  const bool ok =
-      jpeg_compress(pixels.data(), image.sizes()[1], image.sizes()[2], image.sizes()[0], int(quality), &out, &size, &err);
+  const bool ok = jpeg_compress(pixels.data(), image.sizes()[1], image.sizes()[2], image.sizes()[0], int(quality), &out,
+                                &size, &err);
   Tensor result = ok ? bytes_tensor(out, size) : Tensor();
   std::free(out);
   EMBER_CHECK(ok, Runtime, "encode_jpeg: ", err.message);

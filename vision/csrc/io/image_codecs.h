@@ -24,8 +24,8 @@ ImageReadMode read_mode(int64_t mode, const char* op);
 struct Pixels {
   int64_t height = 0, width = 0, channels = 0;
   int bits = 8;
-  std::vector<uint16_t> wide;  // 16-bit samples when bits == 16
-  std::vector<uint8_t> narrow; // 8-bit samples otherwise
+  std::vector<uint16_t> wide;   // 16-bit samples when bits == 16
+  std::vector<uint8_t> narrow;  // 8-bit samples otherwise
 };
 // The [C, H, W] tensor (uint8, or int32 for 16-bit samples) of pixels, turned upright for an EXIF
 // orientation 1..8 (1: as stored).

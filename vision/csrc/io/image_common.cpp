@@ -21,8 +21,8 @@ void check_encodable(const Tensor& image, const char* op, bool allow_alpha) {
   EMBER_CHECK(image.dim() == 3, Runtime, op, ": input data should be a 3-dimensional tensor [C, H, W], got ",
               image.dim(), " dimensions");
   const int64_t c = image.sizes()[0];
-  EMBER_CHECK(c == 1 || c == 3 || (allow_alpha && (c == 2 || c == 4)), Runtime, op, ": the number of channels should be ",
-              allow_alpha ? "1, 2, 3 or 4" : "1 or 3", ", got: ", c);
+  EMBER_CHECK(c == 1 || c == 3 || (allow_alpha && (c == 2 || c == 4)), Runtime, op,
+              ": the number of channels should be ", allow_alpha ? "1, 2, 3 or 4" : "1 or 3", ", got: ", c);
   EMBER_CHECK(image.sizes()[1] > 0 && image.sizes()[2] > 0, Runtime, op, ": the image is empty (", image.sizes()[1],
               "x", image.sizes()[2], ")");
   EMBER_CHECK(image.device().type == ember::DeviceType::CPU, Runtime, op, ": the image must be on the CPU");
@@ -60,14 +60,29 @@ std::vector<T> convert(const std::vector<T>& in, int64_t pixels, int64_t from, i
 // h x w image (for orientations 5..8 the output is w x h).
 inline void source_of(int o, int64_t y, int64_t x, int64_t h, int64_t w, int64_t& sy, int64_t& sx) {
   switch (o) {
-    case 2: sy = y, sx = w - 1 - x; break;          // mirrored
-    case 3: sy = h - 1 - y, sx = w - 1 - x; break;  // rotated 180
-    case 4: sy = h - 1 - y, sx = x; break;          // flipped
-    case 5: sy = x, sx = y; break;                  // transposed
-    case 6: sy = h - 1 - x, sx = y; break;          // shown after a 90 degree clockwise turn
-    case 7: sy = h - 1 - x, sx = w - 1 - y; break;  // transversed
-    case 8: sy = x, sx = w - 1 - y; break;          // shown after a 90 degree counter-clockwise turn
-    default: sy = y, sx = x;
+    case 2:
+      sy = y, sx = w - 1 - x;
+      break;  // mirrored
+    case 3:
+      sy = h - 1 - y, sx = w - 1 - x;
+      break;  // rotated 180
+    case 4:
+      sy = h - 1 - y, sx = x;
+      break;  // flipped
+    case 5:
+      sy = x, sx = y;
+      break;  // transposed
+    case 6:
+      sy = h - 1 - x, sx = y;
+      break;  // shown after a 90 degree clockwise turn
+    case 7:
+      sy = h - 1 - x, sx = w - 1 - y;
+      break;  // transversed
+    case 8:
+      sy = x, sx = w - 1 - y;
+      break;  // shown after a 90 degree counter-clockwise turn
+    default:
+      sy = y, sx = x;
   }
 }
 
@@ -76,6 +91,14 @@ void fill_chw(const std::vector<T>& src, const Pixels& p, int orientation, Out* 
   const int64_t h = p.height, w = p.width, c = p.channels;
   const bool swap = orientation >= 5 && orientation <= 8;
   const int64_t oh = swap ? w : h, ow = swap ? h : w;
+  if (orientation < 2 || orientation > 8) {  // as stored: one plane at a time, read in order
+    for (int64_t k = 0; k < c; k++) {
+      Out* plane = out + k * h * w;
+      const T* s = src.data() + k;
+      for (int64_t i = 0; i < h * w; i++) plane[i] = Out(s[i * c]);
+    }
+    return;
+  }
   for (int64_t y = 0; y < oh; y++)
     for (int64_t x = 0; x < ow; x++) {
       int64_t sy, sx;
@@ -118,7 +141,9 @@ int exif_orientation(const uint8_t* data, size_t size) {
   const size_t n = size - 6;
   const bool little = tiff[0] == 'I' && tiff[1] == 'I';
   if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return 1;
-  auto u16 = [&](size_t at) { return little ? uint32_t(tiff[at] | tiff[at + 1] << 8) : uint32_t(tiff[at] << 8 | tiff[at + 1]); };
+  auto u16 = [&](size_t at) {
+    return little ? uint32_t(tiff[at] | tiff[at + 1] << 8) : uint32_t(tiff[at] << 8 | tiff[at + 1]);
+  };
   auto u32 = [&](size_t at) { return little ? u16(at) | u16(at + 2) << 16 : u16(at) << 16 | u16(at + 2); };
   if (u16(2) != 42) return 1;
   const size_t ifd = u32(4);
