@@ -13,3 +13,4 @@ if _errors:
     raise RuntimeError("embervision: registering its ops failed: " + "; ".join(_errors))
 from . import io  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
+from . import datasets  # noqa: E402,F401
