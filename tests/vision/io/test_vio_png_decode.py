@@ -90,6 +90,17 @@ def test_trns_color_key_becomes_alpha_only_in_alpha_modes(channels):
     np.testing.assert_array_equal(with_alpha, np.asarray(Image.open(io.BytesIO(bytes(data.numpy()))).convert(pil_mode)))
 
 
+@pytest.mark.parametrize("channels, depth", [(1, 8), (3, 8), (4, 16), (1, 2)])
+def test_interlaced(channels, depth):
+    samples = RNG.integers(0, 2 ** depth, (11, 13, channels)).astype(np.uint16 if depth == 16 else np.uint8)
+    data = _tensor(png_bytes(samples, depth=depth, interlace=True))
+    out = decode_png(data, allow_16_bits=True)
+    scale = 255 // (2 ** depth - 1) if depth < 8 else 1
+    np.testing.assert_array_equal(_chw_numpy(out), samples.astype(np.int32) * scale)
+    if depth == 8:  # Pillow reads interlaced PNGs too
+        np.testing.assert_array_equal(_chw_numpy(out), _hwc(np.asarray(Image.open(io.BytesIO(bytes(data.numpy()))))))
+
+
 @pytest.mark.parametrize("depth", [1, 2, 4])
 def test_low_bit_gray_is_scaled_to_8_bits(depth):
     samples = RNG.integers(0, 2 ** depth, (7, 11, 1), dtype=np.uint8)

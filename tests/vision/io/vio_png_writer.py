@@ -22,16 +22,13 @@ def _pack_bits(row: np.ndarray, depth: int) -> bytes:
     return (groups << shifts).sum(axis=1).astype(np.uint8).tobytes()
 
 
-def png_bytes(pixels: np.ndarray, depth: int = 8, palette=None, trns: bytes = b"") -> bytes:
-    """pixels: [H, W, C] samples (C 1..4), or [H, W] palette indices when `palette` (a list of RGB) is given."""
-    if palette is not None:
-        h, w = pixels.shape
-        color_type, channels = 3, 1
-    else:
-        h, w, channels = pixels.shape
-        color_type = COLOR_TYPES[channels]
+# Adam7's seven passes: (first column, first row, column step, row step)
+ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2))
+
+
+def _scanlines(pixels: np.ndarray, depth: int) -> bytes:
     raw = b""
-    for y in range(h):
+    for y in range(pixels.shape[0]):
         row = pixels[y].reshape(-1)
         if depth == 16:
             data = row.astype(">u2").tobytes()
@@ -40,7 +37,24 @@ def png_bytes(pixels: np.ndarray, depth: int = 8, palette=None, trns: bytes = b"
         else:
             data = _pack_bits(row.astype(np.uint8), depth)
         raw += b"\x00" + data  # filter type 0 (None) on every row
-    out = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, color_type, 0, 0, 0))
+    return raw
+
+
+def png_bytes(pixels: np.ndarray, depth: int = 8, palette=None, trns: bytes = b"", interlace: bool = False) -> bytes:
+    """pixels: [H, W, C] samples (C 1..4), or [H, W] palette indices when `palette` (a list of RGB) is given;
+    interlace: Adam7 (each pass a sub-image of its own scanlines)."""
+    if palette is not None:
+        h, w = pixels.shape
+        color_type, channels = 3, 1
+    else:
+        h, w, channels = pixels.shape
+        color_type = COLOR_TYPES[channels]
+    if interlace:
+        raw = b"".join(_scanlines(pixels[y0::dy, x0::dx], depth) for x0, y0, dx, dy in ADAM7
+                       if pixels[y0::dy, x0::dx].size)
+    else:
+        raw = _scanlines(pixels, depth)
+    out = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, color_type, 0, 0, int(interlace)))
     if palette is not None:
         out += _chunk(b"PLTE", bytes(np.asarray(palette, dtype=np.uint8).reshape(-1)))
     if trns:
