@@ -1,10 +1,12 @@
 """embervision.datasets: torchvision's datasets with their real on-disk formats and download code."""
 from .cifar import CIFAR10, CIFAR100
+from .digits import SEMEION, USPS
 from .fakedata import FakeData
 from .folder import DatasetFolder, ImageFolder
 from .mnist import EMNIST, KMNIST, MNIST, QMNIST, FashionMNIST
+from .stl10 import STL10
 from .svhn import SVHN
 from .vision import StandardTransform, VisionDataset
 
 __all__ = ["CIFAR10", "CIFAR100", "FakeData", "DatasetFolder", "ImageFolder", "MNIST", "FashionMNIST", "KMNIST",
-           "EMNIST", "QMNIST", "SVHN", "StandardTransform", "VisionDataset"]
+           "EMNIST", "QMNIST", "SVHN", "STL10", "USPS", "SEMEION", "StandardTransform", "VisionDataset"]
