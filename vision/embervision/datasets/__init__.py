@@ -1,5 +1,6 @@
 """embervision.datasets: torchvision's datasets with their real on-disk formats and download code."""
 from .cifar import CIFAR10, CIFAR100
+from .coco import CocoCaptions, CocoDetection
 from .digits import SEMEION, USPS
 from .fakedata import FakeData
 from .folder import DatasetFolder, ImageFolder
@@ -7,6 +8,8 @@ from .mnist import EMNIST, KMNIST, MNIST, QMNIST, FashionMNIST
 from .stl10 import STL10
 from .svhn import SVHN
 from .vision import StandardTransform, VisionDataset
+from .voc import VOCDetection, VOCSegmentation
 
 __all__ = ["CIFAR10", "CIFAR100", "FakeData", "DatasetFolder", "ImageFolder", "MNIST", "FashionMNIST", "KMNIST",
-           "EMNIST", "QMNIST", "SVHN", "STL10", "USPS", "SEMEION", "StandardTransform", "VisionDataset"]
+           "EMNIST", "QMNIST", "SVHN", "STL10", "USPS", "SEMEION", "CocoDetection",
+           "CocoCaptions", "VOCDetection", "VOCSegmentation", "StandardTransform", "VisionDataset"]
