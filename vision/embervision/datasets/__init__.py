@@ -1,4 +1,5 @@
 """embervision.datasets: torchvision's datasets with their real on-disk formats and download code."""
+from .caltech import Caltech101, Caltech256
 from .cifar import CIFAR10, CIFAR100
 from .coco import CocoCaptions, CocoDetection
 from .digits import SEMEION, USPS
@@ -11,5 +12,5 @@ from .vision import StandardTransform, VisionDataset
 from .voc import VOCDetection, VOCSegmentation
 
 __all__ = ["CIFAR10", "CIFAR100", "FakeData", "DatasetFolder", "ImageFolder", "MNIST", "FashionMNIST", "KMNIST",
-           "EMNIST", "QMNIST", "SVHN", "STL10", "USPS", "SEMEION", "CocoDetection",
-           "CocoCaptions", "VOCDetection", "VOCSegmentation", "StandardTransform", "VisionDataset"]
+           "EMNIST", "QMNIST", "SVHN", "STL10", "USPS", "SEMEION", "CocoDetection", "CocoCaptions", "VOCDetection",
+           "VOCSegmentation", "Caltech101", "Caltech256", "StandardTransform", "VisionDataset"]
