@@ -1,11 +1,13 @@
 """embervision.datasets: torchvision's datasets with their real on-disk formats and download code."""
 from .caltech import Caltech101, Caltech256
+from .captions import Flickr8k, Flickr30k
 from .cifar import CIFAR10, CIFAR100
 from .coco import CocoCaptions, CocoDetection
 from .digits import SEMEION, USPS
 from .fakedata import FakeData
 from .folder import DatasetFolder, ImageFolder
 from .mnist import EMNIST, KMNIST, MNIST, QMNIST, FashionMNIST
+from .omniglot import Omniglot
 from .stl10 import STL10
 from .svhn import SVHN
 from .vision import StandardTransform, VisionDataset
@@ -13,4 +15,5 @@ from .voc import VOCDetection, VOCSegmentation
 
 __all__ = ["CIFAR10", "CIFAR100", "FakeData", "DatasetFolder", "ImageFolder", "MNIST", "FashionMNIST", "KMNIST",
            "EMNIST", "QMNIST", "SVHN", "STL10", "USPS", "SEMEION", "CocoDetection", "CocoCaptions", "VOCDetection",
-           "VOCSegmentation", "Caltech101", "Caltech256", "StandardTransform", "VisionDataset"]
+           "VOCSegmentation", "Caltech101", "Caltech256", "Flickr8k", "Flickr30k", "Omniglot",
+           "StandardTransform", "VisionDataset"]
