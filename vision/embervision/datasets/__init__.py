@@ -10,10 +10,12 @@ from .mnist import EMNIST, KMNIST, MNIST, QMNIST, FashionMNIST
 from .omniglot import Omniglot
 from .stl10 import STL10
 from .svhn import SVHN
+from .video_datasets import HMDB51, UCF101, Kinetics400
+from .video_utils import VideoClips
 from .vision import StandardTransform, VisionDataset
 from .voc import VOCDetection, VOCSegmentation
 
 __all__ = ["CIFAR10", "CIFAR100", "FakeData", "DatasetFolder", "ImageFolder", "MNIST", "FashionMNIST", "KMNIST",
            "EMNIST", "QMNIST", "SVHN", "STL10", "USPS", "SEMEION", "CocoDetection", "CocoCaptions", "VOCDetection",
-           "VOCSegmentation", "Caltech101", "Caltech256", "Flickr8k", "Flickr30k", "Omniglot",
-           "StandardTransform", "VisionDataset"]
+           "VOCSegmentation", "Caltech101", "Caltech256", "Flickr8k", "Flickr30k", "Omniglot", "Kinetics400",
+           "HMDB51", "UCF101", "VideoClips", "StandardTransform", "VisionDataset"]
