@@ -1,6 +1,7 @@
 """embervision.datasets: torchvision's datasets with their real on-disk formats and download code."""
 from .caltech import Caltech101, Caltech256
 from .captions import Flickr8k, Flickr30k
+from .celeba import CelebA
 from .cifar import CIFAR10, CIFAR100
 from .coco import CocoCaptions, CocoDetection
 from .digits import SEMEION, USPS
@@ -18,4 +19,4 @@ from .voc import VOCDetection, VOCSegmentation
 __all__ = ["CIFAR10", "CIFAR100", "FakeData", "DatasetFolder", "ImageFolder", "MNIST", "FashionMNIST", "KMNIST",
            "EMNIST", "QMNIST", "SVHN", "STL10", "USPS", "SEMEION", "CocoDetection", "CocoCaptions", "VOCDetection",
            "VOCSegmentation", "Caltech101", "Caltech256", "Flickr8k", "Flickr30k", "Omniglot", "Kinetics400",
-           "HMDB51", "UCF101", "VideoClips", "StandardTransform", "VisionDataset"]
+           "HMDB51", "UCF101", "VideoClips", "CelebA", "StandardTransform", "VisionDataset"]
