@@ -15,8 +15,9 @@ from .video_datasets import HMDB51, UCF101, Kinetics400
 from .video_utils import VideoClips
 from .vision import StandardTransform, VisionDataset
 from .voc import VOCDetection, VOCSegmentation
+from .widerface import WIDERFace
 
 __all__ = ["CIFAR10", "CIFAR100", "FakeData", "DatasetFolder", "ImageFolder", "MNIST", "FashionMNIST", "KMNIST",
            "EMNIST", "QMNIST", "SVHN", "STL10", "USPS", "SEMEION", "CocoDetection", "CocoCaptions", "VOCDetection",
            "VOCSegmentation", "Caltech101", "Caltech256", "Flickr8k", "Flickr30k", "Omniglot", "Kinetics400",
-           "HMDB51", "UCF101", "VideoClips", "CelebA", "StandardTransform", "VisionDataset"]
+           "HMDB51", "UCF101", "VideoClips", "CelebA", "WIDERFace", "StandardTransform", "VisionDataset"]
