@@ -85,7 +85,21 @@ $(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(CORE_SRC)
 	echo "core build: $$(( $$(date +%s) - start )) s"
 	@touch $@
 
-$(STAMP)/domains: $(STAMP)/core $(STAMP)/domaindeps $(DOMAIN_SRC)
+# embervision's image codecs build on the system's libjpeg-turbo and libpng (Debian's dev packages):
+# installed here with apt-get when their headers are missing (as root, or through sudo).
+$(STAMP)/vision-libs:
+	@if [ ! -f /usr/include/jpeglib.h ] || [ ! -f /usr/include/png.h ]; then \
+	    sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq libjpeg62-turbo-dev libpng-dev zlib1g-dev; \
+	fi
+	@mkdir -p $(STAMP) && touch $@
+
+# embervision's Python dependencies (its pyproject's), which the --no-deps editable install leaves out.
+$(STAMP)/vision-deps: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "pillow>=9" "av>=12"
+	@touch $@
+
+$(STAMP)/domains: $(STAMP)/core $(STAMP)/domaindeps $(STAMP)/vision-libs $(STAMP)/vision-deps $(DOMAIN_SRC)
 	PATH="$(abspath $(VENV))/bin:$$PATH" CCACHE_BASEDIR="$(CURDIR)" $(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps -e vision -e audio -e text -e csprng
 	@touch $@
 
@@ -105,7 +119,7 @@ lint: $(STAMP)/lint-tools
 # Wheels of every package into dist/, each built with build isolation from its own pyproject.toml
 # (the core in core/build/wheel, apart from the editable build); csprng builds against the ember
 # wheel it finds there. `pip install dist/ember-*.whl dist/embervision-*.whl` installs one package.
-wheels: $(STAMP)/venv
+wheels: $(STAMP)/venv $(STAMP)/vision-libs
 	rm -rf dist && mkdir -p dist
 	$(VPY) -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist --config-settings=build-dir=build/wheel ./core
 	$(VPY) -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist --find-links dist \

@@ -43,7 +43,10 @@ def _fresh_python(where):
 CHECKS = {
     "embercsprng": "g = embercsprng.create_mt19937_generator(42); x = ember.rand(4, generator=g); "
                    "assert x.shape == (4,) and float(x.min()) >= 0 and float(x.max()) < 1",
-    "embervision": "pass", "emberaudio": "pass", "embertext": "pass",
+    "embervision": "import embervision.io as vio; x = ember.arange(48).reshape(3, 4, 4).to(ember.uint8); "
+                   "assert bool((vio.decode_png(vio.encode_png(x)) == x).all()); "
+                   "assert tuple(vio.decode_jpeg(vio.encode_jpeg(x)).shape) == (3, 4, 4); import av, PIL",
+    "emberaudio": "pass", "embertext": "pass",
 }
 
 
