@@ -32,6 +32,7 @@ def drop_block2d(input, p, block_size, inplace=False, eps=1e-06, training=True):
     noise.bernoulli_(gamma)
     noise = F.pad(noise, [block_size // 2] * 4, value=0)
     noise = F.max_pool2d(noise, stride=(1, 1), kernel_size=(block_size, block_size), padding=block_size // 2)
+    noise = noise[:, :, :h, :w]  # an even block_size pools to one more row and column than the input
     return _apply(input, noise, inplace, eps)
 
 
@@ -47,6 +48,7 @@ def drop_block3d(input, p, block_size, inplace=False, eps=1e-06, training=True):
     noise.bernoulli_(gamma)
     noise = F.pad(noise, [block_size // 2] * 6, value=0)
     noise = F.max_pool3d(noise, stride=(1, 1, 1), kernel_size=(block_size,) * 3, padding=block_size // 2)
+    noise = noise[:, :, :d, :h, :w]
     return _apply(input, noise, inplace, eps)
 
 
