@@ -12,4 +12,4 @@ _errors = _ember._C._take_registration_errors()
 if _errors:
     raise RuntimeError("embervision: registering its ops failed: " + "; ".join(_errors))
 
-from . import ops  # noqa: E402,F401
+from . import models, ops  # noqa: E402,F401

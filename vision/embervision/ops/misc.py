@@ -108,3 +108,14 @@ class MLP(nn.Sequential):
         layers.append(nn.Linear(in_dim, hidden_channels[-1], bias=bias))
         layers.append(nn.Dropout(dropout, **params))
         super().__init__(*layers)
+
+
+class Permute(nn.Module):
+    """Permutes a tensor's dims (ConvNeXt's channels-last LayerNorm)."""
+
+    def __init__(self, dims):
+        super().__init__()
+        self.dims = list(dims)
+
+    def forward(self, x):
+        return ember.permute(x, self.dims)
