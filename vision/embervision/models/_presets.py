@@ -1,9 +1,32 @@
 """ImageClassification: the inference preprocessing a classification checkpoint was evaluated with
 (resize the short side, centre crop, scale to [0, 1], normalize), on CHW/NCHW tensors."""
 
+import numpy as np
+
 import ember
 from ember import nn
 from ember.nn import functional as F
+
+
+def _triangle_weights(n_in, n_out):
+    """[n_out, n_in] weights of antialiased bilinear resampling: a triangle filter widened by the
+    downscale factor (so every input pixel contributes), normalized per output pixel."""
+    scale = n_in / n_out
+    support = max(scale, 1.0)
+    w = np.zeros((n_out, n_in))
+    for i in range(n_out):
+        center = (i + 0.5) * scale
+        lo, hi = max(int(center - support + 0.5), 0), min(int(center + support + 0.5), n_in)
+        taps = np.maximum(0.0, 1.0 - np.abs((np.arange(lo, hi) - center + 0.5) / support))
+        w[i, lo:hi] = taps / taps.sum()
+    return w
+
+
+def resize_antialiased(x, size):
+    """Bilinear resize of NCHW x to size with antialiasing (torchvision's antialias=True), as two matmuls."""
+    wh = ember.tensor(_triangle_weights(x.shape[-2], size[0]), dtype=x.dtype)
+    ww = ember.tensor(_triangle_weights(x.shape[-1], size[1]), dtype=x.dtype)
+    return ember.matmul(ember.matmul(wh, x), ww.t())
 
 
 class ImageClassification(nn.Module):
@@ -24,7 +47,10 @@ class ImageClassification(nn.Module):
         h, w = x.shape[-2:]
         short = self.resize_size[0]
         size = (short, max(1, int(short * w / h))) if h <= w else (max(1, int(short * h / w)), short)
-        x = F.interpolate(x, size=size, mode=self.interpolation, align_corners=False, antialias=self.antialias)
+        if self.antialias and self.interpolation == "bilinear":
+            x = resize_antialiased(x, size)
+        else:
+            x = F.interpolate(x, size=size, mode=self.interpolation, align_corners=False)
         crop = self.crop_size[0]
         top, left = int(round((size[0] - crop) / 2.0)), int(round((size[1] - crop) / 2.0))
         x = x[..., top:top + crop, left:left + crop]
