@@ -41,8 +41,9 @@ def reference(x, offset, weight, bias, stride, padding, dilation, mask):
                         for i in range(kh):
                             for j in range(kw):
                                 t = i * kw + j
-                                y = oy * stride[0] - padding[0] + i * dilation[0] + offset[n, og * 2 * kh * kw + 2 * t, oy, ox]
-                                xx = ox * stride[1] - padding[1] + j * dilation[1] + offset[n, og * 2 * kh * kw + 2 * t + 1, oy, ox]
+                                dy, dx = offset[n, og * 2 * kh * kw + 2 * t: og * 2 * kh * kw + 2 * t + 2, oy, ox]
+                                y = oy * stride[0] - padding[0] + i * dilation[0] + dy
+                                xx = ox * stride[1] - padding[1] + j * dilation[1] + dx
                                 m = mask[n, og * kh * kw + t, oy, ox] if mask is not None else 1.0
                                 acc += weight[oc, ci, i, j] * m * sample(x[n, cin], y, xx)
                     out[n, oc, oy, ox] = acc

@@ -144,7 +144,8 @@ def test_ps_roi_pool_matches_reference():
 def test_gradcheck_float64(name):
     rng = np.random.default_rng(5)
     x = ember.tensor(rng.normal(size=(2, 8, 6, 7)), requires_grad=True)
-    rois = ember.tensor([[0, 0.3, 0.6, 4.2, 3.9], [1, 1.1, 0.2, 5.7, 5.1], [1, -0.7, 2.3, 3.4, 6.2]], dtype=ember.float64)
+    rois = ember.tensor([[0, 0.3, 0.6, 4.2, 3.9], [1, 1.1, 0.2, 5.7, 5.1], [1, -0.7, 2.3, 3.4, 6.2]],
+                        dtype=ember.float64)
     fn = {
         "roi_align": lambda t: ops.roi_align(t, rois, 2, 1.0, 2, True),
         "ps_roi_align": lambda t: ops.ps_roi_align(t, rois, 2, 1.0, 2),

@@ -36,7 +36,7 @@ inline void check_rois(const Tensor& input, const Tensor& rois, const char* op) 
   for (int64_t i = 0; i < k; i++) {
     for (int64_t j = 0; j < 5; j++) {
       const double v = r.dtype() == ember::ScalarType::Float32 ? double(r.data_as<float>()[i * 5 + j])
-                                                                : r.data_as<double>()[i * 5 + j];
+                                                               : r.data_as<double>()[i * 5 + j];
       EMBER_CHECK(std::isfinite(v), Value, op, ": box ", i, " has a non-finite coordinate (", v, ")");
       if (j == 0)
         EMBER_CHECK(v >= 0 && v < double(n) && v == std::floor(v), Index, op, ": box ", i, " has batch index ", v,

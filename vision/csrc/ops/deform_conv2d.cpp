@@ -84,8 +84,8 @@ Geometry geometry(const Tensor& input, const Tensor& offset, const Tensor& mask,
   EMBER_CHECK(a[2] > 0 && a[3] > 0, Value, op, ": stride must be positive, got (", a[2], ", ", a[3], ")");
   EMBER_CHECK(a[4] >= 0 && a[5] >= 0, Value, op, ": padding must be non-negative, got (", a[4], ", ", a[5], ")");
   EMBER_CHECK(a[6] > 0 && a[7] > 0, Value, op, ": dilation must be positive, got (", a[6], ", ", a[7], ")");
-  Geometry g{input.size(0), input.size(1), input.size(2), input.size(3), a[0], a[1], a[2], a[3], a[4], a[5],
-             a[6], a[7], 0, 0, 0};
+  Geometry g{input.size(0), input.size(1), input.size(2), input.size(3), a[0], a[1], a[2], a[3],
+             a[4],          a[5],          a[6],          a[7],          0,    0,    0};
   g.out_h = (g.height + 2 * g.ph - (g.dh * (g.kh - 1) + 1)) / g.sh + 1;
   g.out_w = (g.width + 2 * g.pw - (g.dw * (g.kw - 1) + 1)) / g.sw + 1;
   EMBER_CHECK(g.out_h > 0 && g.out_w > 0, Runtime, op, ": the output would be empty: input ", g.height, "x", g.width,
@@ -122,11 +122,11 @@ Tensor deform_im2col(const Tensor& input, const Tensor& offset, const Tensor& ma
     const T *in = x.data_as<T>(), *mk = m.defined() ? m.data_as<T>() : nullptr;
     T* out = cols.data_as<T>();
     const int64_t plane = g.height * g.width, L = g.positions();
-    for_each_tap<T>(g, o.data_as<T>(), [&](int64_t b, int64_t c, int64_t tap, int64_t pos, int64_t, int64_t mi, T y,
-                                           T xx) {
-      const T v = deform_sample<T>(in + (b * g.channels + c) * plane, g.height, g.width, y, xx).value;
-      out[((b * g.channels + c) * g.taps() + tap) * L + pos] = mk ? v * mk[mi] : v;
-    });
+    for_each_tap<T>(g, o.data_as<T>(),
+                    [&](int64_t b, int64_t c, int64_t tap, int64_t pos, int64_t, int64_t mi, T y, T xx) {
+                      const T v = deform_sample<T>(in + (b * g.channels + c) * plane, g.height, g.width, y, xx).value;
+                      out[((b * g.channels + c) * g.taps() + tap) * L + pos] = mk ? v * mk[mi] : v;
+                    });
   };
   if (input.dtype() == ember::ScalarType::Float32)
     run(float(0));
@@ -149,17 +149,17 @@ std::vector<Tensor> deform_im2col_backward(const ember::BackwardArgs& a) {
     const T *in = x.data_as<T>(), *mk = m.defined() ? m.data_as<T>() : nullptr, *gcol = gc.data_as<T>();
     T *gin = gi.data_as<T>(), *goff = go.data_as<T>(), *gmask = gm.defined() ? gm.data_as<T>() : nullptr;
     const int64_t plane = g.height * g.width, L = g.positions();
-    for_each_tap<T>(g, o.data_as<T>(), [&](int64_t b, int64_t c, int64_t tap, int64_t pos, int64_t oi, int64_t mi,
-                                           T y, T xx) {
-      const int64_t base = (b * g.channels + c) * plane;
-      const Tap<T> t = deform_sample<T>(in + base, g.height, g.width, y, xx);
-      const T grad = gcol[((b * g.channels + c) * g.taps() + tap) * L + pos], scale = mk ? mk[mi] : T(1);
-      for (int q = 0; q < 4; q++)
-        if (t.at[q] >= 0) gin[base + t.at[q]] += grad * scale * t.w[q];
-      goff[oi] += grad * scale * t.dy;
-      goff[oi + L] += grad * scale * t.dx;
-      if (gmask) gmask[mi] += grad * t.value;
-    });
+    for_each_tap<T>(
+        g, o.data_as<T>(), [&](int64_t b, int64_t c, int64_t tap, int64_t pos, int64_t oi, int64_t mi, T y, T xx) {
+          const int64_t base = (b * g.channels + c) * plane;
+          const Tap<T> t = deform_sample<T>(in + base, g.height, g.width, y, xx);
+          const T grad = gcol[((b * g.channels + c) * g.taps() + tap) * L + pos], scale = mk ? mk[mi] : T(1);
+          for (int q = 0; q < 4; q++)
+            if (t.at[q] >= 0) gin[base + t.at[q]] += grad * scale * t.w[q];
+          goff[oi] += grad * scale * t.dy;
+          goff[oi + L] += grad * scale * t.dx;
+          if (gmask) gmask[mi] += grad * t.value;
+        });
   };
   if (input.dtype() == ember::ScalarType::Float32)
     run(float(0));

@@ -29,7 +29,7 @@ Tensor nms_kernel(const Tensor& boxes, const Tensor& scores, double iou_threshol
     const int64_t i = order[oi];
     if (dropped[i]) continue;
     keep.push_back(i);
-    const T *bi = b + 4 * i;
+    const T* bi = b + 4 * i;
     for (int64_t oj = oi + 1; oj < n; oj++) {
       const int64_t j = order[oj];
       if (dropped[j]) continue;
@@ -54,8 +54,8 @@ Tensor nms(const Tensor& boxes, const Tensor& scores, double iou_threshold) {
   EMBER_CHECK(boxes.size(0) == scores.size(0), Runtime,
               "boxes and scores should have same number of elements in dimension 0, got ", boxes.size(0), " and ",
               scores.size(0));
-  EMBER_CHECK(boxes.dtype() == scores.dtype(), Type, "nms: boxes (", ember::dtype_name(boxes.dtype()),
-              ") and scores (", ember::dtype_name(scores.dtype()), ") must have the same dtype");
+  EMBER_CHECK(boxes.dtype() == scores.dtype(), Type, "nms: boxes (", ember::dtype_name(boxes.dtype()), ") and scores (",
+              ember::dtype_name(scores.dtype()), ") must have the same dtype");
   EMBER_CHECK(boxes.dtype() == ember::ScalarType::Float32 || boxes.dtype() == ember::ScalarType::Float64, Type,
               "nms: boxes must be float32 or float64, got ", ember::dtype_name(boxes.dtype()));
   const Tensor b = ember::contiguous(boxes), s = ember::contiguous(scores);

@@ -113,8 +113,8 @@ EMBER_LIBRARY(vision, m) {
       "int sampling_ratio, bool aligned) -> Tensor",
       embervision::roi_align);
   m.backward("roi_align", [](const ember::BackwardArgs& b) {
-    const AlignArgs a{b.inputs[2].to_double(), b.inputs[3].to_int(), b.inputs[4].to_int(), b.inputs[5].to_int(),
-                      b.inputs[6].to_bool(), false};
+    const AlignArgs a{b.inputs[2].to_double(), b.inputs[3].to_int(),  b.inputs[4].to_int(),
+                      b.inputs[5].to_int(),    b.inputs[6].to_bool(), false};
     return std::vector<ember::Tensor>{
         embervision::align_backward(b.grad_outputs[0], b.inputs[0].to_tensor(), b.inputs[1].to_tensor(), a),
         ember::Tensor()};
@@ -124,8 +124,8 @@ EMBER_LIBRARY(vision, m) {
       "int sampling_ratio) -> Tensor",
       embervision::ps_roi_align);
   m.backward("ps_roi_align", [](const ember::BackwardArgs& b) {
-    const AlignArgs a{b.inputs[2].to_double(), b.inputs[3].to_int(), b.inputs[4].to_int(), b.inputs[5].to_int(),
-                      true, true};
+    const AlignArgs a{
+        b.inputs[2].to_double(), b.inputs[3].to_int(), b.inputs[4].to_int(), b.inputs[5].to_int(), true, true};
     return std::vector<ember::Tensor>{
         embervision::align_backward(b.grad_outputs[0], b.inputs[0].to_tensor(), b.inputs[1].to_tensor(), a),
         ember::Tensor()};

@@ -1,3 +1,4 @@
+# ruff: noqa: F401  (this module re-exports the builders, classes and weights enums)
 """embervision.models: torchvision's classification models (builders, names, arguments, state_dict keys)
 and the multi-weight API."""
 
