@@ -188,3 +188,16 @@ def test_bad_boxes_raise(fn):
         fn(x, ember.tensor([[3.0, 0, 0, 1, 1]]), (2, 2))
     with pytest.raises(TypeError, match="dtype"):
         fn(x, ember.zeros((1, 5), dtype=ember.float64), (2, 2))
+
+
+def test_autocast_runs_in_float32_and_returns_the_input_dtype():
+    rng = np.random.default_rng(6)
+    x = ember.tensor(rng.normal(size=(1, 4, 6, 6)).astype(np.float32))
+    rois = ember.tensor([[0, 0.5, 0.5, 4.5, 3.5]])
+    expected = ops.roi_align(x, rois, 2, 1.0, 2, True)
+    with ember.autocast("cpu", dtype=ember.bfloat16):
+        got = ops.roi_align(x.to(ember.bfloat16), rois.to(ember.bfloat16), 2, 1.0, 2, True)
+        pooled = ops.roi_pool(x.to(ember.bfloat16), [rois[:, 1:].to(ember.bfloat16)], 2)
+        keep = ops.nms(rois[:, 1:].to(ember.bfloat16), ember.ones(1, dtype=ember.bfloat16), 0.5)
+    assert got.dtype == ember.bfloat16 and pooled.dtype == ember.bfloat16 and keep.tolist() == [0]
+    np.testing.assert_allclose(got.float().numpy(), expected.numpy(), rtol=2e-2, atol=2e-2)

@@ -41,3 +41,20 @@ def upcast(t):
     if t.is_floating_point():
         return t if t.dtype in (ember.float32, ember.float64) else t.float()
     return t if t.dtype in (ember.int32, ember.int64) else t.int()
+
+
+_LOW_PRECISION = (ember.float16, ember.bfloat16)
+
+
+def run_in_fp32_under_autocast(fn, input, boxes, *args):
+    """torchvision's autocast rule for its ops: inside a CPU autocast region a half/bfloat16 input runs in
+    float32 (the kernels are float32/float64) and the result comes back in the input's dtype."""
+    if not (ember.is_autocast_enabled("cpu") and input.dtype in _LOW_PRECISION):
+        return fn(input, boxes, *args)
+    if isinstance(boxes, ember.Tensor):
+        boxes = boxes.float()
+    elif isinstance(boxes, (list, tuple)):
+        boxes = [b.float() if isinstance(b, ember.Tensor) else b for b in boxes]
+    with ember.autocast("cpu", enabled=False):
+        out = fn(input.float(), boxes, *args)
+    return out.to(input.dtype) if out.is_floating_point() else out

@@ -4,12 +4,12 @@ import math
 
 import ember
 
-from ._utils import upcast
+from ._utils import run_in_fp32_under_autocast, upcast
 
 
 def nms(boxes, scores, iou_threshold):
     """Indices (int64) of the boxes kept by greedy non-maximum suppression, by decreasing score."""
-    return ember.ops.vision.nms(boxes, scores, float(iou_threshold))
+    return run_in_fp32_under_autocast(ember.ops.vision.nms, boxes, scores, float(iou_threshold))
 
 
 def batched_nms(boxes, scores, idxs, iou_threshold):

@@ -3,7 +3,7 @@
 import ember
 from ember import nn
 
-from ._utils import pair, roi_tensor
+from ._utils import pair, roi_tensor, run_in_fp32_under_autocast
 
 
 def roi_align(input, boxes, output_size, spatial_scale=1.0, sampling_ratio=-1, aligned=False):
@@ -11,14 +11,16 @@ def roi_align(input, boxes, output_size, spatial_scale=1.0, sampling_ratio=-1, a
     Tensor[L, 4] (one per image); returns Tensor[K, C, output_size]."""
     rois = roi_tensor(boxes)
     oh, ow = pair(output_size)
-    return ember.ops.vision.roi_align(input, rois, float(spatial_scale), oh, ow, int(sampling_ratio), bool(aligned))
+    return run_in_fp32_under_autocast(ember.ops.vision.roi_align, input, rois, float(spatial_scale), oh, ow,
+                                      int(sampling_ratio), bool(aligned))
 
 
 def ps_roi_align(input, boxes, output_size, spatial_scale=1.0, sampling_ratio=-1):
     """Position-sensitive RoIAlign (R-FCN): input channels are C_out * output_h * output_w."""
     rois = roi_tensor(boxes)
     oh, ow = pair(output_size)
-    return ember.ops.vision.ps_roi_align(input, rois, float(spatial_scale), oh, ow, int(sampling_ratio))
+    return run_in_fp32_under_autocast(ember.ops.vision.ps_roi_align, input, rois, float(spatial_scale), oh, ow,
+                                      int(sampling_ratio))
 
 
 class RoIAlign(nn.Module):

@@ -3,21 +3,21 @@
 import ember
 from ember import nn
 
-from ._utils import pair, roi_tensor
+from ._utils import pair, roi_tensor, run_in_fp32_under_autocast
 
 
 def roi_pool(input, boxes, output_size, spatial_scale=1.0):
     """Fast R-CNN's RoIPool: max over each bin of the box snapped to the feature grid."""
     rois = roi_tensor(boxes)
     oh, ow = pair(output_size)
-    return ember.ops.vision.roi_pool(input, rois, float(spatial_scale), oh, ow)
+    return run_in_fp32_under_autocast(ember.ops.vision.roi_pool, input, rois, float(spatial_scale), oh, ow)
 
 
 def ps_roi_pool(input, boxes, output_size, spatial_scale=1.0):
     """Position-sensitive RoIPool (R-FCN): the average of each bin over its own channel group."""
     rois = roi_tensor(boxes)
     oh, ow = pair(output_size)
-    return ember.ops.vision.ps_roi_pool(input, rois, float(spatial_scale), oh, ow)
+    return run_in_fp32_under_autocast(ember.ops.vision.ps_roi_pool, input, rois, float(spatial_scale), oh, ow)
 
 
 class RoIPool(nn.Module):
