@@ -1,8 +1,6 @@
 """ImageClassification: the inference preprocessing a classification checkpoint was evaluated with
 (resize the short side, centre crop, scale to [0, 1], normalize), on CHW/NCHW tensors."""
 
-import numpy as np
-
 import ember
 from ember import nn
 from ember.nn import functional as F
@@ -13,12 +11,14 @@ def _triangle_weights(n_in, n_out):
     downscale factor (so every input pixel contributes), normalized per output pixel."""
     scale = n_in / n_out
     support = max(scale, 1.0)
-    w = np.zeros((n_out, n_in))
+    w = [[0.0] * n_in for _ in range(n_out)]
     for i in range(n_out):
         center = (i + 0.5) * scale
         lo, hi = max(int(center - support + 0.5), 0), min(int(center + support + 0.5), n_in)
-        taps = np.maximum(0.0, 1.0 - np.abs((np.arange(lo, hi) - center + 0.5) / support))
-        w[i, lo:hi] = taps / taps.sum()
+        taps = [max(0.0, 1.0 - abs((j - center + 0.5) / support)) for j in range(lo, hi)]
+        total = sum(taps)
+        for j, tap in zip(range(lo, hi), taps):
+            w[i][j] = tap / total
     return w
 
 

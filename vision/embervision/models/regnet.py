@@ -5,8 +5,6 @@ import math
 from collections import OrderedDict
 from functools import partial
 
-import numpy as np
-
 import ember
 from ember import nn
 
@@ -76,15 +74,14 @@ class BlockParams:
         quant = 8
         if w_a < 0 or w_0 <= 0 or w_m <= 1 or w_0 % 8 != 0:
             raise ValueError("Invalid RegNet settings")
-        f32 = np.float32
-        widths_cont = np.arange(depth, dtype=f32) * f32(w_a) + f32(w_0)
-        block_capacity = np.round(np.log(widths_cont / f32(w_0)) / f32(math.log(w_m)))
-        block_widths = (np.round((f32(w_0) * np.power(f32(w_m), block_capacity).astype(f32)) / f32(quant))
-                        * quant).astype(np.int64).tolist()
+        widths_cont = ember.arange(depth, dtype=ember.float32, device="cpu") * w_a + w_0  # also under meta
+        block_capacity = ember.round(ember.log(widths_cont / w_0) / math.log(w_m))
+        block_widths = (ember.round(ember.divide(w_0 * ember.pow(w_m, block_capacity), quant)) * quant).int().tolist()
         num_stages = len(set(block_widths))
         splits = [w != wp for w, wp in zip(block_widths + [0], [0] + block_widths)]
         stage_widths = [w for w, t in zip(block_widths, splits[:-1]) if t]
-        stage_depths = np.diff([d for d, t in enumerate(splits) if t]).astype(int).tolist()
+        starts = [d for d, t in enumerate(splits) if t]
+        stage_depths = [b - a for a, b in zip(starts, starts[1:])]
         multipliers = [bottleneck_multiplier] * num_stages
         stage_widths, group_widths = _adjust_widths_groups(stage_widths, multipliers, [group_width] * num_stages)
         return cls(stage_depths, stage_widths, group_widths, multipliers, [2] * num_stages, se_ratio)
