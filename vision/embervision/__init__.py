@@ -11,6 +11,5 @@ ember_version = _ember.__version__
 _errors = _ember._C._take_registration_errors()
 if _errors:
     raise RuntimeError("embervision: registering its ops failed: " + "; ".join(_errors))
-from . import io  # noqa: E402,F401
-from . import utils  # noqa: E402,F401
-from . import datasets  # noqa: E402,F401
+
+from . import datasets, io, models, ops, utils  # noqa: E402,F401

@@ -1,0 +1,64 @@
+"""ImageClassification: the inference preprocessing a classification checkpoint was evaluated with
+(resize the short side, centre crop, scale to [0, 1], normalize), on CHW/NCHW tensors."""
+
+import ember
+from ember import nn
+from ember.nn import functional as F
+
+
+def _triangle_weights(n_in, n_out):
+    """[n_out, n_in] weights of antialiased bilinear resampling: a triangle filter widened by the
+    downscale factor (so every input pixel contributes), normalized per output pixel."""
+    scale = n_in / n_out
+    support = max(scale, 1.0)
+    w = [[0.0] * n_in for _ in range(n_out)]
+    for i in range(n_out):
+        center = (i + 0.5) * scale
+        lo, hi = max(int(center - support + 0.5), 0), min(int(center + support + 0.5), n_in)
+        taps = [max(0.0, 1.0 - abs((j - center + 0.5) / support)) for j in range(lo, hi)]
+        total = sum(taps)
+        for j, tap in zip(range(lo, hi), taps):
+            w[i][j] = tap / total
+    return w
+
+
+def resize_antialiased(x, size):
+    """Bilinear resize of NCHW x to size with antialiasing (torchvision's antialias=True), as two matmuls."""
+    wh = ember.tensor(_triangle_weights(x.shape[-2], size[0]), dtype=x.dtype)
+    ww = ember.tensor(_triangle_weights(x.shape[-1], size[1]), dtype=x.dtype)
+    return ember.matmul(ember.matmul(wh, x), ww.t())
+
+
+class ImageClassification(nn.Module):
+    def __init__(self, *, crop_size, resize_size=256, mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225),
+                 interpolation="bilinear", antialias=True):
+        super().__init__()
+        self.crop_size = [crop_size]
+        self.resize_size = [resize_size]
+        self.mean, self.std = list(mean), list(std)
+        self.interpolation = interpolation
+        self.antialias = antialias
+
+    def forward(self, img):
+        batched = img.dim() == 4
+        x = img if batched else img.unsqueeze(0)
+        if not x.is_floating_point():
+            x = x.to(ember.float32) / 255.0
+        h, w = x.shape[-2:]
+        short = self.resize_size[0]
+        size = (short, max(1, int(short * w / h))) if h <= w else (max(1, int(short * h / w)), short)
+        if self.antialias and self.interpolation == "bilinear":
+            x = resize_antialiased(x, size)
+        else:
+            x = F.interpolate(x, size=size, mode=self.interpolation, align_corners=False)
+        crop = self.crop_size[0]
+        top, left = int(round((size[0] - crop) / 2.0)), int(round((size[1] - crop) / 2.0))
+        x = x[..., top:top + crop, left:left + crop]
+        mean = ember.tensor(self.mean, dtype=x.dtype).view(1, -1, 1, 1)
+        std = ember.tensor(self.std, dtype=x.dtype).view(1, -1, 1, 1)
+        x = (x - mean) / std
+        return x if batched else x.squeeze(0)
+
+    def __repr__(self):
+        return (f"{self.__class__.__name__}(\n    crop_size={self.crop_size}\n    resize_size={self.resize_size}\n"
+                f"    mean={self.mean}\n    std={self.std}\n    interpolation={self.interpolation}\n)")

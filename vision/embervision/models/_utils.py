@@ -1,0 +1,56 @@
+"""Helpers the builders share: channel rounding, weights-to-argument checks, loading weights into a model."""
+
+
+def _make_divisible(v, divisor, min_value=None):
+    """Rounds a channel count to a multiple of divisor, never more than 10% below v (MobileNet's rule)."""
+    if min_value is None:
+        min_value = divisor
+    new_v = max(min_value, int(v + divisor / 2) // divisor * divisor)
+    if new_v < 0.9 * v:
+        new_v += divisor
+    return new_v
+
+
+def _ovewrite_named_param(kwargs, param, new_value):
+    """Weights fix some arguments (num_classes = their categories): set them, or refuse a conflicting one."""
+    if param in kwargs:
+        if kwargs[param] != new_value:
+            raise ValueError(f"The parameter '{param}' expected value {new_value} but got {kwargs[param]} instead.")
+    else:
+        kwargs[param] = new_value
+
+
+def _apply_weights(kwargs, weights):
+    if weights is not None:
+        _ovewrite_named_param(kwargs, "num_classes", weights.meta["num_classes"])
+
+
+def _load_weights(model, weights, progress):
+    if weights is not None:
+        model.load_state_dict(weights.get_state_dict(progress=progress, check_hash=True))
+    return model
+
+
+def make_builder(name, module, construct, weights_enum=None, **fixed):
+    """A registered builder `name(*, weights=None, progress=True, **kwargs)`: construct(**kwargs) with the
+    fixed arguments set (a conflicting value raises), weights (a member or its name) loaded."""
+    from ._api import register_model
+
+    def build(*, weights=None, progress=True, **kwargs):
+        if weights_enum is None:
+            if weights is not None:
+                raise ValueError(f"{name}: embervision has no published checkpoint for this model; got weights="
+                                 f"{weights!r}")
+        else:
+            weights = weights_enum.verify(weights)
+        for key, value in fixed.items():
+            _ovewrite_named_param(kwargs, key, value)
+        _apply_weights(kwargs, weights)
+        return _load_weights(construct(**kwargs), weights, progress)
+
+    build.__name__ = build.__qualname__ = name
+    build.__module__ = module
+    build.__doc__ = (f"{name} (torchvision's builder): weights "
+                     f"({weights_enum.__name__ if weights_enum else 'none published'}), progress, **kwargs for the "
+                     "model class.")
+    return register_model(name, weights_enum)(build)

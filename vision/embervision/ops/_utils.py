@@ -1,0 +1,60 @@
+"""Box-list helpers shared by the RoI ops (torchvision's rules and messages)."""
+
+import ember
+
+
+def convert_boxes_to_roi_format(boxes):
+    """List[Tensor[L, 4]] -> Tensor[K, 5]: each box prefixed with the index of its image."""
+    concat_boxes = ember.cat([b for b in boxes], dim=0)
+    ids = ember.cat([ember.full_like(b[:, :1], i) for i, b in enumerate(boxes)], dim=0)
+    return ember.cat([ids, concat_boxes], dim=1)
+
+
+def check_roi_boxes_shape(boxes):
+    if isinstance(boxes, (list, tuple)):
+        for tensor in boxes:
+            if tensor.dim() != 2 or tensor.size(1) != 4:
+                raise AssertionError("The shape of the tensor in the boxes list is not correct as List[Tensor[L, 4]]")
+    elif isinstance(boxes, ember.Tensor):
+        if boxes.dim() != 2 or boxes.size(1) != 5:
+            raise AssertionError("The boxes tensor shape is not correct as Tensor[K, 5]")
+    else:
+        raise AssertionError("boxes is expected to be a Tensor[L, 5] or a List[Tensor[K, 4]]")
+
+
+def roi_tensor(boxes):
+    """The Tensor[K, 5] form of boxes given either way, after the shape checks."""
+    check_roi_boxes_shape(boxes)
+    return boxes if isinstance(boxes, ember.Tensor) else convert_boxes_to_roi_format(boxes)
+
+
+def pair(v):
+    if isinstance(v, (list, tuple)):
+        if len(v) != 2:
+            raise ValueError(f"expected an int or a pair of ints, got {v}")
+        return int(v[0]), int(v[1])
+    return int(v), int(v)
+
+
+def upcast(t):
+    """Box arithmetic in a float type wide enough not to overflow (int boxes widen to int64)."""
+    if t.is_floating_point():
+        return t if t.dtype in (ember.float32, ember.float64) else t.float()
+    return t if t.dtype in (ember.int32, ember.int64) else t.int()
+
+
+_LOW_PRECISION = (ember.float16, ember.bfloat16)
+
+
+def run_in_fp32_under_autocast(fn, input, boxes, *args):
+    """torchvision's autocast rule for its ops: inside a CPU autocast region a half/bfloat16 input runs in
+    float32 (the kernels are float32/float64) and the result comes back in the input's dtype."""
+    if not (ember.is_autocast_enabled("cpu") and input.dtype in _LOW_PRECISION):
+        return fn(input, boxes, *args)
+    if isinstance(boxes, ember.Tensor):
+        boxes = boxes.float()
+    elif isinstance(boxes, (list, tuple)):
+        boxes = [b.float() if isinstance(b, ember.Tensor) else b for b in boxes]
+    with ember.autocast("cpu", enabled=False):
+        out = fn(input.float(), boxes, *args)
+    return out.to(input.dtype) if out.is_floating_point() else out

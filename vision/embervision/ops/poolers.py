@@ -1,0 +1,80 @@
+"""MultiScaleRoIAlign: RoIAlign over a feature pyramid, each box pooled from the level its size maps to
+(FPN paper, eq. 1)."""
+
+import math
+
+import ember
+from ember import nn
+
+from ._utils import convert_boxes_to_roi_format
+from .boxes import box_area
+from .roi_align import roi_align
+
+
+class LevelMapper:
+    """Pyramid level of each box: floor(canonical_level + log2(sqrt(area) / canonical_scale)), clamped."""
+
+    def __init__(self, k_min, k_max, canonical_scale=224, canonical_level=4, eps=1e-6):
+        self.k_min, self.k_max = k_min, k_max
+        self.s0, self.lvl0, self.eps = canonical_scale, canonical_level, eps
+
+    def __call__(self, boxlists):
+        s = ember.sqrt(ember.cat([box_area(b) for b in boxlists]))
+        target_lvls = ember.floor(self.lvl0 + ember.log2(s / self.s0) + ember.tensor(self.eps, dtype=s.dtype))
+        target_lvls = ember.clamp(target_lvls, min=self.k_min, max=self.k_max)
+        return target_lvls.to(ember.int64) - self.k_min
+
+
+def _infer_scale(feature, original_size):
+    # Feature size / image size, rounded to a power of two; both axes must agree.
+    possible = []
+    for s1, s2 in zip(feature.shape[-2:], original_size):
+        possible.append(2 ** float(round(math.log2(float(s1) / float(s2)))))
+    if possible[0] != possible[1]:
+        raise ValueError(f"MultiScaleRoIAlign: the feature map {tuple(feature.shape[-2:])} has different scales "
+                         f"along height and width relative to the image size {tuple(original_size)}")
+    return possible[0]
+
+
+class MultiScaleRoIAlign(nn.Module):
+    def __init__(self, featmap_names, output_size, sampling_ratio, *, canonical_scale=224, canonical_level=4):
+        super().__init__()
+        if isinstance(output_size, int):
+            output_size = (output_size, output_size)
+        self.featmap_names = featmap_names
+        self.sampling_ratio = sampling_ratio
+        self.output_size = tuple(output_size)
+        self.scales = None
+        self.map_levels = None
+        self.canonical_scale = canonical_scale
+        self.canonical_level = canonical_level
+
+    def _setup_scales(self, features, image_shapes):
+        if not image_shapes:
+            raise ValueError("images list should not be empty")
+        original_size = (max(s[0] for s in image_shapes), max(s[1] for s in image_shapes))
+        scales = [_infer_scale(f, original_size) for f in features]
+        lvl_min, lvl_max = -math.log2(scales[0]), -math.log2(scales[-1])
+        self.scales = scales
+        self.map_levels = LevelMapper(int(lvl_min), int(lvl_max), self.canonical_scale, self.canonical_level)
+
+    def forward(self, x, boxes, image_shapes):
+        """x: feature maps by name; boxes: List[Tensor[L, 4]] in image coordinates; image_shapes: the
+        (height, width) of each image before batching. Returns Tensor[K, C, output_size]."""
+        features = [x[k] for k in self.featmap_names]
+        self._setup_scales(features, image_shapes)
+        rois = convert_boxes_to_roi_format(boxes)
+        if len(features) == 1:
+            return roi_align(features[0], rois, self.output_size, self.scales[0], self.sampling_ratio)
+        levels = self.map_levels(boxes)
+        num_rois, num_channels = rois.shape[0], features[0].shape[1]
+        result = ember.zeros((num_rois, num_channels) + self.output_size, dtype=features[0].dtype)
+        for level, (feature, scale) in enumerate(zip(features, self.scales)):
+            idx_in_level = ember.where(levels == level)[0]
+            pooled = roi_align(feature, rois[idx_in_level], self.output_size, scale, self.sampling_ratio)
+            result[idx_in_level] = pooled.to(result.dtype)
+        return result
+
+    def __repr__(self):
+        return (f"{self.__class__.__name__}(featmap_names={self.featmap_names}, output_size={self.output_size}, "
+                f"sampling_ratio={self.sampling_ratio})")

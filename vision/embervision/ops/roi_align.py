@@ -1,0 +1,54 @@
+"""roi_align / ps_roi_align over ember.ops.vision's kernels, and their module forms."""
+
+import ember
+from ember import nn
+
+from ._utils import pair, roi_tensor, run_in_fp32_under_autocast
+
+
+def roi_align(input, boxes, output_size, spatial_scale=1.0, sampling_ratio=-1, aligned=False):
+    """Mask R-CNN's RoIAlign: boxes are a Tensor[K, 5] (image index, x1, y1, x2, y2) or a list of
+    Tensor[L, 4] (one per image); returns Tensor[K, C, output_size]."""
+    rois = roi_tensor(boxes)
+    oh, ow = pair(output_size)
+    return run_in_fp32_under_autocast(ember.ops.vision.roi_align, input, rois, float(spatial_scale), oh, ow,
+                                      int(sampling_ratio), bool(aligned))
+
+
+def ps_roi_align(input, boxes, output_size, spatial_scale=1.0, sampling_ratio=-1):
+    """Position-sensitive RoIAlign (R-FCN): input channels are C_out * output_h * output_w."""
+    rois = roi_tensor(boxes)
+    oh, ow = pair(output_size)
+    return run_in_fp32_under_autocast(ember.ops.vision.ps_roi_align, input, rois, float(spatial_scale), oh, ow,
+                                      int(sampling_ratio))
+
+
+class RoIAlign(nn.Module):
+    def __init__(self, output_size, spatial_scale, sampling_ratio, aligned=False):
+        super().__init__()
+        self.output_size = output_size
+        self.spatial_scale = spatial_scale
+        self.sampling_ratio = sampling_ratio
+        self.aligned = aligned
+
+    def forward(self, input, rois):
+        return roi_align(input, rois, self.output_size, self.spatial_scale, self.sampling_ratio, self.aligned)
+
+    def __repr__(self):
+        return (f"{self.__class__.__name__}(output_size={self.output_size}, spatial_scale={self.spatial_scale}, "
+                f"sampling_ratio={self.sampling_ratio}, aligned={self.aligned})")
+
+
+class PSRoIAlign(nn.Module):
+    def __init__(self, output_size, spatial_scale, sampling_ratio):
+        super().__init__()
+        self.output_size = output_size
+        self.spatial_scale = spatial_scale
+        self.sampling_ratio = sampling_ratio
+
+    def forward(self, input, rois):
+        return ps_roi_align(input, rois, self.output_size, self.spatial_scale, self.sampling_ratio)
+
+    def __repr__(self):
+        return (f"{self.__class__.__name__}(output_size={self.output_size}, spatial_scale={self.spatial_scale}, "
+                f"sampling_ratio={self.sampling_ratio})")
