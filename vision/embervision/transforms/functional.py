@@ -282,7 +282,8 @@ def rotate(img, angle, interpolation=InterpolationMode.NEAREST, expand=False, ce
     return F_t.rotate(img, matrix, interpolation.value, expand, fill)
 
 
-def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.NEAREST, fill=None):
+def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.NEAREST, fill=None, center=None):
+    """`center` (default: the image centre) is the pivot, in pixels from the top-left corner."""
     interpolation = to_interpolation_mode(interpolation)
     if not isinstance(angle, (int, float)):
         raise TypeError("Argument angle should be int or float")
@@ -302,11 +303,16 @@ def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.
         shear = [shear[0], shear[0]]
     if len(shear) != 2:
         raise ValueError(f"Shear should be a sequence containing two values. Got {shear}")
+    if center is not None and (not isinstance(center, (list, tuple)) or len(center) != 2):
+        raise TypeError("Argument center should be a sequence of length 2")
     w, h = get_image_size(img)
     if not _is_tensor(img):
-        matrix = _get_inverse_affine_matrix([w * 0.5, h * 0.5], angle, translate, scale, shear)
+        pivot = [w * 0.5, h * 0.5] if center is None else [float(c) for c in center]
+        matrix = _get_inverse_affine_matrix(pivot, angle, translate, scale, shear)
         return F_pil.affine(img, matrix, interpolation, fill)
-    matrix = _get_inverse_affine_matrix([0.0, 0.0], angle, [1.0 * t for t in translate], scale, shear)
+    # the tensor grid's origin is the image centre
+    pivot = [0.0, 0.0] if center is None else [1.0 * (c - s * 0.5) for c, s in zip(center, [w, h])]
+    matrix = _get_inverse_affine_matrix(pivot, angle, [1.0 * t for t in translate], scale, shear)
     return F_t.affine(img, matrix, interpolation.value, fill)
 
 
