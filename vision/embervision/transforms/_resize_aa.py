@@ -1,7 +1,10 @@
 """Antialiased resize of [..., C, H, W] tensors with Pillow's separable resampling: for each output
 pixel, Pillow's filter (triangle for bilinear, Keys a=-0.5 for bicubic) is stretched by the downscale
 factor and normalised over the input pixels it covers. The weights of one axis form a dense
-(out, in) matrix, so each pass is one batched matmul; uint8 rounds between passes as Pillow does."""
+(out, in) matrix, so each pass is one batched matmul; uint8 rounds and clips between passes as Pillow
+does. The horizontal pass goes first, as in Pillow up to 12; Pillow 13 does some strong vertical
+reductions vertically first, and where bicubic's overshoot clips in its first pass, the two orders
+can differ by more than a level (bilinear never overshoots, so it stays within one)."""
 import ember
 import numpy as np
 
