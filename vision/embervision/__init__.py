@@ -5,6 +5,7 @@ import ember as _ember
 
 from . import _C  # noqa: F401  (loading it registers vision's ops)
 
+from . import transforms, tv_tensors  # noqa: F401,E402  (transforms and transforms.v2, typed tensors)
 from ._version import __version__  # noqa: F401
 ember_version = _ember.__version__
 
