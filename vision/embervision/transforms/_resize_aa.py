@@ -1,10 +1,13 @@
 """Antialiased resize of [..., C, H, W] tensors with Pillow's separable resampling: for each output
 pixel, Pillow's filter (triangle for bilinear, Keys a=-0.5 for bicubic) is stretched by the downscale
 factor and normalised over the input pixels it covers. The weights of one axis form a dense
-(out, in) matrix, so each pass is one batched matmul; uint8 rounds and clips between passes as Pillow
-does. The horizontal pass goes first, as in Pillow up to 12; Pillow 13 does some strong vertical
+(out, in) matrix here; its band (a start and ksize taps per output pixel) drives the C++ op
+vision::_resize_aa (vision/csrc/transforms/resize_aa.cpp). uint8 rounds and clips between passes as
+Pillow does. The horizontal pass goes first, as in Pillow up to 12; Pillow 13 does some strong vertical
 reductions vertically first, and where bicubic's overshoot clips in its first pass, the two orders
 can differ by more than a level (bilinear never overshoots, so it stays within one)."""
+import functools
+
 import ember
 import numpy as np
 
@@ -40,22 +43,43 @@ def resample_weights(in_size, out_size, mode):
     return weights
 
 
-def _round_to(x, dtype):
-    if dtype.is_floating_point:
-        return x
-    return x.round_().clamp_(0, 255).to(dtype)
+@functools.lru_cache(maxsize=64)
+def _taps_numpy(in_size, out_size, mode):
+    dense = resample_weights(in_size, out_size, mode)
+    nonzero = dense != 0
+    lo = np.where(nonzero.any(1), nonzero.argmax(1), 0)
+    hi = np.where(nonzero.any(1), in_size - nonzero[:, ::-1].argmax(1), 1)
+    ksize = int(max(1, (hi - lo).max()))
+    start = np.minimum(lo, in_size - ksize)  # a window near the end starts earlier, its extra taps zero
+    taps = np.stack([dense[i, start[i]:start[i] + ksize] for i in range(out_size)])
+    return start.astype(np.int64), taps.astype(np.float32)
+
+
+def resample_taps(in_size, out_size, mode):
+    """Banded form of resample_weights for the C++ op: (start int64 [out], weights float32 [out, ksize]);
+    a pipeline resizes many images between the same sizes, so the NumPy taps are cached."""
+    start, taps = _taps_numpy(in_size, out_size, mode)
+    return ember.from_numpy(start.copy()), ember.from_numpy(taps.copy())
+
+
+def _axis(in_size, out_size, mode):
+    if in_size == out_size:
+        return ember.empty(0, dtype=ember.int64), ember.empty(0, 0)
+    return resample_taps(in_size, out_size, mode)
 
 
 def resize_antialias(img, out_h, out_w, mode):
-    """img: [..., C, H, W] uint8 or float; mode: 'bilinear' or 'bicubic'."""
-    dtype = img.dtype
-    work = ember.float64 if dtype == ember.float64 else ember.float32
-    out = img.to(work)
-    h, w = img.shape[-2], img.shape[-1]
-    if out_w != w:  # Pillow resizes horizontally first, into a rounded intermediate for 8-bit images
-        ww = ember.from_numpy(resample_weights(w, out_w, mode).T.copy()).to(work)
-        out = _round_to(ember.matmul(out, ww), dtype).to(work)
-    if out_h != h:
-        wh = ember.from_numpy(resample_weights(h, out_h, mode)).to(work)
-        out = ember.matmul(wh, out)
-    return _round_to(out, dtype) if out.dtype != dtype else out.clone() if out is img else out
+    """img: [..., C, H, W] (or [H, W]) uint8 or float; mode: 'bilinear' or 'bicubic'."""
+    import embervision  # noqa: F401  (registers ember.ops.vision)
+    shape, dtype = list(img.shape), img.dtype
+    h, w = shape[-2], shape[-1]
+    flat = img.reshape(-1, h, w)
+    native = dtype in (ember.uint8, ember.float32, ember.float64)
+    work = flat if native else flat.to(ember.float32)
+    v_start, v_weight = _axis(h, out_h, mode)
+    h_start, h_weight = _axis(w, out_w, mode)
+    out = ember.ops.vision._resize_aa(work, v_start, v_weight, h_start, h_weight)
+    if not native:
+        info = ember.iinfo(dtype) if not dtype.is_floating_point else None
+        out = out.to(dtype) if info is None else out.round().clamp(info.min, info.max).to(dtype)
+    return out.reshape(shape[:-2] + [out_h, out_w])
