@@ -68,7 +68,8 @@ def test_pad_constant_fill(pair):
 
 @pytest.mark.parametrize("op,factor,tol", [
     ("adjust_contrast", 0.6, 1), ("adjust_contrast", 1.5, 1), ("adjust_saturation", 0.4, 1),
-    ("adjust_saturation", 1.7, 1), ("adjust_sharpness", 0.3, 1), ("adjust_brightness", 0.45, 1), ("adjust_hue", 0.2, 16), ("adjust_hue", -0.45, 16),
+    ("adjust_saturation", 1.7, 1), ("adjust_sharpness", 0.3, 1), ("adjust_brightness", 0.45, 1),
+    ("adjust_hue", 0.2, 16), ("adjust_hue", -0.45, 16),
 ])
 def test_colour_ops_close(pair, op, factor, tol):
     # blends truncate to uint8 as torchvision's do where Pillow rounds: one level apart at most

@@ -89,9 +89,9 @@ void resample(const T* in, T* out, int64_t n, int64_t h, int64_t w, const Taps& 
     for (int64_t img = b; img < e; img++) {
       const T* src = in + img * h * w;
       if (hx.out) {
-        transpose(src, planeT.data(), h, w);                      // [w, h]
-        pass_outer<T, Acc>(planeT.data(), midT.data(), h, hx);   // [ow, h]
-        transpose(midT.data(), mid.data(), ow, h);                // [h, ow]
+        transpose(src, planeT.data(), h, w);                    // [w, h]
+        pass_outer<T, Acc>(planeT.data(), midT.data(), h, hx);  // [ow, h]
+        transpose(midT.data(), mid.data(), ow, h);              // [h, ow]
       } else {
         for (int64_t i = 0; i < h * w; i++) mid[i] = Acc(src[i]);
       }
@@ -111,9 +111,9 @@ Tensor resize_aa(const Tensor& input, const Tensor& v_start, const Tensor& v_wei
   EMBER_CHECK(input.dim() == 3, Value, "_resize_aa: expected an [N, H, W] input, got ", input.dim(), " dims");
   EMBER_CHECK(input.device().type == ember::DeviceType::CPU, Value, "_resize_aa: the input must be on the CPU");
   const auto dtype = input.dtype();
-  EMBER_CHECK(dtype == ember::ScalarType::UInt8 || dtype == ember::ScalarType::Float32 ||
-                  dtype == ember::ScalarType::Float64,
-              Type, "_resize_aa: supports uint8, float32 and float64 inputs, got ", ember::dtype_name(dtype));
+  EMBER_CHECK(
+      dtype == ember::ScalarType::UInt8 || dtype == ember::ScalarType::Float32 || dtype == ember::ScalarType::Float64,
+      Type, "_resize_aa: supports uint8, float32 and float64 inputs, got ", ember::dtype_name(dtype));
   const int64_t n = input.size(0), h = input.size(1), w = input.size(2);
   const Taps hx = read_taps(h_start, h_weight, w, "horizontal");
   const Taps vy = read_taps(v_start, v_weight, h, "vertical");

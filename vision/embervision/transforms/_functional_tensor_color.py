@@ -2,7 +2,9 @@
 (torchvision 0.10's formulas: blends clamp to the dtype's range; uint8 results truncate as its
 `.to(uint8)` does, except grayscale, which rounds as Pillow's convert("L") does)."""
 import ember
+import ember.nn.functional as F
 
+from ._functional_convert import convert_image_dtype
 from ._functional_tensor import check_image, max_value, to_batch
 
 
@@ -111,7 +113,6 @@ def adjust_gamma(img, gamma, gain=1.0):
     if gamma < 0:
         raise ValueError("Gamma should be a non-negative real number")
     _assert_channels(img, [1, 3])
-    from .functional import convert_image_dtype
     work = img if img.dtype.is_floating_point else convert_image_dtype(img, ember.float32)
     out = (gain * work ** gamma).clamp(0, 1)
     return convert_image_dtype(out, img.dtype)
@@ -139,7 +140,6 @@ def solarize(img, threshold):
 
 def _blurred_degenerate(img):
     """Pillow's SMOOTH filter (3x3, centre 5, others 1, over 13) inside, the border pixels unchanged."""
-    import ember.nn.functional as F
     flat, restore = to_batch(img)
     work = flat.float()
     c = work.shape[1]
