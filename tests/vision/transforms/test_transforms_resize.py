@@ -111,3 +111,10 @@ def test_antialias_bilinear_noise_any_reduction(shape):
     ours = F.resize(t, [oh, ow], InterpolationMode.BILINEAR, antialias=True).numpy().astype(int)
     pillow = np.asarray(Image.fromarray(arr).resize((ow, oh), Image.Resampling.BILINEAR)).transpose(2, 0, 1)
     assert np.abs(ours - pillow.astype(int)).max() <= 1
+
+
+def test_pil_ignores_antialias_false_with_a_warning():
+    pil = Image.fromarray(_noise(20, 20))
+    with pytest.warns(UserWarning, match="Anti-alias option is always applied for PIL Image input"):
+        out = F.resize(pil, [10, 10], antialias=False)
+    assert out.size == (10, 10)

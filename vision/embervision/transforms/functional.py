@@ -2,6 +2,7 @@
 [..., C, H, W] (through ember ops), with torchvision 0.10's arguments and semantics."""
 import math
 import numbers
+import warnings
 
 import ember
 import numpy as np
@@ -63,7 +64,7 @@ def resize(img, size, interpolation=InterpolationMode.BILINEAR, max_size=None, a
     out = _output_size(w, h, size, max_size)
     if not _is_tensor(img):
         if antialias is False:
-            raise ValueError("Anti-alias option is always applied for PIL Image input. Argument antialias is ignored.")
+            warnings.warn("Anti-alias option is always applied for PIL Image input. Argument antialias is ignored.")
         return F_pil.resize(img, out, interpolation)
     if interpolation not in (InterpolationMode.NEAREST, InterpolationMode.BILINEAR, InterpolationMode.BICUBIC):
         raise ValueError("This interpolation mode is unsupported with Tensor input")
