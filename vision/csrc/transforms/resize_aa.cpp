@@ -55,14 +55,16 @@ inline Acc finish(Acc v) {
 // dst[o * n + i] = finish(sum_t k[o, t] * src[(start[o] + t) * n + i]) for every o: one filter pass along
 // the outer axis of a row-major [in, n] plane, vectorised over the contiguous inner axis.
 template <class T, class Acc>
-void pass_outer(const Acc* src, Acc* dst, int64_t n, const Taps& taps) {
+void pass_outer(const Acc* __restrict src, Acc* __restrict dst, int64_t n, const Taps& taps) {
   for (int64_t o = 0; o < taps.out; o++) {
-    Acc* d = dst + o * n;
-    std::fill(d, d + n, Acc(0));
+    Acc* __restrict d = dst + o * n;
     const float* k = taps.weight + o * taps.ksize;
-    for (int64_t t = 0; t < taps.ksize; t++) {
+    const Acc* s0 = src + taps.start[o] * n;
+    const Acc k0 = Acc(k[0]);
+    for (int64_t i = 0; i < n; i++) d[i] = k0 * s0[i];
+    for (int64_t t = 1; t < taps.ksize; t++) {
       const Acc kt = Acc(k[t]);
-      const Acc* s = src + (taps.start[o] + t) * n;
+      const Acc* __restrict s = s0 + t * n;
       for (int64_t i = 0; i < n; i++) d[i] += kt * s[i];
     }
     for (int64_t i = 0; i < n; i++) d[i] = finish<T, Acc>(d[i]);
@@ -84,12 +86,15 @@ template <class T, class Acc>
 void resample(const T* in, T* out, int64_t n, int64_t h, int64_t w, const Taps& hx, const Taps& vy) {
   const int64_t ow = hx.out ? hx.out : w, oh = vy.out ? vy.out : h;
   ember::parallel_for(n, 1, [&](int64_t b, int64_t e) {
-    std::vector<Acc> planeT(static_cast<size_t>(w * h)), midT(static_cast<size_t>(ow * h));
+    std::vector<Acc> plane(static_cast<size_t>(h * w)), planeT(static_cast<size_t>(w * h));
+    std::vector<Acc> midT(static_cast<size_t>(ow * h));
     std::vector<Acc> mid(static_cast<size_t>(h * ow)), res(static_cast<size_t>(oh * ow));
     for (int64_t img = b; img < e; img++) {
       const T* src = in + img * h * w;
       if (hx.out) {
-        transpose(src, planeT.data(), h, w);                    // [w, h]
+        // widen first: a contiguous uint8 -> float loop vectorises, the strided one a transpose does not
+        for (int64_t i = 0; i < h * w; i++) plane[i] = Acc(src[i]);
+        transpose(plane.data(), planeT.data(), h, w);           // [w, h]
         pass_outer<T, Acc>(planeT.data(), midT.data(), h, hx);  // [ow, h]
         transpose(midT.data(), mid.data(), ow, h);              // [h, ow]
       } else {
