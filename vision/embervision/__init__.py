@@ -12,4 +12,4 @@ _errors = _ember._C._take_registration_errors()
 if _errors:
     raise RuntimeError("embervision: registering its ops failed: " + "; ".join(_errors))
 
-from . import datasets, io, models, ops, utils  # noqa: E402,F401
+from . import datasets, io, models, ops, transforms, tv_tensors, utils  # noqa: E402,F401
