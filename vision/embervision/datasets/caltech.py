@@ -60,10 +60,7 @@ class Caltech101(VisionDataset):
                 data = scipy.io.loadmat(os.path.join(folder, "annotation_{:04d}.mat".format(self.index[index])))
                 target.append(data["obj_contour"])
         target = tuple(target) if len(target) > 1 else target[0]
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transform_pair(img, target)
         return img, target
 
     def _check_integrity(self) -> bool:
@@ -103,10 +100,7 @@ class Caltech256(VisionDataset):
         img = Image.open(os.path.join(self.root, "256_ObjectCategories", self.categories[self.y[index]],
                                       "{:03d}_{:04d}.jpg".format(self.y[index] + 1, self.index[index])))
         target = self.y[index]
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transform_pair(img, target)
         return img, target
 
     def _check_integrity(self) -> bool:

@@ -59,10 +59,7 @@ class _Captions(VisionDataset):
         img_id = self.ids[index]
         img = Image.open(os.path.join(self.root, img_id)).convert("RGB")
         target = self.annotations[img_id]
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transform_pair(img, target)
         return img, target
 
     def __len__(self) -> int:

@@ -55,10 +55,7 @@ class CIFAR10(VisionDataset):
     def __getitem__(self, index: int) -> Tuple[Any, Any]:
         from PIL import Image
         img, target = Image.fromarray(self.data[index]), self.targets[index]
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transform_pair(img, target)
         return img, target
 
     def __len__(self) -> int:

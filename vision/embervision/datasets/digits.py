@@ -20,10 +20,7 @@ class _GrayDigits(VisionDataset):
     def __getitem__(self, index: int) -> Tuple[Any, Any]:
         from PIL import Image
         img, target = Image.fromarray(self.data[index]), int(self.targets[index])
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transform_pair(img, target)
         return img, target
 
     def __len__(self) -> int:

@@ -28,10 +28,7 @@ class FakeData(VisionDataset):
         target = ember.randint(0, self.num_classes, size=(1,), dtype=ember.long)[0]
         ember.set_rng_state(rng_state)
         img = _to_pil(img)
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transform_pair(img, target)
         return img, target.item()
 
     def __len__(self) -> int:

@@ -94,10 +94,7 @@ class DatasetFolder(VisionDataset):
     def __getitem__(self, index: int) -> Tuple[Any, Any]:
         path, target = self.samples[index]
         sample = self.loader(path)
-        if self.transform is not None:
-            sample = self.transform(sample)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        sample, target = self._transform_pair(sample, target)
         return sample, target
 
     def __len__(self) -> int:

@@ -103,10 +103,7 @@ class MNIST(VisionDataset):
         from PIL import Image
         img, target = self.data[index], int(self.targets[index])
         img = Image.fromarray(img.numpy())  # a 2-D uint8 array: mode "L"
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transform_pair(img, target)
         return img, target
 
     def __len__(self) -> int:

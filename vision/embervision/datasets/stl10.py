@@ -85,10 +85,7 @@ class STL10(VisionDataset):
         from PIL import Image
         target = int(self.labels[index]) if self.labels is not None else None
         img = Image.fromarray(np.transpose(self.data[index], (1, 2, 0)))
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transform_pair(img, target)
         return img, target
 
     def __len__(self) -> int:

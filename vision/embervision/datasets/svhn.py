@@ -40,10 +40,7 @@ class SVHN(VisionDataset):
         from PIL import Image
         img, target = self.data[index], int(self.labels[index])
         img = Image.fromarray(np.transpose(img, (1, 2, 0)))
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transform_pair(img, target)
         return img, target
 
     def __len__(self) -> int:

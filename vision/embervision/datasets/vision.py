@@ -27,6 +27,14 @@ class VisionDataset(Dataset):
             transforms = StandardTransform(transform, target_transform)
         self.transforms = transforms
 
+    def _transform_pair(self, input: Any, target: Any) -> Tuple[Any, Any]:
+        """transform and target_transform as they are set now (users reassign them after construction)."""
+        if self.transform is not None:
+            input = self.transform(input)
+        if self.target_transform is not None:
+            target = self.target_transform(target)
+        return input, target
+
     def __getitem__(self, index: int) -> Any:
         raise NotImplementedError
 

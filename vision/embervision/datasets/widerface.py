@@ -40,10 +40,7 @@ class WIDERFace(VisionDataset):
         from PIL import Image
         img = Image.open(self.img_info[index]["img_path"])
         target = None if self.split == "test" else self.img_info[index]["annotations"]
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
+        img, target = self._transform_pair(img, target)
         return img, target
 
     def __len__(self) -> int:
