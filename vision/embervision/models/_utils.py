@@ -1,4 +1,6 @@
-"""Helpers the builders share: channel rounding, weights-to-argument checks, loading weights into a model."""
+"""Helpers the builders share: channel rounding, weights-to-argument checks, loading weights into a model,
+the input remapping of GoogLeNet and Inception v3."""
+import ember
 
 
 def _make_divisible(v, divisor, min_value=None):
@@ -54,3 +56,12 @@ def make_builder(name, module, construct, weights_enum=None, **fixed):
                      f"({weights_enum.__name__ if weights_enum else 'none published'}), progress, **kwargs for the "
                      "model class.")
     return register_model(name, weights_enum)(build)
+
+
+def imagenet_to_unit_range(x):
+    """ImageNet-normalized (N, 3, H, W) input remapped to the [-1, 1] normalization that GoogLeNet's and
+    Inception v3's checkpoints were trained on (their transform_input=True)."""
+    x_ch0 = ember.unsqueeze(x[:, 0], 1) * (0.229 / 0.5) + (0.485 - 0.5) / 0.5
+    x_ch1 = ember.unsqueeze(x[:, 1], 1) * (0.224 / 0.5) + (0.456 - 0.5) / 0.5
+    x_ch2 = ember.unsqueeze(x[:, 2], 1) * (0.225 / 0.5) + (0.406 - 0.5) / 0.5
+    return ember.cat((x_ch0, x_ch1, x_ch2), 1)

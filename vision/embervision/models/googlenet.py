@@ -9,7 +9,7 @@ from ember.nn import functional as F
 
 from . import _weights_classic as W
 from ._api import register_model
-from ._utils import _ovewrite_named_param
+from ._utils import _ovewrite_named_param, imagenet_to_unit_range
 
 GoogLeNetOutputs = namedtuple("GoogLeNetOutputs", ["logits", "aux_logits2", "aux_logits1"])
 
@@ -98,13 +98,7 @@ class GoogLeNet(nn.Module):
                     nn.init.constant_(m.bias, 0)
 
     def _transform_input(self, x):
-        # Checkpoints trained on inputs normalized to [-1, 1] take ImageNet-normalized inputs this way.
-        if not self.transform_input:
-            return x
-        x_ch0 = ember.unsqueeze(x[:, 0], 1) * (0.229 / 0.5) + (0.485 - 0.5) / 0.5
-        x_ch1 = ember.unsqueeze(x[:, 1], 1) * (0.224 / 0.5) + (0.456 - 0.5) / 0.5
-        x_ch2 = ember.unsqueeze(x[:, 2], 1) * (0.225 / 0.5) + (0.406 - 0.5) / 0.5
-        return ember.cat((x_ch0, x_ch1, x_ch2), 1)
+        return imagenet_to_unit_range(x) if self.transform_input else x
 
     def forward(self, x):
         x = self._transform_input(x)
