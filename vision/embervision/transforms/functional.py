@@ -138,14 +138,20 @@ def vflip(img):
     return F_t.vflip(img) if _is_tensor(img) else F_pil.vflip(img)
 
 
-def five_crop(img, size):
-    """(top-left, top-right, bottom-left, bottom-right, center) crops of `size`."""
+def _crop_size(size):
+    """five_crop/ten_crop's size as (h, w): one number or a 1-element sequence means a square."""
     if isinstance(size, numbers.Number):
         size = (int(size), int(size))
     elif isinstance(size, (tuple, list)) and len(size) == 1:
         size = (size[0], size[0])
     if len(size) != 2:
         raise ValueError("Please provide only two dimensions (h, w) for size.")
+    return size
+
+
+def five_crop(img, size):
+    """(top-left, top-right, bottom-left, bottom-right, center) crops of `size`."""
+    size = _crop_size(size)
     w, h = get_image_size(img)
     crop_h, crop_w = size
     if crop_w > w or crop_h > h:
@@ -156,12 +162,7 @@ def five_crop(img, size):
 
 
 def ten_crop(img, size, vertical_flip=False):
-    if isinstance(size, numbers.Number):
-        size = (int(size), int(size))
-    elif isinstance(size, (tuple, list)) and len(size) == 1:
-        size = (size[0], size[0])
-    if len(size) != 2:
-        raise ValueError("Please provide only two dimensions (h, w) for size.")
+    size = _crop_size(size)
     first = five_crop(img, size)
     flipped = vflip(img) if vertical_flip else hflip(img)
     return first + five_crop(flipped, size)
