@@ -12,7 +12,18 @@ from . import return_types as _rt
 
 __all__ = ["detach", "detach_", "zero_", "get_device", "is_same_size", "is_signed", "is_inference", "is_distributed",
            "init_num_threads", "range", "empty_permuted", "index_reduce", "histogramdd",
-           "svd_lowrank", "pca_lowrank", "set_anomaly_enabled", "resize_as_", "to_dlpack", "set_flush_denormal"]
+           "svd_lowrank", "pca_lowrank", "set_anomaly_enabled", "resize_as_", "to_dlpack", "set_flush_denormal",
+           "_assert"]
+
+
+def _assert(condition, message):
+    """`assert condition, message` that tracing can record: a traced value (an fx Proxy, any object
+    with __torch_function__) sends the call to its handler, as torch._assert does."""
+    if not isinstance(condition, (bool, int, float)):
+        from .overrides import handle_torch_function, has_torch_function
+        if has_torch_function((condition,)):  # plain tensors do not count
+            return handle_torch_function(_assert, (condition,), condition, message)
+    assert condition, message
 
 
 def set_flush_denormal(mode):

@@ -171,7 +171,7 @@ def test_auxiliary_outputs_in_training():
 
 
 def test_builder_arguments_are_checked():
-    with pytest.raises(ValueError, match="Wrong image height! Expected 224 but got 32!"):
+    with pytest.raises(AssertionError, match="Wrong image height! Expected 224 but got 32!"):
         M.vit_b_16()(ember.randn(1, 3, 32, 32))
     with pytest.raises(ValueError, match="replace_stride_with_dilation"):
         M.resnet50(replace_stride_with_dilation=[False, True])

@@ -34,8 +34,7 @@ class EncoderBlock(nn.Module):
         self.mlp = MLPBlock(hidden_dim, mlp_dim, dropout)
 
     def forward(self, input):
-        if input.dim() != 3:
-            raise ValueError(f"Expected (batch_size, seq_length, hidden_dim) got {tuple(input.shape)}")
+        ember._assert(input.dim() == 3, f"Expected (batch_size, seq_length, hidden_dim) got {input.shape}")
         x = self.ln_1(input)
         x, _ = self.self_attention(x, x, x, need_weights=False)
         x = self.dropout(x) + input
@@ -55,8 +54,7 @@ class Encoder(nn.Module):
         self.ln = norm_layer(hidden_dim)
 
     def forward(self, input):
-        if input.dim() != 3:
-            raise ValueError(f"Expected (batch_size, seq_length, hidden_dim) got {tuple(input.shape)}")
+        ember._assert(input.dim() == 3, f"Expected (batch_size, seq_length, hidden_dim) got {input.shape}")
         return self.ln(self.layers(self.dropout(input + self.pos_embedding)))
 
 
@@ -99,10 +97,9 @@ class VisionTransformer(nn.Module):
     def _process_input(self, x):
         n, _, h, w = x.shape
         p = self.patch_size
-        if h != self.image_size:
-            raise ValueError(f"Wrong image height! Expected {self.image_size} but got {h}!")
-        if w != self.image_size:
-            raise ValueError(f"Wrong image width! Expected {self.image_size} but got {w}!")
+        # ember._assert, as torchvision's torch._assert: fx records it instead of tracing a branch
+        ember._assert(h == self.image_size, f"Wrong image height! Expected {self.image_size} but got {h}!")
+        ember._assert(w == self.image_size, f"Wrong image width! Expected {self.image_size} but got {w}!")
         x = self.conv_proj(x).reshape(n, self.hidden_dim, (h // p) * (w // p))
         return x.permute(0, 2, 1)
 
