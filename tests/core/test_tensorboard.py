@@ -149,8 +149,6 @@ def test_errors_as_pytorch(tmp_path):
             w.add_hparams({"lr": 0.1}, {}, hparam_domain_discrete={"lr": ["a"]})
         with pytest.raises(ValueError, match="The input has no element."):
             w.add_histogram("h", np.zeros(0))
-        with pytest.raises(NotImplementedError, match="ember.fx"):
-            w.add_graph(ember.nn.Linear(1, 1))
 
 
 def test_default_log_dir_and_reopen_after_close(tmp_path, monkeypatch):
@@ -161,3 +159,45 @@ def test_default_log_dir_and_reopen_after_close(tmp_path, monkeypatch):
     w.add_scalar("after", 1.0, 0)  # a closed writer reopens a new file
     w.close()
     assert len(glob.glob(os.path.join(w.get_logdir(), "events.out.tfevents.*"))) == 2
+
+
+class _Net(ember.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = ember.nn.Linear(4, 8)
+        self.block = ember.nn.Sequential(ember.nn.ReLU(), ember.nn.Linear(8, 2))
+
+    def forward(self, x):
+        return self.block(self.fc1(x) + 1)
+
+
+def test_add_graph_is_read_back_by_tensorboard(tmp_path):
+    with SummaryWriter(tmp_path) as w:
+        w.add_graph(_Net(), ember.randn(3, 4))
+    acc = event_accumulator.EventAccumulator(str(tmp_path))
+    acc.Reload()
+    graph = acc.Graph()
+    nodes = {n.name: n for n in graph.node}
+    assert [n.name for n in graph.node] == ["input/x", "_Net/fc1/fc1", "_Net/add", "_Net/block/0/block_0",
+                                            "_Net/block/1/block_1", "output/output"]
+    assert nodes["_Net/fc1/fc1"].op == "Linear" and nodes["_Net/add"].op == "aten::add"
+    assert nodes["input/x"].op == nodes["output/output"].op == "IO Node"
+    assert list(nodes["_Net/add"].input) == ["_Net/fc1/fc1"]
+    assert list(nodes["output/output"].input) == ["_Net/block/1/block_1"]
+    shapes = {name: [[d.size for d in s.dim] for s in n.attr["_output_shapes"].list.shape]
+              for name, n in nodes.items()}
+    assert shapes["_Net/fc1/fc1"] == [[3, 8]] and shapes["output/output"] == [[3, 2]]
+    assert acc.Tags()["run_metadata"] == ["step1"]
+
+
+def test_add_graph_without_input_and_untraceable_models(tmp_path):
+    with SummaryWriter(tmp_path) as w:
+        w.add_graph(_Net())  # no example input: the graph without shapes
+
+    class Branchy(ember.nn.Module):
+        def forward(self, x):
+            return x if x.sum() > 0 else -x
+
+    with SummaryWriter(tmp_path / "b") as w:
+        with pytest.raises(ember.fx.proxy.TraceError, match="control flow"):
+            w.add_graph(Branchy(), ember.randn(2))

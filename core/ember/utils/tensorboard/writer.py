@@ -5,7 +5,7 @@ import socket
 import time
 from datetime import datetime
 
-from tensorboard.compat.proto.event_pb2 import Event, SessionLog
+from tensorboard.compat.proto.event_pb2 import Event, SessionLog, TaggedRunMetadata
 from tensorboard.summary.writer.event_file_writer import EventFileWriter
 
 from . import _summary
@@ -134,8 +134,16 @@ class SummaryWriter:
                 w_hp.add_scalar(k, v, global_step)
 
     def add_graph(self, model, input_to_model=None, verbose=False, use_strict_trace=True):
-        raise NotImplementedError("SummaryWriter.add_graph needs ember.fx (a graph of the model), which ember does "
-                                  "not have yet")
+        """The model's graph (traced with ember.fx; output shapes from input_to_model) for TensorBoard's
+        Graphs tab."""
+        from ._graph import graph_def
+        graph, run_metadata = graph_def(model, input_to_model)
+        if verbose:
+            print(graph)
+        writer = self._get_file_writer()
+        writer.add_event(Event(graph_def=graph.SerializeToString()))
+        tagged = TaggedRunMetadata(tag="step1", run_metadata=run_metadata.SerializeToString())
+        writer.add_event(Event(tagged_run_metadata=tagged))
 
     def flush(self):
         if self.all_writers is None:
