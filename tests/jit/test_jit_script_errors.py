@@ -95,7 +95,7 @@ REJECTED = [
     (undefined_name, ScriptTypeError, "undefined value undefined_thing", "undefined_thing(x)"),
     (list_comprehension, NotSupportedError, "ListComp expression is not supported", "[i for i in range(3)]"),
     (recursive, NotSupportedError, "recursive calls are not supported: recursive calls itself", "recursive(n - 1)"),
-    (with_statement, NotSupportedError, "With statement is not supported", 'with open("f") as f:'),
+    (with_statement, NotSupportedError, "a with statement other than", 'with open("f") as f:'),
     (bad_keyword, ScriptTypeError, "unexpected keyword argument 'bogus'", "ember.add(x, x, bogus=1)"),
     (wrong_return_type, ScriptTypeError, "annotated to return int, but it returns Tensor", "def wrong_return_type"),
     (loop_changes_type, ScriptTypeError, "variable 'v' changes type in the loop: int before it, float", "for i in"),

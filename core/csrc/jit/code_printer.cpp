@@ -101,6 +101,8 @@ struct CodePrinter {
       f[0] = char(tolower(f[0]));
       return f + "(" + name(n.inputs[0]) + ")";
     }
+    if (n.kind == "prim::record_function_enter") return "ember._C._record_function_enter(" + name(n.inputs[0]) + ")";
+    if (n.kind == "prim::record_function_exit") return "ember._C._record_function_exit(" + name(n.inputs[0]) + ")";
     if (n.kind == "prim::RaiseException")
       return "raise " + n.inputs[1]->node->constant.v.to_str() + "(" + name(n.inputs[0]) + ")";
     if (!n.callee.empty()) return n.callee + "(" + args(n.inputs) + ")";

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "base/trace.h"
 #include "jit/ir.h"
 #include "jit/script_error.h"
 #include "types/dtype.h"
@@ -116,6 +117,18 @@ const std::unordered_map<std::string, PrimFn>& prims() {
       {"prim::len", [](const Node&, Ins& in) -> Outs { return {RValue(IValue(int64_t(in[0].items().size())))}; }},
       // The outputs of an If branch that always raises: never read.
       {"prim::Uninitialized", [](const Node&, Ins&) -> Outs { return {RValue()}; }},
+      // `with record_function(name):` in scripted code: a range on the profiler's timeline (or -1
+      // when no profile is recording), closed by its handle
+      {"prim::record_function_enter",
+       [](const Node&, Ins& in) -> Outs {
+         return {
+             RValue(IValue(trace::on(trace::kOps) ? trace::begin(in[0].v.to_str(), trace::kUserScope) : int64_t(-1)))};
+       }},
+      {"prim::record_function_exit",
+       [](const Node&, Ins& in) -> Outs {
+         trace::end(in[0].v.to_int());
+         return {};
+       }},
       {"prim::unchecked_cast", [](const Node&, Ins& in) -> Outs { return {in[0]}; }},
       {"prim::isNone",
        [](const Node&, Ins& in) -> Outs { return {RValue(IValue(in[0].v.is_none() && !in[0].is_seq()))}; }},
@@ -225,7 +238,7 @@ PrimFn find_prim(const std::string& kind) {
 
 bool has_side_effects(const Node& n) {
   if (n.kind == "prim::RaiseException" || n.kind == "prim::ListAppend" || n.kind == "prim::PythonOp" ||
-      !n.blocks.empty())
+      n.kind == "prim::record_function_enter" || n.kind == "prim::record_function_exit" || !n.blocks.empty())
     return true;
   if (!n.op) return false;
   const OpSchema& s = n.op->schema();

@@ -91,6 +91,26 @@ class StmtCompiler(ExprCompiler):
     def stmt_Pass(self, s: ast.Pass) -> None:
         return None
 
+    def stmt_With(self, s: ast.With) -> None:
+        """`with record_function(name):` (ember.profiler's or ember.autograd.profiler's): the body as a
+        range on the profile's timeline. No other context manager is scriptable."""
+        from ember.autograd.profiler import record_function as legacy
+        from ember.profiler import record_function
+        item = s.items[0]
+        call = item.context_expr
+        target = self.expr_or_ref(call.func) if isinstance(call, ast.Call) else None
+        if (len(s.items) != 1 or item.optional_vars is not None or getattr(target, "obj", None) not in
+                (record_function, legacy) or len(call.args) != 1 or call.keywords):
+            raise self.unsupported("a with statement other than `with record_function(name):`", s)
+        name = self.expr(call.args[0])
+        if name.type != T.STR:
+            raise self.error(f"record_function expects a str name, got {name.type}", call.args[0])
+        handle = self.emit1("prim::record_function_enter", [name], T.INT, s)
+        if self.compile_stmts(s.body) is not None:
+            raise self.unsupported("return, break or continue inside `with record_function(...)`", s)
+        self.emit("prim::record_function_exit", [handle], [], s)
+        return None
+
     def stmt_Return(self, s: ast.Return) -> Exit:
         if self.ctx.loop:
             raise self.unsupported("return inside a loop", s)
