@@ -55,11 +55,9 @@ class Kinetics400(_VideoClipDataset):
         self.transform = transform
 
 
-class HMDB51(_VideoClipDataset):
-    """root/<class>/<video>.avi; annotation_path holds <class>_test_split<fold>.txt files whose lines
-    "<video>.avi <tag>" put a video in the train (1) or test (2) part of that fold."""
-
-    TRAIN_TAG, TEST_TAG = 1, 2
+class _FoldedVideoDataset(_VideoClipDataset):
+    """HMDB51 and UCF101: the .avi videos under root, one of three train/test folds chosen by the
+    annotation files (each subclass's _select_fold reads its own format)."""
 
     def __init__(self, root: str, annotation_path: str, frames_per_clip: int, step_between_clips: int = 1,
                  frame_rate: Optional[float] = None, fold: int = 1, train: bool = True,
@@ -75,6 +73,13 @@ class HMDB51(_VideoClipDataset):
         self.video_clips = self.full_video_clips.subset(self.indices)
         self.transform = transform
 
+
+class HMDB51(_FoldedVideoDataset):
+    """root/<class>/<video>.avi; annotation_path holds <class>_test_split<fold>.txt files whose lines
+    "<video>.avi <tag>" put a video in the train (1) or test (2) part of that fold."""
+
+    TRAIN_TAG, TEST_TAG = 1, 2
+
     def _select_fold(self, video_list: List[str], annotations_dir: str, fold: int, train: bool) -> List[int]:
         target_tag = self.TRAIN_TAG if train else self.TEST_TAG
         selected = set()
@@ -88,23 +93,9 @@ class HMDB51(_VideoClipDataset):
         return [i for i, path in enumerate(video_list) if os.path.basename(path) in selected]
 
 
-class UCF101(_VideoClipDataset):
+class UCF101(_FoldedVideoDataset):
     """root/<class>/<video>.avi; annotation_path holds trainlist0<fold>.txt / testlist0<fold>.txt, whose
     lines start with the video's path relative to root."""
-
-    def __init__(self, root: str, annotation_path: str, frames_per_clip: int, step_between_clips: int = 1,
-                 frame_rate: Optional[float] = None, fold: int = 1, train: bool = True,
-                 transform: Optional[Callable] = None, _precomputed_metadata: Optional[Dict[str, Any]] = None,
-                 num_workers: int = 1) -> None:
-        super().__init__(root)
-        if not 1 <= fold <= 3:
-            raise ValueError(f"fold should be between 1 and 3, got {fold}")
-        self.fold, self.train = fold, train
-        video_list = self._index(("avi",), frames_per_clip, step_between_clips, frame_rate, _precomputed_metadata,
-                                 num_workers)
-        self.indices = self._select_fold(video_list, annotation_path, fold, train)
-        self.video_clips = self.full_video_clips.subset(self.indices)
-        self.transform = transform
 
     def _select_fold(self, video_list: List[str], annotation_path: str, fold: int, train: bool) -> List[int]:
         name = "{}list{:02d}.txt".format("train" if train else "test", fold)

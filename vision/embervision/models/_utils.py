@@ -65,3 +65,23 @@ def imagenet_to_unit_range(x):
     x_ch1 = ember.unsqueeze(x[:, 1], 1) * (0.224 / 0.5) + (0.456 - 0.5) / 0.5
     x_ch2 = ember.unsqueeze(x[:, 2], 1) * (0.225 / 0.5) + (0.406 - 0.5) / 0.5
     return ember.cat((x_ch0, x_ch1, x_ch2), 1)
+
+
+def build_with_aux_logits(model_class, weights, progress, kwargs, aux_default, aux_modules):
+    """GoogLeNet's and Inception v3's builders: with weights, transform_input defaults to True and the
+    model is built with the auxiliary classifiers its checkpoint holds, which are then dropped unless
+    the caller asked for aux_logits (default aux_default)."""
+    wanted_aux = kwargs.get("aux_logits", aux_default)
+    if weights is not None:
+        kwargs.setdefault("transform_input", True)
+        _ovewrite_named_param(kwargs, "aux_logits", True)
+        _ovewrite_named_param(kwargs, "init_weights", False)
+        _ovewrite_named_param(kwargs, "num_classes", weights.meta["num_classes"])
+    model = model_class(**kwargs)
+    if weights is not None:
+        model.load_state_dict(weights.get_state_dict(progress=progress, check_hash=True))
+        if not wanted_aux:
+            model.aux_logits = False
+            for name in aux_modules:
+                setattr(model, name, None)
+    return model

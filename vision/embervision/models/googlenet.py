@@ -9,7 +9,7 @@ from ember.nn import functional as F
 
 from . import _weights_classic as W
 from ._api import register_model
-from ._utils import _ovewrite_named_param, imagenet_to_unit_range
+from ._utils import build_with_aux_logits, imagenet_to_unit_range
 
 GoogLeNetOutputs = namedtuple("GoogLeNetOutputs", ["logits", "aux_logits2", "aux_logits1"])
 
@@ -121,18 +121,5 @@ class GoogLeNet(nn.Module):
 def googlenet(*, weights=None, progress=True, **kwargs):
     """GoogLeNet; with weights, transform_input defaults to True and the auxiliary classifiers (trained with
     the checkpoint) are dropped unless aux_logits=True."""
-    weights = W.GoogLeNet_Weights.verify(weights)
-    original_aux_logits = kwargs.get("aux_logits", False)
-    if weights is not None:
-        kwargs.setdefault("transform_input", True)
-        _ovewrite_named_param(kwargs, "aux_logits", True)
-        _ovewrite_named_param(kwargs, "init_weights", False)
-        _ovewrite_named_param(kwargs, "num_classes", weights.meta["num_classes"])
-    model = GoogLeNet(**kwargs)
-    if weights is not None:
-        model.load_state_dict(weights.get_state_dict(progress=progress, check_hash=True))
-        if not original_aux_logits:
-            model.aux_logits = False
-            model.aux1 = None
-            model.aux2 = None
-    return model
+    return build_with_aux_logits(GoogLeNet, W.GoogLeNet_Weights.verify(weights), progress, kwargs, False,
+                                 ("aux1", "aux2"))

@@ -9,7 +9,7 @@ from ember.nn import functional as F
 
 from . import _weights_classic as W
 from ._api import register_model
-from ._utils import _ovewrite_named_param, imagenet_to_unit_range
+from ._utils import build_with_aux_logits, imagenet_to_unit_range
 from .googlenet import BasicConv2d
 
 InceptionOutputs = namedtuple("InceptionOutputs", ["logits", "aux_logits"])
@@ -191,17 +191,5 @@ class Inception3(nn.Module):
 def inception_v3(*, weights=None, progress=True, **kwargs):
     """Inception v3; with weights, transform_input defaults to True and the auxiliary classifier is kept
     unless aux_logits=False."""
-    weights = W.Inception_V3_Weights.verify(weights)
-    original_aux_logits = kwargs.get("aux_logits", True)
-    if weights is not None:
-        kwargs.setdefault("transform_input", True)
-        _ovewrite_named_param(kwargs, "aux_logits", True)
-        _ovewrite_named_param(kwargs, "init_weights", False)
-        _ovewrite_named_param(kwargs, "num_classes", weights.meta["num_classes"])
-    model = Inception3(**kwargs)
-    if weights is not None:
-        model.load_state_dict(weights.get_state_dict(progress=progress, check_hash=True))
-        if not original_aux_logits:
-            model.aux_logits = False
-            model.AuxLogits = None
-    return model
+    return build_with_aux_logits(Inception3, W.Inception_V3_Weights.verify(weights), progress, kwargs, True,
+                                 ("AuxLogits",))
