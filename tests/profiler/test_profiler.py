@@ -1,6 +1,7 @@
 """ember.profiler against counts, times and sizes obtained independently: calls counted by hand or
 by module hooks, wall time around the profiled region, the allocator's own statistics, and
 hand-computed FLOPs."""
+import gzip
 import json
 import threading
 import time
@@ -311,3 +312,24 @@ def test_python_operators_are_recorded_as_their_ops():
         assert op in names, op
     (add,) = [e for e in prof.events() if e.name == "aten::add"]
     assert add.input_shapes == [[2, 2], [2, 2]]
+
+
+def test_gzip_exports_metadata_and_memory_timeline(tmp_path):
+    handler = ember.profiler.tensorboard_trace_handler(str(tmp_path / "tb"), "w", use_gzip=True)
+    with profile(profile_memory=True, schedule=schedule(wait=0, warmup=1, active=1), on_trace_ready=handler) as p:
+        for _ in range(2):
+            keep = ember.empty(1000)
+            p.step()
+    del keep
+    (gz,) = (tmp_path / "tb").iterdir()
+    assert gz.name.endswith(".pt.trace.json.gz")
+    assert any(e["name"] == "aten::empty" for e in json.loads(gzip.open(gz, "rt").read())["traceEvents"])
+    p.add_metadata("run", "a")
+    p.add_metadata_json("config", '{"lr": 0.1}')
+    p.export_chrome_trace(str(tmp_path / "t.json.gz"))
+    trace = json.loads(gzip.open(tmp_path / "t.json.gz", "rt").read())
+    assert trace["run"] == "a" and trace["config"] == {"lr": 0.1}
+    p.export_memory_timeline(str(tmp_path / "mem.json"))
+    times, sizes = json.loads((tmp_path / "mem.json").read_text())
+    assert len(times) == len(sizes) == len(p._memory_events) > 0 and times == sorted(times)
+    assert sizes == [m.total_allocated for m in p._memory_events]
