@@ -2,7 +2,7 @@
 and column of the offending code and shows that source line, as TorchScript's errors do."""
 import inspect
 import re
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import pytest
 
@@ -28,8 +28,8 @@ def undefined_name(x):
     return undefined_thing(x)  # noqa: F821
 
 
-def list_comprehension(x):
-    return [i for i in range(3)]
+def nested_comprehension(x):
+    return [i + j for i in range(3) for j in range(2)]
 
 
 def recursive(n: int) -> int:
@@ -71,8 +71,8 @@ def raise_custom(x):
     raise NotAnException("x")  # noqa: F821
 
 
-def slicing(x):
-    return x[1:]
+def tuple_by_variable(t: Tuple[int, int], i: int) -> int:
+    return t[i]
 
 
 def star_args(*xs):
@@ -93,7 +93,8 @@ REJECTED = [
     (branch_types_differ, ScriptTypeError, "variable 'y' has type int in one branch and Tensor in the other",
      "if n > 0:"),
     (undefined_name, ScriptTypeError, "undefined value undefined_thing", "undefined_thing(x)"),
-    (list_comprehension, NotSupportedError, "ListComp expression is not supported", "[i for i in range(3)]"),
+    (nested_comprehension, NotSupportedError, "a comprehension with more than one for is not supported",
+     "[i + j for i in range(3) for j in range(2)]"),
     (recursive, NotSupportedError, "recursive calls are not supported: recursive calls itself", "recursive(n - 1)"),
     (with_statement, NotSupportedError, "a with statement other than", 'with open("f") as f:'),
     (bad_keyword, ScriptTypeError, "unexpected keyword argument 'bogus'", "ember.add(x, x, bogus=1)"),
@@ -103,7 +104,7 @@ REJECTED = [
     (optional_used_unrefined, ScriptTypeError, "unsupported operand types for Add: Optional\\[int\\] and int",
      "x + 1"),
     (raise_custom, ScriptTypeError, "undefined value NotAnException", "NotAnException"),
-    (slicing, NotSupportedError, "slicing is not supported", "x[1:]"),
+    (tuple_by_variable, ScriptTypeError, "a tuple can only be indexed or sliced by int constants", "t[i]"),
     (star_args, NotSupportedError, "\\*args is not supported", "def star_args(*xs):"),
     (mixed_list, ScriptTypeError, "list elements must all have one type; found Tensor and int", "[x, n]"),
     (unpack_wrong_count, ScriptTypeError, "cannot unpack a tuple of 2 values into 3", "a, b, c"),

@@ -39,9 +39,20 @@ bool drop_dead(Graph& g, Block& b, const std::unordered_set<const Value*>& used)
 
 bool is_constant(const Value* v) { return v->node && v->node->has_constant; }
 
-// Lists are mutable, so each ListConstruct makes a new one: never folded or merged.
+bool is_container(const Value* v) { return v->type->kind == Type::Kind::List || v->type->kind == Type::Kind::Dict; }
+
+// Lists and dicts are mutable: a node that makes one gives a new one each run, and a node that reads one
+// may see it changed since, so neither is folded or merged.
+bool touches_container(const Node& n) {
+  for (const Value* v : n.inputs)
+    if (is_container(v)) return true;
+  for (const Value* v : n.outputs)
+    if (is_container(v)) return true;
+  return false;
+}
+
 bool foldable(const Node& n) {
-  return n.prim && !has_side_effects(n) && n.kind != "prim::ListConstruct" && n.outputs.size() == 1;
+  return n.prim && !has_side_effects(n) && !touches_container(n) && n.outputs.size() == 1;
 }
 
 bool is_int_constant(const Value* v, int64_t k) {
@@ -137,7 +148,7 @@ bool cse_block(Graph& g, Block& b, Seen seen) {
   std::vector<std::unique_ptr<Node>> kept;
   for (auto& n : b.nodes) {
     for (auto& sub : n->blocks) changed |= cse_block(g, *sub, seen);
-    bool pure = !has_side_effects(*n) && n->kind != "prim::ListConstruct" && n->blocks.empty();
+    bool pure = !has_side_effects(*n) && !touches_container(*n) && n->blocks.empty();
     std::string ck = constant_key(*n);
     if (!pure || (n->has_constant && ck.empty())) {
       kept.push_back(std::move(n));

@@ -6,6 +6,7 @@
 
 #include "base/trace.h"
 #include "jit/ir.h"
+#include "jit/prims_extra.h"
 #include "jit/script_error.h"
 #include "types/dtype.h"
 
@@ -87,8 +88,8 @@ Scalar number(const RValue& r, const char* to) {
   return r.v.to_scalar();
 }
 
-const std::unordered_map<std::string, PrimFn>& prims() {
-  static const std::unordered_map<std::string, PrimFn> table = {
+const PrimTable& prims() {
+  static const PrimTable table = {
       {"prim::ListConstruct", [](const Node&, Ins& in) -> Outs { return {RValue::sequence(in, false)}; }},
       {"prim::TupleConstruct", [](const Node&, Ins& in) -> Outs { return {RValue::sequence(in, true)}; }},
       {"prim::TupleUnpack", [](const Node& n, Ins& in) -> Outs { return in[0].items(); }},
@@ -232,13 +233,17 @@ const std::unordered_map<std::string, PrimFn>& prims() {
 }  // namespace
 
 PrimFn find_prim(const std::string& kind) {
-  auto it = prims().find(kind);
-  return it == prims().end() ? nullptr : it->second;
+  for (const PrimTable* t : {&prims(), &list_prims(), &dict_prims(), &str_prims()}) {
+    auto it = t->find(kind);
+    if (it != t->end()) return it->second;
+  }
+  return nullptr;
 }
 
 bool has_side_effects(const Node& n) {
   if (n.kind == "prim::RaiseException" || n.kind == "prim::ListAppend" || n.kind == "prim::PythonOp" ||
-      n.kind == "prim::record_function_enter" || n.kind == "prim::record_function_exit" || !n.blocks.empty())
+      n.kind == "prim::record_function_enter" || n.kind == "prim::record_function_exit" || !n.blocks.empty() ||
+      mutates_container(n.kind))
     return true;
   if (!n.op) return false;
   const OpSchema& s = n.op->schema();

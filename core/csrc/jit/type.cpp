@@ -7,7 +7,7 @@ namespace ember::jit {
 
 namespace {
 
-const char* const kNames[] = {"Tensor", "int", "float", "bool", "str", "NoneType", "List", "Tuple", "Optional"};
+const char* const kNames[] = {"Tensor", "int", "float", "bool", "str", "NoneType", "List", "Tuple", "Optional", "Dict"};
 
 struct TypeParser {
   const std::string& text;
@@ -24,10 +24,12 @@ struct TypeParser {
     size_t start = pos;
     while (pos < text.size() && (isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_')) pos++;
     std::string name = text.substr(start, pos - start);
-    for (int k = 0; k < 9; k++) {
+    for (int k = 0; k < 10; k++) {
       if (name != kNames[k]) continue;
       Type::Kind kind = Type::Kind(k);
-      if (kind != Type::Kind::List && kind != Type::Kind::Tuple && kind != Type::Kind::Optional) return Type::of(kind);
+      bool generic = kind == Type::Kind::List || kind == Type::Kind::Tuple || kind == Type::Kind::Optional ||
+                     kind == Type::Kind::Dict;
+      if (!generic) return Type::of(kind);
       std::vector<TypePtr> elems;
       skip_space();
       if (pos >= text.size() || text[pos] != '[') bad("expected '[' after " + name);
@@ -41,7 +43,8 @@ struct TypeParser {
       }
       if (pos >= text.size()) bad("missing ']'");
       pos++;
-      if (kind != Type::Kind::Tuple && elems.size() != 1) bad(name + " takes one type");
+      if (kind == Type::Kind::Dict && elems.size() != 2) bad("Dict takes a key and a value type");
+      if (kind != Type::Kind::Tuple && kind != Type::Kind::Dict && elems.size() != 1) bad(name + " takes one type");
       return Type::of(kind, std::move(elems));
     }
     bad("unknown type name \"" + name + "\"");
@@ -67,7 +70,7 @@ TypePtr Type::parse(const std::string& text) {
 
 std::string Type::str() const {
   std::string s = kNames[int(kind)];
-  if (kind == Kind::List || kind == Kind::Tuple || kind == Kind::Optional) {
+  if (kind == Kind::List || kind == Kind::Tuple || kind == Kind::Optional || kind == Kind::Dict) {
     s += "[";
     for (size_t i = 0; i < elems.size(); i++) s += (i ? ", " : "") + elems[i]->str();
     s += "]";

@@ -58,11 +58,34 @@ RValue to_rvalue(PyObject* o, const Type& t, const std::string& what) {
         items.push_back(to_rvalue(PySequence_Fast_GET_ITEM(o, i), *t.elems[tuple ? i : 0], what));
       return RValue::sequence(std::move(items), tuple);
     }
+    case Kind::Dict: {  // [key0, value0, key1, value1, ...] (jit/prims_extra.h)
+      if (!PyDict_Check(o)) wrong_type(o, t, what);
+      std::vector<RValue> slots;
+      PyObject *k, *v;
+      Py_ssize_t pos = 0;
+      while (PyDict_Next(o, &pos, &k, &v)) {
+        slots.push_back(to_rvalue(k, *t.elems[0], what));
+        slots.push_back(to_rvalue(v, *t.elems[1], what));
+      }
+      return RValue::sequence(std::move(slots), false);
+    }
   }
   wrong_type(o, t, what);
 }
 
 PyObject* from_rvalue(const RValue& r, const Type& t) {
+  if (t.kind == Kind::Dict) {
+    const auto& slots = r.items();
+    PyObject* out = PyDict_New();
+    for (size_t i = 0; i + 1 < slots.size(); i += 2) {
+      PyObject* k = from_rvalue(slots[i], *t.elems[0]);
+      PyObject* v = from_rvalue(slots[i + 1], *t.elems[1]);
+      PyDict_SetItem(out, k, v);
+      Py_DECREF(k);
+      Py_DECREF(v);
+    }
+    return out;
+  }
   if (t.kind == Kind::Optional) return r.is_seq() || !r.v.is_none() ? from_rvalue(r, *t.elems[0]) : Py_NewRef(Py_None);
   if (t.kind == Kind::List || t.kind == Kind::Tuple) {
     const auto& items = r.items();
@@ -191,6 +214,9 @@ void add_jit_module(pyb::module_& parent) {
            [](jit::Graph& g, int block, const std::vector<int>& ids) { g.block(block)->returns = values(g, ids); })
       .def("set_name", [](jit::Graph& g, int value, const std::string& name) { g.value(value)->name = name; })
       .def("value_type", [](jit::Graph& g, int value) { return g.value(value)->type->str(); })
+      // a comprehension's list or dict, made before its element type is known
+      .def("set_value_type",
+           [](jit::Graph& g, int value, const std::string& type) { g.value(value)->type = Type::parse(type); })
       .def("eliminate_dead_code", &jit::eliminate_dead_code)
       .def("propagate_constants", &jit::propagate_constants)
       .def("eliminate_common_subexpressions", &jit::eliminate_common_subexpressions)

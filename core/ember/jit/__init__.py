@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from ._errors import FrontendError, NotSupportedError, ScriptTypeError
 from ._script_function import ScriptFunction, script_function
-from ._script_helpers import annotate, ignore, is_scripting
+from ._script_helpers import annotate, export, ignore, is_scripting, unused
 from ._script_module import ScriptModule, script_module
 
-__all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "ignore", "is_scripting", "FrontendError",
+__all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "export", "ignore", "unused", "is_scripting", "FrontendError",
            "NotSupportedError", "ScriptTypeError"]
 
 

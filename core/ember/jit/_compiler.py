@@ -128,6 +128,7 @@ class CompilerBase:
         self.env: dict[str, SValue] = {}
         self.stack = stack  # (function, module or None) being compiled, outermost first: recursion is refused
         self.fctx: FunctionCtx | None = None
+        self.comp_types: dict[int, object] = {}  # a comprehension's list or dict id -> its type so far
         # The compiler of the scripted function or forward itself: module attributes that become graph
         # inputs (tensors, and the bool/int/float attributes that may change between calls) live there.
         self.root = root if root is not None else self
@@ -170,6 +171,9 @@ class CompilerBase:
             return T.tuple_of(CompilerBase.type_of_constant(v) for v in value)
         if isinstance(value, list) and value:
             return T.list_of(CompilerBase.type_of_constant(value[0]))
+        if isinstance(value, dict) and value:
+            k, v = next(iter(value.items()))
+            return T.dict_of(CompilerBase.type_of_constant(k), CompilerBase.type_of_constant(v))
         raise TypeError(f"no script constant of type {type(value).__name__}")
 
     # --- names ------------------------------------------------------------------------------------

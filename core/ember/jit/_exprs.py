@@ -13,6 +13,8 @@ from . import _builtins, _ops, _script_helpers
 from . import _types as T
 from ._compiler import CompilerBase, ModuleRef, ParsedFunction, PyRef, SValue
 from ._errors import NotSupportedError
+from ._exprs_builtins import BuiltinCalls
+from ._exprs_containers import ContainerExprs
 
 _TENSOR_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floor_divide",
                   ast.Mod: "remainder", ast.Pow: "pow", ast.MatMult: "matmul"}
@@ -26,7 +28,7 @@ def _number_result(a: T.JitType, b: T.JitType) -> T.JitType:
     return T.FLOAT if T.FLOAT in (a, b) else T.INT
 
 
-class ExprCompiler(CompilerBase):
+class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
     def expr(self, node: ast.expr, want: T.JitType | None = None) -> SValue:
         return self.as_value(self.expr_or_ref(node, want), node)
 
@@ -68,6 +70,9 @@ class ExprCompiler(CompilerBase):
             return PyRef(obj)
         if base.type == T.TENSOR and node.attr == "shape":
             return self.emit1("prim::sizes", [base], T.list_of(T.INT), node)
+        if base.type.named is not None and node.attr in base.type.named._fields:
+            k = base.type.named._fields.index(node.attr)
+            return self.emit1("prim::TupleIndex", [base, self.const(k)], base.type.elems[k], node)
         raise self.unsupported(f"the attribute '{node.attr}' of a {base.type}", node)
 
     def expr_List(self, node: ast.List, want) -> SValue:
@@ -99,8 +104,15 @@ class ExprCompiler(CompilerBase):
             kind = _NUMBER_BINOPS[type(op)]
             out = T.FLOAT if kind in ("prim::truediv", "prim::pow") else _number_result(a.type, b.type)
             return self.emit1(kind, [a, b], out, node)
-        if op.__class__ is ast.Add and a.type.kind == "List" and a.type == b.type:
-            raise self.unsupported("list concatenation", node)
+        if isinstance(op, ast.Add) and a.type.kind == "List" and T.unify(a.type, b.type) is not None:
+            return self.emit1("prim::ListAdd", [a, b], T.unify(a.type, b.type), node)
+        if isinstance(op, ast.Add) and a.type == b.type == T.STR:
+            return self.emit1("prim::StrAdd", [a, b], T.STR, node)
+        if isinstance(op, ast.Mult) and (a.type.kind in ("List", "str")) != (b.type.kind in ("List", "str")):
+            seq, n = (a, b) if a.type.kind in ("List", "str") else (b, a)
+            if n.type == T.INT:
+                return self.emit1("prim::ListMul" if seq.type.kind == "List" else "prim::StrMul", [seq, n], seq.type,
+                                  node)
         raise self.error(f"unsupported operand types for {type(op).__name__}: {a.type} and {b.type}", node)
 
     def expr_UnaryOp(self, node: ast.UnaryOp, want) -> SValue:
@@ -122,6 +134,10 @@ class ExprCompiler(CompilerBase):
             return v
         if v.type.is_number or v.type == T.TENSOR:
             return self.emit1("prim::Bool", [v], T.BOOL, node)
+        if v.type.kind in ("List", "Dict", "str"):  # non-empty, as Python tests them
+            n = self.emit1({"List": "prim::len", "Dict": "prim::DictLen", "str": "prim::StrLen"}[v.type.kind], [v],
+                           T.INT, node)
+            return self.emit1("prim::ne", [n, self.const(0)], T.BOOL, node)
         raise self.error(f"a condition must be a bool, a number or a Tensor, got {v.type}", node)
 
     def condition(self, node: ast.expr) -> SValue:
@@ -130,11 +146,14 @@ class ExprCompiler(CompilerBase):
     def expr_BoolOp(self, node: ast.BoolOp, want) -> SValue:
         # a and b: If(a) then b else False; a or b: If(a) then True else b (short-circuit, as Python)
         left = self.condition(node.values[0])
-        for rhs in node.values[1:]:
+        is_and = isinstance(node.op, ast.And)
+        for k, rhs in enumerate(node.values[1:], 1):
             nid, _ = self.g.append(self.block, "prim::If", [left.id], [])
             then_b, else_b = self.g.add_block(nid), self.g.add_block(nid)
-            is_and = isinstance(node.op, ast.And)
-            taken = self.in_block(then_b if is_and else else_b, self.condition, rhs)
+            # `x is not None and x > 0`: x is refined where the right side runs
+            seen = self.refinements(ast.BoolOp(node.op, node.values[:k]) if k > 1 else node.values[0])
+            refine = seen[0] if is_and else seen[1]
+            taken = self.in_block(then_b if is_and else else_b, self.refined, refine, self.condition, rhs)
             fixed = self.in_block(else_b if is_and else then_b, self.const, not is_and)
             self.g.set_returns(then_b, [(taken if is_and else fixed).id])
             self.g.set_returns(else_b, [(fixed if is_and else taken).id])
@@ -185,8 +204,13 @@ class ExprCompiler(CompilerBase):
             else:
                 is_none = self.emit1("prim::isNone", [v], T.BOOL, node)
             return is_none if isinstance(op, ast.Is) else self.emit1("prim::not", [is_none], T.BOOL, node)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            found = self.contains(a, b, node)
+            return found if isinstance(op, ast.In) else self.emit1("prim::not", [found], T.BOOL, node)
         if type(op) not in _COMPARE:
             raise self.unsupported(f"the {type(op).__name__} comparison", node)
+        if a.type == b.type == T.STR and type(op) in (ast.Lt, ast.LtE, ast.Gt, ast.GtE):
+            return self.emit1("prim::str_" + _COMPARE[type(op)][0], [a, b], T.BOOL, node)
         tensor_op, number_op, flipped = _COMPARE[type(op)]
         if a.type == T.TENSOR and (b.type == T.TENSOR or b.type.is_number):
             return self.call_op(tensor_op, [a, b], {}, node)
@@ -196,8 +220,33 @@ class ExprCompiler(CompilerBase):
             return self.emit1(number_op, [a, b], T.BOOL, node)
         raise self.error(f"cannot compare {a.type} and {b.type} with {type(op).__name__}", node)
 
+    def refined(self, refine: dict, fn, *args):
+        """fn(*args) compiled with the variables in refine cast to their refined types."""
+        saved = {n: self.env[n] for n in refine}
+        for n, t in refine.items():
+            self.env[n] = self.emit1("prim::unchecked_cast", [self.env[n]], t)
+        try:
+            return fn(*args)
+        finally:
+            for n, v in saved.items():
+                if self.env.get(n) is not None and self.env[n].type == refine[n]:
+                    self.env[n] = v
+
     def refinements(self, test: ast.expr) -> tuple[dict, dict]:
-        """`x is None` / `x is not None` on an Optional variable: its refined type in each branch."""
+        """`x is None` / `x is not None` / isinstance(x, T) on an Optional variable: its refined type in each
+        branch; through `and` (every part holds in the true branch), `or` (none holds in the false one)
+        and `not`."""
+        if isinstance(test, ast.BoolOp):
+            parts = [self.refinements(v) for v in test.values]
+            if isinstance(test.op, ast.And):
+                return {k: v for then, _ in parts for k, v in then.items()}, {}
+            return {}, {k: v for _, els in parts for k, v in els.items()}
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            then, els = self.refinements(test.operand)
+            return els, then
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" and \
+                "isinstance" not in self.env:
+            return self.isinstance_refinements(test)
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) and \
                 isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None and \
                 isinstance(test.ops[0], (ast.Is, ast.IsNot)):
@@ -206,28 +255,6 @@ class ExprCompiler(CompilerBase):
                 inner = {test.left.id: v.type.elems[0]}
                 return ({}, inner) if isinstance(test.ops[0], ast.Is) else (inner, {})
         return {}, {}
-
-    # --- indexing ---------------------------------------------------------------------------------
-    def expr_Subscript(self, node: ast.Subscript, want) -> SValue:
-        base = self.expr(node.value)
-        if isinstance(node.slice, ast.Slice):
-            raise self.unsupported("slicing", node)
-        if base.type.kind == "Tuple":
-            if not (isinstance(node.slice, ast.Constant) and type(node.slice.value) is int):
-                raise self.error("a tuple can only be indexed by an int constant", node.slice)
-            k = node.slice.value
-            n = len(base.type.elems)
-            if not -n <= k < n:
-                raise self.error(f"tuple index {k} out of range for a tuple of {n} values", node.slice)
-            return self.emit1("prim::TupleIndex", [base, self.const(k)], base.type.elems[k], node)
-        idx = self.expr(node.slice)
-        if idx.type != T.INT:
-            raise self.unsupported(f"indexing by a {idx.type}", node.slice)
-        if base.type.kind == "List":
-            return self.emit1("prim::ListIndex", [base, idx], base.type.elems[0], node)
-        if base.type == T.TENSOR:
-            return self.call_op("select", [base, self.const(0), idx], {}, node)
-        raise self.error(f"a value of type {base.type} cannot be indexed", node)
 
     # --- calls ------------------------------------------------------------------------------------
     def expr_Call(self, node: ast.Call, want) -> SValue:
@@ -267,10 +294,10 @@ class ExprCompiler(CompilerBase):
             v = getattr(m, attr)
         except AttributeError:
             raise self.error(f"module {type(m).__name__} has no attribute '{attr}'", node) from None
-        constant = attr in getattr(m, "__constants__", ())
+        constant = attr in getattr(m, "__constants__", ()) or _is_final(type(m), attr)
         if isinstance(v, ember.Tensor) or (type(v) in (bool, int, float) and not constant):
             return self.attr_input(m, attr, T.TENSOR if isinstance(v, ember.Tensor) else self.type_of_constant(v))
-        if v is None or isinstance(v, (bool, int, float, str, tuple, list)):
+        if v is None or isinstance(v, (bool, int, float, str, tuple, list, dict)):
             try:
                 return self.const(v)
             except (TypeError, ValueError):
@@ -293,11 +320,10 @@ class ExprCompiler(CompilerBase):
 
     def method_call(self, base: SValue, name: str, node: ast.Call) -> SValue:
         args, kwargs = self.args_of(node)
-        if base.type.kind == "List" and name == "append" and len(args) == 1 and not kwargs:
-            if not T.accepts(base.type.elems[0], args[0].type):
-                raise self.error(f"cannot append a {args[0].type} to a {base.type}", node)
-            self.emit("prim::ListAppend", [base, args[0]], [], node)
-            return self.const(None)
+        if name == "$add":  # a comprehension's element
+            return self.comp_add(base, args, node)
+        if base.type.kind in ("List", "Dict", "str"):
+            return self.container_method(base, name, args, kwargs, node)
         if base.type != T.TENSOR:
             raise self.unsupported(f"the method '{name}' of a {base.type}", node)
         shape_fns = {"dim": ("prim::dim", T.INT), "numel": ("prim::numel", T.INT)}
@@ -327,6 +353,10 @@ class ExprCompiler(CompilerBase):
             return self.inline_call(callee.__func__, args, kwargs, node, ModuleRef(callee.__self__))
         if getattr(callee, "_ember_jit_ignore", False):
             return self.python_op(callee, node)
+        if getattr(callee, "_ember_jit_unused", False):
+            return self.unused_call(callee, node)
+        if T.is_namedtuple_class(callee):
+            return self.namedtuple_call(callee, node)
         if callee in _builtins.SCRIPT_IMPLS:
             args, kwargs = self.args_of(node)
             return self.inline_call(_builtins.SCRIPT_IMPLS[callee], args, kwargs, node)
@@ -359,36 +389,6 @@ class ExprCompiler(CompilerBase):
             raise self.error(f"unsupported return annotation {ann!r} of ignored function {fn.__qualname__}", node)
         vid = self.g.append_python_op(self.block, fn, fn.__qualname__, [a.id for a in args], str(out))
         return SValue(vid, out)
-
-    def call_builtin(self, name: str, node: ast.Call) -> SValue:
-        args, kwargs = self.args_of(node)
-        if kwargs:
-            raise self.unsupported(f"keyword arguments to {name}()", node)
-        if name == "len" and len(args) == 1:
-            a = args[0]
-            if a.type.kind == "List":
-                return self.emit1("prim::len", [a], T.INT, node)
-            if a.type.kind == "Tuple":
-                return self.const(len(a.type.elems))
-            if a.type == T.TENSOR:
-                return self.emit1("prim::size", [a, self.const(0)], T.INT, node)
-        if name in ("min", "max") and len(args) >= 2 and all(a.type.is_number for a in args):
-            acc = args[0]
-            for b in args[1:]:
-                acc = self.emit1("prim::" + name, [acc, b], _number_result(acc.type, b.type), node)
-            return acc
-        if name in ("int", "float", "bool") and len(args) == 1 and (args[0].type.is_number or args[0].type == T.TENSOR):
-            out = {"int": T.INT, "float": T.FLOAT, "bool": T.BOOL}[name]
-            return self.emit1("prim::" + name.capitalize(), args, out, node)
-        if name == "abs" and len(args) == 1:
-            if args[0].type == T.TENSOR:
-                return self.call_op("abs", args, {}, node)
-            if args[0].type.is_number:
-                return self.emit1("prim::abs", args, T.INT if args[0].type == T.BOOL else args[0].type, node)
-        if name == "range":
-            raise self.unsupported("range() outside a for loop", node)
-        raise self.error(f"unsupported call of builtin {name}() with arguments of types "
-                         f"{', '.join(str(a.type) for a in args)}", node)
 
     def call_op(self, name: str, args: list[SValue], kwargs: dict[str, SValue], node: ast.AST) -> SValue:
         """The first of name's ops (the op, then its overloads) whose schema the arguments fit."""
@@ -491,3 +491,14 @@ def nn_module():
     import ember.nn
 
     return ember.nn.Module
+
+
+def _is_final(cls, attr: str) -> bool:
+    """Whether the class annotates attr as typing.Final (a constant, as __constants__ lists it)."""
+    for klass in cls.__mro__:
+        ann = klass.__dict__.get("__annotations__", {}).get(attr)
+        if ann is None:
+            continue
+        return ann is typing.Final or typing.get_origin(ann) is typing.Final or \
+            (isinstance(ann, str) and ann.replace("typing.", "").startswith("Final"))
+    return False

@@ -19,6 +19,7 @@ class ScriptFunction:
         self.__doc__ = fn.__doc__
         self._g, self._sig = graph, inspect.signature(fn)
         self.param_types, self.return_type = param_types, return_type
+        self._named = T._has_named(return_type)
 
     @property
     def graph(self) -> str:
@@ -40,13 +41,15 @@ class ScriptFunction:
 
     def __call__(self, *args, **kwargs):
         if not kwargs and len(args) == len(self.param_types):
-            return self._g.run(list(args))  # every argument given by position: no binding to do
-        try:
-            bound = self._sig.bind(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"{self.__qualname__}(): {e}") from None
-        bound.apply_defaults()
-        return self._g.run(list(bound.arguments.values()))
+            out = self._g.run(list(args))  # every argument given by position: no binding to do
+        else:
+            try:
+                bound = self._sig.bind(*args, **kwargs)
+            except TypeError as e:
+                raise TypeError(f"{self.__qualname__}(): {e}") from None
+            bound.apply_defaults()
+            out = self._g.run(list(bound.arguments.values()))
+        return T.rebuild_named(out, self.return_type) if self._named else out
 
     def __repr__(self) -> str:
         return f"<ember.jit.ScriptFunction {self.__qualname__}>"

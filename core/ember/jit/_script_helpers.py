@@ -12,6 +12,19 @@ def is_scripting() -> bool:
     return False
 
 
+def export(fn):
+    """Marks a module method for scripting besides forward: ember.jit.script(module).NAME runs it compiled."""
+    fn._ember_jit_export = True
+    return fn
+
+
+def unused(fn):
+    """Leaves fn out of scripted code: a call compiles to a raise (fn's body is never compiled; the call's
+    type is fn's return annotation, Tensor without one). Eager code calls fn as usual."""
+    fn._ember_jit_unused = True
+    return fn
+
+
 def ignore(fn):
     """Leaves fn in Python: scripted code calls it through the interpreter (its arguments and result
     converted by their types; the result's type is fn's return annotation, Tensor without one)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 
+from . import _types as T
 from ._compiler import ModuleRef, ParsedFunction, SValue
 from ._errors import NotSupportedError
 from ._script_function import optimize
@@ -36,19 +37,22 @@ class ScriptModule:
         return self._module
 
     def forward(self, *args, **kwargs):
-        if not kwargs and len(args) == len(self._sig.parameters):  # all by position: no binding to do
-            return self._g.run(list(args) + [getattr(m, name) for m, name in self._attr_inputs])
+        if not kwargs and len(args) == len(self._sig.parameters) and self.return_type.named is None:
+            return self._g.run(list(args) + [getattr(m, name) for m, name in self._attr_inputs])  # no binding
         try:
             bound = self._sig.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"{type(self._module).__name__}.forward(): {e}") from None
         bound.apply_defaults()
         attrs = [getattr(m, name) for m, name in self._attr_inputs]
-        return self._g.run(list(bound.arguments.values()) + attrs)
+        return T.rebuild_named(self._g.run(list(bound.arguments.values()) + attrs), self.return_type)
 
     __call__ = forward
 
     def __getattr__(self, name):
+        methods = self.__dict__.get("_methods", {})
+        if name in methods:
+            return methods[name]
         return getattr(self._module, name)
 
     def __setattr__(self, name, value):
@@ -58,20 +62,59 @@ class ScriptModule:
         return f"ScriptModule({self._module!r})"
 
 
-def script_module(module) -> ScriptModule:
+class ScriptMethod:
+    """A module method compiled like forward (an @ember.jit.export'ed one): runs its graph on the module's
+    current parameters, buffers and attributes."""
+
+    def __init__(self, module, name, graph, attr_inputs, signature, return_type):
+        self._module, self.name, self._g, self._attr_inputs = module, name, graph, attr_inputs
+        self._sig, self.return_type = signature, return_type
+
+    @property
+    def graph(self) -> str:
+        return str(self._g)
+
+    @property
+    def code(self) -> str:
+        return self._g.code(self.name)
+
+    def __call__(self, *args, **kwargs):
+        try:
+            bound = self._sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{type(self._module).__name__}.{self.name}(): {e}") from None
+        bound.apply_defaults()
+        attrs = [getattr(m, name) for m, name in self._attr_inputs]
+        out = self._g.run(list(bound.arguments.values()) + attrs)
+        return T.rebuild_named(out, self.return_type)
+
+
+def compile_method(module, fn, name: str) -> ScriptMethod:
     from ember._C import _jit
 
-    forward = getattr(type(module), "forward", None)
-    if forward is None or not inspect.isfunction(forward):
-        raise NotSupportedError(f"{type(module).__name__} has no forward method to script")
-    pf = ParsedFunction(forward)
+    pf = ParsedFunction(fn)
     g = _jit.Graph()
-    c = StmtCompiler(g, g.top, pf, [(forward, id(module))])
+    c = StmtCompiler(g, g.top, pf, [(fn, id(module))])
     params = pf.param_types()[1:]  # after self
-    args = [SValue(g.add_param(g.top, str(t), name), t) for name, t, _ in params]
+    args = [SValue(g.add_param(g.top, str(t), pname), t) for pname, t, _ in params]
     ret = c.compile_function([ModuleRef(module)] + args)
     g.set_returns(g.top, [ret.id])
     optimize(g)
-    sig = inspect.signature(forward)
+    sig = inspect.signature(fn)
     sig = sig.replace(parameters=list(sig.parameters.values())[1:])
-    return ScriptModule(module, g, c.attr_inputs, sig, ret.type)
+    return ScriptMethod(module, name, g, c.attr_inputs, sig, ret.type)
+
+
+def script_module(module) -> ScriptModule:
+    forward = getattr(type(module), "forward", None)
+    if forward is None or not inspect.isfunction(forward):
+        raise NotSupportedError(f"{type(module).__name__} has no forward method to script")
+    fwd = compile_method(module, forward, "forward")
+    sm = ScriptModule(module, fwd._g, fwd._attr_inputs, fwd._sig, fwd.return_type)
+    methods = {}
+    for klass in reversed(type(module).__mro__):
+        for name, fn in vars(klass).items():
+            if inspect.isfunction(fn) and getattr(fn, "_ember_jit_export", False):
+                methods[name] = fn
+    object.__setattr__(sm, "_methods", {name: compile_method(module, fn, name) for name, fn in methods.items()})
+    return sm

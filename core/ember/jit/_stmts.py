@@ -27,6 +27,12 @@ def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
     return names
 
 
+def _is_module_dict(m) -> bool:
+    import ember.nn
+
+    return isinstance(m, ember.nn.ModuleDict)
+
+
 def _has_exit(stmts: list[ast.stmt], in_loop: bool) -> bool:
     """Whether a return (or, in a loop body, a break/continue of this loop) occurs in stmts."""
     for s in stmts:
@@ -144,6 +150,14 @@ class StmtCompiler(ExprCompiler):
         return None
 
     def stmt_AugAssign(self, s: ast.AugAssign) -> None:
+        if isinstance(s.target, ast.Subscript):  # d[k] += v: read, combine, write back
+            load = ast.copy_location(ast.Subscript(s.target.value, s.target.slice, ast.Load()), s.target)
+            cur = self.expr(load)
+            if cur.type == T.TENSOR and type(s.op) in _INPLACE:
+                self.call_op(_INPLACE[type(s.op)], [cur, self.expr(s.value)], {}, s)
+                return None
+            self.assign_subscript(s.target, self.binop(s.op, cur, self.expr(s.value), s))
+            return None
         if not isinstance(s.target, ast.Name):
             raise self.unsupported("augmented assignment to anything but a variable", s.target)
         cur = self.lookup(s.target.id, s.target)
@@ -172,7 +186,37 @@ class StmtCompiler(ExprCompiler):
             for t, v in zip(target.elts, parts):
                 self.assign(t, v)
             return
+        if isinstance(target, ast.Subscript):
+            return self.assign_subscript(target, value)
         raise self.unsupported(f"assignment to {type(target).__name__}", target)
+
+    def assign_subscript(self, target: ast.Subscript, value: SValue) -> None:
+        """l[i] = v, d[k] = v, and t[index] = v on a tensor (written through the index's view)."""
+        base = self.expr(target.value)
+        kind = base.type.kind
+        if kind == "List" and not isinstance(target.slice, ast.Slice):
+            idx = self.expr(target.slice)
+            if idx.type != T.INT or not T.accepts(base.type.elems[0], value.type):
+                raise self.error(f"cannot assign a {value.type} to an item of a {base.type} at a {idx.type}", target)
+            self.emit("prim::ListSetItem", [base, idx, value], [], target)
+            return
+        if kind == "Dict":
+            key = self.expr(target.slice)
+            if not T.accepts(base.type.elems[0], key.type) or not T.accepts(base.type.elems[1], value.type):
+                raise self.error(f"cannot set a {base.type} item from a {key.type} key and a {value.type} value",
+                                 target)
+            self.emit("prim::DictSetItem", [base, key, value], [], target)
+            return
+        if kind == "Tensor":
+            view = self.tensor_index(base, target.slice, target)
+            if value.type == T.TENSOR:
+                self.call_op("copy_", [view, value], {}, target)
+            elif value.type.is_number:
+                self.call_op("fill_", [view, value], {}, target)
+            else:
+                raise self.error(f"cannot assign a {value.type} into a Tensor", target)
+            return
+        raise self.unsupported(f"item assignment on a {base.type}", target)
 
     # --- raise and assert -------------------------------------------------------------------------
     def stmt_Raise(self, s: ast.Raise) -> Exit:
@@ -294,47 +338,131 @@ class StmtCompiler(ExprCompiler):
     def stmt_For(self, s: ast.For) -> None:
         if s.orelse:
             raise self.unsupported("for ... else", s)
-        it = s.iter
-        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and \
-                "range" not in self.env:
-            args = [self.expr(a) for a in it.args]
-            if not 1 <= len(args) <= 3 or it.keywords or any(a.type not in (T.INT, T.BOOL) for a in args):
-                raise self.error("range() takes one to three int arguments", it)
-            start, stop, step = ([self.const(0), args[0], self.const(1)] if len(args) == 1 else
-                                 args + [self.const(1)] if len(args) == 2 else args)
-            trips = self.emit1("prim::range_len", [start, stop, step], T.INT, it)
-
-            def item(i):
-                return self.emit1("prim::add", [start, self.emit1("prim::mul", [i, step], T.INT)], T.INT)
-        else:
-            seq = self.expr_or_ref(it)
-            if isinstance(seq, ModuleRef):
-                return self.unrolled_modules(s, seq)
-            seq = self.as_value(seq, it)
-            if seq.type.kind == "List":
-                trips = self.emit1("prim::len", [seq], T.INT, it)
-
-                def item(i):
-                    return self.emit1("prim::ListIndex", [seq, i], seq.type.elems[0])
-            elif seq.type == T.TENSOR:
-                trips = self.emit1("prim::size", [seq, self.const(0)], T.INT, it)
-
-                def item(i):
-                    return self.call_op("select", [seq, self.const(0), i], {}, it)
-            else:
-                raise self.unsupported(f"iterating over a value of type {seq.type}", it)
-        self.compile_loop(s, trips, self.const(True), lambda i: self.assign(s.target, item(i)),
+        it = self.iteration(s.iter)
+        if it[0] == "modules":
+            return self.unrolled_modules(s, it[1])
+        if it[0] == "unroll":
+            return self.unrolled_tuple(s, it[1])
+        _, trips, item = it
+        self.compile_loop(s, trips, self.const(True), lambda i: self.assign_item(s.target, item(i)),
                           lambda: self.const(True))
         return None
 
-    def unrolled_modules(self, s: ast.For, ref: ModuleRef) -> None:
-        """`for m in self.layers` over a Sequential or ModuleList: the body once per submodule."""
-        if not isinstance(s.target, ast.Name):
-            raise self.unsupported("unpacking the items of a module container", s.target)
+    def assign_item(self, target: ast.expr, item) -> None:
+        """An iteration's item: a value, or the parts of a tuple zip/enumerate make (bound one by one when
+        the target unpacks them)."""
+        if isinstance(item, list):
+            if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == len(item):
+                for t, v in zip(target.elts, item):
+                    self.assign_item(t, v)
+                return
+            parts = [self.tuple_value(v) for v in item]
+            item = self.emit1("prim::TupleConstruct", parts, T.tuple_of(v.type for v in parts), target)
+        self.assign(target, item)
+
+    def tuple_value(self, item) -> SValue:
+        if not isinstance(item, list):
+            return item
+        parts = [self.tuple_value(v) for v in item]
+        return self.emit1("prim::TupleConstruct", parts, T.tuple_of(v.type for v in parts))
+
+    def iteration(self, it: ast.expr):
+        """How `for x in it` runs: ("loop", trip count, item(i)); ("unroll", values) for a tuple;
+        ("modules", ref or items) for a module container."""
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args and \
+                it.func.attr in ("keys", "values", "items"):
+            owner = self.expr_or_ref(it.func.value)
+            if isinstance(owner, ModuleRef) and _is_module_dict(owner.obj):
+                d = owner.obj
+                make = {"keys": lambda k: self.const(k), "values": lambda k: ModuleRef(d[k]),
+                        "items": lambda k: (self.const(k), ModuleRef(d[k]))}[it.func.attr]
+                return ("modules", [make(k) for k in d.keys()])
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("range", "zip", "enumerate") \
+                and it.func.id not in self.env:
+            return getattr(self, "iterate_" + it.func.id)(it)
+        seq = self.expr_or_ref(it)
+        if isinstance(seq, ModuleRef):
+            return ("modules", seq)
+        seq = self.as_value(seq, it)
+        kind = seq.type.kind
+        if kind == "Tuple":
+            return ("unroll", [self.emit1("prim::TupleIndex", [seq, self.const(k)], t, it)
+                               for k, t in enumerate(seq.type.elems)])
+        if kind == "Dict":  # its keys, as they are when the loop starts
+            seq = self.emit1("prim::DictKeys", [seq], T.list_of(seq.type.elems[0]), it)
+            kind = "List"
+        if kind == "List":
+            trips = self.emit1("prim::len", [seq], T.INT, it)
+            return ("loop", trips, lambda i: self.emit1("prim::ListIndex", [seq, i], seq.type.elems[0]))
+        if kind == "str":
+            trips = self.emit1("prim::StrLen", [seq], T.INT, it)
+            return ("loop", trips, lambda i: self.emit1("prim::StrIndex", [seq, i], T.STR))
+        if seq.type == T.TENSOR:
+            trips = self.emit1("prim::size", [seq, self.const(0)], T.INT, it)
+            return ("loop", trips, lambda i: self.call_op("select", [seq, self.const(0), i], {}, it))
+        raise self.unsupported(f"iterating over a value of type {seq.type}", it)
+
+    def iterate_range(self, it: ast.Call):
+        args = [self.expr(a) for a in it.args]
+        if not 1 <= len(args) <= 3 or it.keywords or any(a.type not in (T.INT, T.BOOL) for a in args):
+            raise self.error("range() takes one to three int arguments", it)
+        start, stop, step = ([self.const(0), args[0], self.const(1)] if len(args) == 1 else
+                             args + [self.const(1)] if len(args) == 2 else args)
+        trips = self.emit1("prim::range_len", [start, stop, step], T.INT, it)
+        return ("loop", trips,
+                lambda i: self.emit1("prim::add", [start, self.emit1("prim::mul", [i, step], T.INT)], T.INT))
+
+    def iterate_zip(self, it: ast.Call):
+        if it.keywords or not it.args:
+            raise self.error("zip() takes one or more iterables", it)
+        parts = [self.iteration(a) for a in it.args]
+        if any(p[0] != "loop" for p in parts):
+            raise self.unsupported("zip() over tuples or modules", it)
+        trips = parts[0][1]
+        for p in parts[1:]:
+            trips = self.emit1("prim::min", [trips, p[1]], T.INT, it)
+        return ("loop", trips, lambda i: [p[2](i) for p in parts])
+
+    def iterate_enumerate(self, it: ast.Call):
+        start = self.const(0)
+        if len(it.args) == 2 or it.keywords:
+            start = self.expr(it.args[1] if len(it.args) == 2 else it.keywords[0].value)
+        if not 1 <= len(it.args) <= 2 or start.type != T.INT or any(k.arg != "start" for k in it.keywords):
+            raise self.error("enumerate() takes an iterable and an int start", it)
+        inner = self.iteration(it.args[0])
+        if inner[0] != "loop":
+            raise self.unsupported("enumerate() over tuples or modules", it)
+        return ("loop", inner[1], lambda i: [self.emit1("prim::add", [i, start], T.INT), inner[2](i)])
+
+    def unrolled_tuple(self, s: ast.For, items: list[SValue]) -> None:
+        """`for x in some_tuple`: the body once per element (each may have its own type)."""
+        if _has_exit(s.body, True):
+            raise self.unsupported("break, continue or return in a loop over a tuple", s)
+        for v in items:
+            self.assign(s.target, v)
+            if self.compile_stmts(s.body) is not None:
+                raise self.unsupported("raise in a loop over a tuple", s)
+        return None
+
+    def unrolled_modules(self, s: ast.For, ref) -> None:
+        """`for m in self.layers` over a Sequential or ModuleList (or a ModuleDict's keys(), values(),
+        items()): the body once per submodule."""
         if _has_exit(s.body, True):
             raise self.unsupported("break, continue or return in a loop over modules", s)
-        for sub in ref.obj:
-            self.env[s.target.id] = ModuleRef(sub)
+        items = ref if isinstance(ref, list) else [ModuleRef(m) for m in ref.obj] if not _is_module_dict(ref.obj) \
+            else [self.const(k) for k in ref.obj.keys()]
+        for item in items:
+            if isinstance(item, tuple):
+                if not (isinstance(s.target, ast.Tuple) and len(s.target.elts) == 2):
+                    raise self.unsupported("a ModuleDict's items() not unpacked into (name, module)", s.target)
+                self.assign(s.target.elts[0], item[0])
+                self.env[s.target.elts[1].id] = item[1]
+            elif isinstance(item, ModuleRef):
+                if not isinstance(s.target, ast.Name):
+                    raise self.unsupported("unpacking the items of a module container", s.target)
+                self.env[s.target.id] = item
+            else:
+                self.assign(s.target, item)
             if self.compile_stmts(s.body) is not None:
                 raise self.unsupported("raise in a loop over modules", s)
         return None

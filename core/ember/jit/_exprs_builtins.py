@@ -1,0 +1,166 @@
+"""Calls of Python's builtins in scripted code (len, min/max, int/float/bool, abs, str, print, isinstance,
+list), of NamedTuple classes (a typed tuple) and of @ember.jit.unused functions (a raise)."""
+from __future__ import annotations
+
+import ast
+import typing
+
+from . import _types as T
+from ._compiler import ModuleRef, PyRef, SValue
+
+_CLASS_KINDS = {list: "List", dict: "Dict", tuple: "Tuple"}
+
+
+def _number_result(a: T.JitType, b: T.JitType) -> T.JitType:
+    return T.FLOAT if T.FLOAT in (a, b) else T.INT
+
+
+class BuiltinCalls:
+    def call_builtin(self, name: str, node: ast.Call) -> SValue:
+        if name == "isinstance":
+            return self.isinstance_call(node)
+        if name == "len" and len(node.args) == 1:
+            ref = self.expr_or_ref(node.args[0])
+            if isinstance(ref, ModuleRef):  # len(self.layers): known when compiling
+                return self.const(len(ref.obj))
+        args, kwargs = self.args_of(node)
+        if kwargs:
+            raise self.unsupported(f"keyword arguments to {name}()", node)
+        if name == "len" and len(args) == 1:
+            a = args[0]
+            if a.type.kind == "List":
+                return self.emit1("prim::len", [a], T.INT, node)
+            if a.type.kind == "Dict":
+                return self.emit1("prim::DictLen", [a], T.INT, node)
+            if a.type == T.STR:
+                return self.emit1("prim::StrLen", [a], T.INT, node)
+            if a.type.kind == "Tuple":
+                return self.const(len(a.type.elems))
+            if a.type == T.TENSOR:
+                return self.emit1("prim::size", [a, self.const(0)], T.INT, node)
+        if name in ("min", "max") and len(args) >= 2 and all(a.type.is_number for a in args):
+            acc = args[0]
+            for b in args[1:]:
+                acc = self.emit1("prim::" + name, [acc, b], _number_result(acc.type, b.type), node)
+            return acc
+        if name in ("int", "float", "bool") and len(args) == 1 and (args[0].type.is_number or args[0].type == T.TENSOR):
+            out = {"int": T.INT, "float": T.FLOAT, "bool": T.BOOL}[name]
+            return self.emit1("prim::" + name.capitalize(), args, out, node)
+        if name == "abs" and len(args) == 1:
+            if args[0].type == T.TENSOR:
+                return self.call_op("abs", args, {}, node)
+            if args[0].type.is_number:
+                return self.emit1("prim::abs", args, T.INT if args[0].type == T.BOOL else args[0].type, node)
+        if name == "str" and len(args) == 1:
+            return self.format_values(self.const("{}"), args, node)
+        if name == "print":
+            if any(self.holds_tensor(a.type) for a in args):  # tensors print by Python's str
+                return self.python_call(_print, "print", args, T.NONE, node)
+            self.emit("prim::print", args, [], node)
+            return self.const(None)
+        if name == "list" and len(args) == 1 and args[0].type.kind == "List":
+            return self.emit1("prim::ListCopy", args, args[0].type, node)
+        if name == "range":
+            raise self.unsupported("range() outside a for loop", node)
+        raise self.error(f"unsupported call of builtin {name}() with arguments of types "
+                         f"{', '.join(str(a.type) for a in args)}", node)
+
+    # --- isinstance -------------------------------------------------------------------------------
+    def isinstance_call(self, node: ast.Call) -> SValue:
+        if len(node.args) != 2 or node.keywords:
+            raise self.error("isinstance() takes a value and a type", node)
+        v = self.expr(node.args[0])
+        wants = self.isinstance_types(node.args[1])
+        if v.type.kind == "Optional":
+            inner = v.type.elems[0]
+            if T.NONE in wants and any(self.type_matches(inner, w) for w in wants):
+                return self.const(True)
+            if any(self.type_matches(inner, w) for w in wants):
+                is_none = self.emit1("prim::isNone", [v], T.BOOL, node)
+                return self.emit1("prim::not", [is_none], T.BOOL, node)
+            if T.NONE in wants:
+                return self.emit1("prim::isNone", [v], T.BOOL, node)
+            return self.const(False)
+        return self.const(any(self.type_matches(v.type, w) for w in wants))
+
+    def isinstance_types(self, e: ast.expr) -> list:
+        """The classes (int, ember.Tensor, list...) or script types (List[int]) isinstance's second
+        argument names."""
+        elts = e.elts if isinstance(e, ast.Tuple) else [e]
+        out = []
+        for x in elts:
+            ref = self.expr_or_ref(x) if not isinstance(x, ast.Subscript) else None
+            obj = ref.obj if isinstance(ref, PyRef) else None
+            if obj is type(None) or (isinstance(x, ast.Constant) and x.value is None):
+                out.append(T.NONE)
+            elif obj in _CLASS_KINDS:
+                out.append(_CLASS_KINDS[obj])
+            else:
+                t = self.annotation(x)
+                out.append(t)
+        return out
+
+    @staticmethod
+    def type_matches(t: T.JitType, want) -> bool:
+        if isinstance(want, str):  # a bare container class
+            return t.kind == want
+        return t == want
+
+    def isinstance_refinements(self, test: ast.Call) -> tuple[dict, dict]:
+        """isinstance(x, T) on an Optional variable x whose inner type is T: x refined in the true branch."""
+        x = test.args[0] if len(test.args) == 2 else None
+        if not isinstance(x, ast.Name) or not isinstance(self.env.get(x.id), SValue):
+            return {}, {}
+        v = self.env[x.id]
+        if v.type.kind != "Optional":
+            return {}, {}
+        try:
+            wants = self.isinstance_types(test.args[1])
+        except Exception:
+            return {}, {}
+        inner = v.type.elems[0]
+        if T.NONE not in wants and any(self.type_matches(inner, w) for w in wants):
+            return {x.id: inner}, {}
+        return {}, {}
+
+    # --- NamedTuple and @unused -------------------------------------------------------------------
+    def namedtuple_call(self, cls, node: ast.Call) -> SValue:
+        t = T.namedtuple_type(cls)
+        if t is None:
+            raise self.error(f"the fields of {cls.__name__} have types the script language does not have", node)
+        args, kwargs = self.args_of(node)
+        fields = list(cls._fields)
+        values: list = list(args) + [None] * (len(fields) - len(args))
+        if len(args) > len(fields):
+            raise self.error(f"{cls.__name__}() takes {len(fields)} fields, got {len(args)}", node)
+        for k, v in kwargs.items():
+            if k not in fields or values[fields.index(k)] is not None:
+                raise self.error(f"{cls.__name__}() got an unexpected or repeated field '{k}'", node)
+            values[fields.index(k)] = v
+        for i, f in enumerate(fields):
+            if values[i] is None:
+                dflt = cls._field_defaults.get(f, _MISSING)
+                if dflt is _MISSING:
+                    raise self.error(f"{cls.__name__}() is missing the field '{f}'", node)
+                values[i] = self.const(dflt)
+            if not T.accepts(t.elems[i], values[i].type):
+                raise self.error(f"field '{f}' of {cls.__name__} has type {t.elems[i]}, got {values[i].type}", node)
+        return self.emit1("prim::TupleConstruct", values, t, node)
+
+    def unused_call(self, fn, node: ast.Call) -> SValue:
+        """A call of an @ember.jit.unused function: compiled as a raise (its body is never compiled)."""
+        self.args_of(node)
+        ann = typing.get_type_hints(fn).get("return", None)
+        out = T.TENSOR if ann is None else T.from_annotation(ann)
+        if out is None:
+            raise self.error(f"unsupported return annotation {ann!r} of unused function {fn.__qualname__}", node)
+        msg = f"{fn.__qualname__} is marked @ember.jit.unused and cannot run in scripted code"
+        self.emit("prim::RaiseException", [self.const(msg), self.const("RuntimeError")], [], node)
+        return self.emit1("prim::Uninitialized", [], out, node)
+
+
+_MISSING = object()
+
+
+def _print(*args) -> None:
+    print(*args)
