@@ -454,6 +454,9 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
             return v if v.type.is_number else None
         if base == "int[]" and v.type == T.INT:
             return self.emit1("prim::ListConstruct", [v], T.list_of(T.INT))
+        if base == "int[]" and v.type.kind == "Tuple" and all(e == T.INT for e in v.type.elems):
+            items = [self.emit1("prim::TupleIndex", [v, self.const(k)], T.INT) for k in range(len(v.type.elems))]
+            return self.emit1("prim::ListConstruct", items, T.list_of(T.INT))
         if base == "float" and v.type in (T.INT, T.FLOAT):
             return v
         want = _ops._ARG_TYPES[t]

@@ -23,6 +23,10 @@ class BuiltinCalls:
             ref = self.expr_or_ref(node.args[0])
             if isinstance(ref, ModuleRef):  # len(self.layers): known when compiling
                 return self.const(len(ref.obj))
+        if name == "type" and len(node.args) == 1:
+            ref = self.expr_or_ref(node.args[0])
+            if isinstance(ref, ModuleRef):  # type(self).fn: the module's class, read when compiling
+                return PyRef(type(ref.obj))
         args, kwargs = self.args_of(node)
         if kwargs:
             raise self.unsupported(f"keyword arguments to {name}()", node)
@@ -52,7 +56,9 @@ class BuiltinCalls:
             if args[0].type.is_number:
                 return self.emit1("prim::abs", args, T.INT if args[0].type == T.BOOL else args[0].type, node)
         if name == "str" and len(args) == 1:
-            return self.format_values(self.const("{}"), args, node)
+            if self.holds_tensor(args[0].type):
+                return self.format_values(self.const("{}"), args, node)
+            return self.emit1("prim::str", args, T.STR, node)
         if name == "print":
             if any(self.holds_tensor(a.type) for a in args):  # tensors print by Python's str
                 return self.python_call(_print, "print", args, T.NONE, node)

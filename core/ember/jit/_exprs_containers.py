@@ -378,4 +378,13 @@ class ContainerExprs:
             return self.emit1("prim::DictContains", [seq, item], T.BOOL, node)
         if kind == "str" and item.type == T.STR:
             return self.emit1("prim::StrContains", [item, seq], T.BOOL, node)
+        if kind == "Tuple":  # x in (a, b): x == a or x == b, unrolled over the tuple's fields
+            found = self.const(False)
+            for k, t in enumerate(seq.type.elems):
+                if T.unify(t, item.type) is None and not (t.is_number and item.type.is_number):
+                    continue
+                field = self.emit1("prim::TupleIndex", [seq, self.const(k)], t, node)
+                eq = self.emit1("prim::eq", [item, field], T.BOOL, node)
+                found = self.emit1("prim::max", [found, eq], T.BOOL, node) if k else eq
+            return found
         raise self.error(f"cannot test whether a {item.type} is in a {seq.type}", node)
