@@ -71,7 +71,7 @@ def raise_custom(x):
     raise NotAnException("x")  # noqa: F821
 
 
-def tuple_by_variable(t: Tuple[int, int], i: int) -> int:
+def tuple_by_variable(t: Tuple[int, str], i: int) -> int:
     return t[i]
 
 

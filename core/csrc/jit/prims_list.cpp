@@ -97,6 +97,24 @@ const PrimTable& list_prims() {
          for (int64_t k = 0; k < in[1].v.to_int(); k++) out.insert(out.end(), items.begin(), items.end());
          return {RValue::sequence(std::move(out), false)};
        }},
+      {"prim::list_min",
+       [](const Node&, Ins& in) -> Outs {
+         const auto& items = in[0].items();
+         EMBER_CHECK(!items.empty(), Value, "min() arg is an empty sequence");
+         RValue best = items[0];
+         for (const RValue& x : items)
+           if (less(x, best)) best = x;
+         return {best};
+       }},
+      {"prim::list_max",
+       [](const Node&, Ins& in) -> Outs {
+         const auto& items = in[0].items();
+         EMBER_CHECK(!items.empty(), Value, "max() arg is an empty sequence");
+         RValue best = items[0];
+         for (const RValue& x : items)
+           if (less(best, x)) best = x;
+         return {best};
+       }},
       {"prim::ListCopy", [](const Node&, Ins& in) -> Outs { return {RValue::sequence(in[0].items(), false)}; }},
       {"prim::ListContains",
        [](const Node&, Ins& in) -> Outs {

@@ -33,4 +33,15 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
     return input * keep / (1.0 - p)
 
 
-SCRIPT_IMPLS = {F.linear: linear, F.relu: relu, F.dropout: dropout}
+def _nn_impls() -> dict:
+    from . import _builtins_nn, _builtins_norm
+
+    names = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"] + \
+        [f"{kind}_pool{n}d" for kind in ("max", "avg", "adaptive_avg", "adaptive_max") for n in (1, 2, 3)]
+    impls = {getattr(F, n): getattr(_builtins_nn, n) for n in names}
+    for n in ("layer_norm", "group_norm", "batch_norm", "instance_norm", "embedding"):
+        impls[getattr(F, n)] = getattr(_builtins_norm, n)
+    return impls
+
+
+SCRIPT_IMPLS = {F.linear: linear, F.relu: relu, F.dropout: dropout, **_nn_impls()}

@@ -129,6 +129,8 @@ class CompilerBase:
         self.stack = stack  # (function, module or None) being compiled, outermost first: recursion is refused
         self.fctx: FunctionCtx | None = None
         self.comp_types: dict[int, object] = {}  # a comprehension's list or dict id -> its type so far
+        # value id -> the Python value of each constant of the graph (shared by the inlined calls' compilers)
+        self.const_values: dict[int, object] = root.const_values if root is not None else {}
         # The compiler of the scripted function or forward itself: module attributes that become graph
         # inputs (tensors, and the bool/int/float attributes that may change between calls) live there.
         self.root = root if root is not None else self
@@ -158,7 +160,9 @@ class CompilerBase:
     def const(self, value, typ: T.JitType | None = None) -> SValue:
         if typ is None:
             typ = self.type_of_constant(value)
-        return SValue(self.g.constant(self.block, value, str(typ)), typ)
+        v = SValue(self.g.constant(self.block, value, str(typ)), typ)
+        self.const_values[v.id] = value
+        return v
 
     @staticmethod
     def type_of_constant(value) -> T.JitType:
@@ -213,7 +217,7 @@ class CompilerBase:
             if isinstance(v, ModuleRef):  # a method's self
                 self.env[name] = v
                 continue
-            if not T.accepts(t, v.type):
+            if t != T.ANY and not T.accepts(t, v.type):
                 raise self.error(f"argument '{name}' of {self.pf.fn.__qualname__} expects type {t}, "
                                  f"got {v.type}", node)
             self.env[name] = v
@@ -224,6 +228,8 @@ class CompilerBase:
             return self.const(None)
         ret = ex.values[0]
         want = self.fctx.return_type
+        if want == T.ANY:  # an inlined helper whose result's type depends on its arguments
+            return ret
         if want is not None and not T.accepts(want, ret.type):
             raise self.error(f"{self.pf.fn.__qualname__} is annotated to return {want}, but it returns "
                              f"{ret.type}", self.pf.def_.returns)

@@ -8,6 +8,7 @@ import ast
 import builtins
 import inspect
 import typing
+import warnings
 
 from . import _builtins, _ops, _script_helpers
 from . import _types as T
@@ -118,7 +119,10 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
     def expr_UnaryOp(self, node: ast.UnaryOp, want) -> SValue:
         v = self.expr(node.operand)
         if isinstance(node.op, ast.Not):
-            return self.emit1("prim::not", [self.truth(v, node.operand)], T.BOOL, node)
+            b = self.truth(v, node.operand)
+            if b.id in self.const_values:
+                return self.const(not self.const_values[b.id])
+            return self.emit1("prim::not", [b], T.BOOL, node)
         if isinstance(node.op, ast.UAdd) and (v.type.is_number or v.type == T.TENSOR):
             return v
         if isinstance(node.op, ast.USub):
@@ -148,6 +152,11 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         left = self.condition(node.values[0])
         is_and = isinstance(node.op, ast.And)
         for k, rhs in enumerate(node.values[1:], 1):
+            if left.id in self.const_values:  # known when compiling (isinstance, `is None` on a non-Optional)
+                if bool(self.const_values[left.id]) != is_and:
+                    return left
+                left = self.condition(rhs)
+                continue
             nid, _ = self.g.append(self.block, "prim::If", [left.id], [])
             then_b, else_b = self.g.add_block(nid), self.g.add_block(nid)
             # `x is not None and x > 0`: x is refined where the right side runs
@@ -203,6 +212,8 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
                 is_none = self.const(False)  # statically known, as TorchScript folds it
             else:
                 is_none = self.emit1("prim::isNone", [v], T.BOOL, node)
+            if is_none.id in self.const_values:
+                return self.const(self.const_values[is_none.id] == isinstance(op, ast.Is))
             return is_none if isinstance(op, ast.Is) else self.emit1("prim::not", [is_none], T.BOOL, node)
         if isinstance(op, (ast.In, ast.NotIn)):
             found = self.contains(a, b, node)
@@ -212,6 +223,15 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         if a.type == b.type == T.STR and type(op) in (ast.Lt, ast.LtE, ast.Gt, ast.GtE):
             return self.emit1("prim::str_" + _COMPARE[type(op)][0], [a, b], T.BOOL, node)
         tensor_op, number_op, flipped = _COMPARE[type(op)]
+        if a.id in self.const_values and b.id in self.const_values and a.type != T.TENSOR:
+            x, y = self.const_values[a.id], self.const_values[b.id]  # both known when compiling: folded
+            try:
+                return self.const(bool({"lt": x < y, "le": x <= y, "gt": x > y, "ge": x >= y, "eq": x == y,
+                                        "ne": x != y}[tensor_op]))
+            except TypeError:
+                pass
+        if a.type == b.type and a.type.kind in ("List", "Tuple") and tensor_op in ("eq", "ne"):
+            return self.emit1(number_op, [a, b], T.BOOL, node)
         if a.type == T.TENSOR and (b.type == T.TENSOR or b.type.is_number):
             return self.call_op(tensor_op, [a, b], {}, node)
         if b.type == T.TENSOR and a.type.is_number:
@@ -260,6 +280,10 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
     def expr_Call(self, node: ast.Call, want) -> SValue:
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             raise self.unsupported("*args or **kwargs in a call", node)
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Call) and \
+                isinstance(node.func.value.func, ast.Name) and node.func.value.func.id == "super" and \
+                not node.func.value.args:
+            return self.super_call(node)
         if isinstance(node.func, ast.Attribute):
             base = self.expr_or_ref(node.func.value)
             if isinstance(base, SValue):
@@ -353,6 +377,11 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
             return self.inline_call(callee.__func__, args, kwargs, node, ModuleRef(callee.__self__))
         if getattr(callee, "_ember_jit_ignore", False):
             return self.python_op(callee, node)
+        if callee is warnings.warn:  # Python's warning machinery, reached from the graph
+            args, kwargs = self.args_of(node)
+            if kwargs or len(args) != 1 or args[0].type != T.STR:
+                raise self.unsupported("warnings.warn with anything but a message", node)
+            return self.python_call(lambda msg: warnings.warn(msg, stacklevel=2), "warnings.warn", args, T.NONE, node)
         if getattr(callee, "_ember_jit_unused", False):
             return self.unused_call(callee, node)
         if T.is_namedtuple_class(callee):
@@ -360,23 +389,62 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         if callee in _builtins.SCRIPT_IMPLS:
             args, kwargs = self.args_of(node)
             return self.inline_call(_builtins.SCRIPT_IMPLS[callee], args, kwargs, node)
+        if isinstance(callee, _ops.AtenOp):
+            args, kwargs = self.args_of(node)
+            return self.call_op(callee.name, args, kwargs, node)
         name = _ops.op_name_of(callee)
         if name is not None:
             args, kwargs = self.args_of(node)
-            sch = _ops.schema(name)
-            if "inplace" in kwargs and all(a.name != "inplace" for a in (sch.args if sch else [])):
-                # F.relu(x, inplace=...): the op, or its in-place form for a literal True
-                kwargs.pop("inplace")
-                flag = next(k.value for k in node.keywords if k.arg == "inplace")
-                if not (isinstance(flag, ast.Constant) and isinstance(flag.value, bool)):
-                    raise self.unsupported("a non-literal inplace= argument", flag)
-                name = name + "_" if flag.value else name
-            return self.call_op(name, args, kwargs, node)
+            return self.call_maybe_inplace(callee, name, args, kwargs, node)
         target = getattr(callee, "__wrapped_script_fn__", callee)
         if callable(target) and hasattr(target, "__code__"):
             args, kwargs = self.args_of(node)
             return self.inline_call(target, args, kwargs, node)
         raise self.unsupported(f"calling {getattr(callee, '__qualname__', repr(callee))}", node.func)
+
+    def super_call(self, node: ast.Call) -> SValue:
+        """super().method(...) in a module's method: the method of the next class in the module's MRO after the
+        one defining the method being compiled, inlined with the same self."""
+        me = next((v for v in self.env.values() if isinstance(v, ModuleRef)), None)
+        if me is None:
+            raise self.unsupported("super() outside a module's method", node)
+        mro = type(me.obj).__mro__
+        owner = next((i for i, k in enumerate(mro) if any(getattr(f, "__code__", None) is self.pf.fn.__code__
+                                                          for f in vars(k).values())), None)
+        attr = node.func.attr
+        fn = next((vars(k)[attr] for k in mro[owner + 1:] if attr in vars(k)), None) if owner is not None else None
+        if fn is None or not inspect.isfunction(fn):
+            raise self.error(f"super() of {type(me.obj).__name__} has no method '{attr}' to call", node)
+        args, kwargs = self.args_of(node)
+        return self.inline_call(fn, args, kwargs, node, me)
+
+    def call_maybe_inplace(self, callee, name: str, args: list, kwargs: dict, node) -> SValue:
+        """F.relu(x, inplace) and the like: the op, or its in-place form, by the `inplace` argument of the
+        Python wrapper (by keyword or position) the op itself does not take."""
+        sch = _ops.schema(name)
+        if sch is None or any(a.name == "inplace" for a in sch.args):
+            return self.call_op(name, args, kwargs, node)
+        flag = kwargs.pop("inplace", None)
+        try:
+            params = list(inspect.signature(callee).parameters)
+        except (TypeError, ValueError):
+            params = []
+        if flag is None and "inplace" in params and len(args) > params.index("inplace"):
+            flag = args.pop(params.index("inplace"))
+        if flag is None:
+            return self.call_op(name, args, kwargs, node)
+        if flag.type != T.BOOL:
+            raise self.error(f"inplace must be a bool, got {flag.type}", node)
+        if flag.id in self.const_values:
+            return self.call_op(name + "_" if self.const_values[flag.id] else name, args, kwargs, node)
+        nid, _ = self.g.append(self.block, "prim::If", [flag.id], [])  # decided at run time
+        outs = []
+        for op in (name + "_", name):
+            blk = self.g.add_block(nid)
+            v = self.in_block(blk, self.call_op, op, args, dict(kwargs), node)
+            self.g.set_returns(blk, [v.id])
+            outs.append(v)
+        return SValue(self.g.add_output(nid, str(outs[0].type)), outs[0].type)
 
     def python_op(self, fn, node: ast.Call) -> SValue:
         """A call of an @ember.jit.ignore'd function: run by Python when the graph reaches it."""

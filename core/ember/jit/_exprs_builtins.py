@@ -66,10 +66,26 @@ class BuiltinCalls:
             return self.const(None)
         if name == "list" and len(args) == 1 and args[0].type.kind == "List":
             return self.emit1("prim::ListCopy", args, args[0].type, node)
+        if name in ("list", "min", "max") and len(args) == 1 and args[0].type.kind == "Tuple" and args[0].type.elems:
+            items = self.tuple_items(args[0], node)
+            t = self.common_type(items, [node] * len(items), "the items")
+            if name == "list":
+                return self.emit1("prim::ListConstruct", items, T.list_of(t), node)
+            acc = items[0]
+            for b in items[1:]:
+                acc = self.emit1("prim::" + name, [acc, b], _number_result(acc.type, b.type), node)
+            return acc
+        if name in ("min", "max") and len(args) == 1 and args[0].type.kind == "List" and args[0].type.elems[0].is_number:
+            return self.emit1("prim::list_" + name, args, args[0].type.elems[0], node)
         if name == "range":
             raise self.unsupported("range() outside a for loop", node)
         raise self.error(f"unsupported call of builtin {name}() with arguments of types "
                          f"{', '.join(str(a.type) for a in args)}", node)
+
+    def tuple_items(self, t: SValue, node) -> list[SValue]:
+        if t.id in self.const_values:
+            return [self.const(v) for v in self.const_values[t.id]]
+        return [self.emit1("prim::TupleIndex", [t, self.const(k)], e, node) for k, e in enumerate(t.type.elems)]
 
     # --- isinstance -------------------------------------------------------------------------------
     def isinstance_call(self, node: ast.Call) -> SValue:

@@ -59,6 +59,9 @@ class ContainerExprs:
     def expr_ListComp(self, node: ast.ListComp, want) -> SValue:
         return self.comprehension(node, [node.elt], want)
 
+    def expr_GeneratorExp(self, node: ast.GeneratorExp, want) -> SValue:
+        return self.comprehension(node, [node.elt], want)  # a list: what join, min, max... take in scripted code
+
     def expr_DictComp(self, node: ast.DictComp, want) -> SValue:
         return self.comprehension(node, [node.key, node.value], want)
 
@@ -152,6 +155,10 @@ class ContainerExprs:
             picked = list(range(n))[slice(*consts)]
             items = [self.emit1("prim::TupleIndex", [base, self.const(k)], base.type.elems[k], node) for k in picked]
             return self.emit1("prim::TupleConstruct", items, T.tuple_of(v.type for v in items), node)
+        if n and all(e == base.type.elems[0] for e in base.type.elems) and not isinstance(sl, ast.Constant):
+            idx = self.expr(sl)  # a tuple of one type: any int index, checked when run
+            if idx.type == T.INT:
+                return self.emit1("prim::TupleIndex", [base, idx], base.type.elems[0], node)
         k = self.constant_int(sl)
         if not -n <= k < n:
             raise self.error(f"tuple index {k} out of range for a tuple of {n} values", sl)
@@ -379,12 +386,12 @@ class ContainerExprs:
         if kind == "str" and item.type == T.STR:
             return self.emit1("prim::StrContains", [item, seq], T.BOOL, node)
         if kind == "Tuple":  # x in (a, b): x == a or x == b, unrolled over the tuple's fields
-            found = self.const(False)
+            hits = self.const(0)  # the number of equal fields
             for k, t in enumerate(seq.type.elems):
                 if T.unify(t, item.type) is None and not (t.is_number and item.type.is_number):
                     continue
                 field = self.emit1("prim::TupleIndex", [seq, self.const(k)], t, node)
                 eq = self.emit1("prim::eq", [item, field], T.BOOL, node)
-                found = self.emit1("prim::max", [found, eq], T.BOOL, node) if k else eq
-            return found
+                hits = self.emit1("prim::add", [hits, eq], T.INT, node)
+            return self.emit1("prim::ne", [hits, self.const(0)], T.BOOL, node)
         raise self.error(f"cannot test whether a {item.type} is in a {seq.type}", node)

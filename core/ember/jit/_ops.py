@@ -117,3 +117,24 @@ def _callable_names() -> dict[int, str]:
 def op_name_of(obj) -> str | None:
     name = _callable_names().get(id(obj))
     return name if name is not None and candidates(name) else None
+
+
+class AtenOp:
+    """An op of the table by its database name, for the script versions of functions (_builtins_nn.py):
+    `aten.convolution(...)` compiles to that op."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __call__(self, *args, **kwargs):
+        import ember
+
+        return getattr(ember._C, self.name)(*args, **kwargs)
+
+
+class _AtenOps:
+    def __getattr__(self, name: str) -> AtenOp:
+        return AtenOp(name)
+
+
+aten = _AtenOps()

@@ -11,7 +11,7 @@ import ast
 import builtins
 
 from . import _types as T
-from ._compiler import Exit, ModuleRef, SValue
+from ._compiler import Exit, ModuleRef, PyRef, SValue
 from ._exprs import ExprCompiler
 
 _INT64_MAX = 2**63 - 1
@@ -133,6 +133,14 @@ class StmtCompiler(ExprCompiler):
         return self.ctx.exit(self.const(True))
 
     def stmt_Assign(self, s: ast.Assign) -> None:
+        if len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+            ref = self.expr_or_ref(s.value)
+            if isinstance(ref, PyRef):  # fn = type(self)._fn: a name for a function or module, not a value
+                self.env[s.targets[0].id] = ref
+                return None
+            value = self.as_value(ref, s.value)
+            self.assign(s.targets[0], value)
+            return None
         value = self.expr(s.value)
         for target in s.targets:
             self.assign(target, value)
@@ -261,6 +269,11 @@ class StmtCompiler(ExprCompiler):
 
     def compile_if(self, s: ast.If, rest: list[ast.stmt], continuation: bool) -> Exit | None:
         cond = self.condition(s.test)
+        if cond.id in self.const_values:
+            # known when compiling (isinstance, `is None`, a module constant): only the taken branch is compiled
+            # (the other may not type-check for these argument types), as TorchScript does for its static tests
+            taken = s.body if self.const_values[cond.id] else s.orelse
+            return self.compile_body(taken + rest) if continuation else self.compile_stmts(taken)
         refine_then, refine_else = self.refinements(s.test)
         nid, _ = self.g.append(self.block, "prim::If", [cond.id], [])
         before = dict(self.env)

@@ -24,6 +24,7 @@ class JitType:
 
 
 TENSOR, INT, FLOAT, BOOL, STR, NONE = (JitType(k) for k in ("Tensor", "int", "float", "bool", "str", "NoneType"))
+ANY = JitType("Any")  # a parameter of an inlined function: the argument keeps its own type
 
 
 def list_of(t: JitType) -> JitType:
@@ -60,6 +61,8 @@ def from_annotation(ann) -> JitType | None:
     simple = {int: INT, float: FLOAT, bool: BOOL, str: STR, type(None): NONE, None: NONE}
     if ann in simple:
         return simple[ann]
+    if ann is typing.Any:
+        return ANY
     if ann is ember.Tensor or (isinstance(ann, type) and issubclass(ann, ember.Tensor)):
         return TENSOR
     origin, args = typing.get_origin(ann), typing.get_args(ann)

@@ -11,6 +11,8 @@ __all__ = ["ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", 
 
 
 class _Inplace(Module):
+    __constants__ = ["inplace"]  # for ember.jit
+
     def __init__(self, inplace=False):
         super().__init__()
         self.inplace = inplace
@@ -61,6 +63,8 @@ class Hardswish(_Inplace):
 
 
 class LeakyReLU(Module):
+    __constants__ = ["inplace", "negative_slope"]  # for ember.jit
+
     def __init__(self, negative_slope=0.01, inplace=False):
         super().__init__()
         self.negative_slope, self.inplace = negative_slope, inplace
@@ -73,6 +77,8 @@ class LeakyReLU(Module):
 
 
 class ELU(Module):
+    __constants__ = ["alpha", "inplace"]  # for ember.jit
+
     def __init__(self, alpha=1.0, inplace=False):
         super().__init__()
         self.alpha, self.inplace = alpha, inplace
@@ -114,6 +120,8 @@ class Softplus(Module):
 
 
 class Hardtanh(Module):
+    __constants__ = ["min_val", "max_val", "inplace"]  # for ember.jit
+
     def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
         super().__init__()
         if min_val > max_val:

@@ -3,6 +3,7 @@ padding 'same'/'valid'; groups, dilation, output_padding), initialized as in PyT
 from __future__ import annotations
 
 import math
+from typing import List, Optional
 
 from ... import _C
 from .. import functional as F
@@ -18,6 +19,8 @@ def _tuple(v, n):
 
 
 class _ConvNd(Module):
+    __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "output_padding", "in_channels",
+                     "out_channels", "kernel_size"]  # for ember.jit, as PyTorch lists them
     _nd = 0
     _transposed = False
 
@@ -134,13 +137,13 @@ class _ConvTranspose(_ConvNd):
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
                          padding_mode, device, dtype, output_padding)
 
-    def _output_padding(self, input, output_size):
+    def _output_padding(self, input, output_size: Optional[List[int]]):
         if output_size is None:
-            return self.output_padding
+            return list(self.output_padding)
         n = self._nd
         output_size = list(output_size)[-n:]
         spatial = input.shape[-n:]
-        out = []
+        out: List[int] = []
         for d in range(n):
             natural = ((spatial[d] - 1) * self.stride[d] - 2 * self.padding[d] +
                        self.dilation[d] * (self.kernel_size[d] - 1) + 1)
@@ -150,9 +153,9 @@ class _ConvTranspose(_ConvNd):
                                  f"{natural + max(self.stride[d], self.dilation[d]) - 1} (for an input of "
                                  f"{list(input.shape)})")
             out.append(extra)
-        return tuple(out)
+        return out
 
-    def forward(self, input, output_size=None):
+    def forward(self, input, output_size: Optional[List[int]] = None):
         return type(self)._fn(input, self.weight, self.bias, self.stride, self.padding,
                               self._output_padding(input, output_size), self.groups, self.dilation)
 

@@ -6,6 +6,7 @@ __all__ = [f"{kind}{n}d" for kind in ("MaxPool", "AvgPool", "AdaptiveAvgPool", "
 
 
 class _MaxPoolNd(Module):
+    __constants__ = ["kernel_size", "stride", "padding", "dilation", "return_indices", "ceil_mode"]  # for ember.jit
     _fn = None
 
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
@@ -36,6 +37,8 @@ class MaxPool3d(_MaxPoolNd):
 
 
 class _AvgPoolNd(Module):
+    __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad"]  # for ember.jit
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                  divisor_override=None):
         super().__init__()
@@ -94,6 +97,7 @@ class AdaptiveAvgPool3d(_AdaptiveAvg):
 
 
 class _AdaptiveMax(Module):
+    __constants__ = ["output_size", "return_indices"]  # for ember.jit
     _fn = None
 
     def __init__(self, output_size, return_indices=False):
