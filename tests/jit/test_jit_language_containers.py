@@ -113,7 +113,9 @@ def test_dict_of_tensors():
 def comprehensions(n: int) -> Dict[int, List[int]]:
     xs = [i * i for i in range(n) if i % 2 == 0]
     i = 100  # the comprehension's variable does not leak into this one
-    return {i: [j for j in xs if j > i] for i in range(3)}
+    out = {i: [j for j in xs if j > i] for i in range(3)}
+    out[i] = xs
+    return out
 
 
 def test_list_and_dict_comprehensions():

@@ -306,10 +306,10 @@ std::string value_str(const RValue& r, bool quote_strings, const Type* t) {
 }
 
 bool mutates_container(const std::string& kind) {
-  static const char* const kinds[] = {"prim::ListExtend", "prim::ListInsert", "prim::ListPop",     "prim::ListRemove",
-                                      "prim::ListReverse", "prim::ListSort",  "prim::ListClear",   "prim::ListSetItem",
-                                      "prim::DictSetItem", "prim::DictPop",   "prim::DictPopDefault",
-                                      "prim::DictUpdate",  "prim::DictClear", "prim::print"};
+  static const char* const kinds[] = {
+      "prim::ListExtend",     "prim::ListInsert", "prim::ListPop",     "prim::ListRemove",  "prim::ListReverse",
+      "prim::ListSort",       "prim::ListClear",  "prim::ListSetItem", "prim::DictSetItem", "prim::DictPop",
+      "prim::DictPopDefault", "prim::DictUpdate", "prim::DictClear",   "prim::print"};
   for (const char* k : kinds)
     if (kind == k) return true;
   return false;
@@ -326,7 +326,8 @@ const PrimTable& str_prims() {
       {"prim::print",
        [](const Node& n, Ins& in) -> Outs {
          std::string line;
-         for (size_t i = 0; i < in.size(); i++) line += (i ? " " : "") + value_str(in[i], false, n.inputs[i]->type.get());
+         for (size_t i = 0; i < in.size(); i++)
+           line += (i ? " " : "") + value_str(in[i], false, n.inputs[i]->type.get());
          std::cout << line << std::endl;
          return {};
        }},
@@ -360,10 +361,14 @@ const PrimTable& str_prims() {
        [](const Node&, Ins& in) -> Outs {
          return {RValue(IValue(str_of(in[1]).find(str_of(in[0])) != std::string::npos))};
        }},
-      {"prim::str_lt", [](const Node&, Ins& in) -> Outs { return str_compare(in, [](int a, int b) { return a < b; }); }},
-      {"prim::str_le", [](const Node&, Ins& in) -> Outs { return str_compare(in, [](int a, int b) { return a <= b; }); }},
-      {"prim::str_gt", [](const Node&, Ins& in) -> Outs { return str_compare(in, [](int a, int b) { return a > b; }); }},
-      {"prim::str_ge", [](const Node&, Ins& in) -> Outs { return str_compare(in, [](int a, int b) { return a >= b; }); }},
+      {"prim::str_lt",
+       [](const Node&, Ins& in) -> Outs { return str_compare(in, [](int a, int b) { return a < b; }); }},
+      {"prim::str_le",
+       [](const Node&, Ins& in) -> Outs { return str_compare(in, [](int a, int b) { return a <= b; }); }},
+      {"prim::str_gt",
+       [](const Node&, Ins& in) -> Outs { return str_compare(in, [](int a, int b) { return a > b; }); }},
+      {"prim::str_ge",
+       [](const Node&, Ins& in) -> Outs { return str_compare(in, [](int a, int b) { return a >= b; }); }},
       {"prim::str_split",  // (s, sep?, maxsplit)
        [](const Node&, Ins& in) -> Outs {
          return {RValue::sequence(split(str_of(in[0]), in[1], in[2].v.to_int()), false)};

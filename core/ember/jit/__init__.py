@@ -8,8 +8,8 @@ from ._script_function import ScriptFunction, script_function
 from ._script_helpers import annotate, export, ignore, is_scripting, unused
 from ._script_module import ScriptModule, script_module
 
-__all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "export", "ignore", "unused", "is_scripting", "FrontendError",
-           "NotSupportedError", "ScriptTypeError"]
+__all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "export", "ignore", "unused", "is_scripting",
+           "FrontendError", "NotSupportedError", "ScriptTypeError"]
 
 
 def script(obj):

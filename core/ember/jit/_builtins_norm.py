@@ -34,8 +34,9 @@ def layer_norm(input, normalized_shape: Any, weight: Optional[Tensor] = None, bi
             ns.append(v)
     n = len(ns)
     if n > input.dim() or input.shape[input.dim() - n:] != ns:
-        raise RuntimeError(f"Given normalized_shape={ns}, expected input with shape [*, {', '.join([str(v) for v in ns])}]"
-                           f", but got input of size{input.shape}")
+        sizes = ", ".join([str(v) for v in ns])
+        raise RuntimeError(f"Given normalized_shape={ns}, expected input with shape [*, {sizes}], but got input of "
+                           f"size{input.shape}")
     dims = [d for d in range(input.dim() - n, input.dim())]
     mean = input.mean(dims, keepdim=True)
     var = (input - mean).square().mean(dims, keepdim=True)

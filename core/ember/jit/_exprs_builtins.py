@@ -75,7 +75,8 @@ class BuiltinCalls:
             for b in items[1:]:
                 acc = self.emit1("prim::" + name, [acc, b], _number_result(acc.type, b.type), node)
             return acc
-        if name in ("min", "max") and len(args) == 1 and args[0].type.kind == "List" and args[0].type.elems[0].is_number:
+        if name in ("min", "max") and len(args) == 1 and args[0].type.kind == "List" and \
+                args[0].type.elems[0].is_number:
             return self.emit1("prim::list_" + name, args, args[0].type.elems[0], node)
         if name == "range":
             raise self.unsupported("range() outside a for loop", node)
