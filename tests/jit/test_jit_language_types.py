@@ -123,3 +123,34 @@ def test_unused_function_raises_only_when_reached():
     with pytest.raises(RuntimeError, match="not_for_scripting is marked @ember.jit.unused"):
         s(3, True)
     assert uses_unused(3, True) == 4  # eager code still runs it
+
+
+def find(xs: List[int], t: int) -> int:
+    for i, x in enumerate(xs):
+        if x == t:
+            return i
+    return -1
+
+
+def nested_return(n: int) -> Optional[List[int]]:
+    for i in range(n):
+        j = 0
+        while j < i:
+            if i * j == 6:
+                return [i, j]
+            j += 1
+    return None
+
+
+def while_true(x) -> int:
+    k = 0
+    while True:
+        k += 1
+        if k * k > int(x):
+            return k
+
+
+@pytest.mark.parametrize("fn,args", [(find, ([1, 5, 7], 7)), (find, ([1], 3)), (nested_return, (5,)),
+                                     (nested_return, (2,)), (while_true, (ember.tensor(50),))])
+def test_return_inside_loops(fn, args):
+    assert ember.jit.script(fn)(*args) == fn(*args)

@@ -98,3 +98,75 @@ def test_conv_input_of_wrong_rank_raises_as_eager():
     m = nn.Conv2d(1, 1, 3)
     with pytest.raises(RuntimeError, match="Expected 3D \\(unbatched\\) or 4D \\(batched\\) input to conv2d"):
         ember.jit.script(m)(ember.randn(1, 1, 1, 5, 5))
+
+
+def _close(got, want):
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            _close(g, w)
+    elif want is None:
+        assert got is None
+    else:
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got.detach().numpy(), want.detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+RECURRENT = {
+    "RNN": (lambda: nn.RNN(4, 3), lambda: (ember.randn(5, 2, 4),)),
+    "RNN_relu_2layers_hx": (lambda: nn.RNN(4, 3, num_layers=2, nonlinearity="relu"),
+                            lambda: (ember.randn(5, 2, 4), ember.randn(2, 2, 3))),
+    "GRU_bidirectional_batch_first": (lambda: nn.GRU(4, 3, bidirectional=True, batch_first=True),
+                                      lambda: (ember.randn(2, 5, 4),)),
+    "GRU_unbatched_hx": (lambda: nn.GRU(4, 3), lambda: (ember.randn(5, 4), ember.randn(1, 3))),
+    "LSTM": (lambda: nn.LSTM(4, 3), lambda: (ember.randn(5, 2, 4),)),
+    "LSTM_2layers_bidirectional_hx": (lambda: nn.LSTM(4, 3, num_layers=2, bidirectional=True),
+                                      lambda: (ember.randn(5, 2, 4), (ember.randn(4, 2, 3), ember.randn(4, 2, 3)))),
+    "LSTM_proj_no_bias": (lambda: nn.LSTM(4, 3, proj_size=2, bias=False), lambda: (ember.randn(5, 2, 4),)),
+    "LSTM_unbatched": (lambda: nn.LSTM(4, 3), lambda: (ember.randn(5, 4),)),
+    "MultiheadAttention": (lambda: nn.MultiheadAttention(4, 2), lambda: (ember.randn(3, 2, 4),) * 3),
+    "MultiheadAttention_kdim_bias_kv": (lambda: nn.MultiheadAttention(4, 2, kdim=3, vdim=5, add_bias_kv=True,
+                                                                      add_zero_attn=True),
+                                        lambda: (ember.randn(3, 2, 4), ember.randn(6, 2, 3), ember.randn(6, 2, 5))),
+    "MultiheadAttention_batch_first_unbatched": (lambda: nn.MultiheadAttention(4, 1, batch_first=True),
+                                                 lambda: (ember.randn(3, 4),) * 3),
+    "TransformerEncoderLayer": (lambda: nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0),
+                                lambda: (ember.randn(3, 2, 4),)),
+    "TransformerEncoderLayer_norm_first_gelu": (lambda: nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0,
+                                                                                   activation="gelu",
+                                                                                   norm_first=True),
+                                                lambda: (ember.randn(3, 2, 4),)),
+    "TransformerDecoderLayer": (lambda: nn.TransformerDecoderLayer(4, 2, 8, dropout=0.0),
+                                lambda: (ember.randn(3, 2, 4), ember.randn(5, 2, 4))),
+}
+
+
+@pytest.mark.parametrize("name", list(RECURRENT))
+def test_recurrent_and_attention_modules_equal_eager(name):
+    make, inputs = RECURRENT[name]
+    ember.manual_seed(0)
+    m = make().eval()
+    args = inputs()
+    _close(ember.jit.script(m)(*args), m(*args))
+
+
+def test_attention_masks_and_weights():
+    m = nn.MultiheadAttention(4, 2).eval()
+    q, k = ember.randn(3, 2, 4), ember.randn(5, 2, 4)
+    bool_mask = ember.tensor([[False, True, False, False, True]] * 3)
+    float_mask = ember.randn(3, 5)
+    padding = ember.tensor([[False, False, False, True, True], [False] * 5])
+    s = ember.jit.script(m)
+    for mask in (bool_mask, float_mask):
+        kwargs = dict(attn_mask=mask, key_padding_mask=padding, need_weights=True, average_attn_weights=False)
+        _close(s(q, k, k, **kwargs), m(q, k, k, **kwargs))
+    out, weights = s(q, k, k, need_weights=False)
+    assert weights is None
+    _close(out, m(q, k, k, need_weights=False)[0])
+
+
+def test_encoder_layer_with_causal_mask():
+    m = nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0).eval()
+    x = ember.randn(4, 2, 4)
+    mask = nn.Transformer.generate_square_subsequent_mask(4)
+    _close(ember.jit.script(m)(x, src_mask=mask, is_causal=True), m(x, src_mask=mask, is_causal=True))

@@ -57,7 +57,7 @@ def loop_changes_type(n: int):
     return v
 
 
-def return_in_loop(n: int) -> int:
+def return_in_loop(n: int):
     for i in range(n):
         return i
     return 0
@@ -100,7 +100,8 @@ REJECTED = [
     (bad_keyword, ScriptTypeError, "unexpected keyword argument 'bogus'", "ember.add(x, x, bogus=1)"),
     (wrong_return_type, ScriptTypeError, "annotated to return int, but it returns Tensor", "def wrong_return_type"),
     (loop_changes_type, ScriptTypeError, "variable 'v' changes type in the loop: int before it, float", "for i in"),
-    (return_in_loop, NotSupportedError, "return inside a loop is not supported", "return i"),
+    (return_in_loop, NotSupportedError, "return inside a loop of a function without a return annotation",
+     "for i in range(n):"),
     (optional_used_unrefined, ScriptTypeError, "unsupported operand types for Add: Optional\\[int\\] and int",
      "x + 1"),
     (raise_custom, ScriptTypeError, "undefined value NotAnException", "NotAnException"),

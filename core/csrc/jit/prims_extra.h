@@ -1,4 +1,4 @@
-// The language's primitives defined outside prims.cpp, one table per concern (lists, dicts, strings);
+// The language's primitives defined outside prims.cpp, one table per concern (lists, dicts, strings, tensors);
 // find_prim consults each. Dicts are run-time sequences laid out [key0, value0, key1, value1, ...]
 // in insertion order (Python's iteration order), looked up by a linear scan.
 #pragma once
@@ -14,6 +14,7 @@ using PrimTable = std::unordered_map<std::string, PrimFn>;
 const PrimTable& list_prims();
 const PrimTable& dict_prims();
 const PrimTable& str_prims();
+const PrimTable& tensor_prims();
 
 // Primitives that change a list or dict in place (or print): never removed, folded or merged.
 bool mutates_container(const std::string& kind);

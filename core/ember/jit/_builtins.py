@@ -41,6 +41,9 @@ def _nn_impls() -> dict:
     impls = {getattr(F, n): getattr(_builtins_nn, n) for n in names}
     for n in ("layer_norm", "group_norm", "batch_norm", "instance_norm", "embedding"):
         impls[getattr(F, n)] = getattr(_builtins_norm, n)
+    from . import _builtins_attention
+
+    impls[F.multi_head_attention_forward] = _builtins_attention.multi_head_attention_forward
     return impls
 
 

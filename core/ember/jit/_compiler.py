@@ -131,6 +131,7 @@ class CompilerBase:
         self.comp_types: dict[int, object] = {}  # a comprehension's list or dict id -> its type so far
         # value id -> the Python value of each constant of the graph (shared by the inlined calls' compilers)
         self.const_values: dict[int, object] = root.const_values if root is not None else {}
+        self.empty_lists: set[int] = root.empty_lists if root is not None else set()  # ids of untyped [] literals
         # The compiler of the scripted function or forward itself: module attributes that become graph
         # inputs (tensors, and the bool/int/float attributes that may change between calls) live there.
         self.root = root if root is not None else self
@@ -192,7 +193,7 @@ class CompilerBase:
             raise self.error(f"undefined value {name}", node)
         if isinstance(obj, (bool, int, float, str)) or obj is None:
             return self.const(obj)  # Python constants and globals are baked in, as TorchScript does
-        return PyRef(obj)
+        return self.dtype_or_ref(obj)  # type: ignore[attr-defined]  (ExprCompiler's)
 
     def as_value(self, x, node: ast.AST) -> SValue:
         if isinstance(x, SValue):

@@ -68,9 +68,13 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
             obj = getattr(base.obj, node.attr)
             if isinstance(obj, (bool, int, float, str)):
                 return self.const(obj)
-            return PyRef(obj)
+            return self.dtype_or_ref(obj)
         if base.type == T.TENSOR and node.attr == "shape":
             return self.emit1("prim::sizes", [base], T.list_of(T.INT), node)
+        if base.type == T.TENSOR and node.attr == "dtype":  # a dtype is its ScalarType code in scripted code
+            return self.emit1("prim::dtype", [base], T.INT, node)
+        if base.type == T.TENSOR and node.attr == "ndim":
+            return self.emit1("prim::dim", [base], T.INT, node)
         if base.type.named is not None and node.attr in base.type.named._fields:
             k = base.type.named._fields.index(node.attr)
             return self.emit1("prim::TupleIndex", [base, self.const(k)], base.type.elems[k], node)
@@ -80,7 +84,10 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         items = [self.expr(e) for e in node.elts]
         if not items:
             t = want if want is not None and want.kind == "List" else T.list_of(T.TENSOR)  # TorchScript's default
-            return self.emit1("prim::ListConstruct", [], t, node)
+            v = self.emit1("prim::ListConstruct", [], t, node)
+            if want is None:
+                self.empty_lists.add(v.id)  # an op's list argument of another type may take it
+            return v
         elem = items[0].type
         for v, e in zip(items[1:], node.elts[1:]):
             u = T.unify(elem, v.type)
@@ -301,7 +308,7 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
             raise self.error(f"a value of type {target.type} is not callable", node.func)
         if isinstance(target, ModuleRef):
             args, kwargs = self.args_of(node)
-            return self.inline_call(type(target.obj).forward, args, kwargs, node, target)
+            return self.inline_call(scripted_forward(type(target.obj)), args, kwargs, node, target)
         return self.call_python(target.obj, node)
 
     def module_attr(self, ref: ModuleRef, attr: str, node: ast.AST):
@@ -321,6 +328,8 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         constant = attr in getattr(m, "__constants__", ()) or _is_final(type(m), attr)
         if isinstance(v, ember.Tensor) or (type(v) in (bool, int, float) and not constant):
             return self.attr_input(m, attr, T.TENSOR if isinstance(v, ember.Tensor) else self.type_of_constant(v))
+        if isinstance(v, list) and v and all(isinstance(t, ember.Tensor) for t in v):
+            return self.attr_input(m, attr, T.list_of(T.TENSOR))  # read at each call, as parameters are
         if v is None or isinstance(v, (bool, int, float, str, tuple, list, dict)):
             try:
                 return self.const(v)
@@ -328,6 +337,8 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
                 pass
         if callable(v) and getattr(v, "__self__", None) is m:
             return PyRef(v)  # a method: inlined with self bound
+        if callable(v) and not isinstance(v, type):
+            return PyRef(v)  # a function held by the module (an activation): called as scripted code calls it
         raise self.unsupported(f"the attribute '{attr}' of type {type(v).__name__} of {type(m).__name__}", node)
 
     def attr_input(self, m, attr: str, t: T.JitType) -> SValue:
@@ -340,7 +351,12 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         return root.attr_values[key]
 
     def args_of(self, node: ast.Call) -> tuple[list[SValue], dict[str, SValue]]:
-        return [self.expr(a) for a in node.args], {k.arg: self.expr(k.value) for k in node.keywords}
+        """A call's arguments: values, and modules (passed to functions that take a module)."""
+        def arg(a):
+            v = self.expr_or_ref(a)
+            return v if isinstance(v, ModuleRef) else self.as_value(v, a)
+
+        return [arg(a) for a in node.args], {k.arg: arg(k.value) for k in node.keywords}
 
     def method_call(self, base: SValue, name: str, node: ast.Call) -> SValue:
         args, kwargs = self.args_of(node)
@@ -350,6 +366,8 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
             return self.container_method(base, name, args, kwargs, node)
         if base.type != T.TENSOR:
             raise self.unsupported(f"the method '{name}' of a {base.type}", node)
+        if name == "to" and len(args) == 1 and not kwargs and args[0].type == T.INT:  # t.to(dtype)
+            return self.call_op("_to_copy", [base], {"dtype": args[0]}, node)
         shape_fns = {"dim": ("prim::dim", T.INT), "numel": ("prim::numel", T.INT)}
         if name in shape_fns and not args and not kwargs:
             return self.emit1(shape_fns[name][0], [base], shape_fns[name][1], node)
@@ -417,6 +435,12 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
             raise self.error(f"super() of {type(me.obj).__name__} has no method '{attr}' to call", node)
         args, kwargs = self.args_of(node)
         return self.inline_call(fn, args, kwargs, node, me)
+
+    def dtype_or_ref(self, obj):
+        """ember.float32 and the like are ints (their ScalarType codes) in scripted code; other objects stay
+        Python references."""
+        code = _dtype_code(obj)
+        return self.const(code) if code is not None else PyRef(obj)
 
     def call_maybe_inplace(self, callee, name: str, args: list, kwargs: dict, node) -> SValue:
         """F.relu(x, inplace) and the like: the op, or its in-place form, by the `inplace` argument of the
@@ -520,6 +544,8 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
             return v if v.type == T.TENSOR or v.type.is_number else None
         if base == "Scalar":
             return v if v.type.is_number else None
+        if base in ("int[]", "Tensor[]") and v.id in self.empty_lists:
+            return self.emit1("prim::ListConstruct", [], _ops._ARG_TYPES[base])  # a literal [] of the op's list type
         if base == "int[]" and v.type == T.INT:
             return self.emit1("prim::ListConstruct", [v], T.list_of(T.INT))
         if base == "int[]" and v.type.kind == "Tuple" and all(e == T.INT for e in v.type.elems):
@@ -558,10 +584,26 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         return callee.compile_function(values)
 
 
+def scripted_forward(cls):
+    """The forward ember.jit compiles for a module class: its _script_forward when it has one (a forward the
+    compiler takes, with the same results as the eager one), else forward."""
+    return getattr(cls, "_script_forward", None) or cls.forward
+
+
 def nn_module():
     import ember.nn
 
     return ember.nn.Module
+
+
+def _dtype_code(obj) -> int | None:
+    import ember
+
+    if isinstance(obj, ember.dtype):
+        from ember._C import _jit
+
+        return _jit.dtype_code(obj)
+    return None
 
 
 def _is_final(cls, attr: str) -> bool:

@@ -47,6 +47,8 @@ class BuiltinCalls:
             for b in args[1:]:
                 acc = self.emit1("prim::" + name, [acc, b], _number_result(acc.type, b.type), node)
             return acc
+        if name == "float" and len(args) == 1 and args[0].id in self.const_values and args[0].type == T.STR:
+            return self.const(float(self.const_values[args[0].id]))  # float("-inf")
         if name in ("int", "float", "bool") and len(args) == 1 and (args[0].type.is_number or args[0].type == T.TENSOR):
             out = {"int": T.INT, "float": T.FLOAT, "bool": T.BOOL}[name]
             return self.emit1("prim::" + name.capitalize(), args, out, node)

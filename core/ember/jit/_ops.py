@@ -105,8 +105,8 @@ def _callable_names() -> dict[int, str]:
     import ember.nn.functional as F
 
     table: dict[int, str] = {}
-    for mod, prefix in ((F, ""), (ember.special, "special_"), (ember.fft, "fft_"), (ember.linalg, "linalg_"),
-                        (ember, "")):
+    for mod, prefix in ((ember._C, ""), (F, ""), (ember.special, "special_"), (ember.fft, "fft_"),
+                        (ember.linalg, "linalg_"), (ember, "")):
         for n in dir(mod):
             obj = getattr(mod, n, None)
             if callable(obj) and not isinstance(obj, type) and not n.startswith("__"):

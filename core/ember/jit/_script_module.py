@@ -8,6 +8,7 @@ import inspect
 from . import _types as T
 from ._compiler import ModuleRef, ParsedFunction, SValue
 from ._errors import NotSupportedError
+from ._exprs import scripted_forward
 from ._script_function import optimize
 from ._stmts import StmtCompiler
 
@@ -106,7 +107,7 @@ def compile_method(module, fn, name: str) -> ScriptMethod:
 
 
 def script_module(module) -> ScriptModule:
-    forward = getattr(type(module), "forward", None)
+    forward = scripted_forward(type(module)) if hasattr(type(module), "forward") else None
     if forward is None or not inspect.isfunction(forward):
         raise NotSupportedError(f"{type(module).__name__} has no forward method to script")
     fwd = compile_method(module, forward, "forward")

@@ -27,18 +27,45 @@ def _assigned_names(stmts: list[ast.stmt]) -> list[str]:
     return names
 
 
+_RET_FLAG, _RET_VAL = "$returned", "$return_value"  # a loop with a return inside carries these
+
+
+def _returns_inside(s: ast.stmt) -> bool:
+    return isinstance(s, (ast.For, ast.While)) and any(isinstance(n, ast.Return) for n in ast.walk(s))
+
+
+def _never_ends(loop: ast.stmt) -> bool:
+    """`while True:` with no break of its own."""
+    if not (isinstance(loop, ast.While) and isinstance(loop.test, ast.Constant) and loop.test.value is True):
+        return False
+
+    def breaks(stmts) -> bool:
+        for s in stmts:
+            if isinstance(s, ast.Break):
+                return True
+            if isinstance(s, ast.If) and (breaks(s.body) or breaks(s.orelse)):
+                return True
+            if isinstance(s, ast.With) and breaks(s.body):
+                return True
+        return False
+
+    return not breaks(loop.body)
+
+
 def _is_module_dict(m) -> bool:
     import ember.nn
 
     return isinstance(m, ember.nn.ModuleDict)
 
 
-def _has_exit(stmts: list[ast.stmt], in_loop: bool) -> bool:
-    """Whether a return (or, in a loop body, a break/continue of this loop) occurs in stmts."""
+def _has_exit(stmts: list[ast.stmt], in_loop: bool, raises: bool = False) -> bool:
+    """Whether a return (or, in a loop body, a break/continue of this loop; with raises, a raise) occurs in
+    stmts."""
     for s in stmts:
-        if isinstance(s, ast.Return) or (in_loop and isinstance(s, (ast.Break, ast.Continue))):
+        if isinstance(s, ast.Return) or (in_loop and isinstance(s, (ast.Break, ast.Continue))) or \
+                (raises and isinstance(s, ast.Raise)):
             return True
-        if isinstance(s, ast.If) and (_has_exit(s.body, in_loop) or _has_exit(s.orelse, in_loop)):
+        if isinstance(s, ast.If) and (_has_exit(s.body, in_loop, raises) or _has_exit(s.orelse, in_loop, raises)):
             return True
         if isinstance(s, (ast.For, ast.While)) and _has_exit(s.body, False):
             return True
@@ -74,8 +101,12 @@ class StmtCompiler(ExprCompiler):
 
     def compile_stmts(self, stmts: list[ast.stmt]) -> Exit | None:
         for i, s in enumerate(stmts):
-            if isinstance(s, ast.If) and _has_exit([s], self.ctx.loop):
+            # an if that may leave (return, break, continue, raise) takes the rest into its branches: the rest
+            # sees the refinements of the branch it follows (`if x is None: raise ...`)
+            if isinstance(s, ast.If) and _has_exit([s], self.ctx.loop, raises=True):
                 return self.compile_if(s, stmts[i + 1:], continuation=True)
+            if _returns_inside(s):
+                return self.loop_with_return(s, stmts[i + 1:])
             ex = self.compile_stmt(s)
             if ex is not None:
                 return ex
@@ -118,9 +149,36 @@ class StmtCompiler(ExprCompiler):
         return None
 
     def stmt_Return(self, s: ast.Return) -> Exit:
-        if self.ctx.loop:
-            raise self.unsupported("return inside a loop", s)
-        return Exit([self.expr(s.value) if s.value is not None else self.const(None)])
+        value = self.expr(s.value) if s.value is not None else self.const(None)
+        if not self.ctx.loop:
+            return Exit([value])
+        # in a loop: remember the value, mark the function as returned and leave the loop (loop_with_return)
+        want = self.env[_RET_VAL].type
+        if not T.accepts(want, value.type):
+            raise self.error(f"the function is annotated to return {want}, but this returns {value.type}", s)
+        self.env[_RET_VAL] = SValue(value.id, want)
+        self.env[_RET_FLAG] = self.const(True)
+        return self.ctx.exit(self.const(False))
+
+    def loop_with_return(self, loop: ast.stmt, rest: list[ast.stmt]) -> Exit | None:
+        """A loop with a return inside: the loop carries whether it returned and the value (TorchScript's
+        transform); after it, `if returned: return value`, else the statements that follow."""
+        if _RET_FLAG not in self.env:
+            want = self.fctx.return_type
+            if want is None:
+                raise self.unsupported("return inside a loop of a function without a return annotation", loop)
+            self.env[_RET_FLAG] = self.const(False)
+            self.env[_RET_VAL] = self.emit1("prim::Uninitialized", [], want, loop)
+        ex = self.compile_stmt(loop)
+        if ex is not None:
+            return ex
+        ret = ast.Return(ast.Name(_RET_VAL, ast.Load()))
+        after = ast.If(ast.Name(_RET_FLAG, ast.Load()), [ret], [])
+        for n in ast.walk(after):
+            ast.copy_location(n, loop)
+        if _never_ends(loop):  # `while True:` without a break leaves only by its return
+            return self.compile_stmts([ret])
+        return self.compile_if(after, rest, continuation=True)
 
     def stmt_Break(self, s: ast.Break) -> Exit:
         if not self.ctx.loop:
@@ -488,9 +546,9 @@ class StmtCompiler(ExprCompiler):
         return None
 
     def compile_loop(self, s, trips: SValue, cond: SValue, bind_item, end_cond) -> None:
-        if _has_exit(s.body, False) and any(isinstance(n, ast.Return) for n in ast.walk(s)):
-            raise self.unsupported("return inside a loop", next(n for n in ast.walk(s) if isinstance(n, ast.Return)))
         carried = [n for n in _assigned_names(s.body) if isinstance(self.env.get(n), SValue)]
+        if _returns_inside(s):
+            carried += [_RET_FLAG, _RET_VAL]
         nid, _ = self.g.append(self.block, "prim::Loop", [trips.id, cond.id] + [self.env[n].id for n in carried], [])
         body = self.g.add_block(nid)
         before = dict(self.env)

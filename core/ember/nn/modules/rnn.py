@@ -12,6 +12,7 @@ from ..._dtype_info import scalar_type_name
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from . import _rnn_script
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
@@ -51,6 +52,9 @@ _dtype_word = scalar_type_name  # PyTorch's C++ name of a dtype in its messages
 
 
 class RNNBase(Module):
+    __constants__ = ["mode"]  # for ember.jit
+    _script_forward = _rnn_script.rnn_forward  # what ember.jit.script compiles for forward
+
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
                  bidirectional=False, proj_size=0, device=None, dtype=None):
         super().__init__()
@@ -89,6 +93,11 @@ class RNNBase(Module):
                     self._flat_weights_names.append(name)
         self.reset_parameters()
 
+    @property
+    def _flat_weights(self):
+        """The parameters in the fused op's order (per layer and direction: w_ih, w_hh, b_ih, b_hh, w_hr)."""
+        return [getattr(self, n) for n in self._flat_weights_names]
+
     def reset_parameters(self):
         stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
         for p in self.parameters():
@@ -121,7 +130,7 @@ class RNNBase(Module):
         if amp_dtype is None:  # under autocast the weights are cast to the input's dtype
             _check_dtype(input, self.weight_ih_l0)
 
-    def _hidden_shape(self, batch):
+    def _hidden_shape(self, batch: int):
         dirs = 2 if self.bidirectional else 1
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
         return [self.num_layers * dirs, batch, real_hidden]
@@ -270,6 +279,8 @@ class RNN(RNNBase):
 
 
 class LSTM(RNNBase):
+    _script_forward = _rnn_script.lstm_forward
+
     def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
                  bidirectional=False, proj_size=0, device=None, dtype=None):
         super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,

@@ -3,8 +3,10 @@ unless norm_first, ReLU feed-forward, dropout 0.1) and masks."""
 from __future__ import annotations
 
 import copy
+from typing import Optional
 
 from ... import _C
+from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -72,8 +74,8 @@ class MultiheadAttention(Module):
             init.xavier_normal_(self.bias_k)
             init.xavier_normal_(self.bias_v)
 
-    def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
-                average_attn_weights=True, is_causal=False):
+    def forward(self, query, key, value, key_padding_mask: Optional[Tensor] = None, need_weights: bool = True,
+                attn_mask: Optional[Tensor] = None, average_attn_weights: bool = True, is_causal: bool = False):
         if query.dim() not in (2, 3):
             raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.dim()}-D "
                                  "query tensor")
@@ -117,14 +119,15 @@ class TransformerEncoderLayer(Module):
         self.dropout1, self.dropout2 = Dropout(dropout), Dropout(dropout)
         self.activation = _activation(activation)
 
-    def _sa(self, x, mask, padding, is_causal):
+    def _sa(self, x, mask: Optional[Tensor], padding: Optional[Tensor], is_causal: bool):
         return self.dropout1(self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False,
                                             is_causal=is_causal)[0])
 
     def _ff(self, x):
         return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
-    def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
+    def forward(self, src, src_mask: Optional[Tensor] = None, src_key_padding_mask: Optional[Tensor] = None,
+                is_causal: bool = False):
         x = src
         if self.norm_first:
             x = x + self._sa(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
@@ -151,19 +154,20 @@ class TransformerDecoderLayer(Module):
         self.dropout1, self.dropout2, self.dropout3 = Dropout(dropout), Dropout(dropout), Dropout(dropout)
         self.activation = _activation(activation)
 
-    def _sa(self, x, mask, padding, is_causal):
+    def _sa(self, x, mask: Optional[Tensor], padding: Optional[Tensor], is_causal: bool):
         return self.dropout1(self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False,
                                             is_causal=is_causal)[0])
 
-    def _mha(self, x, mem, mask, padding, is_causal):
+    def _mha(self, x, mem, mask: Optional[Tensor], padding: Optional[Tensor], is_causal: bool):
         return self.dropout2(self.multihead_attn(x, mem, mem, attn_mask=mask, key_padding_mask=padding,
                                                  need_weights=False, is_causal=is_causal)[0])
 
     def _ff(self, x):
         return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
-    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
-                memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
+    def forward(self, tgt, memory, tgt_mask: Optional[Tensor] = None, memory_mask: Optional[Tensor] = None,
+                tgt_key_padding_mask: Optional[Tensor] = None, memory_key_padding_mask: Optional[Tensor] = None,
+                tgt_is_causal: bool = False, memory_is_causal: bool = False):
         x = tgt
         if self.norm_first:
             x = x + self._sa(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
