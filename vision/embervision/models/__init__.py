@@ -30,3 +30,4 @@ from .regnet import (regnet_x_1_6gf, regnet_x_3_2gf, regnet_x_8gf, regnet_x_16gf
 from .shufflenetv2 import (ShuffleNetV2, shufflenet_v2_x0_5, shufflenet_v2_x1_0, shufflenet_v2_x1_5,
                            shufflenet_v2_x2_0)
 from .vision_transformer import VisionTransformer, vit_b_16, vit_b_32, vit_h_14, vit_l_16, vit_l_32
+from . import detection  # noqa: E402,F401  (registers the detection builders)

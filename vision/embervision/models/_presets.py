@@ -62,3 +62,15 @@ class ImageClassification(nn.Module):
     def __repr__(self):
         return (f"{self.__class__.__name__}(\n    crop_size={self.crop_size}\n    resize_size={self.resize_size}\n"
                 f"    mean={self.mean}\n    std={self.std}\n    interpolation={self.interpolation}\n)")
+
+
+class ObjectDetection(nn.Module):
+    """The detection checkpoints' preprocessing: images to float in [0, 1] (the model normalizes and resizes)."""
+
+    def forward(self, img):
+        if not img.is_floating_point():
+            return img.to(ember.float32) / 255.0
+        return img
+
+    def __repr__(self):
+        return self.__class__.__name__ + "()"

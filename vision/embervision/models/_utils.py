@@ -85,3 +85,35 @@ def build_with_aux_logits(model_class, weights, progress, kwargs, aux_default, a
             for name in aux_modules:
                 setattr(model, name, None)
     return model
+
+
+class IntermediateLayerGetter(ember.nn.ModuleDict):
+    """The model's direct children up to the last one named in return_layers ({child name: output name});
+    forward runs them in order and returns an OrderedDict of the named outputs. Children are registered
+    in the order the model registered them, so that order must be the order of the forward pass."""
+
+    _version = 2
+
+    def __init__(self, model, return_layers):
+        if not set(return_layers).issubset([name for name, _ in model.named_children()]):
+            raise ValueError("return_layers are not present in model")
+        orig_return_layers = return_layers
+        return_layers = {str(k): str(v) for k, v in return_layers.items()}
+        layers = {}
+        for name, module in model.named_children():
+            layers[name] = module
+            if name in return_layers:
+                del return_layers[name]
+            if not return_layers:
+                break
+        super().__init__(layers)
+        self.return_layers = orig_return_layers
+
+    def forward(self, x):
+        from collections import OrderedDict
+        out = OrderedDict()
+        for name, module in self.items():
+            x = module(x)
+            if name in self.return_layers:
+                out[self.return_layers[name]] = x
+        return out

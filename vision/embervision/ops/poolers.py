@@ -61,7 +61,8 @@ class MultiScaleRoIAlign(nn.Module):
     def forward(self, x, boxes, image_shapes):
         """x: feature maps by name; boxes: List[Tensor[L, 4]] in image coordinates; image_shapes: the
         (height, width) of each image before batching. Returns Tensor[K, C, output_size]."""
-        features = [x[k] for k in self.featmap_names]
+        # Maps not named in featmap_names (e.g. the FPN's "pool" level) are skipped, as are names x lacks.
+        features = [v for k, v in x.items() if k in self.featmap_names]
         self._setup_scales(features, image_shapes)
         rois = convert_boxes_to_roi_format(boxes)
         if len(features) == 1:

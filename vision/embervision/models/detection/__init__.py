@@ -1,0 +1,13 @@
+# ruff: noqa: F401  (this module re-exports the detection builders, classes and weights enums)
+"""embervision.models.detection: torchvision's detection models, their building blocks and builders."""
+
+from ._weights import (FasterRCNN_MobileNet_V3_Large_320_FPN_Weights, FasterRCNN_MobileNet_V3_Large_FPN_Weights,
+                       FasterRCNN_ResNet50_FPN_Weights)
+from .anchor_utils import AnchorGenerator
+from .faster_rcnn import (FasterRCNN, FastRCNNPredictor, TwoMLPHead, fasterrcnn_mobilenet_v3_large_320_fpn,
+                          fasterrcnn_mobilenet_v3_large_fpn, fasterrcnn_resnet50_fpn)
+from .generalized_rcnn import GeneralizedRCNN
+from .image_list import ImageList
+from .roi_heads import RoIHeads
+from .rpn import RegionProposalNetwork, RPNHead
+from .transform import GeneralizedRCNNTransform
