@@ -82,7 +82,8 @@ def meta_model(name, **kwargs):
 
 
 def test_every_builder_is_registered():
-    assert sorted(EXPECTED_PARAMS) == M.list_models()
+    # The classification builders (detection ones are counted in tests/vision/detection).
+    assert sorted(EXPECTED_PARAMS) == sorted(set(M.list_models()) - set(M.list_models(M.detection)))
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_PARAMS))
