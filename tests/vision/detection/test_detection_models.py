@@ -145,7 +145,7 @@ def test_empty_targets_train():
 def test_registry_and_weights():
     names = M.list_models(D)
     assert {"fasterrcnn_resnet50_fpn", "fasterrcnn_mobilenet_v3_large_fpn",
-            "fasterrcnn_mobilenet_v3_large_320_fpn"} <= set(names)
+            "fasterrcnn_mobilenet_v3_large_320_fpn", "retinanet_resnet50_fpn"} <= set(names)
     assert M.get_model_weights("fasterrcnn_resnet50_fpn") is D.FasterRCNN_ResNet50_FPN_Weights
     w = M.get_weight("FasterRCNN_ResNet50_FPN_Weights.COCO_V1")
     assert w.meta["num_params"] == 41755286 and len(w.meta["categories"]) == 91
@@ -180,3 +180,55 @@ def test_rpn_head_loads_version_1_keys():
     missing = fresh.load_state_dict({k.replace("conv.", "conv.0.0.") if k.startswith("conv.") else k: v
                                      for k, v in old.items()})
     assert not missing.missing_keys
+
+
+def test_retinanet_count_keys_train_and_eval():
+    model = D.retinanet_resnet50_fpn(weights_backbone=None)
+    assert checkpoint_param_count(model) == TORCHVISION_NUM_PARAMS["retinanet_resnet50_fpn"]
+    fpn = {f"backbone.fpn.{kind}_blocks.{i}.0.{p}" for kind in ("inner", "layer") for i in range(3)
+           for p in ("weight", "bias")} | {f"backbone.fpn.extra_blocks.{m}.{p}" for m in ("p6", "p7")
+                                           for p in ("weight", "bias")}
+    heads = {f"head.{h}.conv.{i}.0.{p}" for h in ("classification_head", "regression_head") for i in range(4)
+             for p in ("weight", "bias")}
+    heads |= {f"head.{m}.{p}" for m in ("classification_head.cls_logits", "regression_head.bbox_reg")
+              for p in ("weight", "bias")}
+    assert checkpoint_keys(model) == resnet50_body_keys() | fpn | heads
+    sd = model.state_dict()
+    assert tuple(sd["head.classification_head.cls_logits.weight"].shape) == (9 * 91, 256, 3, 3)
+    small = D.retinanet_resnet50_fpn(weights_backbone=None, num_classes=4, min_size=96, max_size=128,
+                                     score_thresh=0.0, detections_per_img=50)
+    check_train_and_eval(small, {"classification", "bbox_regression"})
+
+
+def test_retinanet_heads_load_version_1_keys():
+    head = D.RetinaNetHead(8, 9, 3)
+    v2 = head.state_dict()
+    v1 = {k.replace(f"conv.{i}.0.", f"conv.{2 * i}."): v for k, v in v2.items() for i in range(4)
+          if f"conv.{i}.0." in k}
+    v1.update({k: v for k, v in v2.items() if ".conv." not in k})
+    fresh = D.RetinaNetHead(8, 9, 3)
+    for sub in ("classification_head", "regression_head"):
+        part = {k[len(sub) + 1:]: v for k, v in v1.items() if k.startswith(sub + ".")}
+        getattr(fresh, sub)._load_from_state_dict(part, "", {"version": 1}, True, [], [], [])
+        assert "conv.6.weight" not in part and "conv.3.0.weight" in part
+
+
+def test_retinanet_focal_loss_matches_reference_on_one_anchor_grid():
+    # One image, one box exactly on an anchor: the classification loss is the focal loss of the anchors
+    # (positive only on the matched class) over the number of foreground anchors.
+    import numpy as np
+    from embervision.models.detection.retinanet import RetinaNetClassificationHead
+    head = RetinaNetClassificationHead(4, 1, 2)
+    logits = ember.tensor([[[0.3, -1.0], [2.0, 0.5], [-0.2, 0.1]]])
+    matched = [ember.tensor([0, -1, -2])]  # anchor 0 on box 0 (label 1), anchor 1 background, anchor 2 ignored
+    loss = head.compute_loss([{"labels": ember.tensor([1])}], {"cls_logits": logits}, matched)
+
+    def focal(x, t, alpha=0.25, gamma=2.0):
+        p = 1 / (1 + np.exp(-x))
+        ce = -(t * np.log(p) + (1 - t) * np.log(1 - p))
+        p_t = p * t + (1 - p) * (1 - t)
+        return (np.where(t == 1, alpha, 1 - alpha) * ce * (1 - p_t) ** gamma).sum()
+
+    x = np.array([[0.3, -1.0], [2.0, 0.5]])
+    t = np.array([[0.0, 1.0], [0.0, 0.0]])
+    np.testing.assert_allclose(float(loss), focal(x, t), rtol=1e-5)
