@@ -19,10 +19,10 @@ COCO_CATEGORIES = [
 ]
 
 
-def _coco(file, num_params, box_map):
+def _coco(file, num_params, box_map, **metrics):
     return Weights(url=_URL + file, transforms=ObjectDetection,
                    meta={"categories": COCO_CATEGORIES, "min_size": (1, 1), "num_params": num_params,
-                         "_metrics": {"COCO-val2017": {"box_map": box_map}}})
+                         "_metrics": {"COCO-val2017": {"box_map": box_map, **metrics}}})
 
 
 def _enum(name, **members):
@@ -40,3 +40,6 @@ FasterRCNN_MobileNet_V3_Large_320_FPN_Weights = _enum(
     COCO_V1=_coco("fasterrcnn_mobilenet_v3_large_320_fpn-907ea3f9.pth", 19386354, 22.8))
 RetinaNet_ResNet50_FPN_Weights = _enum(
     "RetinaNet_ResNet50_FPN_Weights", COCO_V1=_coco("retinanet_resnet50_fpn_coco-eeacb38b.pth", 34014999, 36.4))
+MaskRCNN_ResNet50_FPN_Weights = _enum(
+    "MaskRCNN_ResNet50_FPN_Weights",
+    COCO_V1=_coco("maskrcnn_resnet50_fpn_coco-bf2d0c1e.pth", 44401393, 37.9, mask_map=34.6))

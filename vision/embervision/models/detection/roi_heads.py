@@ -52,9 +52,9 @@ class RoIHeads(nn.Module):
         self.keypoint_roi_pool = keypoint_roi_pool
         self.keypoint_head = keypoint_head
         self.keypoint_predictor = keypoint_predictor
-        if self.has_mask() or self.has_keypoint():
-            raise NotImplementedError("RoIHeads: embervision has no mask or keypoint branch yet (Mask R-CNN and "
-                                      "Keypoint R-CNN are not implemented)")
+        if self.has_keypoint():
+            raise NotImplementedError("RoIHeads: embervision has no keypoint branch yet (Keypoint R-CNN is not "
+                                      "implemented)")
 
     def has_mask(self):
         return not (self.mask_roi_pool is None or self.mask_head is None or self.mask_predictor is None)
@@ -168,4 +168,8 @@ class RoIHeads(nn.Module):
         else:
             boxes, scores, labels = self.postprocess_detections(class_logits, box_regression, proposals, image_shapes)
             result = [{"boxes": b, "labels": lab, "scores": s} for b, s, lab in zip(boxes, scores, labels)]
+        if self.has_mask():
+            from .roi_mask import mask_branch
+            result, losses = mask_branch(self, features, proposals, image_shapes, targets, matched_idxs, labels,
+                                         result, losses)
         return result, losses

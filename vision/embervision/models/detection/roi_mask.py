@@ -43,3 +43,60 @@ def paste_masks_in_image(masks, boxes, img_shape, padding=1):
     if len(res) > 0:
         return ember.stack(res, dim=0)[:, None]
     return masks.new_empty((0, 1, im_h, im_w))
+
+
+def project_masks_on_boxes(gt_masks, boxes, matched_idxs, m):
+    """Each proposal's ground-truth mask cropped to the proposal and resampled to m x m (RoIAlign)."""
+    from ...ops.roi_align import roi_align
+    matched_idxs = matched_idxs.to(boxes)
+    rois = ember.cat([matched_idxs[:, None], boxes], dim=1)
+    return roi_align(gt_masks[:, None].to(rois), rois, (m, m), 1.0)[:, 0]
+
+
+def maskrcnn_loss(mask_logits, proposals, gt_masks, gt_labels, mask_matched_idxs):
+    """Binary cross-entropy of each foreground proposal's mask logits for its ground-truth class against the
+    ground-truth mask projected onto the proposal."""
+    discretization_size = mask_logits.shape[-1]
+    labels = [gt_label[idxs] for gt_label, idxs in zip(gt_labels, mask_matched_idxs)]
+    mask_targets = [project_masks_on_boxes(m, p, i, discretization_size)
+                    for m, p, i in zip(gt_masks, proposals, mask_matched_idxs)]
+    labels = ember.cat(labels, dim=0)
+    mask_targets = ember.cat(mask_targets, dim=0)
+    if mask_targets.numel() == 0:
+        return mask_logits.sum() * 0
+    rows = ember.arange(labels.shape[0], device=labels.device)
+    return F.binary_cross_entropy_with_logits(mask_logits[rows, labels], mask_targets)
+
+
+def maskrcnn_inference(x, labels):
+    """Per image, the probability mask of each detection's predicted class: [N, 1, M, M]."""
+    mask_prob = x.sigmoid()
+    boxes_per_image = [label.shape[0] for label in labels]
+    labels = ember.cat(labels)
+    mask_prob = mask_prob[ember.arange(x.shape[0], device=labels.device), labels][:, None]
+    return mask_prob.split(boxes_per_image, dim=0)
+
+
+def mask_branch(heads, features, proposals, image_shapes, targets, matched_idxs, labels, result, losses):
+    """RoIHeads' mask step: foreground proposals (training) or the detections (eval) pooled, through the
+    mask head and predictor; adds loss_mask, or each detection's mask to result."""
+    if heads.training:
+        mask_proposals, pos_matched_idxs = [], []
+        for img_proposals, img_labels, img_matched in zip(proposals, labels, matched_idxs):
+            pos = ember.where(img_labels > 0)[0]
+            mask_proposals.append(img_proposals[pos])
+            pos_matched_idxs.append(img_matched[pos])
+    else:
+        mask_proposals = [p["boxes"] for p in result]
+    mask_features = heads.mask_head(heads.mask_roi_pool(features, mask_proposals, image_shapes))
+    mask_logits = heads.mask_predictor(mask_features)
+    if heads.training:
+        if targets is None or pos_matched_idxs is None or mask_logits is None:
+            raise ValueError("targets, pos_matched_idxs, mask_logits cannot be None when training")
+        loss = maskrcnn_loss(mask_logits, mask_proposals, [t["masks"] for t in targets],
+                             [t["labels"] for t in targets], pos_matched_idxs)
+        losses = {**losses, "loss_mask": loss}
+    else:
+        for mask_prob, r in zip(maskrcnn_inference(mask_logits, [r["labels"] for r in result]), result):
+            r["masks"] = mask_prob
+    return result, losses
