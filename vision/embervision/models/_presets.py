@@ -74,3 +74,34 @@ class ObjectDetection(nn.Module):
 
     def __repr__(self):
         return self.__class__.__name__ + "()"
+
+
+class SemanticSegmentation(nn.Module):
+    """The segmentation checkpoints' preprocessing: shorter side resized to resize_size (bilinear,
+    antialiased), scaled to [0, 1], normalized; no crop."""
+
+    def __init__(self, *, resize_size, mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225),
+                 interpolation="bilinear", antialias=True):
+        super().__init__()
+        self.resize_size = [resize_size] if resize_size is not None else None
+        self.mean, self.std = list(mean), list(std)
+        self.interpolation = interpolation
+        self.antialias = antialias
+
+    def forward(self, img):
+        batched = img.dim() == 4
+        x = img if batched else img.unsqueeze(0)
+        if not x.is_floating_point():
+            x = x.to(ember.float32) / 255.0
+        if self.resize_size is not None:
+            h, w = x.shape[-2:]
+            short = self.resize_size[0]
+            size = (short, max(1, int(short * w / h))) if h <= w else (max(1, int(short * h / w)), short)
+            if self.antialias and self.interpolation == "bilinear":
+                x = resize_antialiased(x, size)
+            else:
+                x = F.interpolate(x, size=size, mode=self.interpolation, align_corners=False)
+        mean = ember.tensor(self.mean, dtype=x.dtype).view(1, -1, 1, 1)
+        std = ember.tensor(self.std, dtype=x.dtype).view(1, -1, 1, 1)
+        x = (x - mean) / std
+        return x if batched else x.squeeze(0)
