@@ -2,7 +2,7 @@
 """embervision.models.detection: torchvision's detection models, their building blocks and builders."""
 
 from ._weights import (FasterRCNN_MobileNet_V3_Large_320_FPN_Weights, FasterRCNN_MobileNet_V3_Large_FPN_Weights,
-                       FasterRCNN_ResNet50_FPN_Weights, MaskRCNN_ResNet50_FPN_Weights,
+                       FasterRCNN_ResNet50_FPN_Weights, FCOS_ResNet50_FPN_Weights, MaskRCNN_ResNet50_FPN_Weights,
                        RetinaNet_ResNet50_FPN_Weights)
 from .anchor_utils import AnchorGenerator
 from .faster_rcnn import (FasterRCNN, FastRCNNPredictor, TwoMLPHead, fasterrcnn_mobilenet_v3_large_320_fpn,
@@ -14,3 +14,4 @@ from .rpn import RegionProposalNetwork, RPNHead
 from .transform import GeneralizedRCNNTransform
 from .retinanet import RetinaNet, RetinaNetHead, retinanet_resnet50_fpn
 from .mask_rcnn import MaskRCNN, MaskRCNNHeads, MaskRCNNPredictor, maskrcnn_resnet50_fpn
+from .fcos import FCOS, FCOSHead, fcos_resnet50_fpn

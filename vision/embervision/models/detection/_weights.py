@@ -43,3 +43,5 @@ RetinaNet_ResNet50_FPN_Weights = _enum(
 MaskRCNN_ResNet50_FPN_Weights = _enum(
     "MaskRCNN_ResNet50_FPN_Weights",
     COCO_V1=_coco("maskrcnn_resnet50_fpn_coco-bf2d0c1e.pth", 44401393, 37.9, mask_map=34.6))
+FCOS_ResNet50_FPN_Weights = _enum(
+    "FCOS_ResNet50_FPN_Weights", COCO_V1=_coco("fcos_resnet50_fpn_coco-99b0c9b7.pth", 32269600, 39.2))
