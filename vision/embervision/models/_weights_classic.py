@@ -30,7 +30,16 @@ VGG13_Weights = _enum("VGG13_Weights", IMAGENET1K_V1=_w("vgg13-19584684.pth", 13
 VGG13_BN_Weights = _enum("VGG13_BN_Weights", IMAGENET1K_V1=_w("vgg13_bn-abd245e5.pth", 133053736, 71.586, 90.374,
                                                               min_size=(32, 32)))
 VGG16_Weights = _enum("VGG16_Weights", IMAGENET1K_V1=_w("vgg16-397923af.pth", 138357544, 71.592, 90.382,
-                                                        min_size=(32, 32)))
+                                                        min_size=(32, 32)),
+                      # SSD's backbone (ported from amdegroot/ssd.pytorch): only `features` holds trained values,
+                      # for inputs in [0, 255] minus the mean (std 1/255 undoes the [0, 1] scaling).
+                      IMAGENET1K_FEATURES=Weights(
+                          url=_URL + "vgg16_features-amdegroot-88682ab5.pth",
+                          transforms=partial(ImageClassification, crop_size=224, mean=(0.48235, 0.45882, 0.40784),
+                                             std=(1.0 / 255.0, 1.0 / 255.0, 1.0 / 255.0)),
+                          meta={"num_params": 138357544, "num_classes": 1000, "categories": None,
+                                "min_size": (32, 32),
+                                "_metrics": {"ImageNet-1K": {"acc@1": float("nan"), "acc@5": float("nan")}}}))
 VGG16_BN_Weights = _enum("VGG16_BN_Weights", IMAGENET1K_V1=_w("vgg16_bn-6c64b313.pth", 138365992, 73.360, 91.516,
                                                               min_size=(32, 32)))
 VGG19_Weights = _enum("VGG19_Weights", IMAGENET1K_V1=_w("vgg19-dcbb9e9d.pth", 143667240, 72.376, 90.876,

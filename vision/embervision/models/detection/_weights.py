@@ -45,3 +45,5 @@ MaskRCNN_ResNet50_FPN_Weights = _enum(
     COCO_V1=_coco("maskrcnn_resnet50_fpn_coco-bf2d0c1e.pth", 44401393, 37.9, mask_map=34.6))
 FCOS_ResNet50_FPN_Weights = _enum(
     "FCOS_ResNet50_FPN_Weights", COCO_V1=_coco("fcos_resnet50_fpn_coco-99b0c9b7.pth", 32269600, 39.2))
+SSD300_VGG16_Weights = _enum(
+    "SSD300_VGG16_Weights", COCO_V1=_coco("ssd300_vgg16_coco-b556d3b4.pth", 35641826, 25.1))
