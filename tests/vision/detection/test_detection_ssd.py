@@ -77,3 +77,28 @@ def test_ssd_train_and_eval():
         out = model(images)
     assert [tuple(d["boxes"].shape) for d in out] == [(7, 4), (7, 4)]
     assert float(out[1]["boxes"][:, 2].max()) <= 90 + 1e-3  # mapped back to the 100x90 input
+
+
+def test_ssdlite_count_keys_train_and_eval():
+    # torchvision 0.18's SSDLite320_MobileNet_V3_Large_Weights.COCO_V1 num_params (reduced-tail MobileNetV3).
+    model = D.ssdlite320_mobilenet_v3_large(weights_backbone=None)
+    assert sum(p.numel() for p in model.parameters()) == 3440060
+    keys = set(model.state_dict())
+    assert {"backbone.features.0.0.0.weight", "backbone.features.0.13.0.weight", "backbone.features.1.0.1.0.weight",
+            "backbone.features.1.0.2.fc1.weight",  # Sequential slices keep their names, as in PyTorch
+            "backbone.extra.3.2.1.running_var", "head.classification_head.module_list.0.0.0.weight",
+            "head.regression_head.module_list.5.1.bias"} <= keys
+    assert model.transform.fixed_size == (320, 320) and model.score_thresh == 0.001
+    ember.manual_seed(0)
+    small = D.ssdlite320_mobilenet_v3_large(weights_backbone=None, num_classes=3, detections_per_img=5)
+    # Two images: the last extra block's map is 1x1, and BatchNorm needs more than one value per channel.
+    images = [ember.rand(3, 64, 80), ember.rand(3, 50, 50)]
+    small.train()
+    losses = small(images, [{"boxes": ember.tensor([[4.0, 6.0, 40.0, 50.0]]), "labels": ember.tensor([2])},
+                            {"boxes": ember.tensor([[10.0, 10.0, 30.0, 20.0]]), "labels": ember.tensor([1])}])
+    assert set(losses) == {"bbox_regression", "classification"}
+    sum(losses.values()).backward()
+    small.eval()
+    with ember.no_grad():
+        out = small(images)
+    assert tuple(out[0]["boxes"].shape) == (5, 4) and out[0]["labels"].dtype == ember.int64

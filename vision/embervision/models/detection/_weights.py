@@ -47,3 +47,6 @@ FCOS_ResNet50_FPN_Weights = _enum(
     "FCOS_ResNet50_FPN_Weights", COCO_V1=_coco("fcos_resnet50_fpn_coco-99b0c9b7.pth", 32269600, 39.2))
 SSD300_VGG16_Weights = _enum(
     "SSD300_VGG16_Weights", COCO_V1=_coco("ssd300_vgg16_coco-b556d3b4.pth", 35641826, 25.1))
+SSDLite320_MobileNet_V3_Large_Weights = _enum(
+    "SSDLite320_MobileNet_V3_Large_Weights",
+    COCO_V1=_coco("ssdlite320_mobilenet_v3_large_coco-a79551df.pth", 3440060, 21.3))
