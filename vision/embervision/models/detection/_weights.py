@@ -50,3 +50,23 @@ SSD300_VGG16_Weights = _enum(
 SSDLite320_MobileNet_V3_Large_Weights = _enum(
     "SSDLite320_MobileNet_V3_Large_Weights",
     COCO_V1=_coco("ssdlite320_mobilenet_v3_large_coco-a79551df.pth", 3440060, 21.3))
+
+COCO_PERSON_KEYPOINT_NAMES = [
+    "nose", "left_eye", "right_eye", "left_ear", "right_ear", "left_shoulder", "right_shoulder", "left_elbow",
+    "right_elbow", "left_wrist", "right_wrist", "left_hip", "right_hip", "left_knee", "right_knee", "left_ankle",
+    "right_ankle",
+]
+
+
+def _keypoint(file, box_map, kp_map):
+    return Weights(url=_URL + file, transforms=ObjectDetection,
+                   meta={"categories": ["__background__", "person"], "keypoint_names": COCO_PERSON_KEYPOINT_NAMES,
+                         "min_size": (1, 1), "num_params": 59137258,
+                         "_metrics": {"COCO-val2017": {"box_map": box_map, "kp_map": kp_map}}})
+
+
+KeypointRCNN_ResNet50_FPN_Weights = WeightsEnum("KeypointRCNN_ResNet50_FPN_Weights", {
+    "COCO_LEGACY": _keypoint("keypointrcnn_resnet50_fpn_coco-9f466800.pth", 50.6, 61.1),
+    "COCO_V1": _keypoint("keypointrcnn_resnet50_fpn_coco-fc266e95.pth", 54.6, 65.0),
+    "DEFAULT": _keypoint("keypointrcnn_resnet50_fpn_coco-fc266e95.pth", 54.6, 65.0),
+}, module=__name__)

@@ -52,9 +52,6 @@ class RoIHeads(nn.Module):
         self.keypoint_roi_pool = keypoint_roi_pool
         self.keypoint_head = keypoint_head
         self.keypoint_predictor = keypoint_predictor
-        if self.has_keypoint():
-            raise NotImplementedError("RoIHeads: embervision has no keypoint branch yet (Keypoint R-CNN is not "
-                                      "implemented)")
 
     def has_mask(self):
         return not (self.mask_roi_pool is None or self.mask_head is None or self.mask_predictor is None)
@@ -95,6 +92,8 @@ class RoIHeads(nn.Module):
             raise ValueError("Every element of targets should have a labels key")
         if self.has_mask() and not all("masks" in t for t in targets):
             raise ValueError("Every element of targets should have a masks key")
+        if self.has_keypoint() and not all("keypoints" in t for t in targets):
+            raise ValueError("Every element of targets should have a keypoints key")
 
     def select_training_samples(self, proposals, targets):
         """Ground-truth boxes joined to the proposals, matched, sampled; returns the sampled proposals, their
@@ -149,7 +148,7 @@ class RoIHeads(nn.Module):
                 raise TypeError(f"target boxes must of float type, instead got {t['boxes'].dtype}")
             if t["labels"].dtype != ember.int64:
                 raise TypeError(f"target labels must of int64 type, instead got {t['labels'].dtype}")
-            if self.has_keypoint() and t["keypoints"].dtype not in _FLOAT_TYPES:
+            if self.has_keypoint() and "keypoints" in t and t["keypoints"].dtype not in _FLOAT_TYPES:
                 raise TypeError(f"target keypoints must of float type, instead got {t['keypoints'].dtype}")
 
     def forward(self, features, proposals, image_shapes, targets=None):
@@ -172,4 +171,8 @@ class RoIHeads(nn.Module):
             from .roi_mask import mask_branch
             result, losses = mask_branch(self, features, proposals, image_shapes, targets, matched_idxs, labels,
                                          result, losses)
+        if self.has_keypoint():
+            from .roi_keypoint import keypoint_branch
+            result, losses = keypoint_branch(self, features, proposals, image_shapes, targets, matched_idxs, labels,
+                                             result, losses)
         return result, losses
