@@ -25,8 +25,8 @@ import ember  # noqa: E402
 from ember.utils.data import DataLoader  # noqa: E402
 
 from coco_eval import coco_summary  # noqa: E402
-from data import NUM_CLASSES, DigitCanvases, collate, split_digits  # noqa: E402
-from model import digit_detector  # noqa: E402
+from digit_canvases import NUM_CLASSES, DigitCanvases, collate, split_digits  # noqa: E402
+from digit_detector import digit_detector  # noqa: E402
 from progress import ProgressBar  # noqa: E402
 
 

@@ -60,7 +60,7 @@ def test_map_hand_computed_cases():
 
 
 def test_canvases_have_exact_boxes_and_disjoint_digit_pools():
-    data = _module("data")
+    data = _module("digit_canvases")
     train_pool, test_pool = data.split_digits(0)
     assert len(train_pool) + len(test_pool) == 1797 and not set(train_pool) & set(test_pool)
     ds = data.DigitCanvases(test_pool, 6, seed=3)
