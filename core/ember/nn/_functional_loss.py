@@ -35,16 +35,28 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _real_only("mse_loss", input, target)
     _same_shape(input, target, "mse_loss")
-    loss = (input - target) ** 2
-    return _reduce(loss if weight is None else loss * weight, reduction)
+    return _weighted_reduce((input - target) ** 2, input, weight, reduction)
 
 
-@tensor_args("input", "target")
+def _weighted_reduce(loss, input, weight, reduction):
+    """mse_loss's and l1_loss's weight= (PyTorch 2.13): the weight has the input's size, and "mean" is the
+    weighted mean, sum(weight * loss) / sum(weight)."""
+    if weight is None:
+        return _reduce(loss, reduction)
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    loss = loss * weight
+    if reduction == "mean":
+        return loss.sum() / weight.sum()
+    return _reduce(loss, reduction)
+
+
+@tensor_args("input", "target", optional=("weight",))
 @autocast_policy("fp32")
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _same_shape(input, target, "l1_loss")
-    return _reduce((input - target).abs(), reduction)
+    return _weighted_reduce((input - target).abs(), input, weight, reduction)
 
 
 @tensor_args("input", "target", numbers=("beta",))
@@ -70,9 +82,11 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     _real_only("huber_loss", input, target)
     _same_shape(input, target, "huber_loss")
     delta = as_float("huber_loss", "delta", delta)  # a float in PyTorch's signature (2**70 must not overflow)
+    if weight is not None and tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
     d = (input - target).abs()
     loss = _C.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
-    return _reduce(loss if weight is None else loss * weight, reduction)
+    return _reduce(loss if weight is None else loss * weight, reduction)  # "mean": the plain mean, as PyTorch
 
 
 _NARROW_INTS = (_C.uint8, _C.int8, _C.int16, _C.int32)  # class indices of these dtypes are widened to int64

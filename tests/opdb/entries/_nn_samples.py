@@ -29,10 +29,11 @@ def unary_cases(scale=3.0, kwargs=({},)):
 
 
 def plain_grad_samples(samples):
-    """grad_samples from sample_inputs: the float64 samples whose tensors are all NumPy arrays with elements, not
-    in place (a leaf cannot be changed in place)."""
+    """grad_samples from sample_inputs: the float64 samples whose float tensors are all NumPy arrays with elements
+    (ember tensors there are the non-contiguous cases), not in place (a leaf cannot be changed in place)."""
     def grad(rng):
         return [(s.args, s.kwargs) for s in samples("float64", rng)
-                if not s.kwargs.get("inplace") and all(not hasattr(a, "numel") for a in s.args)
+                if not s.kwargs.get("inplace") and not any(hasattr(a, "is_floating_point") and a.is_floating_point()
+                                                           for a in s.args)
                 and all(a.size > 0 for a in s.args if isinstance(a, np.ndarray) and a.dtype.kind == "f")]
     return grad
