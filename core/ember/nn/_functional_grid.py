@@ -96,7 +96,10 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     n, c = input.shape[0], input.shape[1]
     sizes = list(input.shape[2:])  # (H, W) or (D, H, W); grid's last axis lists (x, y[, z]) = reversed
     out_shape = list(grid.shape[1:-1])
-    flat = input.reshape(n, c, -1)
+    spatial_numel = 1
+    for k in sizes:
+        spatial_numel *= k
+    flat = input.reshape(n, c, spatial_numel)  # not -1: an empty batch leaves it ambiguous
     m = 1
     for k in out_shape:
         m *= k
