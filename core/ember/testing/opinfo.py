@@ -80,7 +80,12 @@ def to_ember(arr, dtype: str):
 
 
 def to_numpy(t):
-    """Any ember tensor as a NumPy array, widened to float64/complex128 for 16-bit floats."""
+    """Any ember tensor as a NumPy array, widened to float64/complex128 for 16-bit floats; a sparse tensor as its
+    dense values; a Python number (a result such as broadcast_shapes' sizes) as a 0-dim array."""
+    if not isinstance(t, ember.Tensor):
+        return np.asarray(t)
+    if t.layout != ember.strided:
+        t = t.to_dense()
     if t.dtype in (ember.bfloat16, ember.float16):
         t = t.to(ember.float64)
     return np.array(t.numpy(), copy=True)
