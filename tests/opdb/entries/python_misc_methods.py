@@ -87,7 +87,8 @@ def _new(x, *data):
 
 
 def _strided_cases(dtype, rng):
-    return [Sample((r(rng, 2), (2, 3), (1, 2))), Sample((r(rng, 2), (3, 4), (4, 1))), Sample((r(rng, 2), (0, 2), (2, 1)))]
+    return [Sample((r(rng, 2), (2, 3), (1, 2))), Sample((r(rng, 2), (3, 4), (4, 1))),
+            Sample((r(rng, 2), (0, 2), (2, 1)))]
 
 
 def _has_the_strides(got, sample, dtype):
@@ -244,7 +245,8 @@ register(
     python_opinfo("range", _range, lambda d, rng: [Sample((0, 1, 0.25)), Sample((1, 4)), Sample((2.5, -1, -0.5)),
                                                    Sample((0, 1), {"dtype": getattr(ember, d)})],
                   grad=False),
-    python_opinfo("spmm", lambda a, b: a @ b, _spmm_cases, grad_samples=lambda rng: [((r(rng, 4, 3), r(rng, 3, 2)), {})]),
+    python_opinfo("spmm", lambda a, b: a @ b, _spmm_cases,
+                  grad_samples=lambda rng: [((r(rng, 4, 3), r(rng, 3, 2)), {})]),
     # randomised: the factors change with the random projection, so gradients are not checked by finite differences
     python_opinfo("svd_lowrank", _svd_lowrank, _low_rank_cases, grad=False,
                   extra={"compare_as": _through_reconstruction}, tol={"float32": (1e-4, 1e-4)}),

@@ -32,7 +32,8 @@ REFS = {
     "relu": lambda x, inplace=False: np.maximum(x, 0),
     "relu6": lambda x, inplace=False: np.clip(x, 0, 6),
     # outside training rrelu is leaky_relu with the mean of its slope range
-    "rrelu": lambda x, lower=1 / 8, upper=1 / 3, training=False, inplace=False: np.where(x >= 0, x, x * (lower + upper) / 2),
+    "rrelu": lambda x, lower=1 / 8, upper=1 / 3, training=False, inplace=False: np.where(
+        x >= 0, x, x * (lower + upper) / 2),
     "selu": lambda x, inplace=False: _SELU_SCALE * np.where(x > 0, x, _SELU_ALPHA * np.expm1(x)),
     "sigmoid": sps.expit,
     "silu": lambda x, inplace=False: x * sps.expit(x),

@@ -65,7 +65,8 @@ def _samples(shape, positional):
         const = np.full(shape, _CONSTANT)
         return [make(const, 0.3, True), make(const, 0.6, True), make(r(rng, *shape), 0.5, False),
                 make(r(rng, *shape), 0.0, True), make(r(rng, *shape), 1.0, True),
-                make(noncontig(np.full(shape, _CONSTANT), dtype), 0.5, True), make(np.zeros((0,) + shape[1:]), 0.5, True)]
+                make(noncontig(np.full(shape, _CONSTANT), dtype), 0.5, True),
+                make(np.zeros((0,) + shape[1:]), 0.5, True)]
     return samples
 
 

@@ -150,9 +150,11 @@ def _pad(x, pad, mode="constant", value=None):
 def _pad_samples(dtype, rng):
     return [Sample((r(rng, 3, 4), (1, 2)), {"value": 2.5}), Sample((r(rng, 2, 3, 4), (-1, 2, 1, -1))),
             Sample((r(rng, 2, 3, 4), (0, 0, 0, 0, 1, 1))), Sample((r(rng, 2, 3, 5), (2, 1), "reflect")),
-            Sample((r(rng, 1, 2, 4, 5), (1, 2, 2, 1), "reflect")), Sample((r(rng, 1, 2, 4, 5), (1, 2, 2, 1), "replicate")),
-            Sample((r(rng, 2, 3, 4), (3, 0), "replicate")), Sample((r(rng, 1, 2, 3, 4, 4), (1, 1, 2, 0, 1, 2), "circular")),
-            Sample((r(rng, 1, 2, 3, 4, 4), (1, 1, 2, 0, 1, 2), "reflect")), Sample((r(rng, 2, 2, 5), (2, 3), "circular")),
+            Sample((r(rng, 1, 2, 4, 5), (1, 2, 2, 1), "reflect")),
+            Sample((r(rng, 1, 2, 4, 5), (1, 2, 2, 1), "replicate")), Sample((r(rng, 2, 3, 4), (3, 0), "replicate")),
+            Sample((r(rng, 1, 2, 3, 4, 4), (1, 1, 2, 0, 1, 2), "circular")),
+            Sample((r(rng, 1, 2, 3, 4, 4), (1, 1, 2, 0, 1, 2), "reflect")),
+            Sample((r(rng, 2, 2, 5), (2, 3), "circular")),
             Sample((np.zeros((0, 3)), (1, 1))), Sample((noncontig(r(rng, 2, 4, 5), dtype), (1, 1, 2, 0), "reflect"))]
 
 

@@ -175,7 +175,8 @@ def _grid_grad(rng):
     """bilinear and bicubic (nearest is piecewise constant in the grid), points kept away from the borders where
     reflection and clamping bend."""
     return [((r(rng, 1, 2, 4, 5), r(rng, 1, 2, 3, 2, scale=0.8), mode, padding, align), {})
-            for mode in ("bilinear", "bicubic") for padding in ("zeros", "border", "reflection") for align in (False, True)]
+            for mode in ("bilinear", "bicubic") for padding in ("zeros", "border", "reflection")
+            for align in (False, True)]
 
 
 def _info(name, ref, samples, dtypes=("float32", "float64"), **kw):
