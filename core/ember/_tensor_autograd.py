@@ -20,6 +20,10 @@ class RemovableHandle:
 
 
 class AutogradMethods:
+    # PyTorch's Tensor.name: the name its variable carries inside a traced graph, None for every eager tensor;
+    # read-only (assigning it is an AttributeError there too)
+    name = property(lambda self: None)
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulates the gradient of this tensor into the graph's leaves (see ember.autograd.backward)."""
         from .autograd import backward
