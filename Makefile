@@ -54,6 +54,18 @@ $(STAMP)/domaindeps: $(STAMP)/venv
 	$(VPY) -m pip install --quiet --disable-pip-version-check "soundfile>=0.12"
 	@touch $@
 
+# embertext's dependency: sentencepiece (Google's library) for SentencePiece models. A stamp of its own, so
+# work trees whose domaindeps stamp is older still get it.
+$(STAMP)/textdeps: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "sentencepiece>=0.1.99"
+	@touch $@
+
+# The references embertext's tests check against: Hugging Face tokenizers (BPE, WordPiece), tiktoken
+# (GPT-2's BPE) and NLTK (BLEU).
+$(STAMP)/texttestdeps: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "tokenizers>=0.15" "tiktoken>=0.5" "nltk>=3.8"
+	@touch $@
+
 # librosa: the reference emberaudio's spectral functions are checked against.
 $(STAMP)/audiotestdeps: $(STAMP)/venv
 	$(VPY) -m pip install --quiet --disable-pip-version-check "librosa>=0.10"
@@ -61,7 +73,7 @@ $(STAMP)/audiotestdeps: $(STAMP)/venv
 
 # What only the tests need: tensorboard, whose event reader checks the files ember.utils.tensorboard writes
 # (SummaryWriter itself needs it too, as PyTorch's does; users install it when they log).
-$(STAMP)/testdeps: $(STAMP)/venv $(STAMP)/onnxdeps $(STAMP)/audiotestdeps
+$(STAMP)/testdeps: $(STAMP)/venv $(STAMP)/onnxdeps $(STAMP)/audiotestdeps $(STAMP)/texttestdeps
 	$(VPY) -m pip install --quiet --disable-pip-version-check "tensorboard>=2.14"
 	@touch $@
 
@@ -99,7 +111,7 @@ $(STAMP)/vision-deps: $(STAMP)/venv
 	$(VPY) -m pip install --quiet --disable-pip-version-check "pillow>=9" "av>=12"
 	@touch $@
 
-$(STAMP)/domains: $(STAMP)/core $(STAMP)/domaindeps $(STAMP)/vision-libs $(STAMP)/vision-deps $(DOMAIN_SRC)
+$(STAMP)/domains: $(STAMP)/core $(STAMP)/domaindeps $(STAMP)/textdeps $(STAMP)/vision-libs $(STAMP)/vision-deps $(DOMAIN_SRC)
 	PATH="$(abspath $(VENV))/bin:$$PATH" CCACHE_BASEDIR="$(CURDIR)" $(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps -e vision -e audio -e text -e csprng
 	@touch $@
 

@@ -1,0 +1,54 @@
+// embertext._C: the tokenizers and the vocabulary table in C++, bound with pybind11. Batch calls release
+// the GIL and spread texts over threads.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "bert_tokenizer.h"
+#include "gpt2_bpe.h"
+#include "vocab.h"
+
+namespace py = pybind11;
+using namespace embertext;
+
+PYBIND11_MODULE(_C, m) {
+  m.doc() = "embertext's C++ tokenizers and vocabulary table";
+
+  py::class_<Vocab>(m, "Vocab")
+      .def(py::init<std::vector<std::string>, std::optional<int64_t>>(), py::arg("tokens"),
+           py::arg("default_index") = py::none())
+      .def("__len__", &Vocab::size)
+      .def("__contains__", &Vocab::contains)
+      .def("index", &Vocab::index)
+      .def("indices", &Vocab::indices, py::call_guard<py::gil_scoped_release>())
+      .def("token", &Vocab::token)
+      .def("tokens", &Vocab::tokens)
+      .def("set_default_index", &Vocab::set_default_index)
+      .def("default_index", &Vocab::default_index)
+      .def("append_token", &Vocab::append_token)
+      .def("insert_token", &Vocab::insert_token)
+      .def("itos", &Vocab::itos)
+      .def("stoi", &Vocab::stoi);
+
+  py::class_<GPT2BPEEncoder>(m, "GPT2BPEEncoder")
+      .def(py::init<const std::unordered_map<std::string, int64_t>&,
+                    const std::vector<std::pair<std::string, std::string>>&>(),
+           py::arg("encoder"), py::arg("merges"))
+      .def("encode", [](const GPT2BPEEncoder& e, const std::string& s) { return e.encode(s); })
+      .def("tokenize", [](const GPT2BPEEncoder& e, const std::string& s) { return e.tokenize(s); })
+      .def("decode", &GPT2BPEEncoder::decode)
+      .def("encode_batch", &GPT2BPEEncoder::encode_batch, py::call_guard<py::gil_scoped_release>())
+      .def_static("pretokenize", [](const std::string& s) {
+        std::vector<std::string> out;
+        for (auto piece : GPT2BPEEncoder::pretokenize(s)) out.emplace_back(piece);
+        return out;
+      });
+
+  py::class_<BERTTokenizer>(m, "BERTTokenizer")
+      .def(py::init<std::vector<std::string>, bool, std::optional<bool>, std::vector<std::string>, std::string>(),
+           py::arg("vocab"), py::arg("do_lower_case"), py::arg("strip_accents"), py::arg("never_split"),
+           py::arg("unk_token") = "[UNK]")
+      .def("tokenize", [](const BERTTokenizer& t, const std::string& s) { return t.tokenize(s); })
+      .def("encode", [](const BERTTokenizer& t, const std::string& s) { return t.encode(s); })
+      .def("encode_batch", &BERTTokenizer::encode_batch, py::call_guard<py::gil_scoped_release>())
+      .def("tokenize_batch", &BERTTokenizer::tokenize_batch, py::call_guard<py::gil_scoped_release>());
+}
