@@ -27,7 +27,11 @@ PYBIND11_MODULE(_C, m) {
       .def("append_token", &Vocab::append_token)
       .def("insert_token", &Vocab::insert_token)
       .def("itos", &Vocab::itos)
-      .def("stoi", &Vocab::stoi);
+      .def("stoi", &Vocab::stoi)
+      .def(py::pickle([](const Vocab& v) { return py::make_tuple(v.itos(), v.default_index()); },
+                      [](const py::tuple& t) {
+                        return Vocab(t[0].cast<std::vector<std::string>>(), t[1].cast<std::optional<int64_t>>());
+                      }));
 
   py::class_<GPT2BPEEncoder>(m, "GPT2BPEEncoder")
       .def(py::init<const std::unordered_map<std::string, int64_t>&,
@@ -35,7 +39,7 @@ PYBIND11_MODULE(_C, m) {
            py::arg("encoder"), py::arg("merges"))
       .def("encode", [](const GPT2BPEEncoder& e, const std::string& s) { return e.encode(s); })
       .def("tokenize", [](const GPT2BPEEncoder& e, const std::string& s) { return e.tokenize(s); })
-      .def("decode", &GPT2BPEEncoder::decode)
+      .def("decode", [](const GPT2BPEEncoder& e, const std::vector<int64_t>& ids) { return py::bytes(e.decode(ids)); })
       .def("encode_batch", &GPT2BPEEncoder::encode_batch, py::call_guard<py::gil_scoped_release>())
       .def_static("pretokenize", [](const std::string& s) {
         std::vector<std::string> out;

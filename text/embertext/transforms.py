@@ -1,0 +1,236 @@
+"""Composable text transforms (torchtext.transforms), each an nn.Module taking one text/sequence or a
+batch (a list of them). The tokenizers run in C++ and tokenize batches across threads."""
+
+import re
+from typing import Any, List, Optional, Union
+
+import ember
+from ember import nn
+
+from . import _C
+from . import functional as F
+from ._tokenizer_files import read_gpt2_encoder, read_gpt2_merges, read_token_lines
+from .data.functional import load_sp_model
+from .vocab import Vocab
+
+__all__ = ["SentencePieceTokenizer", "GPT2BPETokenizer", "BERTTokenizer", "RegexTokenizer", "VocabTransform",
+           "ToTensor", "LabelToIndex", "Truncate", "AddToken", "PadTransform", "StrToIntTransform", "Sequential"]
+
+
+def _one_or_batch(input: Any, one, batch, name: str) -> Any:
+    if isinstance(input, str):
+        return one(input)
+    if isinstance(input, list) and all(isinstance(x, str) for x in input):
+        return batch(input)
+    raise TypeError(f"{name}: input type not supported: expected str or List[str], got {type(input).__name__}")
+
+
+class _PathBuilt(nn.Module):
+    """A transform whose C++ state is rebuilt from its files when unpickled (the files must still exist)."""
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_impl", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._build()
+
+
+class SentencePieceTokenizer(_PathBuilt):
+    """Pieces of a SentencePiece model (the sentencepiece library's, loaded from `sp_model_path`)."""
+
+    def __init__(self, sp_model_path: str):
+        super().__init__()
+        self.sp_model_path = sp_model_path
+        self._build()
+
+    def _build(self):
+        self._impl = load_sp_model(self.sp_model_path)
+
+    def forward(self, input: Any) -> Any:
+        return _one_or_batch(input, self._impl.EncodeAsPieces, lambda xs: [self._impl.EncodeAsPieces(x) for x in xs],
+                             "SentencePieceTokenizer")
+
+    def decode(self, pieces: List[str]) -> str:
+        return self._impl.DecodePieces(pieces)
+
+
+class GPT2BPETokenizer(_PathBuilt):
+    """GPT-2's byte-level BPE from its encoder.json and vocab.bpe: token ids (as strings, as torchtext's)
+    or, with `return_tokens=True`, the tokens."""
+
+    def __init__(self, encoder_json_path: str, vocab_bpe_path: str, return_tokens: bool = False):
+        super().__init__()
+        self.encoder_json_path, self.vocab_bpe_path, self._return_tokens = encoder_json_path, vocab_bpe_path, return_tokens
+        self._build()
+
+    def _build(self):
+        self._impl = _C.GPT2BPEEncoder(read_gpt2_encoder(self.encoder_json_path), read_gpt2_merges(self.vocab_bpe_path))
+
+    def _encode(self, text: str) -> List[str]:
+        if self._return_tokens:
+            return self._impl.tokenize(text)
+        return [str(i) for i in self._impl.encode(text)]
+
+    def forward(self, input: Any) -> Any:
+        def batch(texts):
+            if self._return_tokens:
+                return [self._impl.tokenize(t) for t in texts]
+            return [[str(i) for i in ids] for ids in self._impl.encode_batch(texts, ember.get_num_threads())]
+
+        return _one_or_batch(input, self._encode, batch, "GPT2BPETokenizer")
+
+    def encode(self, text: str) -> List[int]:
+        return self._impl.encode(text)
+
+    def decode(self, tokens: List[str]) -> str:
+        """The text of a list of token ids (as strings or ints)."""
+        return self._impl.decode([int(t) for t in tokens]).decode("utf-8", errors="replace")
+
+
+class BERTTokenizer(_PathBuilt):
+    """BERT's tokenizer (basic tokenization, then WordPiece) over the vocabulary file `vocab_path` (one
+    token a line): token ids (as strings, as torchtext's) or, with `return_tokens=True`, the tokens."""
+
+    def __init__(self, vocab_path: str, do_lower_case: bool = True, strip_accents: Optional[bool] = None,
+                 return_tokens: bool = False, never_split: Optional[List[str]] = None):
+        super().__init__()
+        self._vocab_path, self._do_lower_case, self._strip_accents = vocab_path, do_lower_case, strip_accents
+        self._return_tokens, self._never_split = return_tokens, list(never_split or [])
+        self._build()
+
+    def _build(self):
+        vocab = read_token_lines(self._vocab_path, "BERTTokenizer vocabulary")
+        self._impl = _C.BERTTokenizer(vocab, self._do_lower_case, self._strip_accents, self._never_split)
+
+    def _encode(self, text: str) -> List[str]:
+        if self._return_tokens:
+            return self._impl.tokenize(text)
+        return [str(i) for i in self._impl.encode(text)]
+
+    def forward(self, input: Any) -> Any:
+        def batch(texts):
+            threads = ember.get_num_threads()
+            if self._return_tokens:
+                return self._impl.tokenize_batch(texts, threads)
+            return [[str(i) for i in ids] for ids in self._impl.encode_batch(texts, threads)]
+
+        return _one_or_batch(input, self._encode, batch, "BERTTokenizer")
+
+
+class RegexTokenizer(nn.Module):
+    """Applies each (regex, replacement) of `patterns_list` in order, then splits at spaces."""
+
+    def __init__(self, patterns_list):
+        super().__init__()
+        self.patterns_list = [(re.compile(p), r) for p, r in patterns_list]
+
+    def forward(self, line: str) -> List[str]:
+        for pattern, replacement in self.patterns_list:
+            line = pattern.sub(replacement, line)
+        return [t for t in line.split(" ") if t]
+
+
+class VocabTransform(nn.Module):
+    """Token lists (or a batch of them) to their indices in `vocab`."""
+
+    def __init__(self, vocab: Vocab):
+        super().__init__()
+        if not isinstance(vocab, Vocab):
+            raise TypeError(f"VocabTransform: vocab must be an embertext.vocab.Vocab, got {type(vocab).__name__}")
+        self.vocab = vocab
+
+    def forward(self, input: Any) -> Any:
+        if isinstance(input, list) and all(isinstance(x, str) for x in input):
+            return self.vocab.lookup_indices(input)
+        if isinstance(input, list) and all(isinstance(x, list) for x in input):
+            return [self.vocab.lookup_indices(tokens) for tokens in input]
+        raise TypeError(f"VocabTransform: input type not supported: expected List[str] or List[List[str]], "
+                        f"got {type(input).__name__}")
+
+
+class ToTensor(nn.Module):
+    """Ids (or a batch of them, padded with `padding_value`) to a tensor of `dtype`."""
+
+    def __init__(self, padding_value: Optional[int] = None, dtype: ember.dtype = ember.long):
+        super().__init__()
+        self.padding_value, self.dtype = padding_value, dtype
+
+    def forward(self, input: Any) -> ember.Tensor:
+        return F.to_tensor(input, padding_value=self.padding_value, dtype=self.dtype)
+
+
+class LabelToIndex(nn.Module):
+    """Label names to indices, from a list of names or a file of one name a line."""
+
+    def __init__(self, label_names: Optional[List[str]] = None, label_path: Optional[str] = None,
+                 sort_names: bool = False):
+        super().__init__()
+        if label_names is not None and label_path is not None:
+            raise ValueError("LabelToIndex: label_names and label_path are mutually exclusive")
+        if label_names is None and label_path is None:
+            raise ValueError("LabelToIndex: label_names or label_path is required")
+        names = list(label_names) if label_names is not None else read_token_lines(label_path, "LabelToIndex labels")
+        if sort_names:
+            names = sorted(names)
+        self._label_vocab = Vocab(_C.Vocab(names))
+        self._label_names = self._label_vocab.get_itos()
+
+    def forward(self, input: Any) -> Any:
+        if isinstance(input, str):
+            return self._label_vocab[input]
+        if isinstance(input, list) and all(isinstance(x, str) for x in input):
+            return self._label_vocab.lookup_indices(input)
+        raise TypeError(f"LabelToIndex: input type not supported: expected str or List[str], got {type(input).__name__}")
+
+    @property
+    def label_names(self) -> List[str]:
+        return self._label_names
+
+
+class Truncate(nn.Module):
+    def __init__(self, max_seq_len: int):
+        super().__init__()
+        self.max_seq_len = max_seq_len
+
+    def forward(self, input: Any) -> Any:
+        return F.truncate(input, self.max_seq_len)
+
+
+class AddToken(nn.Module):
+    def __init__(self, token: Union[int, str], begin: bool = True):
+        super().__init__()
+        self.token, self.begin = token, begin
+
+    def forward(self, input: Any) -> Any:
+        return F.add_token(input, self.token, self.begin)
+
+
+class PadTransform(nn.Module):
+    """Pads a tensor's last dimension with `pad_value` up to `max_length` (longer ones are kept)."""
+
+    def __init__(self, max_length: int, pad_value: int):
+        super().__init__()
+        self.max_length, self.pad_value = max_length, float(pad_value)
+
+    def forward(self, x: ember.Tensor) -> ember.Tensor:
+        length = x.size(-1)
+        if length < self.max_length:
+            x = nn.functional.pad(x, (0, self.max_length - length), value=self.pad_value)
+        return x
+
+
+class StrToIntTransform(nn.Module):
+    def forward(self, input: Any) -> Any:
+        return F.str_to_int(input)
+
+
+class Sequential(nn.Sequential):
+    """nn.Sequential whose forward takes any input type (token lists, strings), as torchtext's."""
+
+    def forward(self, input: Any) -> Any:
+        for module in self:
+            input = module(input)
+        return input

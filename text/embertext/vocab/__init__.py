@@ -1,0 +1,6 @@
+"""Vocabularies (`Vocab`, `vocab`, `build_vocab_from_iterator`) and pretrained word vectors."""
+
+from ._factories import build_vocab_from_iterator, vocab
+from ._vocab import Vocab
+
+__all__ = ["Vocab", "vocab", "build_vocab_from_iterator"]
