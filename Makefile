@@ -139,4 +139,4 @@ wheels: $(STAMP)/venv $(STAMP)/vision-libs
 	@ls dist
 
 clean:
-	rm -rf $(VENV) $(STAMP) core/build csprng/build dist
+	rm -rf $(VENV) $(STAMP) core/build csprng/build vision/build text/build dist

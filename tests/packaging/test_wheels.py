@@ -46,7 +46,10 @@ CHECKS = {
     "embervision": "import embervision.io as vio; x = ember.arange(48).reshape(3, 4, 4).to(ember.uint8); "
                    "assert bool((vio.decode_png(vio.encode_png(x)) == x).all()); "
                    "assert tuple(vio.decode_jpeg(vio.encode_jpeg(x)).shape) == (3, 4, 4); import av, PIL",
-    "emberaudio": "pass", "embertext": "pass",
+    "emberaudio": "pass",
+    "embertext": "from embertext.vocab import build_vocab_from_iterator; "
+                 "assert build_vocab_from_iterator([['a', 'b', 'b']]).get_itos() == ['b', 'a']; "
+                 "assert embertext._C.GPT2BPEEncoder.pretokenize('Hi there') == ['Hi', ' there']; import sentencepiece",
 }
 
 

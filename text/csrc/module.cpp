@@ -10,6 +10,37 @@
 namespace py = pybind11;
 using namespace embertext;
 
+namespace {
+
+// A Python str's UTF-8 bytes; a str with lone surrogates raises Python's UnicodeEncodeError naming them.
+std::string utf8(const py::handle& text) {
+  if (!PyUnicode_Check(text.ptr())) {
+    throw py::type_error(std::string("expected str, got ") + Py_TYPE(text.ptr())->tp_name);
+  }
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+  if (!data) throw py::error_already_set();
+  return std::string(data, size);
+}
+
+std::vector<std::string> utf8_list(const py::list& texts) {
+  std::vector<std::string> out;
+  out.reserve(texts.size());
+  for (const auto& t : texts) out.push_back(utf8(t));
+  return out;
+}
+
+// Runs a batch method with the GIL released, after converting the texts with it held.
+template <class T, class R>
+R run_batch(const T& self, const py::list& texts, int threads,
+            R (T::*method)(const std::vector<std::string>&, int) const) {
+  std::vector<std::string> in = utf8_list(texts);
+  py::gil_scoped_release release;
+  return (self.*method)(in, threads);
+}
+
+}  // namespace
+
 PYBIND11_MODULE(_C, m) {
   m.doc() = "embertext's C++ tokenizers and vocabulary table";
 
@@ -37,10 +68,11 @@ PYBIND11_MODULE(_C, m) {
       .def(py::init<const std::unordered_map<std::string, int64_t>&,
                     const std::vector<std::pair<std::string, std::string>>&>(),
            py::arg("encoder"), py::arg("merges"))
-      .def("encode", [](const GPT2BPEEncoder& e, const std::string& s) { return e.encode(s); })
-      .def("tokenize", [](const GPT2BPEEncoder& e, const std::string& s) { return e.tokenize(s); })
+      .def("encode", [](const GPT2BPEEncoder& e, const py::handle& s) { return e.encode(utf8(s)); })
+      .def("tokenize", [](const GPT2BPEEncoder& e, const py::handle& s) { return e.tokenize(utf8(s)); })
       .def("decode", [](const GPT2BPEEncoder& e, const std::vector<int64_t>& ids) { return py::bytes(e.decode(ids)); })
-      .def("encode_batch", &GPT2BPEEncoder::encode_batch, py::call_guard<py::gil_scoped_release>())
+      .def("encode_batch", [](const GPT2BPEEncoder& e, const py::list& texts,
+                              int threads) { return run_batch(e, texts, threads, &GPT2BPEEncoder::encode_batch); })
       .def_static("pretokenize", [](const std::string& s) {
         std::vector<std::string> out;
         for (auto piece : GPT2BPEEncoder::pretokenize(s)) out.emplace_back(piece);
@@ -51,8 +83,11 @@ PYBIND11_MODULE(_C, m) {
       .def(py::init<std::vector<std::string>, bool, std::optional<bool>, std::vector<std::string>, std::string>(),
            py::arg("vocab"), py::arg("do_lower_case"), py::arg("strip_accents"), py::arg("never_split"),
            py::arg("unk_token") = "[UNK]")
-      .def("tokenize", [](const BERTTokenizer& t, const std::string& s) { return t.tokenize(s); })
-      .def("encode", [](const BERTTokenizer& t, const std::string& s) { return t.encode(s); })
-      .def("encode_batch", &BERTTokenizer::encode_batch, py::call_guard<py::gil_scoped_release>())
-      .def("tokenize_batch", &BERTTokenizer::tokenize_batch, py::call_guard<py::gil_scoped_release>());
+      .def("tokenize", [](const BERTTokenizer& t, const py::handle& s) { return t.tokenize(utf8(s)); })
+      .def("encode", [](const BERTTokenizer& t, const py::handle& s) { return t.encode(utf8(s)); })
+      .def("encode_batch", [](const BERTTokenizer& t, const py::list& texts,
+                              int threads) { return run_batch(t, texts, threads, &BERTTokenizer::encode_batch); })
+      .def("tokenize_batch", [](const BERTTokenizer& t, const py::list& texts, int threads) {
+        return run_batch(t, texts, threads, &BERTTokenizer::tokenize_batch);
+      });
 }

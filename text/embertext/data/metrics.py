@@ -15,7 +15,8 @@ def bleu_score(candidate_corpus: List[List[str]], references_corpus: List[List[L
                weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25)) -> float:
     """Corpus-level BLEU (Papineni et al.): clipped n-gram precisions up to `max_n` combined with `weights`
     in log space, times the brevity penalty against the reference lengths closest to each candidate's
-    (the shorter one on a tie, as NLTK's corpus_bleu). 0.0 when some order has no match."""
+    (the shorter one on a tie, as NLTK's corpus_bleu). 0.0 when some order has no match. As torchtext's, a
+    candidate shorter than n adds no n-grams to the order-n denominator (NLTK's counts at least one)."""
     if max_n != len(weights):
         raise ValueError(f"bleu_score: the length of weights ({len(weights)}) must equal max_n ({max_n})")
     if len(candidate_corpus) != len(references_corpus):
