@@ -30,7 +30,7 @@ def test_container_equals_numpy(batch_first):
     ember.manual_seed(0)
     L, S, N, E, H = 3, 5, 2, 8, 2
     proj = InProjContainer(nn.Linear(E, E, bias=False), nn.Linear(E, E, bias=False), nn.Linear(E, E, bias=False))
-    mha = MultiheadAttentionContainer(H, proj, ScaledDotProduct(batch_first=batch_first), nn.Linear(E, E),
+    mha = MultiheadAttentionContainer(H, proj, ScaledDotProduct(), nn.Linear(E, E),
                                       batch_first=batch_first)
     rng = np.random.default_rng(0)
     q, k, v = (rng.standard_normal(s).astype(np.float32) for s in [(L, N, E), (S, N, E), (S, N, E)])
