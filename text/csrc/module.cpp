@@ -5,23 +5,15 @@
 
 #include "bert_tokenizer.h"
 #include "gpt2_bpe.h"
-#include "vocab.h"
+#include "py_utf8.h"
+#include "py_vocab.h"
 
 namespace py = pybind11;
 using namespace embertext;
 
 namespace {
 
-// A Python str's UTF-8 bytes; a str with lone surrogates raises Python's UnicodeEncodeError naming them.
-std::string utf8(const py::handle& text) {
-  if (!PyUnicode_Check(text.ptr())) {
-    throw py::type_error(std::string("expected str, got ") + Py_TYPE(text.ptr())->tp_name);
-  }
-  Py_ssize_t size = 0;
-  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
-  if (!data) throw py::error_already_set();
-  return std::string(data, size);
-}
+std::string utf8(const py::handle& text) { return std::string(utf8_view(text.ptr())); }
 
 std::vector<std::string> utf8_list(const py::list& texts) {
   std::vector<std::string> out;
@@ -44,24 +36,24 @@ R run_batch(const T& self, const py::list& texts, int threads,
 PYBIND11_MODULE(_C, m) {
   m.doc() = "embertext's C++ tokenizers and vocabulary table";
 
-  py::class_<Vocab>(m, "Vocab")
+  py::class_<PyVocab>(m, "Vocab")
       .def(py::init<std::vector<std::string>, std::optional<int64_t>>(), py::arg("tokens"),
            py::arg("default_index") = py::none())
-      .def("__len__", &Vocab::size)
-      .def("__contains__", &Vocab::contains)
-      .def("index", &Vocab::index)
-      .def("indices", &Vocab::indices, py::call_guard<py::gil_scoped_release>())
-      .def("token", &Vocab::token)
-      .def("tokens", &Vocab::tokens)
-      .def("set_default_index", &Vocab::set_default_index)
-      .def("default_index", &Vocab::default_index)
-      .def("append_token", &Vocab::append_token)
-      .def("insert_token", &Vocab::insert_token)
-      .def("itos", &Vocab::itos)
-      .def("stoi", &Vocab::stoi)
-      .def(py::pickle([](const Vocab& v) { return py::make_tuple(v.itos(), v.default_index()); },
+      .def("__len__", &PyVocab::size)
+      .def("__contains__", &PyVocab::contains_str)
+      .def("index", &PyVocab::index_of)
+      .def("indices", &PyVocab::indices_of)
+      .def("token", &PyVocab::token)
+      .def("tokens", &PyVocab::tokens)
+      .def("set_default_index", &PyVocab::set_default_index)
+      .def("default_index", &PyVocab::default_index)
+      .def("append_token", &PyVocab::append)
+      .def("insert_token", &PyVocab::insert)
+      .def("itos", &PyVocab::itos)
+      .def("stoi", &PyVocab::stoi)
+      .def(py::pickle([](const PyVocab& v) { return py::make_tuple(v.itos(), v.default_index()); },
                       [](const py::tuple& t) {
-                        return Vocab(t[0].cast<std::vector<std::string>>(), t[1].cast<std::optional<int64_t>>());
+                        return PyVocab(t[0].cast<std::vector<std::string>>(), t[1].cast<std::optional<int64_t>>());
                       }));
 
   py::class_<GPT2BPEEncoder>(m, "GPT2BPEEncoder")

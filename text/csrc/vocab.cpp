@@ -8,17 +8,18 @@ Vocab::Vocab(std::vector<std::string> tokens, std::optional<int64_t> default_ind
     : itos_(std::move(tokens)), default_index_(default_index) {
   stoi_.reserve(itos_.size());
   for (size_t i = 0; i < itos_.size(); ++i) {
-    if (!stoi_.emplace(itos_[i], static_cast<int64_t>(i)).second) {
+    keys_.push_back(itos_[i]);
+    if (!stoi_.emplace(keys_.back(), static_cast<int64_t>(i)).second) {
       throw std::runtime_error("Duplicate token found in tokens list: " + itos_[i]);
     }
   }
 }
 
-int64_t Vocab::index(const std::string& token) const {
+int64_t Vocab::index(std::string_view token) const {
   auto it = stoi_.find(token);
   if (it != stoi_.end()) return it->second;
   if (default_index_) return *default_index_;
-  throw std::runtime_error("Token " + token + " not found and default index is not set");
+  throw std::runtime_error("Token " + std::string(token) + " not found and default index is not set");
 }
 
 std::vector<int64_t> Vocab::indices(const std::vector<std::string>& tokens) const {
@@ -49,7 +50,8 @@ void Vocab::append_token(const std::string& token) {
     throw std::runtime_error("Token " + token +
                              " already exists in the Vocab with index: " + std::to_string(it->second));
   }
-  stoi_.emplace(token, size());
+  keys_.push_back(token);
+  stoi_.emplace(keys_.back(), size());
   itos_.push_back(token);
 }
 
@@ -63,8 +65,17 @@ void Vocab::insert_token(const std::string& token, int64_t index) {
     throw std::runtime_error("Token " + token +
                              " already exists in the Vocab with index: " + std::to_string(it->second));
   }
+  keys_.push_back(token);
+  stoi_.emplace(keys_.back(), index);
   itos_.insert(itos_.begin() + index, token);
-  for (size_t i = index; i < itos_.size(); ++i) stoi_[itos_[i]] = static_cast<int64_t>(i);
+  for (size_t i = index + 1; i < itos_.size(); ++i) stoi_.find(itos_[i])->second = static_cast<int64_t>(i);
+}
+
+std::unordered_map<std::string, int64_t> Vocab::stoi() const {
+  std::unordered_map<std::string, int64_t> out;
+  out.reserve(stoi_.size());
+  for (const auto& [token, index] : stoi_) out.emplace(token, index);
+  return out;
 }
 
 }  // namespace embertext

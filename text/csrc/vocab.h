@@ -2,8 +2,10 @@
 // a hash lookup, and an optional default index returned for tokens it lacks.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -14,8 +16,8 @@ class Vocab {
   explicit Vocab(std::vector<std::string> tokens, std::optional<int64_t> default_index = std::nullopt);
 
   int64_t size() const { return static_cast<int64_t>(itos_.size()); }
-  bool contains(const std::string& token) const { return stoi_.count(token) != 0; }
-  int64_t index(const std::string& token) const;  // raises when absent and no default index is set
+  bool contains(std::string_view token) const { return stoi_.count(token) != 0; }
+  int64_t index(std::string_view token) const;  // raises when absent and no default index is set
   std::vector<int64_t> indices(const std::vector<std::string>& tokens) const;
   const std::string& token(int64_t index) const;
   std::vector<std::string> tokens(const std::vector<int64_t>& indices) const;
@@ -26,11 +28,14 @@ class Vocab {
   void insert_token(const std::string& token, int64_t index);
 
   const std::vector<std::string>& itos() const { return itos_; }
-  const std::unordered_map<std::string, int64_t>& stoi() const { return stoi_; }
+  std::unordered_map<std::string, int64_t> stoi() const;
 
  private:
   std::vector<std::string> itos_;
-  std::unordered_map<std::string, int64_t> stoi_;
+  // Keys are views of `keys_`, an append-only store whose strings never move, so lookups of a Python
+  // str's UTF-8 buffer need no copy.
+  std::deque<std::string> keys_;
+  std::unordered_map<std::string_view, int64_t> stoi_;
   std::optional<int64_t> default_index_;
 };
 
