@@ -1,6 +1,7 @@
 """Reference tokenizer files for embertext's tests, trained once per session with Hugging Face's
 `tokenizers` on real text this machine has (the Python standard library's sources), since the published
 GPT-2/BERT vocabularies cannot be downloaded here."""
+
 import glob
 import json
 import os
@@ -10,9 +11,11 @@ import pytest
 
 # Varied text: accents, apostrophes, numbers, punctuation runs, CJK, emoji, every kind of white space,
 # combining marks, control characters.
-SAMPLE = ("Héllo wörld! It's 12,345.67 — naïve café's 'quoted' ΣΊΣΥΦΟΣ İstanbul\t\ttabs\n\n  spaces   \r\nend "
-          "漢字かな 😀 \u00a0nbsp \u2028ls x\u0301y \x00ctl\x07 \ufffd Ǆ ﬁ ½ don't we'll they've I'd ''s"
-          "  trailing   ")
+SAMPLE = (
+    "Héllo wörld! It's 12,345.67 — naïve café's 'quoted' ΣΊΣΥΦΟΣ İstanbul\t\ttabs\n\n  spaces   \r\nend "
+    "漢字かな 😀 \u00a0nbsp \u2028ls x\u0301y \x00ctl\x07 \ufffd Ǆ ﬁ ½ don't we'll they've I'd ''s"
+    "  trailing   "
+)
 
 
 def stdlib_texts(count=40):

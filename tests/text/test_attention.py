@@ -1,4 +1,5 @@
 """embertext.nn attention containers against multi-head attention written in NumPy."""
+
 import numpy as np
 import pytest
 
@@ -15,7 +16,7 @@ def numpy_mha(q, k, v, wq, wk, wv, wo, bo, nhead, mask=None):
     def heads(x, w, length):
         return (x @ w.T).reshape(length, N * nhead, d).transpose(1, 0, 2)
 
-    qh, kh, vh = heads(q, wq, L) * d ** -0.5, heads(k, wk, S), heads(v, wv, S)
+    qh, kh, vh = heads(q, wq, L) * d**-0.5, heads(k, wk, S), heads(v, wv, S)
     scores = qh @ kh.transpose(0, 2, 1)
     if mask is not None:
         scores = np.where(mask, -1e8, scores)
@@ -30,8 +31,7 @@ def test_container_equals_numpy(batch_first):
     ember.manual_seed(0)
     L, S, N, E, H = 3, 5, 2, 8, 2
     proj = InProjContainer(nn.Linear(E, E, bias=False), nn.Linear(E, E, bias=False), nn.Linear(E, E, bias=False))
-    mha = MultiheadAttentionContainer(H, proj, ScaledDotProduct(), nn.Linear(E, E),
-                                      batch_first=batch_first)
+    mha = MultiheadAttentionContainer(H, proj, ScaledDotProduct(), nn.Linear(E, E), batch_first=batch_first)
     rng = np.random.default_rng(0)
     q, k, v = (rng.standard_normal(s).astype(np.float32) for s in [(L, N, E), (S, N, E), (S, N, E)])
     mask = rng.random((N * H, L, S)) < 0.3
@@ -41,8 +41,18 @@ def test_container_equals_numpy(batch_first):
     if batch_first:
         out = out.transpose(1, 0, 2)
     w = lambda m: m.weight.detach().numpy()  # noqa: E731
-    ref_out, ref_w = numpy_mha(q, k, v, w(proj.query_proj), w(proj.key_proj), w(proj.value_proj), w(mha.out_proj),
-                               mha.out_proj.bias.detach().numpy(), H, mask)
+    ref_out, ref_w = numpy_mha(
+        q,
+        k,
+        v,
+        w(proj.query_proj),
+        w(proj.key_proj),
+        w(proj.value_proj),
+        w(mha.out_proj),
+        mha.out_proj.bias.detach().numpy(),
+        H,
+        mask,
+    )
     np.testing.assert_allclose(out, ref_out, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(weights.detach().numpy(), ref_w, rtol=1e-4, atol=1e-6)
 

@@ -1,5 +1,6 @@
 """BERT's tokenizer against Hugging Face's BertWordPieceTokenizer on the same vocabulary, for each
 lowercase/strip_accents setting."""
+
 import pytest
 from conftest import SAMPLE
 

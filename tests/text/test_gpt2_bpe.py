@@ -1,4 +1,5 @@
 """GPT-2's byte-level BPE against Hugging Face tokenizers and tiktoken on the same vocabulary."""
+
 import pytest
 from conftest import SAMPLE
 

@@ -1,4 +1,5 @@
 """SentencePiece models trained with generate_sp_model: pieces and ids equal the sentencepiece library's."""
+
 import io
 
 import pytest
@@ -27,7 +28,9 @@ def sp_model(tmp_path_factory, corpus):
 def test_pieces_and_ids_equal_the_library(sp_model, corpus):
     reference = spm.SentencePieceProcessor(model_file=sp_model)
     lines = [SAMPLE, "plain words here", *corpus[0].splitlines()[:30]]
-    assert list(sentencepiece_tokenizer(load_sp_model(sp_model))(lines)) == [reference.encode(x, out_type=str) for x in lines]
+    assert list(sentencepiece_tokenizer(load_sp_model(sp_model))(lines)) == [
+        reference.encode(x, out_type=str) for x in lines
+    ]
     with open(sp_model, "rb") as f:
         from_file = load_sp_model(io.BytesIO(f.read()))
     assert list(sentencepiece_numericalizer(from_file)(lines)) == [reference.encode(x) for x in lines]

@@ -1,4 +1,5 @@
 """embertext.transforms and embertext.functional on single inputs, batches and bad input."""
+
 import numpy as np
 import pytest
 
@@ -22,7 +23,10 @@ def test_to_tensor():
 
 def test_truncate_add_token_str_to_int():
     assert T.Truncate(2)([1, 2, 3]) == [1, 2] and T.Truncate(2)([["a", "b", "c"], ["d"]]) == [["a", "b"], ["d"]]
-    assert T.AddToken(0)([5, 6]) == [0, 5, 6] and T.AddToken("</s>", begin=False)([["a"], []]) == [["a", "</s>"], ["</s>"]]
+    assert T.AddToken(0)([5, 6]) == [0, 5, 6] and T.AddToken("</s>", begin=False)([["a"], []]) == [
+        ["a", "</s>"],
+        ["</s>"],
+    ]
     assert T.StrToIntTransform()(["1", "22"]) == [1, 22] and F.str_to_int([["3"], ["4", "5"]]) == [[3], [4, 5]]
     with pytest.raises(TypeError, match="add_token"):
         F.add_token([1, 2], "x")
@@ -61,7 +65,12 @@ def test_vocab_transform_and_label_to_index(tmp_path):
 def test_sequential_pipeline_and_regex_tokenizer():
     v = build_vocab_from_iterator([["hello", "world", "hello"]], specials=["<pad>", "<unk>"])
     v.set_default_index(1)
-    pipeline = T.Sequential(T.RegexTokenizer([(r"[!?.]", " "), (r"\s+", " ")]), T.VocabTransform(v),
-                            T.Truncate(3), T.AddToken(0, begin=False), T.ToTensor())
+    pipeline = T.Sequential(
+        T.RegexTokenizer([(r"[!?.]", " "), (r"\s+", " ")]),
+        T.VocabTransform(v),
+        T.Truncate(3),
+        T.AddToken(0, begin=False),
+        T.ToTensor(),
+    )
     assert pipeline("Hello! world? hello.".lower()).tolist() == [2, 3, 2, 0]
     assert T.RegexTokenizer([("a", "b")])("a  cat") == ["b", "cbt"]

@@ -1,5 +1,6 @@
 """Vocab semantics written out as torchtext documents them: frequency order with lexicographic ties,
 specials, min_freq, max_tokens, default index, OOV errors, insertion and pickling."""
+
 import pickle
 from collections import OrderedDict
 

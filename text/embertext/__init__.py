@@ -9,4 +9,4 @@ from ._version import __version__  # noqa: F401
 
 ember_version = _ember.__version__
 
-from . import data, functional, nn, transforms, vocab  # noqa: E402,F401
+from . import data, datasets, functional, nn, transforms, utils, vocab  # noqa: E402,F401

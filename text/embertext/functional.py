@@ -1,7 +1,7 @@
 """Functional forms of embertext's transforms (torchtext.functional): to_tensor, truncate, add_token,
 str_to_int. Each takes one sequence or a batch (a list of sequences)."""
 
-from typing import Any, List, Optional, Union
+from typing import Any, Optional, Union
 
 import ember
 from ember.nn.utils.rnn import pad_sequence
@@ -24,13 +24,15 @@ def to_tensor(input: Any, padding_value: Optional[int] = None, dtype: ember.dtyp
         if padding_value is None:
             lengths = {len(ids) for ids in input}
             if len(lengths) > 1:
-                raise ValueError(f"to_tensor: the sequences have different lengths {sorted(lengths)}; "
-                                 "pass padding_value to pad them")
+                raise ValueError(
+                    f"to_tensor: the sequences have different lengths {sorted(lengths)}; pass padding_value to pad them"
+                )
             return ember.tensor(input, dtype=dtype)
         rows = [ember.tensor(ids, dtype=dtype) for ids in input]
         return pad_sequence(rows, batch_first=True, padding_value=float(padding_value))
-    raise TypeError(f"to_tensor: input type not supported: expected List[int] or List[List[int]], "
-                    f"got {_describe(input)}")
+    raise TypeError(
+        f"to_tensor: input type not supported: expected List[int] or List[List[int]], got {_describe(input)}"
+    )
 
 
 def truncate(input: Any, max_seq_len: int) -> Any:
@@ -41,8 +43,10 @@ def truncate(input: Any, max_seq_len: int) -> Any:
         return input[:max_seq_len]
     if _is_batch(input, (int, str)):
         return [ids[:max_seq_len] for ids in input]
-    raise TypeError(f"truncate: input type not supported: expected a list of ids or tokens or a batch of them, "
-                    f"got {_describe(input)}")
+    raise TypeError(
+        f"truncate: input type not supported: expected a list of ids or tokens or a batch of them, "
+        f"got {_describe(input)}"
+    )
 
 
 def add_token(input: Any, token_id: Union[int, str], begin: bool = True) -> Any:
@@ -52,8 +56,10 @@ def add_token(input: Any, token_id: Union[int, str], begin: bool = True) -> Any:
         return [token_id] + input if begin else input + [token_id]
     if _is_batch(input, kind):
         return [[token_id] + ids if begin else ids + [token_id] for ids in input]
-    raise TypeError(f"add_token: input type not supported: expected List[{kind.__name__}] or "
-                    f"List[List[{kind.__name__}]] matching the token, got {_describe(input)}")
+    raise TypeError(
+        f"add_token: input type not supported: expected List[{kind.__name__}] or "
+        f"List[List[{kind.__name__}]] matching the token, got {_describe(input)}"
+    )
 
 
 def str_to_int(input: Any) -> Any:
@@ -62,8 +68,9 @@ def str_to_int(input: Any) -> Any:
         return [int(x) for x in input]
     if _is_batch(input, str):
         return [[int(x) for x in row] for row in input]
-    raise TypeError(f"str_to_int: input type not supported: expected List[str] or List[List[str]], "
-                    f"got {_describe(input)}")
+    raise TypeError(
+        f"str_to_int: input type not supported: expected List[str] or List[List[str]], got {_describe(input)}"
+    )
 
 
 def _describe(x: Any) -> str:

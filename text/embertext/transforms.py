@@ -13,8 +13,20 @@ from ._tokenizer_files import read_gpt2_encoder, read_gpt2_merges, read_token_li
 from .data.functional import load_sp_model
 from .vocab import Vocab
 
-__all__ = ["SentencePieceTokenizer", "GPT2BPETokenizer", "BERTTokenizer", "RegexTokenizer", "VocabTransform",
-           "ToTensor", "LabelToIndex", "Truncate", "AddToken", "PadTransform", "StrToIntTransform", "Sequential"]
+__all__ = [
+    "SentencePieceTokenizer",
+    "GPT2BPETokenizer",
+    "BERTTokenizer",
+    "RegexTokenizer",
+    "VocabTransform",
+    "ToTensor",
+    "LabelToIndex",
+    "Truncate",
+    "AddToken",
+    "PadTransform",
+    "StrToIntTransform",
+    "Sequential",
+]
 
 
 def _one_or_batch(input: Any, one, batch, name: str) -> Any:
@@ -50,8 +62,12 @@ class SentencePieceTokenizer(_PathBuilt):
         self._impl = load_sp_model(self.sp_model_path)
 
     def forward(self, input: Any) -> Any:
-        return _one_or_batch(input, self._impl.EncodeAsPieces, lambda xs: [self._impl.EncodeAsPieces(x) for x in xs],
-                             "SentencePieceTokenizer")
+        return _one_or_batch(
+            input,
+            self._impl.EncodeAsPieces,
+            lambda xs: [self._impl.EncodeAsPieces(x) for x in xs],
+            "SentencePieceTokenizer",
+        )
 
     def decode(self, pieces: List[str]) -> str:
         return self._impl.DecodePieces(pieces)
@@ -63,7 +79,11 @@ class GPT2BPETokenizer(_PathBuilt):
 
     def __init__(self, encoder_json_path: str, vocab_bpe_path: str, return_tokens: bool = False):
         super().__init__()
-        self.encoder_json_path, self.vocab_bpe_path, self._return_tokens = encoder_json_path, vocab_bpe_path, return_tokens
+        self.encoder_json_path, self.vocab_bpe_path, self._return_tokens = (
+            encoder_json_path,
+            vocab_bpe_path,
+            return_tokens,
+        )
         self._build()
 
     def _build(self):
@@ -94,8 +114,14 @@ class BERTTokenizer(_PathBuilt):
     """BERT's tokenizer (basic tokenization, then WordPiece) over the vocabulary file `vocab_path` (one
     token a line): token ids (as strings, as torchtext's) or, with `return_tokens=True`, the tokens."""
 
-    def __init__(self, vocab_path: str, do_lower_case: bool = True, strip_accents: Optional[bool] = None,
-                 return_tokens: bool = False, never_split: Optional[List[str]] = None):
+    def __init__(
+        self,
+        vocab_path: str,
+        do_lower_case: bool = True,
+        strip_accents: Optional[bool] = None,
+        return_tokens: bool = False,
+        never_split: Optional[List[str]] = None,
+    ):
         super().__init__()
         self._vocab_path, self._do_lower_case, self._strip_accents = vocab_path, do_lower_case, strip_accents
         self._return_tokens, self._never_split = return_tokens, list(never_split or [])
@@ -147,8 +173,10 @@ class VocabTransform(nn.Module):
             return self.vocab.lookup_indices(input)
         if isinstance(input, list) and all(isinstance(x, list) for x in input):
             return [self.vocab.lookup_indices(tokens) for tokens in input]
-        raise TypeError(f"VocabTransform: input type not supported: expected List[str] or List[List[str]], "
-                        f"got {type(input).__name__}")
+        raise TypeError(
+            f"VocabTransform: input type not supported: expected List[str] or List[List[str]], "
+            f"got {type(input).__name__}"
+        )
 
 
 class ToTensor(nn.Module):
@@ -165,8 +193,9 @@ class ToTensor(nn.Module):
 class LabelToIndex(nn.Module):
     """Label names to indices, from a list of names or a file of one name a line."""
 
-    def __init__(self, label_names: Optional[List[str]] = None, label_path: Optional[str] = None,
-                 sort_names: bool = False):
+    def __init__(
+        self, label_names: Optional[List[str]] = None, label_path: Optional[str] = None, sort_names: bool = False
+    ):
         super().__init__()
         if label_names is not None and label_path is not None:
             raise ValueError("LabelToIndex: label_names and label_path are mutually exclusive")
@@ -183,7 +212,9 @@ class LabelToIndex(nn.Module):
             return self._label_vocab[input]
         if isinstance(input, list) and all(isinstance(x, str) for x in input):
             return self._label_vocab.lookup_indices(input)
-        raise TypeError(f"LabelToIndex: input type not supported: expected str or List[str], got {type(input).__name__}")
+        raise TypeError(
+            f"LabelToIndex: input type not supported: expected str or List[str], got {type(input).__name__}"
+        )
 
     @property
     def label_names(self) -> List[str]:

@@ -3,6 +3,7 @@ documents, embertext (C++, its batch spread over ember's threads) beside Hugging
 (Rust, its batch over its own thread pool) on the same vocabulary files; and a vocab lookup of 10^6
 tokens beside a Python dict comprehension. The text is the Python standard library's sources (real
 prose and code), the vocabularies trained on it once per run with `tokenizers`."""
+
 from __future__ import annotations
 
 import glob
@@ -62,22 +63,43 @@ def cases():
     def timed(fn):
         return lambda: best_of(fn, reps=3) * 1e3
 
-    bpe_case = Case(f"GPT-2 BPE of {megabytes:.1f} MB ({len(docs)} documents)", "ms", False, {
-        "ember": timed(lambda: ours_bpe._impl.encode_batch(docs, threads)),
-        "hf-tokenizers": timed(lambda: [e.ids for e in hf_bpe.encode_batch(docs)]),
-    }, "at least as fast as Hugging Face tokenizers", lambda e, p: e <= p["hf-tokenizers"])
-    wp_case = Case(f"BERT WordPiece of {megabytes:.1f} MB ({len(docs)} documents)", "ms", False, {
-        "ember": timed(lambda: ours_wp._impl.encode_batch(docs, threads)),
-        "hf-tokenizers": timed(lambda: [e.ids for e in hf_wp.encode_batch(docs, add_special_tokens=False)]),
-    }, "at least as fast as Hugging Face tokenizers", lambda e, p: e <= p["hf-tokenizers"])
+    bpe_case = Case(
+        f"GPT-2 BPE of {megabytes:.1f} MB ({len(docs)} documents)",
+        "ms",
+        False,
+        {
+            "ember": timed(lambda: ours_bpe._impl.encode_batch(docs, threads)),
+            "hf-tokenizers": timed(lambda: [e.ids for e in hf_bpe.encode_batch(docs)]),
+        },
+        "at least as fast as Hugging Face tokenizers",
+        lambda e, p: e <= p["hf-tokenizers"],
+    )
+    wp_case = Case(
+        f"BERT WordPiece of {megabytes:.1f} MB ({len(docs)} documents)",
+        "ms",
+        False,
+        {
+            "ember": timed(lambda: ours_wp._impl.encode_batch(docs, threads)),
+            "hf-tokenizers": timed(lambda: [e.ids for e in hf_wp.encode_batch(docs, add_special_tokens=False)]),
+        },
+        "at least as fast as Hugging Face tokenizers",
+        lambda e, p: e <= p["hf-tokenizers"],
+    )
 
     words = [w for d in docs[:20000] for w in d.split()]
     tokens = (words * (1_000_000 // len(words) + 1))[:1_000_000]
     vocab = build_vocab_from_iterator([words], specials=["<unk>"])
     vocab.set_default_index(0)
     stoi = vocab.get_stoi()
-    lookup_case = Case("vocab lookup of 10^6 tokens", "ms", False, {
-        "ember": timed(lambda: vocab(tokens)),
-        "python-dict": timed(lambda: [stoi.get(t, 0) for t in tokens]),
-    }, "faster than a Python dict comprehension", lambda e, p: e < p["python-dict"])
+    lookup_case = Case(
+        "vocab lookup of 10^6 tokens",
+        "ms",
+        False,
+        {
+            "ember": timed(lambda: vocab(tokens)),
+            "python-dict": timed(lambda: [stoi.get(t, 0) for t in tokens]),
+        },
+        "faster than a Python dict comprehension",
+        lambda e, p: e < p["python-dict"],
+    )
     return [bpe_case, wp_case, lookup_case]

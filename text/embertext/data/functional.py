@@ -12,20 +12,23 @@ def _sentencepiece():
     try:
         import sentencepiece
     except ImportError as error:  # a dependency of embertext, so only a broken install lands here
-        raise ImportError("embertext's SentencePiece support needs the 'sentencepiece' package: "
-                          "pip install sentencepiece") from error
+        raise ImportError(
+            "embertext's SentencePiece support needs the 'sentencepiece' package: pip install sentencepiece"
+        ) from error
     return sentencepiece
 
 
-def generate_sp_model(filename: str, vocab_size: int = 20000, model_type: str = "unigram",
-                      model_prefix: str = "m_user") -> None:
+def generate_sp_model(
+    filename: str, vocab_size: int = 20000, model_type: str = "unigram", model_prefix: str = "m_user"
+) -> None:
     """Trains a SentencePiece model on the text file `filename`, writing `model_prefix`.model and .vocab."""
     if not os.path.isfile(filename):
         raise FileNotFoundError(f"generate_sp_model: no such file: '{filename}'")
     if model_type not in ("unigram", "bpe", "char", "word"):
         raise ValueError(f"generate_sp_model: model_type must be unigram, bpe, char or word, got '{model_type}'")
-    _sentencepiece().SentencePieceTrainer.train(input=filename, model_prefix=model_prefix, vocab_size=vocab_size,
-                                                model_type=model_type)
+    _sentencepiece().SentencePieceTrainer.train(
+        input=filename, model_prefix=model_prefix, vocab_size=vocab_size, model_type=model_type
+    )
 
 
 def load_sp_model(spm: Union[str, os.PathLike, io.IOBase]) -> Any:
@@ -47,6 +50,7 @@ def load_sp_model(spm: Union[str, os.PathLike, io.IOBase]) -> Any:
 
 def sentencepiece_numericalizer(sp_model) -> Callable[[Iterable[str]], Iterator[List[int]]]:
     """A generator function turning lines into SentencePiece ids."""
+
     def _internal_func(txt_iter: Iterable[str]) -> Iterator[List[int]]:
         for line in txt_iter:
             yield sp_model.EncodeAsIds(line)
@@ -56,6 +60,7 @@ def sentencepiece_numericalizer(sp_model) -> Callable[[Iterable[str]], Iterator[
 
 def sentencepiece_tokenizer(sp_model) -> Callable[[Iterable[str]], Iterator[List[str]]]:
     """A generator function turning lines into SentencePiece pieces."""
+
     def _internal_func(txt_iter: Iterable[str]) -> Iterator[List[str]]:
         for line in txt_iter:
             yield sp_model.EncodeAsPieces(line)
@@ -82,8 +87,9 @@ def simple_space_split(iterator: Iterable[str]) -> Iterator[List[str]]:
         yield line.split()
 
 
-def numericalize_tokens_from_iterator(vocab, iterator: Iterable[List[str]],
-                                      removed_tokens: Optional[List[str]] = None) -> Iterator[Iterator[int]]:
+def numericalize_tokens_from_iterator(
+    vocab, iterator: Iterable[List[str]], removed_tokens: Optional[List[str]] = None
+) -> Iterator[Iterator[int]]:
     """For each token list, an iterator over its tokens' indices in `vocab`, skipping `removed_tokens`."""
     removed = set(removed_tokens or ())
     for tokens in iterator:

@@ -11,8 +11,12 @@ def _ngram_counter(tokens: Sequence[str], max_n: int) -> Counter:
     return counter
 
 
-def bleu_score(candidate_corpus: List[List[str]], references_corpus: List[List[List[str]]], max_n: int = 4,
-               weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25)) -> float:
+def bleu_score(
+    candidate_corpus: List[List[str]],
+    references_corpus: List[List[List[str]]],
+    max_n: int = 4,
+    weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+) -> float:
     """Corpus-level BLEU (Papineni et al.): clipped n-gram precisions up to `max_n` combined with `weights`
     in log space, times the brevity penalty against the reference lengths closest to each candidate's
     (the shorter one on a tie, as NLTK's corpus_bleu). 0.0 when some order has no match. As torchtext's, a
@@ -20,8 +24,10 @@ def bleu_score(candidate_corpus: List[List[str]], references_corpus: List[List[L
     if max_n != len(weights):
         raise ValueError(f"bleu_score: the length of weights ({len(weights)}) must equal max_n ({max_n})")
     if len(candidate_corpus) != len(references_corpus):
-        raise ValueError(f"bleu_score: {len(candidate_corpus)} candidates but {len(references_corpus)} reference lists; "
-                         "they must be of the same length")
+        raise ValueError(
+            f"bleu_score: {len(candidate_corpus)} candidates but {len(references_corpus)} reference lists; "
+            "they must be of the same length"
+        )
     clipped = [0] * max_n
     totals = [0] * max_n
     candidate_len = 0

@@ -2,10 +2,23 @@ import re
 from functools import partial
 from typing import Callable, Iterator, List, Optional, Union
 
-_BASIC_ENGLISH = [(re.compile(p), r) for p, r in [
-    (r"\'", " '  "), (r"\"", ""), (r"\.", " . "), (r"<br \/>", " "), (r",", " , "), (r"\(", " ( "), (r"\)", " ) "),
-    (r"\!", " ! "), (r"\?", " ? "), (r"\;", " "), (r"\:", " "), (r"\s+", " "),
-]]
+_BASIC_ENGLISH = [
+    (re.compile(p), r)
+    for p, r in [
+        (r"\'", " '  "),
+        (r"\"", ""),
+        (r"\.", " . "),
+        (r"<br \/>", " "),
+        (r",", " , "),
+        (r"\(", " ( "),
+        (r"\)", " ) "),
+        (r"\!", " ! "),
+        (r"\?", " ? "),
+        (r"\;", " "),
+        (r"\:", " "),
+        (r"\s+", " "),
+    ]
+]
 
 
 def basic_english_normalize(line: str) -> List[str]:
@@ -42,8 +55,10 @@ def get_tokenizer(tokenizer: Optional[Union[str, Callable]], language: str = "en
         try:
             model = spacy.load(language)
         except OSError as error:
-            raise OSError(f"get_tokenizer('spacy'): spaCy has no model '{language}' installed "
-                          f"(python -m spacy download {language})") from error
+            raise OSError(
+                f"get_tokenizer('spacy'): spaCy has no model '{language}' installed "
+                f"(python -m spacy download {language})"
+            ) from error
         return partial(_spacy_tokenize, spacy=model)
     if tokenizer == "moses":
         return _require("sacremoses", "moses").MosesTokenizer().tokenize
@@ -58,9 +73,10 @@ def get_tokenizer(tokenizer: Optional[Union[str, Callable]], language: str = "en
         return partial(_require("revtok", "subword").tokenize, decap=True)
     raise ValueError(
         f"Requested tokenizer {tokenizer}, valid choices are a callable that takes a single string as input, "
-        "\"basic_english\", \"revtok\" for the revtok reversible tokenizer, \"subword\" for the revtok caps-aware "
-        "tokenizer, \"spacy\" for the SpaCy English tokenizer, \"moses\" for the NLTK port of the Moses "
-        "tokenization script, or \"toktok\" for NLTK's toktok tokenizer.")
+        '"basic_english", "revtok" for the revtok reversible tokenizer, "subword" for the revtok caps-aware '
+        'tokenizer, "spacy" for the SpaCy English tokenizer, "moses" for the NLTK port of the Moses '
+        'tokenization script, or "toktok" for NLTK\'s toktok tokenizer.'
+    )
 
 
 def _require(module: str, name: str):
@@ -85,8 +101,8 @@ def ngrams_iterator(token_list: List[str], ngrams: int) -> Iterator[str]:
 
 def interleave_keys(a: int, b: int) -> int:
     """Interleaves the bits of two 16-bit keys into one sort key (for sorting pairs by both lengths)."""
+
     def bits(x: int) -> str:
         return format(x, "016b")
 
     return int("".join(x + y for x, y in zip(bits(a), bits(b))), 2)
-

@@ -5,8 +5,9 @@ from .. import _C
 from ._vocab import Vocab
 
 
-def vocab(ordered_dict: Dict, min_freq: int = 1, specials: Optional[List[str]] = None,
-          special_first: bool = True) -> Vocab:
+def vocab(
+    ordered_dict: Dict, min_freq: int = 1, specials: Optional[List[str]] = None, special_first: bool = True
+) -> Vocab:
     """A `Vocab` of `ordered_dict`'s tokens (token -> frequency) in its order, keeping those seen at least
     `min_freq` times, with `specials` put first (or last) whatever their frequency."""
     if min_freq < 1:
@@ -20,8 +21,13 @@ def vocab(ordered_dict: Dict, min_freq: int = 1, specials: Optional[List[str]] =
     return Vocab(_C.Vocab(tokens))
 
 
-def build_vocab_from_iterator(iterator: Iterable, min_freq: int = 1, specials: Optional[List[str]] = None,
-                              special_first: bool = True, max_tokens: Optional[int] = None) -> Vocab:
+def build_vocab_from_iterator(
+    iterator: Iterable,
+    min_freq: int = 1,
+    specials: Optional[List[str]] = None,
+    special_first: bool = True,
+    max_tokens: Optional[int] = None,
+) -> Vocab:
     """A `Vocab` of the tokens the iterator yields (lists of tokens), most frequent first and ties in
     lexicographic order (as torchtext's), at most `max_tokens` of them counting the specials."""
     counter: Counter = Counter()
