@@ -19,7 +19,7 @@ import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(1, str(HERE.parent / "digits"))  # the digits recipe's progress bar
+sys.path.insert(1, str(HERE.parent / "common"))  # the recipes' progress bar
 
 import ember  # noqa: E402
 from ember.utils.data import DataLoader  # noqa: E402

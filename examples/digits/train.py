@@ -10,12 +10,12 @@ was never interrupted."""
 from __future__ import annotations
 
 import argparse
-import os
 import pathlib
 import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "common"))  # progress, checkpoint
 
 import ember  # noqa: E402
 import ember.nn.functional as F  # noqa: E402
@@ -23,6 +23,7 @@ from ember.utils.data import DataLoader, TensorDataset, random_split  # noqa: E4
 
 from data import load_digits, load_mnist  # noqa: E402
 from model import small_cnn  # noqa: E402
+from checkpoint import save_checkpoint  # noqa: E402
 from progress import ProgressBar  # noqa: E402
 
 
@@ -53,15 +54,6 @@ def datasets(args):
         xtr, ytr, xte, yte = x[tr], y[tr], x[te], y[te]
     mean, std = xtr.mean(), xtr.std()
     return TensorDataset((xtr - mean) / std, ytr), TensorDataset((xte - mean) / std, yte)
-
-
-def save_checkpoint(path, state):
-    """Written beside the target and renamed over it, so an interruption never leaves half a file."""
-    path = pathlib.Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    ember.save(state, tmp)
-    os.replace(tmp, path)
 
 
 def evaluate(model, loader):
