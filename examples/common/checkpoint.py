@@ -12,3 +12,13 @@ def save_checkpoint(path, state):
     tmp = path.with_name(path.name + ".tmp")
     ember.save(state, tmp)
     os.replace(tmp, path)
+
+
+def run_interruptible(train, args):
+    """Runs train(args); on Ctrl-C says where the last finished epoch is and how to carry on. The exit code."""
+    try:
+        train(args)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted; the last finished epoch is in {args.checkpoint}: carry on with --resume")
+        return 130
+    return 0

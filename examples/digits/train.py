@@ -23,7 +23,7 @@ from ember.utils.data import DataLoader, TensorDataset, random_split  # noqa: E4
 
 from data import load_digits, load_mnist  # noqa: E402
 from model import small_cnn  # noqa: E402
-from checkpoint import save_checkpoint  # noqa: E402
+from checkpoint import run_interruptible, save_checkpoint  # noqa: E402
 from progress import ProgressBar  # noqa: E402
 
 
@@ -117,13 +117,7 @@ def train(args):
 
 
 def main(argv=None):
-    args = parse_args(argv)
-    try:
-        train(args)
-    except KeyboardInterrupt:
-        print(f"\ninterrupted; the last finished epoch is in {args.checkpoint}: carry on with --resume")
-        return 130
-    return 0
+    return run_interruptible(train, parse_args(argv))
 
 
 if __name__ == "__main__":

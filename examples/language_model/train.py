@@ -19,7 +19,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "common")) 
 
 import ember  # noqa: E402
 import ember.nn.functional as F  # noqa: E402
-from checkpoint import save_checkpoint  # noqa: E402
+from checkpoint import run_interruptible, save_checkpoint  # noqa: E402
 from data import load_corpus  # noqa: E402
 from model import LSTMModel, TransformerModel  # noqa: E402
 from progress import ProgressBar  # noqa: E402
@@ -141,13 +141,7 @@ def train(args):
 
 
 def main(argv=None):
-    args = parse_args(argv)
-    try:
-        train(args)
-    except KeyboardInterrupt:
-        print(f"\ninterrupted; the last finished epoch is in {args.checkpoint}: carry on with --resume")
-        return 130
-    return 0
+    return run_interruptible(train, parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@ import os
 import re
 
 LANGUAGES = ("de", "es", "fr", "it", "nl", "pl", "pt_BR", "sv")
-_PLACEHOLDER = re.compile(r"%(\([^)]*\))?[-#0 +']*\d*(\.\d+)?[hlLqjzt]*[diouxXeEfFgGcrsaA%]|\{[^}]*\}|<[^>]+>|[_&](?=\w)")
+# printf conversions, {fields}, markup tags, and keyboard accelerators (_File, &Open)
+_PLACEHOLDER = re.compile(
+    r"%(\([^)]*\))?[-#0 +']*\d*(\.\d+)?[hlLqjzt]*[diouxXeEfFgGcrsaA%]|\{[^}]*\}|<[^>]+>|[_&](?=\w)")
 
 
 def _messages(catalog_path: str):

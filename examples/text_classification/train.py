@@ -20,7 +20,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "common")) 
 
 import ember  # noqa: E402
 import ember.nn.functional as F  # noqa: E402
-from checkpoint import save_checkpoint  # noqa: E402
+from checkpoint import run_interruptible, save_checkpoint  # noqa: E402
 from data import LANGUAGES, load_corpus  # noqa: E402
 from ember.utils.data import DataLoader  # noqa: E402
 from model import TextClassificationModel, TransformerClassifier  # noqa: E402
@@ -64,7 +64,8 @@ class Pipeline:
 
     def __init__(self, model_kind: str, vocab):
         self.kind, self.vocab = model_kind, vocab
-        self.to_ids = T.Sequential(T.VocabTransform(vocab), T.Truncate(MAX_LEN), T.ToTensor(padding_value=vocab["<pad>"]))
+        self.to_ids = T.Sequential(T.VocabTransform(vocab), T.Truncate(MAX_LEN),
+                                   T.ToTensor(padding_value=vocab["<pad>"]))
 
     def tokens(self, text: str):
         return tokens_of(self.kind, text)
@@ -155,13 +156,7 @@ def train(args):
 
 
 def main(argv=None):
-    args = parse_args(argv)
-    try:
-        train(args)
-    except KeyboardInterrupt:
-        print(f"\ninterrupted; the last finished epoch is in {args.checkpoint}: carry on with --resume")
-        return 130
-    return 0
+    return run_interruptible(train, parse_args(argv))
 
 
 if __name__ == "__main__":
