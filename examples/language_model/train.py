@@ -57,7 +57,7 @@ def batchify(ids, bsz):
 
 
 def unigram_perplexity(train_tokens, test_tokens, vocab):
-    counts = Counter(vocab(t) for t in train_tokens)
+    counts = Counter(vocab(train_tokens))
     total = sum(counts.values()) + len(vocab)
     nll = -sum(math.log((counts[i] + 1) / total) for i in vocab(test_tokens))
     return math.exp(nll / len(test_tokens))

@@ -8,19 +8,19 @@ from recipes import recipe_module
 
 import ember
 
-pytestmark = pytest.mark.skipif(not glob.glob("/usr/share/locale/de/LC_MESSAGES/*.mo"),
-                                reason="no gettext catalogs installed")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not glob.glob("/usr/share/locale/de/LC_MESSAGES/*.mo"),
+                                                  reason="no gettext catalogs installed")]
 
 
 def _classify(tmp_path, *extra):
     train = recipe_module("text_classification", "train", tag="_t")
-    args = ["--max-per-language", "250", "--checkpoint", str(tmp_path / "c.ckpt"), *extra]
+    args = ["--max-per-language", "1000", "--checkpoint", str(tmp_path / "c.ckpt"), *extra]
     return train, train.train(train.parse_args(args))
 
 
 def test_embeddingbag_learns_and_resumes_exactly(tmp_path):
     train, (model, accuracy) = _classify(tmp_path, "--epochs", "3")
-    assert accuracy > 0.6  # 8 languages: chance is 0.125
+    assert accuracy > 0.5  # 8 languages: chance is 0.125 (the full recipe reaches 94%)
     _, (_, none) = _classify(tmp_path / "r", "--epochs", "3", "--stop-after", "1")
     assert none is None
     _, (resumed, again) = _classify(tmp_path / "r", "--epochs", "3", "--resume")
@@ -31,7 +31,7 @@ def test_embeddingbag_learns_and_resumes_exactly(tmp_path):
 
 def test_transformer_classifier_learns(tmp_path):
     _, (_, accuracy) = _classify(tmp_path, "--model", "transformer", "--epochs", "2")
-    assert accuracy > 0.5
+    assert accuracy > 0.4  # chance is 0.125 (the full recipe reaches 92%)
 
 
 @pytest.mark.parametrize("kind", ["lstm", "transformer"])

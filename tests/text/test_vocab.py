@@ -50,6 +50,8 @@ def test_lookup_default_index_and_errors():
         v.lookup_token(99)
     with pytest.raises(TypeError):
         v.set_default_index("0")
+    with pytest.raises(TypeError, match="list of tokens, got a str"):
+        v("the")
 
 
 def test_insert_and_append():

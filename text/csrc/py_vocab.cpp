@@ -45,6 +45,7 @@ int64_t PyVocab::index_of(const py::handle& token) const {
 }
 
 py::list PyVocab::indices_of(const py::sequence& tokens) const {
+  if (PyUnicode_Check(tokens.ptr())) throw py::type_error("Vocab: expected a list of tokens, got a str");
   py::list out(tokens.size());
   size_t i = 0;
   for (const auto& token : tokens) PyList_SET_ITEM(out.ptr(), i++, index_object(token.ptr()));
