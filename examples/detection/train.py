@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import pathlib
 import sys
 import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(1, str(HERE.parent / "common"))  # the recipes' progress bar
+sys.path.insert(1, str(HERE.parent / "common"))  # the recipes' progress bar and checkpoints
 
 import ember  # noqa: E402
 from ember.utils.data import DataLoader  # noqa: E402
@@ -27,6 +26,7 @@ from ember.utils.data import DataLoader  # noqa: E402
 from coco_eval import coco_summary  # noqa: E402
 from digit_canvases import NUM_CLASSES, DigitCanvases, collate, split_digits  # noqa: E402
 from digit_detector import digit_detector  # noqa: E402
+from checkpoint import run_interruptible, save_checkpoint  # noqa: E402
 from progress import ProgressBar  # noqa: E402
 
 
@@ -46,15 +46,6 @@ def parse_args(argv=None):
     ap.add_argument("--stop-after", type=int, metavar="N",
                     help="leave after N epochs of this invocation (an interruption, for trying --resume)")
     return ap.parse_args(argv)
-
-
-def save_checkpoint(path, state):
-    """Written beside the target and renamed over it, so an interruption never leaves half a file."""
-    path = pathlib.Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    ember.save(state, tmp)
-    os.replace(tmp, path)
 
 
 def warmup_cosine(total_steps, warmup):
@@ -138,13 +129,7 @@ def train(args):
 
 
 def main(argv=None):
-    args = parse_args(argv)
-    try:
-        train(args)
-    except KeyboardInterrupt:
-        print(f"\ninterrupted; the last finished epoch is in {args.checkpoint}: carry on with --resume")
-        return 130
-    return 0
+    return run_interruptible(train, parse_args(argv))
 
 
 if __name__ == "__main__":
