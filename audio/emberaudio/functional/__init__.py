@@ -4,7 +4,8 @@ from ._mel import create_dct, linear_fbanks, melscale_fbanks
 from ._misc import compute_deltas, gain, mask_along_axis, mask_along_axis_iid, mu_law_decoding, mu_law_encoding
 from ._resample import resample
 from ._spectral import DB_to_amplitude, amplitude_to_DB, spectrogram
+from .._rnnt import rnnt_loss
 
 __all__ = ["spectrogram", "amplitude_to_DB", "DB_to_amplitude", "melscale_fbanks", "linear_fbanks", "create_dct",
            "resample", "mu_law_encoding", "mu_law_decoding", "compute_deltas", "gain", "mask_along_axis",
-           "mask_along_axis_iid"]
+           "mask_along_axis_iid", "rnnt_loss"]
