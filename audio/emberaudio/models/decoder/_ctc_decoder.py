@@ -86,7 +86,7 @@ class CTCDecoder:
         self.sil = index.get(sil_token)
         if lexicon is not None and self.sil is None:
             raise ValueError(f"lexicon decoding needs the word separator {sil_token!r} among the tokens")
-        self.trie = read_lexicon(lexicon, index) if lexicon is not None else None
+        self.trie = read_lexicon(lexicon, index, sil_token) if lexicon is not None else None
         if nbest < 1 or beam_size < 1:
             raise ValueError(f"nbest and beam_size must be positive, got {nbest} and {beam_size}")
         self.nbest, self.beam_size = nbest, beam_size

@@ -24,9 +24,10 @@ class LexiconTrie:
             node.word = word
 
 
-def read_lexicon(lexicon, token_index):
+def read_lexicon(lexicon, token_index, sil_token):
     """lexicon: a dict word -> spelling (a list of token strings or one string of single-character tokens), or a
-    file with lines "word t1 t2 ..." (flashlight's format; a word's first spelling wins)."""
+    file with lines "word t1 t2 ... |" (flashlight's format; a word's first spelling wins). A spelling's trailing
+    word separators are dropped: decoding places separators between words itself."""
     entries = {}
     if isinstance(lexicon, (str, os.PathLike)):
         with open(lexicon, encoding="utf-8") as f:
@@ -43,6 +44,8 @@ def read_lexicon(lexicon, token_index):
         raise TypeError(f"lexicon must be a dict or a file path, got {type(lexicon).__name__}")
     spellings = {}
     for word, tokens in entries.items():
+        while tokens and tokens[-1] == sil_token:
+            tokens = tokens[:-1]
         unknown = [t for t in tokens if t not in token_index]
         if unknown:
             raise ValueError(f"lexicon word {word!r} uses tokens not in the token set: {unknown}")
