@@ -1,6 +1,7 @@
-"""load / save / info on soundfile (libsndfile: WAV, FLAC, OGG/Vorbis, MP3 ...), with torchaudio's
-arguments and results: (channels, frames) float32 in [-1, 1] by default, or WAV's integer samples
-with normalize=False; AudioMetaData's encodings and bits per sample as torchaudio names them."""
+"""load / save / info on soundfile (libsndfile: WAV, FLAC, OGG/Vorbis, MP3 ...) and FFmpeg through PyAV (AAC,
+M4A, Opus, the audio of video files: _io_av), with torchaudio's arguments and results: (channels, frames)
+float32 in [-1, 1] by default, or WAV's integer samples with normalize=False; AudioMetaData's encodings and
+bits per sample as torchaudio names them."""
 from __future__ import annotations
 
 import os
@@ -9,6 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 import ember
+
+from . import _io_av
 
 _BITS = {"PCM_S8": 8, "PCM_U8": 8, "PCM_16": 16, "PCM_24": 24, "PCM_32": 32, "FLOAT": 32, "DOUBLE": 64,
          "ULAW": 8, "ALAW": 8, "IMA_ADPCM": 0, "MS_ADPCM": 0, "GSM610": 0, "VORBIS": 0, "OPUS": 0,
@@ -58,8 +61,33 @@ def _open_info(uri, format):
         raise RuntimeError(f"Failed to read the audio metadata of {_name(uri)}: {e}") from e
 
 
+def _route(uri, format, backend, action):
+    """Runs action(soundfile_or_ffmpeg) on the backend that reads this source (see _io_av.choose)."""
+    if backend is not None and backend not in list_audio_backends():
+        raise ValueError(f"Backend {backend!r} is not one of available backends: {list_audio_backends()}.")
+    route = _io_av.choose(uri, format, backend or _backend[0])
+    if route == "either":
+        rewind = uri.tell() if hasattr(uri, "tell") else None
+        try:
+            return action("soundfile")
+        except RuntimeError as first:
+            if "ffmpeg" not in list_audio_backends():
+                raise
+            if rewind is not None:
+                uri.seek(rewind)
+            try:
+                return action("ffmpeg")
+            except RuntimeError as second:
+                raise RuntimeError(f"{second} (libsndfile: {first})") from None
+    return action(route)
+
+
 def info(uri, format=None, buffer_size=4096, backend=None):
     """AudioMetaData of a file (path, path-like or file object)."""
+    return _route(uri, format, backend, lambda b: _io_av.info(uri, format) if b == "ffmpeg" else _sf_info(uri, format))
+
+
+def _sf_info(uri, format):
     meta = _open_info(uri, format)
     encoding = "FLAC" if meta.format == "FLAC" else _ENCODING.get(meta.subtype, "UNKNOWN")
     return AudioMetaData(int(meta.samplerate), int(meta.frames), int(meta.channels), _BITS.get(meta.subtype, 0),
@@ -69,11 +97,21 @@ def info(uri, format=None, buffer_size=4096, backend=None):
 def load(uri, frame_offset=0, num_frames=-1, normalize=True, channels_first=True, format=None, buffer_size=4096,
          backend=None):
     """(waveform, sample_rate): `num_frames` frames (-1: to the end) from `frame_offset`."""
-    sf = _soundfile()
     if frame_offset < 0:
         raise ValueError(f"frame_offset must be non-negative, got {frame_offset}")
     if num_frames == 0 or num_frames < -1:
         raise ValueError(f"num_frames must be -1 (to the end) or positive, got {num_frames}")
+
+    def action(b):
+        if b == "ffmpeg":
+            return _io_av.load(uri, frame_offset, num_frames, normalize, channels_first, format)
+        return _sf_load(uri, frame_offset, num_frames, normalize, channels_first, format)
+
+    return _route(uri, format, backend, action)
+
+
+def _sf_load(uri, frame_offset, num_frames, normalize, channels_first, format):
+    sf = _soundfile()
     meta = _open_info(uri, format)
     dtype = "float32"
     if not normalize and meta.format == "WAV":
@@ -165,7 +203,12 @@ def save(uri, src, sample_rate, channels_first=True, format=None, encoding=None,
 
 
 def list_audio_backends():
-    return ["soundfile"]
+    """soundfile always; ffmpeg when PyAV is importable."""
+    try:
+        import av  # noqa: F401
+    except ImportError:
+        return ["soundfile"]
+    return ["soundfile", "ffmpeg"]
 
 
 _backend = ["soundfile"]
@@ -176,6 +219,8 @@ def get_audio_backend():
 
 
 def set_audio_backend(backend):
-    if backend not in (None, "soundfile"):
+    """"soundfile" (the default: libsndfile's formats there, the rest through FFmpeg) or "ffmpeg" (everything
+    through FFmpeg); None restores the default."""
+    if backend is not None and backend not in list_audio_backends():
         raise RuntimeError(f"Backend {backend!r} is not one of available backends: {list_audio_backends()}.")
-    _backend[0] = "soundfile"
+    _backend[0] = backend or "soundfile"

@@ -140,6 +140,6 @@ def test_bad_files_and_arguments(tmp_path):
         emberaudio.save(tmp_path / "x.wav", ember.zeros(1, 10), SR, encoding="VORBIS")
     with pytest.raises(ValueError, match="num_frames"):
         emberaudio.load(good, num_frames=0)
-    assert emberaudio.list_audio_backends() == ["soundfile"]
+    assert emberaudio.list_audio_backends()[0] == "soundfile"  # ffmpeg follows when PyAV is importable
     with pytest.raises(RuntimeError, match="not one of available backends"):
         emberaudio.set_audio_backend("sox_io")
