@@ -13,13 +13,13 @@ DOMAIN_SRC := $(shell find vision audio text csprng -path '*/build' -prune -o \(
 demo: $(STAMP)/domains $(STAMP)/recipes
 	$(VPY) examples/digits/train.py
 
-test: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps $(STAMP)/browser
+test: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps $(STAMP)/browser $(STAMP)/speech
 	$(VPY) -m pytest tests
 
 bench: $(STAMP)/domains
 	$(VPY) -m tools.bench
 
-setup: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps $(STAMP)/browser
+setup: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps $(STAMP)/browser $(STAMP)/speech
 
 $(STAMP)/venv:
 	$(PY) -m venv --system-site-packages $(VENV)
@@ -89,6 +89,14 @@ $(STAMP)/browser:
 	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 	  { apt-get install -y -q chromium >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }; }; } || \
 	  echo "warning: chromium is not installed (tests/profiler's HTML test needs it): apt-get install chromium"
+	@mkdir -p $(STAMP) && touch $@
+
+# espeak-ng from Debian's packages: examples/speech_digits synthesises its spoken corpus with it. Installed with
+# apt-get when missing and we are root (as CI is).
+$(STAMP)/speech:
+	@command -v espeak-ng >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  { apt-get install -y -q espeak-ng >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q espeak-ng >/dev/null; }; }; } || \
+	  echo "warning: espeak-ng is not installed (examples/speech_digits needs it): apt-get install espeak-ng"
 	@mkdir -p $(STAMP) && touch $@
 
 $(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(CORE_SRC)

@@ -5,13 +5,13 @@ bits per sample as torchaudio names them."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 import numpy as np
 
 import ember
 
 from . import _io_av
+from ._metadata import AudioMetaData
 
 _BITS = {"PCM_S8": 8, "PCM_U8": 8, "PCM_16": 16, "PCM_24": 24, "PCM_32": 32, "FLOAT": 32, "DOUBLE": 64,
          "ULAW": 8, "ALAW": 8, "IMA_ADPCM": 0, "MS_ADPCM": 0, "GSM610": 0, "VORBIS": 0, "OPUS": 0,
@@ -22,15 +22,6 @@ _ENCODING = {"PCM_S8": "PCM_S", "PCM_U8": "PCM_U", "PCM_16": "PCM_S", "PCM_24": 
 # normalize=False on WAV: the integer type that holds the file's samples (24-bit ones left-aligned in int32)
 _RAW_DTYPE = {"PCM_16": "int16", "PCM_24": "int32", "PCM_32": "int32", "PCM_U8": "uint8", "PCM_S8": "int8",
               "FLOAT": "float32", "DOUBLE": "float64"}
-
-
-@dataclass
-class AudioMetaData:
-    sample_rate: int
-    num_frames: int
-    num_channels: int
-    bits_per_sample: int
-    encoding: str
 
 
 def _soundfile():

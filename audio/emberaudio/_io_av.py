@@ -8,6 +8,7 @@ import numpy as np
 import ember
 
 from . import _av
+from ._metadata import AudioMetaData
 
 SOUNDFILE_EXTENSIONS = {"wav", "wave", "flac", "ogg", "oga", "mp3", "aif", "aiff", "aifc", "au", "snd", "caf", "w64",
                         "rf64", "sd2", "voc", "htk", "nist", "sph"}
@@ -32,8 +33,6 @@ def choose(uri, format, backend):
 
 
 def info(uri, format=None):
-    from ._io import AudioMetaData
-
     rewind = uri.tell() if hasattr(uri, "tell") else None
     container = _av.open_input(uri, format)
     try:

@@ -70,8 +70,8 @@ def _best_lag_snr(decoded, reference, max_lag=3000):
     return best
 
 
-LOSSY = [("a.m4a", "aac", None, "AAC", SR), ("a.aac", "aac", "adts", "AAC", SR), ("a.opus", "libopus", "ogg", "OPUS", 48000),
-         ("a.mp4", "aac", None, "AAC", SR)]
+LOSSY = [("a.m4a", "aac", None, "AAC", SR), ("a.aac", "aac", "adts", "AAC", SR),
+         ("a.opus", "libopus", "ogg", "OPUS", 48000), ("a.mp4", "aac", None, "AAC", SR)]
 
 
 @pytest.mark.parametrize("name,codec,fmt,encoding,rate", LOSSY)

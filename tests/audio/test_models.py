@@ -137,7 +137,8 @@ def test_conv_tasnet_masks_are_sigmoid_and_last_block_has_no_residual():
     m = masks.detach().numpy()
     assert (m > 0).all() and (m < 1).all()
     sd = model.state_dict()
-    assert "mask_generator.conv_layers.3.res_out.weight" not in sd and "mask_generator.conv_layers.2.res_out.weight" in sd
+    assert "mask_generator.conv_layers.3.res_out.weight" not in sd
+    assert "mask_generator.conv_layers.2.res_out.weight" in sd
     assert tuple(sd["decoder.weight"].shape) == (8, 1, 16) and "encoder.bias" not in sd
 
 

@@ -26,9 +26,10 @@ def _fairseq_names(ours, mode, finetuned):
     prefix = "w2v_encoder.w2v_model." if finetuned else ""
     out = {}
     for i in range(len(CONV)):
-        out[f"{prefix}feature_extractor.conv_layers.{i}.0.weight"] = sd[f"feature_extractor.conv_layers.{i}.conv.weight"]
-        if f"feature_extractor.conv_layers.{i}.conv.bias" in sd:
-            out[f"{prefix}feature_extractor.conv_layers.{i}.0.bias"] = sd[f"feature_extractor.conv_layers.{i}.conv.bias"]
+        conv = f"feature_extractor.conv_layers.{i}.conv"
+        out[f"{prefix}feature_extractor.conv_layers.{i}.0.weight"] = sd[f"{conv}.weight"]
+        if f"{conv}.bias" in sd:
+            out[f"{prefix}feature_extractor.conv_layers.{i}.0.bias"] = sd[f"{conv}.bias"]
         for p in ("weight", "bias"):
             norm = f"feature_extractor.conv_layers.{i}.layer_norm.{p}"
             if mode == "group_norm" and i == 0:

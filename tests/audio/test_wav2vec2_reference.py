@@ -56,7 +56,8 @@ def reference(p, cfg, wave, length=None):
         if length is not None:
             length = max((length - k) // s + 1, 0)
     x = x.T  # (frames, channels)
-    x = layer_norm(x, p["encoder.feature_projection.layer_norm.weight"], p["encoder.feature_projection.layer_norm.bias"])
+    fp = "encoder.feature_projection"
+    x = layer_norm(x, p[f"{fp}.layer_norm.weight"], p[f"{fp}.layer_norm.bias"])
     x = x @ p["encoder.feature_projection.projection.weight"].T + p["encoder.feature_projection.projection.bias"]
     frames = x.shape[0]
     bias = np.zeros(frames)

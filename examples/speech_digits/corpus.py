@@ -1,0 +1,86 @@
+"""The spoken corpus: digit strings and short command sentences rendered by espeak-ng in several accents and
+voice variants, at random speeds and pitches, generated once into a cache folder (a manifest.tsv beside the
+WAV files; kept while the corpus settings are unchanged)."""
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+
+DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+TEMPLATES = [  # D: a digit word
+    "D D D", "D D D D", "D D", "dial D D D", "call number D D", "set timer for D minutes", "turn the light on",
+    "turn the light off", "open the door", "close the door", "set timer for D D minutes", "dial D D D D",
+]
+# accents x variants espeak-ng ships (no MBROLA voices: they need extra data)
+TRAIN_VOICES = ["en-us", "en-us+f2", "en-us+m3", "en-gb", "en-gb+f4", "en-gb-scotland", "en-gb-x-rp+m1",
+                "en-029", "en-us+klatt", "en-gb+m7"]
+UNSEEN_VOICE = "en-gb-x-gbclan+f3"  # never trained on: a speaker-independence check
+SAMPLE_RATE = 22050  # espeak-ng's output rate
+
+
+def vocabulary():
+    words = set(DIGITS)
+    for t in TEMPLATES:
+        words.update(w for w in t.split() if w != "D")
+    return sorted(words)
+
+
+# CTC over words: Wav2Letter's output runs at 12.5 frames/s here (what two shared cores can train in minutes),
+# too slow for letters but ample for words
+TOKENS = ["-"] + vocabulary()
+
+
+def encode(text):
+    return [TOKENS.index(w) for w in text.split()]
+
+
+def decode(ids):
+    return [TOKENS[i] for i in ids]
+
+
+def _sentence(rng):
+    return " ".join(rng.choice(DIGITS) if w == "D" else w for w in rng.choice(TEMPLATES).split())
+
+
+def espeak_binary():
+    exe = shutil.which("espeak-ng")
+    if exe is None:
+        raise RuntimeError("espeak-ng is not installed: `make setup` installs it (or apt-get install espeak-ng)")
+    return exe
+
+
+def generate(folder, per_voice=150, unseen=60, seed=0, progress=None):
+    """Writes the corpus into `folder` unless a manifest with the same settings is there; returns the rows
+    (path, text, voice, split) with split "train", "test" (held-out sentences of trained voices) or "unseen"."""
+    settings = dict(per_voice=per_voice, unseen=unseen, seed=seed, voices=TRAIN_VOICES, unseen_voice=UNSEEN_VOICE,
+                    templates=TEMPLATES)
+    tag = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:12]
+    manifest = os.path.join(folder, "manifest.tsv")
+    if os.path.exists(manifest):
+        with open(manifest, encoding="utf-8") as f:
+            header, *lines = f.read().splitlines()
+        if header == f"# {tag}":
+            return [tuple(line.split("\t")) for line in lines]
+    os.makedirs(folder, exist_ok=True)
+    rng = random.Random(seed)
+    jobs = [(voice, _sentence(rng)) for voice in TRAIN_VOICES for _ in range(per_voice)]
+    jobs += [(UNSEEN_VOICE, _sentence(rng)) for _ in range(unseen)]
+    texts = sorted({t for _, t in jobs})
+    held_out = set(rng.sample(texts, max(1, len(texts) // 8)))  # test sentences are never heard in training
+    exe = espeak_binary()
+    rows = []
+    for i, (voice, text) in enumerate(jobs):
+        path = os.path.join(folder, f"{i:05d}.wav")
+        speed, pitch = rng.randint(140, 200), rng.randint(25, 75)
+        subprocess.run([exe, "-v", voice, "-s", str(speed), "-p", str(pitch), "-w", path, text], check=True,
+                       capture_output=True)
+        split = "unseen" if voice == UNSEEN_VOICE else ("test" if text in held_out else "train")
+        rows.append((os.path.basename(path), text, voice, split))
+        if progress is not None:
+            progress(i + 1, len(jobs))
+    with open(manifest + ".tmp", "w", encoding="utf-8") as f:
+        f.write(f"# {tag}\n" + "".join("\t".join(r) + "\n" for r in rows))
+    os.replace(manifest + ".tmp", manifest)
+    return rows

@@ -1,0 +1,42 @@
+"""Log-mel features at 25 frames per second (the network halves that), each utterance normalised per channel,
+computed once and cached beside the corpus."""
+import os
+
+import ember
+import emberaudio
+from emberaudio import functional as AF
+from emberaudio import transforms as T
+
+RATE = 16000
+N_MELS = 40
+
+
+def extractor():
+    return T.MelSpectrogram(sample_rate=RATE, n_fft=1024, win_length=1024, hop_length=640, n_mels=N_MELS)
+
+
+def utterance_features(path, mel):
+    wave, rate = emberaudio.load(path)
+    wave = AF.resample(wave, rate, RATE)
+    feats = (mel(wave[0]) + 1e-6).log()  # (n_mels, frames)
+    return (feats - feats.mean(1, keepdim=True)) / (feats.std(1, keepdim=True) + 1e-5)
+
+
+def load_or_compute(folder, rows, progress=None):
+    """{file name: (n_mels, frames) tensor}, cached in folder/features.pt."""
+    cache = os.path.join(folder, "features.pt")
+    names = [r[0] for r in rows]
+    if os.path.exists(cache):
+        stored = ember.load(cache)
+        if sorted(stored) == sorted(names):
+            return stored
+    mel = extractor()
+    out = {}
+    with ember.no_grad():
+        for i, name in enumerate(names):
+            out[name] = utterance_features(os.path.join(folder, name), mel)
+            if progress is not None:
+                progress(i + 1, len(names))
+    ember.save(out, cache + ".tmp")
+    os.replace(cache + ".tmp", cache)
+    return out
