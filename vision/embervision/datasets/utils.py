@@ -6,14 +6,19 @@ import gzip
 import hashlib
 import lzma
 import os
+import re
 import shutil
 import tarfile
 import zipfile
 from typing import Any, Iterable, List, Optional, TypeVar
+from urllib.parse import urlparse
 
 from ember.hub import download_url_to_file
 
+from ._google_drive import download_file_from_google_drive
+
 __all__ = ["calculate_md5", "calculate_sha256", "check_md5", "check_integrity", "download_url",
+           "download_file_from_google_drive",
            "download_and_extract_archive", "extract_archive", "list_dir", "list_files", "verify_str_arg"]
 
 T = TypeVar("T", str, bytes)
@@ -55,10 +60,15 @@ def check_integrity(fpath: str, md5: Optional[str] = None) -> bool:
 def download_url(url: str, root: str, filename: Optional[str] = None, md5: Optional[str] = None,
                  progress: bool = True) -> None:
     """Downloads url into root/filename (default: the URL's base name) unless a file with the expected
-    digest is already there; an interrupted download resumes on the next call."""
+    digest is already there; an interrupted download resumes on the next call. A Google Drive file URL
+    (drive.google.com/file/d/<id>/...) goes through download_file_from_google_drive."""
     root = os.path.expanduser(root)
     if not filename:
         filename = os.path.basename(url)
+    drive_id = _google_drive_file_id(url)
+    if drive_id is not None:
+        download_file_from_google_drive(drive_id, root, filename, md5)
+        return
     fpath = os.path.join(root, filename)
     os.makedirs(root, exist_ok=True)
     if check_integrity(fpath, md5):
@@ -68,6 +78,14 @@ def download_url(url: str, root: str, filename: Optional[str] = None, md5: Optio
     download_url_to_file(url, fpath, progress=progress)
     if not check_integrity(fpath, md5):
         raise RuntimeError(f"File not found or corrupted: {fpath} (its digest does not match {md5})")
+
+
+def _google_drive_file_id(url: str) -> Optional[str]:
+    parts = urlparse(url)
+    if re.match(r"(drive|docs)[.]google[.]com$", parts.netloc) is None:
+        return None
+    match = re.match(r"/file/d/(?P<id>[^/]*)", parts.path)
+    return match.group("id") if match else None
 
 
 def list_dir(root: str, prefix: bool = False) -> List[str]:
