@@ -19,7 +19,7 @@ test: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps $(S
 bench: $(STAMP)/domains
 	$(VPY) -m tools.bench
 
-setup: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps $(STAMP)/browser $(STAMP)/speech
+setup: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps $(STAMP)/visiontestdeps $(STAMP)/browser $(STAMP)/speech
 
 $(STAMP)/venv:
 	$(PY) -m venv --system-site-packages $(VENV)
@@ -75,6 +75,12 @@ $(STAMP)/audiotestdeps: $(STAMP)/venv
 # (SummaryWriter itself needs it too, as PyTorch's does; users install it when they log).
 $(STAMP)/testdeps: $(STAMP)/venv $(STAMP)/onnxdeps $(STAMP)/audiotestdeps $(STAMP)/texttestdeps
 	$(VPY) -m pip install --quiet --disable-pip-version-check "tensorboard>=2.14"
+	@touch $@
+
+# lmdb: embervision.datasets.LSUN reads LMDB databases (as torchvision's, it needs the package only when used);
+# its tests write small databases with it.
+$(STAMP)/visiontestdeps: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "lmdb>=1.4"
 	@touch $@
 
 # onnx and onnxruntime check and run the models ember.onnx.export writes (the exporter itself needs only onnx,

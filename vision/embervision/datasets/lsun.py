@@ -84,7 +84,7 @@ class LSUN(VisionDataset):
             raise ValueError(f"Expected type str or Iterable for argument classes, but got type {type(classes)}.")
         classes = list(classes)
         for c in classes:
-            verify_str_arg(c, custom_msg=f"Expected type str for elements in argument classes, but got type {type(c)}.")
+            verify_str_arg(c)
             parts = c.split("_")
             category, split = "_".join(parts[:-1]), parts[-1]
             verify_str_arg(category, valid_values=_CATEGORIES, custom_msg=(
@@ -101,9 +101,9 @@ class LSUN(VisionDataset):
                 break
             target += 1
             sub = end
+        img, _ = self.dbs[target][index - sub]
         if self.target_transform is not None:
             target = self.target_transform(target)
-        img, _ = self.dbs[target][index - sub]
         return img, target
 
     def __len__(self) -> int:
