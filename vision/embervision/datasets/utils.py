@@ -151,7 +151,8 @@ def verify_str_arg(value: T, arg: Optional[str] = None, valid_values: Optional[I
                    custom_msg: Optional[str] = None) -> T:
     """value, when it is a str among valid_values; ValueError otherwise (torchvision's messages)."""
     if not isinstance(value, str):
-        msg = "Expected type str, but got type {type}." if arg is None else "Expected type str for argument {arg}, but got type {type}."
+        msg = "Expected type str, but got type {type}." if arg is None else \
+            "Expected type str for argument {arg}, but got type {type}."
         raise ValueError(msg.format(type=type(value), arg=arg))
     if valid_values is None:
         return value

@@ -1,4 +1,4 @@
-"""Typed tensors for transforms.v2: Image, Mask and BoundingBoxes tell a v2 transform how to move each
+"""Typed tensors for transforms.v2: Image, Mask, BoundingBoxes and KeyPoints tell a v2 transform how to move each
 input. Ops on them return plain tensors (so a box's metadata never rides on an unrelated result);
 `wrap_like` re-types a result."""
 from enum import Enum
@@ -6,7 +6,7 @@ from enum import Enum
 import ember
 from ember.overrides import DisableTorchFunctionSubclass
 
-__all__ = ["TVTensor", "Image", "Mask", "BoundingBoxes", "BoundingBoxFormat", "wrap"]
+__all__ = ["TVTensor", "Image", "Mask", "BoundingBoxes", "BoundingBoxFormat", "KeyPoints", "wrap"]
 
 
 class TVTensor(ember.Tensor):
@@ -91,6 +91,31 @@ class BoundingBoxes(TVTensor):
 
     def __repr__(self):
         return f"{super().__repr__()[:-1]}, format={self.format}, canvas_size={self.canvas_size})"
+
+
+class KeyPoints(TVTensor):
+    """Points [..., 2] as (x, y) on an image of `canvas_size` (height, width): polylines [N, P, 2], skeletons
+    [N, B, 2, 2], ... (torchvision 0.23's name). A point's coordinates are pixel indices: (x, y) is the centre of
+    pixel column x, row y, so a horizontal flip sends x to width - 1 - x, as torchvision's does."""
+
+    def __new__(cls, data, *, canvas_size, dtype=None):
+        tensor = _as_tensor(data, dtype)
+        if tensor.dim() == 1:
+            tensor = tensor.unsqueeze(0)
+        if tensor.dim() == 0 or tensor.shape[-1] != 2:
+            raise ValueError(f"Expected a tensor of shape (..., 2), not {list(tensor.shape)}")
+        if len(canvas_size) != 2:
+            raise ValueError(f"canvas_size should be (height, width), got {canvas_size}")
+        out = tensor.as_subclass(cls)
+        out.canvas_size = (int(canvas_size[0]), int(canvas_size[1]))
+        return out
+
+    @classmethod
+    def wrap_like(cls, other, tensor, *, canvas_size=None):
+        return cls(tensor, canvas_size=canvas_size or other.canvas_size)
+
+    def __repr__(self):
+        return f"{super().__repr__()[:-1]}, canvas_size={self.canvas_size})"
 
 
 def wrap(tensor, *, like, **kwargs):

@@ -1,4 +1,4 @@
-"""transforms.v2: transforms that move images, masks and bounding boxes together (typed by
+"""transforms.v2: transforms that move images, masks, bounding boxes and keypoints together (typed by
 embervision.tv_tensors), one parameter draw per sample; plus MixUp/CutMix and nn.Module containers."""
 from . import functional  # noqa: F401
 from ._geometry import *  # noqa: F401,F403

@@ -15,7 +15,7 @@ __all__ = ["ColorJitter", "Normalize", "ToDtype", "ToImage", "ClampBoundingBoxes
 
 
 def _is_image_leaf(leaf):
-    return not isinstance(leaf, (tv_tensors.Mask, tv_tensors.BoundingBoxes))
+    return not isinstance(leaf, (tv_tensors.Mask, tv_tensors.BoundingBoxes, tv_tensors.KeyPoints))
 
 
 class ColorJitter(Transform):
