@@ -12,6 +12,8 @@ from urllib.error import HTTPError, URLError
 from urllib.parse import urlencode, urlparse
 from urllib.request import HTTPCookieProcessor, build_opener
 
+from ._integrity import check_integrity
+
 _DRIVE_URL = "https://drive.google.com/uc"  # tests point this at a local server
 _CHUNK = 32 * 1024
 _TITLE = re.compile(rb"<title>\s*Google Drive\s*-\s*(?P<api_response>[^<]+?)\s*</title>", re.IGNORECASE)
@@ -86,8 +88,6 @@ def download_file_from_google_drive(file_id: str, root: str, filename: Optional[
                                     md5: Optional[str] = None) -> None:
     """Downloads the Google Drive file file_id into root/filename (default: the id) unless a file with the expected
     MD5 (or SHA-256) is already there."""
-    from .utils import check_integrity
-
     root = os.path.expanduser(root)
     if not filename:
         filename = file_id

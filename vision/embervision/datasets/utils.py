@@ -3,58 +3,25 @@ ember.hub's downloader (resumable through `<file>.partial`, a progress bar on st
 when offline); integrity checks take an MD5 or a SHA-256 hex digest (told apart by length)."""
 import bz2
 import gzip
-import hashlib
 import lzma
 import os
 import re
 import shutil
 import tarfile
 import zipfile
-from typing import Any, Iterable, List, Optional, TypeVar
+from typing import Iterable, List, Optional, TypeVar
 from urllib.parse import urlparse
 
 from ember.hub import download_url_to_file
 
 from ._google_drive import download_file_from_google_drive
+from ._integrity import calculate_md5, calculate_sha256, check_integrity, check_md5
 
 __all__ = ["calculate_md5", "calculate_sha256", "check_md5", "check_integrity", "download_url",
            "download_file_from_google_drive",
            "download_and_extract_archive", "extract_archive", "list_dir", "list_files", "verify_str_arg"]
 
 T = TypeVar("T", str, bytes)
-
-
-def _digest(fpath: str, algorithm: str, chunk_size: int = 1024 * 1024) -> str:
-    h = hashlib.new(algorithm)
-    with open(fpath, "rb") as f:
-        for chunk in iter(lambda: f.read(chunk_size), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def calculate_md5(fpath: str, chunk_size: int = 1024 * 1024) -> str:
-    return _digest(fpath, "md5", chunk_size)
-
-
-def calculate_sha256(fpath: str, chunk_size: int = 1024 * 1024) -> str:
-    return _digest(fpath, "sha256", chunk_size)
-
-
-def check_md5(fpath: str, md5: str, **kwargs: Any) -> bool:
-    return md5 == calculate_md5(fpath, **kwargs)
-
-
-def check_integrity(fpath: str, md5: Optional[str] = None) -> bool:
-    """True when fpath is a file and (if a digest is given) its MD5 (32 hex digits) or SHA-256 (64) matches."""
-    if not os.path.isfile(fpath):
-        return False
-    if md5 is None:
-        return True
-    if len(md5) == 64:
-        return md5.lower() == calculate_sha256(fpath)
-    if len(md5) == 32:
-        return md5.lower() == calculate_md5(fpath)
-    raise ValueError(f"check_integrity: expected an MD5 (32 hex digits) or SHA-256 (64) digest, got '{md5}'")
 
 
 def download_url(url: str, root: str, filename: Optional[str] = None, md5: Optional[str] = None,
