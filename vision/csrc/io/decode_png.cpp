@@ -3,6 +3,8 @@
 // torchvision do); every other mode expands the palette to colors first, and a mode with alpha turns
 // tRNS transparency (of any color type) into alpha.
 // libpng's errors longjmp back here and become a RuntimeError with libpng's message.
+// apply_exif_orientation reads the Orientation tag of an eXIf chunk (a bare TIFF header and IFD), before or
+// after the image data, and turns the image upright as Pillow's ImageOps.exif_transpose does.
 #include <png.h>
 
 #include <csetjmp>
@@ -37,16 +39,28 @@ void read_bytes(png_structp png, png_bytep into, png_size_t n) {
 }
 
 // The decode proper, apart from any C++ object with a destructor so that longjmp skips none.
-bool decode(PngSource* src, ImageReadMode mode, bool allow_16_bits, Pixels* out, std::vector<png_bytep>* rows) {
+// The orientation of an eXIf chunk stored in info, 1 when there is none.
+int png_orientation(png_structp png, png_infop info) {
+#ifdef PNG_eXIf_SUPPORTED
+  png_uint_32 size = 0;
+  png_bytep exif = nullptr;
+  if (png_get_eXIf_1(png, info, &size, &exif) && exif) return tiff_orientation(exif, size);
+#endif
+  return 1;
+}
+
+bool decode(PngSource* src, ImageReadMode mode, bool allow_16_bits, Pixels* out, std::vector<png_bytep>* rows,
+            int* orientation) {
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, src, on_error, on_warning);
   png_infop info = png ? png_create_info_struct(png) : nullptr;
-  if (!info) {
+  png_infop end = info ? png_create_info_struct(png) : nullptr;
+  if (!end) {
     std::strcpy(src->message, "libpng could not allocate its state");
-    png_destroy_read_struct(&png, nullptr, nullptr);
+    png_destroy_read_struct(&png, info ? &info : nullptr, nullptr);
     return false;
   }
   if (setjmp(png_jmpbuf(png))) {
-    png_destroy_read_struct(&png, &info, nullptr);
+    png_destroy_read_struct(&png, &info, &end);
     return false;
   }
   if (src->size < 8 || png_sig_cmp(src->bytes, 0, 8)) png_error(png, "the data is not a PNG image (bad signature)");
@@ -87,24 +101,27 @@ bool decode(PngSource* src, ImageReadMode mode, bool allow_16_bits, Pixels* out,
   rows->resize(size_t(out->height));
   for (int64_t y = 0; y < out->height; y++) (*rows)[y] = base + row_bytes * size_t(y);
   png_read_image(png, rows->data());
-  png_read_end(png, nullptr);
-  png_destroy_read_struct(&png, &info, nullptr);
+  png_read_end(png, end);
+  *orientation = png_orientation(png, info);
+  if (*orientation == 1) *orientation = png_orientation(png, end);  // an eXIf chunk after the image data
+  png_destroy_read_struct(&png, &info, &end);
   return true;
 }
 
 }  // namespace
 
-Tensor decode_png(const Tensor& data, int64_t mode, bool allow_16_bits) {
+Tensor decode_png(const Tensor& data, int64_t mode, bool allow_16_bits, bool apply_exif_orientation) {
   check_encoded(data, "decode_png");
   const ImageReadMode m = read_mode(mode, "decode_png");
   const Tensor bytes = ember::contiguous(data);
   PngSource src{reinterpret_cast<const uint8_t*>(bytes.data()), size_t(bytes.numel()), 0, {}};
   Pixels pixels;
   std::vector<png_bytep> rows;  // the caller's, so that a longjmp out of decode skips no destructor
-  const bool ok = decode(&src, m, allow_16_bits, &pixels, &rows);
+  int orientation = 1;
+  const bool ok = decode(&src, m, allow_16_bits, &pixels, &rows, &orientation);
   EMBER_CHECK(ok, Runtime, "decode_png: ", src.message);
   convert_channels(pixels, m);
-  return to_chw(pixels, 1);
+  return to_chw(pixels, apply_exif_orientation ? orientation : 1);
 }
 
 }  // namespace embervision

@@ -36,9 +36,11 @@ void convert_channels(Pixels& p, ImageReadMode mode);
 
 // The EXIF orientation (1..8) in an APP1 segment's payload ("Exif\0\0" + TIFF), or 1 when absent/invalid.
 int exif_orientation(const uint8_t* data, size_t size);
+// The same from a bare TIFF header + IFD (a PNG eXIf chunk's payload).
+int tiff_orientation(const uint8_t* tiff, size_t size);
 
 Tensor decode_jpeg(const Tensor& data, int64_t mode, bool apply_exif_orientation);
-Tensor decode_png(const Tensor& data, int64_t mode, bool allow_16_bits);
+Tensor decode_png(const Tensor& data, int64_t mode, bool allow_16_bits, bool apply_exif_orientation);
 Tensor encode_jpeg(const Tensor& image, int64_t quality);
 Tensor encode_png(const Tensor& image, int64_t compression_level);
 

@@ -137,8 +137,11 @@ Tensor to_chw(const Pixels& p, int orientation) {
 
 int exif_orientation(const uint8_t* data, size_t size) {
   if (size < 14 || std::memcmp(data, "Exif\0\0", 6) != 0) return 1;
-  const uint8_t* tiff = data + 6;
-  const size_t n = size - 6;
+  return tiff_orientation(data + 6, size - 6);
+}
+
+int tiff_orientation(const uint8_t* tiff, size_t n) {
+  if (n < 8) return 1;
   const bool little = tiff[0] == 'I' && tiff[1] == 'I';
   if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return 1;
   auto u16 = [&](size_t at) {

@@ -50,7 +50,7 @@ Tensor decode_image(const Tensor& data, int64_t mode, bool apply_exif_orientatio
   const Tensor bytes = ember::contiguous(data);
   static const uint8_t jpeg[] = {0xFF, 0xD8, 0xFF}, png[] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
   if (starts_with(bytes, jpeg, sizeof jpeg)) return decode_jpeg(bytes, mode, apply_exif_orientation);
-  if (starts_with(bytes, png, sizeof png)) return decode_png(bytes, mode, false);
+  if (starts_with(bytes, png, sizeof png)) return decode_png(bytes, mode, false, apply_exif_orientation);
   EMBER_FAIL(Runtime, "decode_image: unsupported image file: only JPEG and PNG are currently supported (the data ",
              "starts with neither signature)");
 }
@@ -92,7 +92,8 @@ EMBER_LIBRARY(image, m) {
   m.def("write_file(str path, Tensor data) -> ()", write_file);
   m.def("decode_jpeg(Tensor data, int mode=0, bool apply_exif_orientation=False) -> Tensor", decode_jpeg);
   m.def("decode_jpegs(Tensor[] data, int mode=0, bool apply_exif_orientation=False) -> Tensor[]", decode_jpegs);
-  m.def("decode_png(Tensor data, int mode=0, bool allow_16_bits=False) -> Tensor", decode_png);
+  m.def("decode_png(Tensor data, int mode=0, bool allow_16_bits=False, bool apply_exif_orientation=False) -> Tensor",
+        decode_png);
   m.def("decode_image(Tensor data, int mode=0, bool apply_exif_orientation=False) -> Tensor", decode_image);
   m.def("decode_images(Tensor[] data, int mode=0, bool apply_exif_orientation=False) -> Tensor[]", decode_images);
   m.def("encode_jpeg(Tensor image, int quality=75) -> Tensor", encode_jpeg);

@@ -77,11 +77,13 @@ def decode_jpeg(input: Union[Tensor, List[Tensor]], mode: ImageReadMode = ImageR
     return _ops().decode_jpeg(input, m, bool(apply_exif_orientation))
 
 
-def decode_png(input: Tensor, mode: ImageReadMode = ImageReadMode.UNCHANGED, *, allow_16_bits: bool = False) -> Tensor:
+def decode_png(input: Tensor, mode: ImageReadMode = ImageReadMode.UNCHANGED, apply_exif_orientation: bool = False, *,
+               allow_16_bits: bool = False) -> Tensor:
     """A PNG's bytes (1-D uint8) to a uint8 [C, H, W] image. 16-bit PNGs need allow_16_bits=True and
-    come out as int32 holding 0..65535 (ember has no uint16; torchvision 0.12-0.16 did the same)."""
+    come out as int32 holding 0..65535 (ember has no uint16; torchvision 0.12-0.16 did the same).
+    apply_exif_orientation: turn the image upright by the Orientation of its eXIf chunk."""
     _check_tensor("decode_png", input)
-    return _ops().decode_png(input, _mode_value(mode), bool(allow_16_bits))
+    return _ops().decode_png(input, _mode_value(mode), bool(allow_16_bits), bool(apply_exif_orientation))
 
 
 def decode_image(input: Union[Tensor, List[Tensor]], mode: ImageReadMode = ImageReadMode.UNCHANGED,
