@@ -3,9 +3,10 @@ pixel, Pillow's filter (triangle for bilinear, Keys a=-0.5 for bicubic) is stret
 factor and normalised over the input pixels it covers. The weights of one axis form a dense
 (out, in) matrix here; its band (a start and ksize taps per output pixel) drives the C++ op
 vision::_resize_aa (vision/csrc/transforms/resize_aa.cpp). uint8 rounds and clips between passes as
-Pillow does. The horizontal pass goes first, as in Pillow up to 12; Pillow 13 does some strong vertical
-reductions vertically first, and where bicubic's overshoot clips in its first pass, the two orders
-can differ by more than a level (bilinear never overshoots, so it stays within one)."""
+Pillow does, so the pass order matters where bicubic's overshoot clips in the first pass (on noise, by up
+to ~20 levels): we take Pillow 13's order, vertical first when the height shrinks by more than twice as
+many pixels as the width (its ImagingResampleInner), horizontal first otherwise (always, up to Pillow 12).
+What remains is Pillow's fixed-point rounding (22-bit integer taps): within one level."""
 import functools
 
 import ember
@@ -37,7 +38,7 @@ def resample_weights(in_size, out_size, mode):
         center = (i + 0.5) * scale
         lo = max(int(center - support + 0.5), 0)  # int() truncates as Pillow's C cast does
         hi = min(int(center + support + 0.5), in_size)
-        taps = kernel((np.arange(lo, hi) - center + 0.5) / filterscale)
+        taps = kernel((np.arange(lo, hi) - center + 0.5) * (1.0 / filterscale))  # Pillow's ss = 1 / filterscale
         total = taps.sum()
         weights[i, lo:hi] = taps / total if total != 0 else taps
     return weights
@@ -52,20 +53,32 @@ def _taps_numpy(in_size, out_size, mode):
     ksize = int(max(1, (hi - lo).max()))
     start = np.minimum(lo, in_size - ksize)  # a window near the end starts earlier, its extra taps zero
     taps = np.stack([dense[i, start[i]:start[i] + ksize] for i in range(out_size)])
-    return start.astype(np.int64), taps.astype(np.float32)
+    # Pillow's 8-bit taps: the weight in 22-bit fixed point, rounded half away from zero (its C cast truncates)
+    fixed = np.trunc(taps * (1 << _PRECISION_BITS) + np.where(taps < 0, -0.5, 0.5)).astype(np.int32)
+    return start.astype(np.int64), taps.astype(np.float32), fixed
 
 
-def resample_taps(in_size, out_size, mode):
-    """Banded form of resample_weights for the C++ op: (start int64 [out], weights float32 [out, ksize]);
-    a pipeline resizes many images between the same sizes, so the NumPy taps are cached."""
-    start, taps = _taps_numpy(in_size, out_size, mode)
-    return ember.from_numpy(start.copy()), ember.from_numpy(taps.copy())
+_PRECISION_BITS = 22  # Pillow's PRECISION_BITS for 8-bit images (32 - 8 - 2)
 
 
-def _axis(in_size, out_size, mode):
+def resample_taps(in_size, out_size, mode, fixed=False):
+    """Banded form of resample_weights for the C++ op: (start int64 [out], weights [out, ksize]), float32, or
+    for uint8 images (fixed=True) int32 in Pillow's fixed point; a pipeline resizes many images between the same
+    sizes, so the NumPy taps are cached."""
+    start, taps, fixed_taps = _taps_numpy(in_size, out_size, mode)
+    return ember.from_numpy(start.copy()), ember.from_numpy((fixed_taps if fixed else taps).copy())
+
+
+def _axis(in_size, out_size, mode, fixed):
     if in_size == out_size:
         return ember.empty(0, dtype=ember.int64), ember.empty(0, 0)
-    return resample_taps(in_size, out_size, mode)
+    return resample_taps(in_size, out_size, mode, fixed)
+
+
+def vertical_first(h, w, out_h, out_w):
+    """Pillow 13's pass order: the vertical pass first when the height loses more than twice as many pixels
+    as the width does (so the horizontal pass has fewer rows to filter)."""
+    return h - out_h > 0 and h - out_h > 2 * (w - out_w)
 
 
 def resize_antialias(img, out_h, out_w, mode):
@@ -76,9 +89,15 @@ def resize_antialias(img, out_h, out_w, mode):
     flat = img.reshape(-1, h, w)
     native = dtype in (ember.uint8, ember.float32, ember.float64)
     work = flat if native else flat.to(ember.float32)
-    v_start, v_weight = _axis(h, out_h, mode)
-    h_start, h_weight = _axis(w, out_w, mode)
-    out = ember.ops.vision._resize_aa(work, v_start, v_weight, h_start, h_weight)
+    fixed = work.dtype == ember.uint8
+    v_start, v_weight = _axis(h, out_h, mode, fixed)
+    h_start, h_weight = _axis(w, out_w, mode, fixed)
+    resample = ember.ops.vision._resize_aa
+    if len(v_start) and len(h_start) and vertical_first(h, w, out_h, out_w):
+        none = ember.empty(0, dtype=ember.int64), ember.empty(0, 0)
+        out = resample(resample(work, v_start, v_weight, *none), *none, h_start, h_weight)
+    else:
+        out = resample(work, v_start, v_weight, h_start, h_weight)
     if not native:
         info = ember.iinfo(dtype) if not dtype.is_floating_point else None
         out = out.to(dtype) if info is None else out.round().clamp(info.min, info.max).to(dtype)
