@@ -7,6 +7,7 @@
 // float32 2-D 3x3 stride-1 convolutions with enough channels take Winograd's F(4x4, 3x3) instead
 // (conv_winograd.h), for all three. bfloat16 uses the AVX512_BF16 product where the CPU has it
 // (conv_bf16.h) except where Winograd serves; float16 (and bfloat16 elsewhere) computes in float32.
+// Depthwise 2-D float convolutions (groups == channels) take a direct stencil (conv_depthwise.h).
 // Messages follow PyTorch's.
 #include <algorithm>
 #include <cstdint>
@@ -22,6 +23,7 @@
 #include "kernels/cpu/conv_bf16.h"
 #include "kernels/cpu/conv_chunked.h"
 #include "kernels/cpu/conv_cols.h"
+#include "kernels/cpu/conv_depthwise.h"
 #include "kernels/cpu/conv_nhwc.h"
 #include "kernels/cpu/conv_winograd.h"
 #include "tensor/factory.h"
@@ -342,6 +344,10 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
   if (input.dtype() == ScalarType::BFloat16 && !winograd_serves(p, transposed, false) &&
       conv::bf16::convolution(p, input, weight, bias, transposed, out))
     return out;
+  if (conv::depthwise::serves(p, input, weight, transposed)) {  // a direct stencil, no column matrix
+    conv::depthwise::forward(p, input, weight, bias, out);
+    return out;
+  }
   const ScalarType ct = compute_type(input.dtype());
   Tensor x = contiguous_as(input, ct), w = contiguous_as(weight, ct);
   Tensor y = ct == out.dtype() ? out : empty(out_sizes, ct, input.device());
