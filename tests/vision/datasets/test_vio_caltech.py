@@ -38,8 +38,13 @@ def test_caltech101_categories_images_and_contours(tmp_path):
     assert Caltech101(str(tmp_path))[2][1] == 1
     with pytest.raises(ValueError, match="Unknown value 'box' for argument target_type"):
         Caltech101(str(tmp_path), target_type="box")
-    with pytest.raises(RuntimeError, match="download=True is not supported \\(the files are on Google Drive\\)"):
-        Caltech101(str(tmp_path / "fresh"), download=True)
+    from urllib.error import URLError
+
+    from embervision.datasets import _google_drive
+    with pytest.MonkeyPatch.context() as mp:  # Google Drive unreachable: the download fails naming the file
+        mp.setattr(_google_drive, "_DRIVE_URL", "http://127.0.0.1:9/uc")
+        with pytest.raises(URLError, match="could not download the file 137RyRjvTBkBiIfeYBNZBtViDHQ6_Ewsp"):
+            Caltech101(str(tmp_path / "fresh"), download=True)
 
 
 def test_caltech256(tmp_path):

@@ -131,3 +131,44 @@ def test_download_url_sends_drive_file_urls_through_the_drive_downloader(drive, 
                  md5=hashlib.md5(BIG).hexdigest())
     assert (tmp_path / "b.bin").read_bytes() == BIG
     assert drive[1][0][1]["id"] == "big"
+
+
+def _tar(members):
+    import io
+    import tarfile
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def test_caltech256_downloads_its_archive_from_drive(local_server, tmp_path, monkeypatch):
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from embervision.datasets import Caltech256
+    url, routes = local_server
+    monkeypatch.setattr(_google_drive, "_DRIVE_URL", url + "/uc")
+    png = io.BytesIO()
+    pixels = np.arange(48, dtype=np.uint8).reshape(4, 4, 3)
+    Image.fromarray(pixels).save(png, "JPEG", quality=100)
+    archive = _tar({"256_ObjectCategories/001.ak47/001_0001.jpg": png.getvalue()})
+
+    def uc(request, query):  # the archive is large: Drive answers with its virus-scan page first
+        if query.get("confirm") == "t" and query.get("uuid") == "u1":
+            return 200, {}, archive
+        page = VIRUS_SCAN_PAGE.format(id=query["id"], action=url + "/uc", uuid="u1")
+        return 200, HTML, page.encode()
+
+    routes["/uc"] = uc
+    monkeypatch.setattr(Caltech256, "resources", [(
+        "https://drive.google.com/file/d/1r6o0pSROcV1_VwT4oSjA2FBUSCWGuxLK", "256_ObjectCategories.tar",
+        hashlib.md5(archive).hexdigest())])
+    ds = Caltech256(str(tmp_path), download=True)
+    assert len(ds) == 1 and ds.categories == ["001.ak47"] and ds[0][1] == 0
+    assert (tmp_path / "caltech256" / "256_ObjectCategories.tar").is_file()

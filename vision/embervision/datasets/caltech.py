@@ -4,21 +4,26 @@ NNN.<name>/NNN_NNNN.jpg), as torchvision.datasets.Caltech101/Caltech256."""
 import os
 from typing import Any, Callable, List, Optional, Tuple, Union
 
-from .utils import verify_str_arg
+from .utils import download_and_extract_archive, verify_str_arg
 from .vision import VisionDataset
 
 __all__ = ["Caltech101", "Caltech256"]
 
 
-def _no_drive_download(name: str, files: str, root: str) -> None:
-    # torchvision fetches these from Google Drive, whose confirmation page our downloader does not handle.
-    raise RuntimeError(f"{name}: download=True is not supported (the files are on Google Drive); download {files} "
-                       f"from the dataset's page and extract them into {root}")
+def _download(resources: List[Tuple[str, str, str]], root: str) -> None:
+    # Google Drive file URLs: download_url fetches them through download_file_from_google_drive
+    for url, filename, md5 in resources:
+        download_and_extract_archive(url, root, filename=filename, md5=md5)
 
 
 class Caltech101(VisionDataset):
     """target_type: "category", "annotation" (the object's contour, a 2 x N array) or a list of both."""
 
+    # (Google Drive URL, file name, MD5) of the archives, as torchvision's
+    resources = [("https://drive.google.com/file/d/137RyRjvTBkBiIfeYBNZBtViDHQ6_Ewsp", "101_ObjectCategories.tar.gz",
+                  "b224c7392d521a49829488ab0f1120d9"),
+                 ("https://drive.google.com/file/d/175kQy3UsZ0wUEHZjqkUDdNVssr7bgh_m", "Annotations.tar",
+                  "6f83eeb1f24d99cab4eb377263132c91")]
     # annotation folders named differently from their image folders
     _ANNOTATION_NAMES = {"Faces": "Faces_2", "Faces_easy": "Faces_3", "Motorbikes": "Motorbikes_16",
                          "airplanes": "Airplanes_Side_2"}
@@ -70,14 +75,19 @@ class Caltech101(VisionDataset):
         return len(self.index)
 
     def download(self) -> None:
-        if not self._check_integrity():
-            _no_drive_download("Caltech101", "101_ObjectCategories.tar.gz and Annotations.tar", self.root)
+        if self._check_integrity():
+            print("Files already downloaded and verified")
+            return
+        _download(self.resources, self.root)
 
     def extra_repr(self) -> str:
         return "Target type: {target_type}".format(**self.__dict__)
 
 
 class Caltech256(VisionDataset):
+    resources = [("https://drive.google.com/file/d/1r6o0pSROcV1_VwT4oSjA2FBUSCWGuxLK", "256_ObjectCategories.tar",
+                  "67b4f42ca05d46448c6bb8ecd2220f6d")]
+
     def __init__(self, root: str, transform: Optional[Callable] = None, target_transform: Optional[Callable] = None,
                  download: bool = False) -> None:
         super().__init__(os.path.join(root, "caltech256"), transform=transform, target_transform=target_transform)
@@ -110,5 +120,7 @@ class Caltech256(VisionDataset):
         return len(self.index)
 
     def download(self) -> None:
-        if not self._check_integrity():
-            _no_drive_download("Caltech256", "256_ObjectCategories.tar", self.root)
+        if self._check_integrity():
+            print("Files already downloaded and verified")
+            return
+        _download(self.resources, self.root)
