@@ -64,9 +64,42 @@ def test_celeba_targets_and_splits(celeba):
         Tiny(str(root), target_type="pose")[0]
 
 
-def test_celeba_integrity_and_download_message(celeba, tmp_path):
+def test_celeba_integrity_and_offline_download(celeba, tmp_path):
     _, root, *_ = celeba
     with pytest.raises(RuntimeError, match="Dataset not found or corrupted"):
         CelebA(str(root))  # the real MD5s do not match the small files
-    with pytest.raises(RuntimeError, match="download=True is not supported \\(the files are on Google Drive\\)"):
-        CelebA(str(tmp_path / "fresh"), download=True)
+    from urllib.error import URLError
+
+    from embervision.datasets import _google_drive
+    with pytest.MonkeyPatch.context() as mp:  # Google Drive unreachable: the download fails naming the file
+        mp.setattr(_google_drive, "_DRIVE_URL", "http://127.0.0.1:9/uc")
+        with pytest.raises(URLError, match="could not download the file 0B7EVK8r0v71pZjFTYXZWM3FlRnM"):
+            CelebA(str(tmp_path / "fresh"), download=True)
+
+
+def test_celeba_downloads_from_drive(celeba, tmp_path, local_server, monkeypatch):
+    import io
+    import zipfile
+
+    from embervision.datasets import _google_drive
+    Tiny, root, pixels, *_ = celeba
+    base = root / "celeba"
+    served = {}
+    for fid, _, name in Tiny.file_list:
+        if name == "img_align_celeba.zip":
+            buf = io.BytesIO()
+            with zipfile.ZipFile(buf, "w") as z:
+                for img in NAMES:
+                    z.write(base / "img_align_celeba" / img, f"img_align_celeba/{img}")
+            served[fid] = buf.getvalue()
+        else:
+            served[fid] = (base / name).read_bytes()
+    url, routes = local_server
+    routes["/uc"] = lambda request, query: (200, {}, served[query["id"]])
+    monkeypatch.setattr(_google_drive, "_DRIVE_URL", url + "/uc")
+
+    class Fresh(Tiny):
+        file_list = [(fid, hashlib.md5(served[fid]).hexdigest(), name) for fid, _, name in Tiny.file_list]
+    ds = Fresh(str(tmp_path / "fresh"), split="all", download=True)
+    assert len(ds) == 5
+    np.testing.assert_array_equal(np.asarray(ds[3][0]), pixels[NAMES[3]])

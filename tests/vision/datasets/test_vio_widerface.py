@@ -54,5 +54,43 @@ def test_widerface_test_split_and_errors(wider, tmp_path):
     (root / "widerface" / "wider_face_split" / "wider_face_train_bbx_gt.txt").write_text("x.jpg\n2\n1 2 3\n")
     with pytest.raises(RuntimeError, match="Error parsing annotation file .* at line 1"):
         WIDERFace(str(root))
-    with pytest.raises(RuntimeError, match="download=True is not supported"):
-        WIDERFace(str(tmp_path / "fresh"), download=True)
+    from urllib.error import URLError
+
+    from embervision.datasets import _google_drive
+    with pytest.MonkeyPatch.context() as mp:  # Google Drive unreachable: the download fails naming the file
+        mp.setattr(_google_drive, "_DRIVE_URL", "http://127.0.0.1:9/uc")
+        with pytest.raises(URLError, match="could not download the file 15hGDLhsx8bLgLcIRD5DhYt5iBxnjNF1M"):
+            WIDERFace(str(tmp_path / "fresh"), download=True)
+
+
+def test_widerface_downloads_images_from_drive_and_annotations(wider, tmp_path, local_server, monkeypatch):
+    import hashlib
+    import io
+    import zipfile
+
+    from embervision.datasets import _google_drive
+    root, faces = wider
+    base = root / "widerface"
+
+    def zipped(folder):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            for path in sorted((base / folder).rglob("*")):
+                z.write(path, str(path.relative_to(base)))
+            z.writestr(f"{folder}/", "")
+        return buf.getvalue()
+
+    archives = {name: zipped(name) for name in WIDERFace.EXTRACTED}
+    url, routes = local_server
+    ids = {fid: name for fid, _, name in WIDERFace.FILE_LIST}
+    routes["/uc"] = lambda request, query: (200, {}, archives[ids[query["id"]][:-4]])
+    routes["/wider_face_split.zip"] = archives["wider_face_split"]
+    monkeypatch.setattr(_google_drive, "_DRIVE_URL", url + "/uc")
+    monkeypatch.setattr(WIDERFace, "FILE_LIST", [(fid, hashlib.md5(archives[name[:-4]]).hexdigest(), name)
+                                                 for fid, _, name in WIDERFace.FILE_LIST])
+    monkeypatch.setattr(WIDERFace, "ANNOTATIONS_FILE", (url + "/wider_face_split.zip",
+                                                        hashlib.md5(archives["wider_face_split"]).hexdigest(),
+                                                        "wider_face_split.zip"))
+    ds = WIDERFace(str(tmp_path / "fresh"), download=True)
+    assert len(ds) == 3
+    np.testing.assert_array_equal(ds[2][1]["bbox"].numpy(), faces["1--Handshaking/c.jpg"][:, 0:4])

@@ -1,7 +1,7 @@
 """CelebA from root/celeba: img_align_celeba/ and the text files list_eval_partition.txt, identity_CelebA.txt,
 list_bbox_celeba.txt, list_landmarks_align_celeba.txt, list_attr_celeba.txt (space-separated rows after a
-count line and a header line), each MD5 checked, as torchvision.datasets.CelebA. Its files are on Google
-Drive, which our downloader does not handle: download=True says how to fetch them by hand."""
+count line and a header line), each MD5 checked, as torchvision.datasets.CelebA. download=True fetches them
+from Google Drive (download_file_from_google_drive) and extracts img_align_celeba.zip."""
 import csv
 import os
 from collections import namedtuple
@@ -9,7 +9,7 @@ from typing import Any, Callable, List, Optional, Tuple, Union
 
 import ember
 
-from .utils import check_integrity, verify_str_arg
+from .utils import check_integrity, download_file_from_google_drive, extract_archive, verify_str_arg
 from .vision import VisionDataset
 
 __all__ = ["CelebA"]
@@ -84,9 +84,10 @@ class CelebA(VisionDataset):
         if self._check_integrity():
             print("Files already downloaded and verified")
             return
-        raise RuntimeError("CelebA: download=True is not supported (the files are on Google Drive); download "
-                           f"{', '.join(f for _, _, f in self.file_list)} from the dataset's page and put them, "
-                           f"img_align_celeba.zip extracted, into {os.path.join(self.root, self.base_folder)}")
+        folder = os.path.join(self.root, self.base_folder)
+        for file_id, md5, filename in self.file_list:
+            download_file_from_google_drive(file_id, folder, filename, md5)
+        extract_archive(os.path.join(folder, "img_align_celeba.zip"))
 
     def __getitem__(self, index: int) -> Tuple[Any, Any]:
         from PIL import Image

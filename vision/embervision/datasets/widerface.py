@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import ember
 
-from .utils import verify_str_arg
+from .utils import download_and_extract_archive, download_file_from_google_drive, extract_archive, verify_str_arg
 from .vision import VisionDataset
 
 __all__ = ["WIDERFace"]
@@ -18,16 +18,21 @@ class WIDERFace(VisionDataset):
     BASE_FOLDER = "widerface"
     # the folders the three image zips and the annotation zip extract to
     EXTRACTED = ("WIDER_train", "WIDER_val", "WIDER_test", "wider_face_split")
+    FILE_LIST = [  # (Google Drive id, MD5, file name), as torchvision's
+        ("15hGDLhsx8bLgLcIRD5DhYt5iBxnjNF1M", "3fedf70df600953d25982bcd13d91ba2", "WIDER_train.zip"),
+        ("1GUCogbp16PMGa39thoMMeWxp7Rp5oM8Q", "dfa7d7e790efa35df3788964cf0bbaea", "WIDER_val.zip"),
+        ("1HIfDbVEWKmsYKJZm4lchTBDLW5N7dY5T", "e5d8f4248ed24c334bbd12f49c29dd40", "WIDER_test.zip"),
+    ]
+    ANNOTATIONS_FILE = ("http://shuoyang1213.me/WIDERFACE/support/bbx_annotation/wider_face_split.zip",
+                        "0e3767bcf0e326556d407bf5bff5d27c", "wider_face_split.zip")
 
     def __init__(self, root: str, split: str = "train", transform: Optional[Callable] = None,
                  target_transform: Optional[Callable] = None, download: bool = False) -> None:
         super().__init__(os.path.join(root, self.BASE_FOLDER), transform=transform,
                          target_transform=target_transform)
         self.split = verify_str_arg(split, "split", ("train", "val", "test"))
-        if download and not self._check_integrity():
-            raise RuntimeError("WIDERFace: download=True is not supported (the images are on Google Drive); "
-                               f"download and extract WIDER_train.zip, WIDER_val.zip, WIDER_test.zip and "
-                               f"wider_face_split.zip into {self.root}")
+        if download:
+            self.download()
         if not self._check_integrity():
             raise RuntimeError("Dataset not found or corrupted. You can use download=True to download it")
         self.img_info: List[Dict[str, Any]] = []
@@ -81,6 +86,18 @@ class WIDERFace(VisionDataset):
 
     def _check_integrity(self) -> bool:
         return all(os.path.exists(os.path.join(self.root, folder)) for folder in self.EXTRACTED)
+
+    def download(self) -> None:
+        """The image zips from Google Drive and the annotation zip from the dataset's site, each MD5-checked and
+        extracted."""
+        if self._check_integrity():
+            print("Files already downloaded and verified")
+            return
+        for file_id, md5, filename in self.FILE_LIST:
+            download_file_from_google_drive(file_id, self.root, filename, md5)
+            extract_archive(os.path.join(self.root, filename))
+        url, md5, filename = self.ANNOTATIONS_FILE
+        download_and_extract_archive(url=url, download_root=self.root, filename=filename, md5=md5)
 
     def extra_repr(self) -> str:
         return "Split: {split}".format(**self.__dict__)
