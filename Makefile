@@ -13,7 +13,7 @@ DOMAIN_SRC := $(shell find vision audio text csprng -path '*/build' -prune -o \(
 demo: $(STAMP)/domains $(STAMP)/recipes
 	$(VPY) examples/digits/train.py
 
-test: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps $(STAMP)/browser $(STAMP)/speech
+test: $(STAMP)/domains $(STAMP)/recipes $(STAMP)/typecheck $(STAMP)/testdeps $(STAMP)/visiontestdeps $(STAMP)/browser $(STAMP)/speech
 	$(VPY) -m pytest tests
 
 bench: $(STAMP)/domains
