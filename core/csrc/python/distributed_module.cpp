@@ -1,0 +1,20 @@
+// ember._distributed_C: the store and process-group bindings behind ember.distributed (a module of its
+// own, so libember and ember._C neither link Gloo nor rebuild when this layer changes).
+#include <pybind11/pybind11.h>
+
+#include "distributed/store.h"
+
+namespace pyb = pybind11;
+
+namespace ember::py {
+void add_distributed_stores(pyb::module_& m);  // distributed_stores.cpp
+}  // namespace ember::py
+
+PYBIND11_MODULE(_distributed_C, m) {
+  using namespace ember::distributed;
+  // Translators are tried newest first, so each subclass is registered after its base.
+  auto& base = pyb::register_exception<DistError>(m, "DistError", PyExc_RuntimeError);
+  pyb::register_exception<DistStoreError>(m, "DistStoreError", base.ptr());
+  pyb::register_exception<DistNetworkError>(m, "DistNetworkError", base.ptr());
+  ember::py::add_distributed_stores(m);
+}
