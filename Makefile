@@ -105,11 +105,20 @@ $(STAMP)/speech:
 	  echo "warning: espeak-ng is not installed (examples/speech_digits needs it): apt-get install espeak-ng"
 	@mkdir -p $(STAMP) && touch $@
 
-$(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(CORE_SRC)
+$(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(STAMP)/gloo $(CORE_SRC)
 	@start=$$(date +%s); \
 	PATH="$(abspath $(VENV))/bin:$$PATH" CCACHE_BASEDIR="$(CURDIR)" $(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps $(if $(BUILD_DIR),--config-settings=build-dir=$(BUILD_DIR)) -e core && \
 	echo "core build: $$(( $$(date +%s) - start )) s"
 	@touch $@
+
+# ember.distributed's gloo backend links Debian's libgloo (libgloo-dev: headers, libgloo.so, its CMake config),
+# installed here with apt-get when its headers are missing (as root, or through sudo), as vision-libs does.
+$(STAMP)/gloo:
+	@if [ ! -f /usr/include/gloo/rendezvous/context.h ]; then \
+	    sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq libgloo-dev; \
+	fi
+	@mkdir -p $(STAMP) && touch $@
 
 # embervision's image codecs build on the system's libjpeg-turbo and libpng (Debian's dev packages):
 # installed here with apt-get when their headers are missing (as root, or through sudo).
