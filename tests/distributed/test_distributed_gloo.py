@@ -163,7 +163,7 @@ def test_dead_peer_makes_the_survivor_raise(tmp_path):
         for p in procs:
             if p.poll() is None:
                 p.kill()
-    assert procs[1].returncode == 3
+    assert procs[1].returncode == 3 and procs[0].returncode == 0, err0
     import json
     result = json.loads(out0.strip().splitlines()[-1])
     assert result["raised"] == "DistBackendError", (out0, err0)
