@@ -9,16 +9,15 @@
 namespace pyb = pybind11;
 
 namespace ember::py {
-void add_distributed_stores(pyb::module_ &m); // distributed_stores.cpp
-void add_distributed_gloo(pyb::module_ &m);   // distributed_gloo.cpp
-} // namespace ember::py
+void add_distributed_stores(pyb::module_& m);  // distributed_stores.cpp
+void add_distributed_gloo(pyb::module_& m);    // distributed_gloo.cpp
+}  // namespace ember::py
 
 PYBIND11_MODULE(_distributed_C, m) {
   using namespace ember::distributed;
   // Translators are tried newest first, so each subclass is registered after
   // its base.
-  auto &base =
-      pyb::register_exception<DistError>(m, "DistError", PyExc_RuntimeError);
+  auto& base = pyb::register_exception<DistError>(m, "DistError", PyExc_RuntimeError);
   pyb::register_exception<DistStoreError>(m, "DistStoreError", base.ptr());
   pyb::register_exception<DistNetworkError>(m, "DistNetworkError", base.ptr());
   pyb::register_exception<DistBackendError>(m, "DistBackendError", base.ptr());
