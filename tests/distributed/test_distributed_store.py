@@ -3,6 +3,7 @@ semantics, written out), TCPStore and FileStore shared by 2 and 4 processes, and
 from __future__ import annotations
 
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -88,6 +89,9 @@ def test_get_blocks_until_another_thread_sets(kind, tmp_path):
     got = []
     reader = threading.Thread(target=lambda: got.append(store.get("late")))
     reader.start()
+    time.sleep(0.2)  # (ordering only) lets the reader block first: the store must still serve this thread
+    store.set("other", "x")
+    assert store.get("other") == b"x"
     store.set("late", "here")
     reader.join(timeout=30)
     assert got == [b"here"]

@@ -1,5 +1,5 @@
-// TCPStore's client side: requests over one socket; a timed-out WAIT drops the connection (its late
-// answer would otherwise be read as the reply to the next request) and the next request reconnects.
+// TCPStore's client side: requests over one shared socket, except WAIT, which blocks and so runs over a
+// connection of its own (closed after it, so a timed-out WAIT's late answer is never read as another reply).
 #include "distributed/tcp_store.h"
 
 #include <unistd.h>
@@ -25,7 +25,8 @@ TCPStore::TCPStore(std::string host, int port, std::optional<int64_t> world_size
   } else if (port == 0) {
     throw std::invalid_argument("TCPStore: a client (is_master=False) needs the server's port, got 0");
   }
-  fd_ = wire::connect_with_retry(is_master ? "127.0.0.1" : host_, port_, timeout);
+  connect_host_ = is_master ? "127.0.0.1" : host_;
+  fd_ = wire::connect_with_retry(connect_host_, port_, timeout);
   add(kJoinedKey, 1);
   if (is_master && wait_for_workers && world_size_ && *world_size_ > 0) this->wait_for_workers(timeout);
 }
@@ -38,32 +39,46 @@ void TCPStore::reconnect() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
   pending_.clear();
-  fd_ = wire::connect_with_retry(host_, port_, timeout_);
+  fd_ = wire::connect_with_retry(connect_host_, port_, timeout_);
 }
 
-Message TCPStore::request(const Message& msg, Millis timeout, const std::vector<std::string>& keys) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (fd_ < 0) reconnect();
-  if (!wire::send_all(fd_, wire::encode(msg))) {
-    ::close(fd_);
-    fd_ = -1;
+Message TCPStore::exchange(int fd, Bytes& pending, const Message& msg, Millis timeout,
+                           const std::vector<std::string>& keys) {
+  if (!wire::send_all(fd, wire::encode(msg)))
     throw DistNetworkError("TCPStore: lost the connection to the store's server at " + host_ + ":" +
                            std::to_string(port_));
-  }
-  Message reply;
-  try {
-    reply = wire::recv_message(fd_, pending_, timeout, keys);
-  } catch (const DistError&) {
-    ::close(fd_);
-    fd_ = -1;
-    throw;
-  }
+  Message reply = wire::recv_message(fd, pending, timeout, keys);
   if (reply.empty()) throw DistStoreError("TCPStore: empty reply from the server");
   std::string status = to_string(reply[0]);
   if (status == "err") throw DistStoreError(reply.size() > 1 ? to_string(reply[1]) : "TCPStore: server error");
   reply.erase(reply.begin());
   if (status == "missing") throw DistStoreError(wait_timeout_message(timeout, keys));
   return reply;
+}
+
+Message TCPStore::request(const Message& msg, Millis timeout, const std::vector<std::string>& keys) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (fd_ < 0) reconnect();
+  try {
+    return exchange(fd_, pending_, msg, timeout, keys);
+  } catch (const DistError&) {
+    ::close(fd_);  // the next request reconnects: a late reply must not answer it
+    fd_ = -1;
+    throw;
+  }
+}
+
+Message TCPStore::request_alone(const Message& msg, Millis timeout, const std::vector<std::string>& keys) {
+  int fd = wire::connect_with_retry(connect_host_, port_, timeout_);
+  Bytes pending;
+  try {
+    Message reply = exchange(fd, pending, msg, timeout, keys);
+    ::close(fd);
+    return reply;
+  } catch (...) {
+    ::close(fd);  // a timed-out WAIT's late answer goes nowhere
+    throw;
+  }
 }
 
 void TCPStore::set(const std::string& key, const Bytes& value) {
@@ -96,7 +111,8 @@ static Message with_keys(const char* cmd, const std::vector<std::string>& keys) 
 }
 
 void TCPStore::wait(const std::vector<std::string>& keys, Millis timeout) {
-  request(with_keys("WAIT", keys), timeout, keys);
+  if (check(keys)) return;  // the common case needs no connection of its own
+  request_alone(with_keys("WAIT", keys), timeout, keys);
 }
 
 bool TCPStore::check(const std::vector<std::string>& keys) {

@@ -34,12 +34,18 @@ class TCPStore : public Store {
   static constexpr const char* kJoinedKey = "init/";  // how many clients joined (counted in num_keys, as PyTorch)
 
  private:
-  // One request/response; the reply's parts after the "ok" status.
+  // One request/response on the shared socket; the reply's parts after the "ok" status.
   wire::Message request(const wire::Message& msg, Millis timeout, const std::vector<std::string>& keys);
+  // The same over a socket of its own, for requests that block (WAIT): the shared socket stays free
+  // for the other threads using this store meanwhile.
+  wire::Message request_alone(const wire::Message& msg, Millis timeout, const std::vector<std::string>& keys);
+  wire::Message exchange(int fd, Bytes& pending, const wire::Message& msg, Millis timeout,
+                         const std::vector<std::string>& keys);
   void reconnect();
   void wait_for_workers(Millis timeout);
 
   std::string host_;
+  std::string connect_host_;  // the master reaches its own server over loopback
   int port_;
   std::optional<int64_t> world_size_;
   std::unique_ptr<TCPStoreServer> server_;  // only on the master
