@@ -13,7 +13,8 @@ __all__ = ["DistributedSampler"]
 
 
 def _dist():
-    # ember.distributed may not exist (yet); PyTorch raises the same error when it is unavailable.
+    # A build without ember.distributed raises PyTorch's "not available" error; with it, asking for the rank
+    # before init_process_group raises ember.distributed's ValueError, as PyTorch does.
     try:
         import ember.distributed as dist
     except ImportError:
