@@ -73,7 +73,7 @@ $(STAMP)/audiotestdeps: $(STAMP)/venv
 
 # What only the tests need: tensorboard, whose event reader checks the files ember.utils.tensorboard writes
 # (SummaryWriter itself needs it too, as PyTorch's does; users install it when they log).
-$(STAMP)/testdeps: $(STAMP)/venv $(STAMP)/onnxdeps $(STAMP)/audiotestdeps $(STAMP)/texttestdeps
+$(STAMP)/testdeps: $(STAMP)/venv $(STAMP)/onnxdeps $(STAMP)/audiotestdeps $(STAMP)/texttestdeps $(STAMP)/sox
 	$(VPY) -m pip install --quiet --disable-pip-version-check "tensorboard>=2.14"
 	@touch $@
 
@@ -88,6 +88,14 @@ $(STAMP)/visiontestdeps: $(STAMP)/venv
 $(STAMP)/onnxdeps: $(STAMP)/venv
 	$(VPY) -m pip install --quiet --disable-pip-version-check "onnx>=1.14" "onnxruntime>=1.16"
 	@touch $@
+
+# Debian's sox command: the reference emberaudio's SoX-compatible filters and effects are checked against
+# (emberaudio itself never uses libsox). Installed with apt-get when missing and we are root (as CI is).
+$(STAMP)/sox:
+	@command -v sox >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  { apt-get install -y -q sox >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q sox >/dev/null; }; }; } || \
+	  echo "warning: sox is not installed (tests/audio's SoX comparisons need it): apt-get install sox"
+	@mkdir -p $(STAMP) && touch $@
 
 # Headless Chromium from Debian's packages: tests/profiler renders ember.profiler's HTML report in it
 # and checks the screenshot. Installed with apt-get when missing and we are root (as CI is).
