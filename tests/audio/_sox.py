@@ -18,10 +18,13 @@ def whitenoise(sample_rate, seconds=3.0, channels=1, scale=0.9, seed=0):
     return (rng.uniform(-1.0, 1.0, (channels, int(sample_rate * seconds))) * scale).astype(np.float32)
 
 
-def sox_effect(tmp_path, signal, sample_rate, effect, subtype="FLOAT"):
-    """The `sox in.wav out.wav EFFECT...` output, as (channels, frames) float32, and its sample rate."""
+def sox_effect(tmp_path, signal, sample_rate, effect, subtype="FLOAT", output_options=()):
+    """The `sox in.wav [OUTPUT_OPTIONS] out.wav EFFECT...` output, as (channels, frames) float32, and its sample
+    rate. Output options such as ("-c", 2) or ("-r", 16000) keep sox from converting the effects' result back to
+    the input's format."""
     src, dst = tmp_path / "in.wav", tmp_path / "out.wav"
     soundfile.write(str(src), np.ascontiguousarray(signal.T), sample_rate, subtype=subtype)
-    subprocess.run(["sox", "-D", str(src), str(dst)] + [str(e) for e in effect], check=True, capture_output=True)
+    command = ["sox", "-D", str(src)] + [str(o) for o in output_options] + [str(dst)] + [str(e) for e in effect]
+    subprocess.run(command, check=True, capture_output=True)
     data, rate = soundfile.read(str(dst), dtype="float32", always_2d=True)
     return np.ascontiguousarray(data.T), rate
