@@ -73,7 +73,8 @@ $(STAMP)/audiotestdeps: $(STAMP)/venv
 
 # What only the tests need: tensorboard, whose event reader checks the files ember.utils.tensorboard writes
 # (SummaryWriter itself needs it too, as PyTorch's does; users install it when they log).
-$(STAMP)/testdeps: $(STAMP)/venv $(STAMP)/onnxdeps $(STAMP)/audiotestdeps $(STAMP)/texttestdeps $(STAMP)/sox
+$(STAMP)/testdeps: $(STAMP)/venv $(STAMP)/onnxdeps $(STAMP)/audiotestdeps $(STAMP)/texttestdeps $(STAMP)/audiorefs \
+    $(STAMP)/sox
 	$(VPY) -m pip install --quiet --disable-pip-version-check "tensorboard>=2.14"
 	@touch $@
 
@@ -87,6 +88,12 @@ $(STAMP)/visiontestdeps: $(STAMP)/venv
 # as PyTorch's does). A stamp of their own, so work trees whose testdeps stamp is older still get them.
 $(STAMP)/onnxdeps: $(STAMP)/venv
 	$(VPY) -m pip install --quiet --disable-pip-version-check "onnx>=1.14" "onnxruntime>=1.16"
+	@touch $@
+
+# kaldi-native-fbank (Kaldi's feature code) and pyloudnorm (ITU-R BS.1770-4): the references of
+# emberaudio.compliance.kaldi and loudness. A stamp of their own, so older work trees get them too.
+$(STAMP)/audiorefs: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "kaldi-native-fbank>=1.18" "pyloudnorm>=0.1"
 	@touch $@
 
 # Debian's sox command: the reference emberaudio's SoX-compatible filters and effects are checked against

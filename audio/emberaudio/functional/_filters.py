@@ -74,12 +74,13 @@ def _as_coeff(value, dtype):
     return ember.tensor([float(value)], dtype=dtype)
 
 
-def biquad(waveform, b0, b1, b2, a0, a1, a2):
-    """Second-order IIR filter (numbers or 0-d tensors; tensors keep their gradient), zero initial state."""
+def biquad(waveform, b0, b1, b2, a0, a1, a2, *, clamp=True):
+    """Second-order IIR filter (numbers or 0-d tensors; tensors keep their gradient), zero initial state;
+    clamped to [-1, 1] as torchaudio's is (clamp=False: loudness's K-weighting, which must not clip)."""
     dtype = waveform.dtype
     a = ember.cat([_as_coeff(a0, dtype), _as_coeff(a1, dtype), _as_coeff(a2, dtype)])
     b = ember.cat([_as_coeff(b0, dtype), _as_coeff(b1, dtype), _as_coeff(b2, dtype)])
-    return lfilter(waveform, a, b)
+    return lfilter(waveform, a, b, clamp=clamp)
 
 
 def _w0_alpha(sample_rate, freq, Q):
@@ -115,8 +116,9 @@ def bandreject_biquad(waveform, sample_rate, central_freq, Q=0.707):
     return biquad(waveform, 1.0, -2 * math.cos(w0), 1.0, 1 + alpha, -2 * math.cos(w0), 1 - alpha)
 
 
-def _shelf(waveform, sample_rate, gain, central_freq, alpha_of, high):
-    """The cookbook's shelving filters: high=True boosts above central_freq (treble), else below (bass)."""
+def _shelf_coefficients(sample_rate, gain, central_freq, alpha_of, high):
+    """The cookbook's shelving filters as (b0, b1, b2, 1, a1, a2): high=True boosts above central_freq
+    (treble), else below (bass)."""
     w0 = 2 * math.pi * central_freq / sample_rate
     A = math.exp(gain / 40 * math.log(10))
     alpha = alpha_of(w0, A)
@@ -128,7 +130,11 @@ def _shelf(waveform, sample_rate, gain, central_freq, alpha_of, high):
     a0 = (A + 1) - s * t2 + t1
     a1 = 2 * s * ((A - 1) - s * t3)
     a2 = (A + 1) - s * t2 - t1
-    return biquad(waveform, b0 / a0, b1 / a0, b2 / a0, 1.0, a1 / a0, a2 / a0)
+    return b0 / a0, b1 / a0, b2 / a0, 1.0, a1 / a0, a2 / a0
+
+
+def _shelf(waveform, sample_rate, gain, central_freq, alpha_of, high):
+    return biquad(waveform, *_shelf_coefficients(sample_rate, gain, central_freq, alpha_of, high))
 
 
 def bass_biquad(waveform, sample_rate, gain, central_freq=100, Q=0.707):
@@ -161,10 +167,14 @@ def equalizer_biquad(waveform, sample_rate, center_freq, gain, Q=0.707):
                   1 - alpha / A)
 
 
-def highpass_biquad(waveform, sample_rate, cutoff_freq, Q=0.707):
+def _highpass_coefficients(sample_rate, cutoff_freq, Q):
     w0, alpha = _w0_alpha(sample_rate, cutoff_freq, Q)
     b0 = (1 + math.cos(w0)) / 2
-    return biquad(waveform, b0, -1 - math.cos(w0), b0, 1 + alpha, -2 * math.cos(w0), 1 - alpha)
+    return b0, -1 - math.cos(w0), b0, 1 + alpha, -2 * math.cos(w0), 1 - alpha
+
+
+def highpass_biquad(waveform, sample_rate, cutoff_freq, Q=0.707):
+    return biquad(waveform, *_highpass_coefficients(sample_rate, cutoff_freq, Q))
 
 
 def lowpass_biquad(waveform, sample_rate, cutoff_freq, Q=0.707):

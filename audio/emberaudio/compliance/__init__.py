@@ -1,0 +1,2 @@
+"""emberaudio.compliance: feature extraction matching other toolkits (kaldi)."""
+from . import kaldi  # noqa: F401
