@@ -1,8 +1,10 @@
 """Band-limited resampling by windowed-sinc interpolation (Hann or Kaiser window), as torchaudio's
-resample: the rate ratio reduced by the gcd, one polyphase kernel per output phase, applied as a
-strided conv1d."""
+resample: the rate ratio reduced by the gcd, one polyphase kernel per output phase. Each phase's kernel is
+non-zero on only about 2 * width * orig / base of its taps, so the phases are applied in blocks of
+neighbours, each block a matrix product of the input's strided frames with just its taps' span."""
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -26,6 +28,28 @@ def _method(resampling_method):
 def _sinc_resample_kernel(orig_freq, new_freq, gcd, lowpass_filter_width=6, rolloff=0.99,
                           resampling_method="sinc_interp_hann", beta=None, dtype=None):
     """(kernel (new, 1, 2 * width + orig), width) for the gcd-reduced rates."""
+    kernel, width, _ = _resample_plan(orig_freq, new_freq, gcd, lowpass_filter_width, rolloff, resampling_method,
+                                      beta, dtype)
+    return kernel, width
+
+
+def _resample_plan(orig_freq, new_freq, gcd, lowpass_filter_width=6, rolloff=0.99,
+                   resampling_method="sinc_interp_hann", beta=None, dtype=None):
+    """(kernel, width, phase blocks), cached: resampling many signals at one pair of rates builds them once."""
+    _method(resampling_method)  # its deprecation warning on every call, not once per cached kernel
+    return _cached_plan(orig_freq, new_freq, gcd, lowpass_filter_width, rolloff, resampling_method, beta, dtype)
+
+
+@functools.lru_cache(maxsize=16)
+def _cached_plan(orig_freq, new_freq, gcd, lowpass_filter_width, rolloff, resampling_method, beta, dtype):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kernel, width = _build_kernel(orig_freq, new_freq, gcd, lowpass_filter_width, rolloff, resampling_method,
+                                      beta, dtype)
+    return kernel, width, _phase_blocks(kernel)
+
+
+def _build_kernel(orig_freq, new_freq, gcd, lowpass_filter_width, rolloff, resampling_method, beta, dtype):
     if not (int(orig_freq) == orig_freq and int(new_freq) == new_freq):
         raise Exception("Frequencies must be of integer type to ensure quality resampling computation. "
                         "To work around this, manually convert both frequencies to integer values "
@@ -54,7 +78,31 @@ def _sinc_resample_kernel(orig_freq, new_freq, gcd, lowpass_filter_width=6, roll
     return (kernels.to(ember.float32) if dtype is None else kernels), width
 
 
-def _apply_sinc_resample_kernel(waveform, orig_freq, new_freq, gcd, kernel, width):
+def _phase_blocks(kernel):
+    """[(first phase, end phase, first tap, end tap)]: neighbouring phases grouped so that the taps each block
+    multiplies (the union of its phases' non-zero spans) plus a per-block overhead are smallest."""
+    rows = kernel.reshape(kernel.shape[0], -1)
+    new, taps = rows.shape
+    mask = rows.abs() > rows.abs().max() * 1e-12
+    first = mask.to(ember.int32).argmax(1).tolist()
+    last = (taps - mask.flip(1).to(ember.int32).argmax(1)).tolist()
+    overhead = 512  # a block's fixed cost in multiply-adds per frame (a matrix product call; narrow ones run slowly)
+
+    def blocks_of(size):
+        spans = []
+        for p0 in range(0, new, size):
+            p1 = min(p0 + size, new)
+            spans.append((p0, p1, min(first[p0:p1]), max(last[p0:p1])))
+        return spans
+
+    def cost(spans):
+        return sum((t1 - t0) * (p1 - p0) + overhead for p0, p1, t0, t1 in spans)
+
+    sizes = sorted({min(2 ** k, new) for k in range(new.bit_length() + 1)})
+    return min((blocks_of(size) for size in sizes), key=cost)
+
+
+def _apply_sinc_resample_kernel(waveform, orig_freq, new_freq, gcd, kernel, width, blocks=None):
     if not waveform.is_floating_point():
         raise TypeError(f"Expected floating point type for waveform tensor, but received {waveform.dtype}.")
     orig, new = int(orig_freq) // gcd, int(new_freq) // gcd
@@ -62,12 +110,17 @@ def _apply_sinc_resample_kernel(waveform, orig_freq, new_freq, gcd, kernel, widt
     flat = waveform.reshape(-1, shape[-1])
     num, length = flat.shape
     padded = ember.nn.functional.pad(flat, (width, width + orig)).contiguous()
-    taps = kernel.shape[-1]
-    # The strided conv1d as one matrix product: every orig-th window of the input (a strided view)
-    # times the new phases' kernels, (num, windows, taps) @ (taps, new).
+    rows = kernel.to(waveform.dtype).reshape(new, -1)
+    taps = rows.shape[-1]
+    if blocks is None:
+        blocks = _phase_blocks(rows)
+    # out[n, frame, phase] = padded[n, frame * orig + tap] . kernel[phase, tap], each block of phases over its
+    # own span of taps: a strided view of the input times the block's kernel rows, one matrix product
     windows = (padded.shape[-1] - taps) // orig + 1
-    frames = padded.as_strided((num, windows, taps), (padded.shape[-1], orig, 1))
-    out = ember.matmul(frames, kernel.to(waveform.dtype).reshape(new, taps).t()).reshape(num, -1)
+    row = padded.shape[-1]
+    parts = [ember.matmul(padded.as_strided((num, windows, t1 - t0), (row, orig, 1), t0), rows[p0:p1, t0:t1].t())
+             for p0, p1, t0, t1 in blocks]
+    out = (parts[0] if len(parts) == 1 else ember.cat(parts, -1)).reshape(num, -1)
     target = math.ceil(new * length / orig)
     out = out[..., :target]
     return out.reshape(tuple(shape[:-1]) + (out.shape[-1],))
@@ -81,6 +134,6 @@ def resample(waveform, orig_freq, new_freq, lowpass_filter_width=6, rolloff=0.99
     if orig_freq == new_freq:
         return waveform
     gcd = math.gcd(int(orig_freq), int(new_freq))
-    kernel, width = _sinc_resample_kernel(orig_freq, new_freq, gcd, lowpass_filter_width, rolloff,
-                                          resampling_method, beta, waveform.dtype)
-    return _apply_sinc_resample_kernel(waveform, orig_freq, new_freq, gcd, kernel, width)
+    kernel, width, blocks = _resample_plan(orig_freq, new_freq, gcd, lowpass_filter_width, rolloff,
+                                           resampling_method, beta, waveform.dtype)
+    return _apply_sinc_resample_kernel(waveform, orig_freq, new_freq, gcd, kernel, width, blocks)

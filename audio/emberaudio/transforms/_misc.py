@@ -8,7 +8,7 @@ import ember
 from ember import nn
 
 from .. import functional as F
-from ..functional._resample import _apply_sinc_resample_kernel, _sinc_resample_kernel
+from ..functional._resample import _apply_sinc_resample_kernel, _resample_plan
 
 
 class Resample(nn.Module):
@@ -23,14 +23,15 @@ class Resample(nn.Module):
         self.rolloff = rolloff
         self.beta = beta
         if self.orig_freq != self.new_freq:
-            kernel, self.width = _sinc_resample_kernel(orig_freq, new_freq, self.gcd, lowpass_filter_width, rolloff,
-                                                       resampling_method, beta, dtype)
-            self.register_buffer("kernel", kernel, persistent=False)
+            kernel, self.width, self.blocks = _resample_plan(orig_freq, new_freq, self.gcd, lowpass_filter_width,
+                                                             rolloff, resampling_method, beta, dtype)
+            self.register_buffer("kernel", kernel.clone(), persistent=False)  # the cached one stays untouched
 
     def forward(self, waveform):
         if self.orig_freq == self.new_freq:
             return waveform
-        return _apply_sinc_resample_kernel(waveform, self.orig_freq, self.new_freq, self.gcd, self.kernel, self.width)
+        return _apply_sinc_resample_kernel(waveform, self.orig_freq, self.new_freq, self.gcd, self.kernel, self.width,
+                                           self.blocks)
 
 
 class MuLawEncoding(nn.Module):
