@@ -2,7 +2,7 @@
 lowercase/strip_accents setting."""
 
 import pytest
-from conftest import SAMPLE
+from text_samples import SAMPLE
 
 from embertext.transforms import BERTTokenizer
 

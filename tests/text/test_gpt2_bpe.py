@@ -1,7 +1,7 @@
 """GPT-2's byte-level BPE against Hugging Face tokenizers and tiktoken on the same vocabulary."""
 
 import pytest
-from conftest import SAMPLE
+from text_samples import SAMPLE
 
 import embertext
 from embertext.transforms import GPT2BPETokenizer

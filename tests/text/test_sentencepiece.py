@@ -4,7 +4,7 @@ import io
 
 import pytest
 import sentencepiece as spm
-from conftest import SAMPLE
+from text_samples import SAMPLE
 
 from embertext.data import (
     generate_sp_model,
