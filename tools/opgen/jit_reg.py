@@ -44,11 +44,22 @@ def _push(op: Op, call: str, inplace: bool = False) -> str:
     return f"auto r = {call}; s.clear(); s.emplace_back(std::move(r));"
 
 
+def _direct(op: Op, call: str) -> str:
+    """The interpreter's unboxed entry (jit/boxing.h DirectKernel): arguments read in place through
+    pointers (no stack copies), one result returned; tuple-returning ops have none."""
+    if op.returns == "tuple" and not call.startswith(f"ad::{op.name}_("):
+        return ""
+    args = ", ".join(UNBOX[a.type].replace("s[{i}]", "(*a[{i}])").format(i=i) for i, a in enumerate(op.args))
+    return (f"    if (every) set_direct(e, [](const IValue* const* a) -> IValue "
+            f"{{ return IValue({call.replace('ARGS', args)}); }});\n")
+
+
 def _kernel(op: Op) -> str:
     args = ", ".join(UNBOX[a.type].format(i=i) for i, a in enumerate(op.args))
     return (f'  {{\n    OpEntry& e = t.define("aten", "{op.schema}");\n'
             f"    BoxedKernel k = [](Stack& s) {{ {_push(op, f'ad::{op.name}({args})')} }};\n"
-            "    set_every_key(e, k);\n  }\n")
+            "    bool every = set_every_key(e, k);\n"
+            f"{_direct(op, f'ad::{op.name}(ARGS)')}  }}\n")
 
 
 def _inplace_kernel(op: Op) -> str:
@@ -57,7 +68,8 @@ def _inplace_kernel(op: Op) -> str:
     schema = op.name + "_" + op.schema[len(op.name):op.schema.rindex("->")] + "-> Tensor"
     return (f'  {{\n    OpEntry& e = t.define("aten", "{schema}");\n'
             f"    BoxedKernel k = [](Stack& s) {{ {_push(op, f'ad::{op.name}_({args})', inplace=True)} }};\n"
-            "    set_every_key(e, k);\n  }\n")
+            "    bool every = set_every_key(e, k);\n"
+            f"{_direct(op, f'ad::{op.name}_(ARGS)')}  }}\n")
 
 
 def gen_family(family: str, ops: list[Op]) -> str:

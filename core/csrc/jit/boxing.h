@@ -26,10 +26,24 @@ inline std::optional<Device> device(const IValue& v) {
 }
 
 // The ad:: functions choose the backend from their tensors themselves, so one kernel serves every key.
-inline void set_every_key(OpEntry& e, const BoxedKernel& k) {
-  for (int key = 0; key < int(DispatchKey::NumKeys); key++)
-    if (!e.has_kernel(DispatchKey(key))) e.set_kernel(DispatchKey(key), k);
+// Returns whether k went to every key (no key had a kernel of its own already).
+inline bool set_every_key(OpEntry& e, const BoxedKernel& k) {
+  bool every = true;
+  for (int key = 0; key < int(DispatchKey::NumKeys); key++) {
+    if (e.has_kernel(DispatchKey(key)))
+      every = false;
+    else
+      e.set_kernel(DispatchKey(key), k);
+  }
+  return every;
 }
+
+// The interpreter's unboxed entry to an op: reads its arguments in place (one pointer per schema
+// argument, lists already in the op table's form) and returns its one result. It is the boxed kernel
+// minus the stack, so it exists only for ops whose every key runs that one kernel.
+using DirectKernel = IValue (*)(const IValue* const* args);
+void set_direct(const OpEntry& e, DirectKernel k);
+DirectKernel direct_kernel(const OpEntry& e);  // null when the op has none
 
 // Registers every op of the op database as "aten::NAME" (generated); idempotent through database_ops().
 void register_database_ops(OpTable& t);

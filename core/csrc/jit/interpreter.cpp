@@ -1,22 +1,27 @@
-// Block-by-block execution over an environment indexed by value id; If and Loop run their sub-blocks.
+// Runs a graph's plan (jit/plan.h) over a register file indexed by value id: op instructions fill the
+// op table's stack from registers (moving on a last read) and pre-boxed constants, then take the results
+// back; If and Loop run their sub-blocks; primitives and Python callbacks get their inputs as a vector.
 #include "jit/interpreter.h"
 
 #include <memory>
+
+#include "base/trace.h"
+#include "generated/ops/clone.h"
+#include "jit/plan.h"
 
 namespace ember::jit {
 
 namespace {
 
-// An op argument from a run-time value: lists become the op table's int or tensor lists.
-IValue to_op_arg(const RValue& r, const SchemaArg& a) {
-  if (!r.is_seq()) return r.v;
-  if (a.type == "Tensor[]") {
+// An op argument from a register: lists become the op table's int or tensor lists.
+IValue list_arg(const RValue& r, ArgConv c, const SchemaArg& a) {
+  if (c == ArgConv::TensorList) {
     std::vector<Tensor> ts;
     ts.reserve(r.seq->size());
     for (const RValue& x : *r.seq) ts.push_back(x.v.to_tensor());
     return IValue(std::move(ts));
   }
-  if (a.type == "int[]" || a.type == "int[]?") {
+  if (c == ArgConv::IntList) {
     DimVec l;
     for (const RValue& x : *r.seq) l.push_back(x.v.to_int());
     return IValue(std::move(l));
@@ -24,85 +29,140 @@ IValue to_op_arg(const RValue& r, const SchemaArg& a) {
   EMBER_FAIL(Type, a.name, " takes a ", a.type, ", got a list or tuple");
 }
 
-RValue from_op_result(IValue v) {
-  if (v.is_tensor_list()) {
-    std::vector<RValue> items;
-    for (const Tensor& t : v.to_tensor_list()) items.emplace_back(IValue(t));
-    return RValue::sequence(std::move(items), false);
-  }
-  return RValue(std::move(v));
+// Whether t shares memory with a tensor pre-boxed in the plan: the caller must get its own copy, or an
+// in-place change would reach every later run (eager calls wrap a fresh tensor each time).
+bool aliases_constant(const Tensor& t, const Instr& in) {
+  if (!t.defined()) return false;
+  for (const PlanArg& a : in.args)
+    if (a.reg < 0 && a.constant.is_tensor() && a.constant.to_tensor().storage().get() == t.storage().get()) return true;
+  return false;
 }
 
 struct Frame {
-  std::vector<RValue> env;
-  Stack stack;  // reused by every op call of the run (one allocation, not one per op)
+  std::vector<RValue> regs;
+  Stack stack;              // reused by every op call of the run (one allocation, not one per op)
+  std::vector<RValue> ins;  // reused by every primitive call
 
-  const RValue& get(const Value* v) const { return env[v->id]; }
-  void set(const Value* v, RValue r) { env[v->id] = std::move(r); }
+  RValue take(const PlanRead& r) { return r.move ? std::move(regs[r.reg]) : regs[r.reg]; }
 
-  void run_block(const Block& b) {
-    for (const auto& n : b.nodes) run_node(*n);
+  void run_block(const PlanBlock& b) {
+    for (const Instr& in : b.code) run(in);
   }
 
-  void run_op(const Node& n) {
-    const auto& args = n.op->schema().args;
+  // A result into its register: a tensor list as a list of tensors; a tensor that shares memory with a
+  // pre-boxed constant copied.
+  void set_result(int reg, IValue& v, const Instr& in, bool boxed_tensor_constant) {
+    RValue& dst = regs[reg];
+    if (v.is_tensor_list()) {
+      std::vector<RValue> items;
+      for (const Tensor& t : v.to_tensor_list()) items.emplace_back(IValue(t));
+      dst = RValue::sequence(std::move(items), false);
+      return;
+    }
+    if (boxed_tensor_constant && v.is_tensor() && aliases_constant(v.to_tensor(), in))
+      v = IValue(ad::clone(v.to_tensor()));
+    dst.v = std::move(v);
+    if (dst.seq) dst.seq.reset();
+    dst.tuple = false;
+  }
+
+  // The unboxed call: arguments read in place; a register whose last read this was lets its tensor go
+  // (the slot is dead until written again).
+  void run_direct(const Instr& in) {
+    const IValue* p[kMaxDirectArgs];
+    bool boxed_tensor_constant = false;
+    for (size_t i = 0; i < in.args.size(); i++) {
+      const PlanArg& a = in.args[i];
+      p[i] = a.reg < 0 ? &a.constant : &regs[a.reg].v;
+      boxed_tensor_constant |= a.reg < 0 && a.constant.is_tensor();
+    }
+    IValue r = in.direct(p);
+    for (const PlanArg& a : in.args)
+      if (a.move && regs[a.reg].v.is_tensor()) const_cast<Tensor&>(regs[a.reg].v.to_tensor()) = Tensor();
+    set_result(in.outs[0], r, in, boxed_tensor_constant);
+  }
+
+  void run_op(const Instr& in) {
+    if (in.direct && !trace::on(trace::kOps)) return run_direct(in);  // the profiler sees boxed calls
+    const OpEntry& op = *in.node->op;
     Stack& s = stack;
     s.clear();
-    for (size_t i = 0; i < n.inputs.size(); i++) s.push_back(to_op_arg(get(n.inputs[i]), args[i]));
-    n.op->call(s);
-    for (size_t i = 0; i < n.outputs.size(); i++) set(n.outputs[i], from_op_result(std::move(s[i])));
+    bool boxed_tensor_constant = false;
+    for (size_t i = 0; i < in.args.size(); i++) {
+      const PlanArg& a = in.args[i];
+      if (a.reg < 0) {
+        s.push_back(a.constant);
+        boxed_tensor_constant |= a.constant.is_tensor();
+        continue;
+      }
+      RValue& r = regs[a.reg];
+      if (r.is_seq())
+        s.push_back(list_arg(r, a.conv, op.schema().args[i]));
+      else if (a.move)
+        s.push_back(std::move(r.v));
+      else
+        s.push_back(r.v);
+    }
+    op.call(s);
+    for (size_t i = 0; i < in.outs.size(); i++) set_result(in.outs[i], s[i], in, boxed_tensor_constant);
   }
 
-  void run_if(const Node& n) {
-    const Block& b = *n.blocks[get(n.inputs[0]).v.to_bool() ? 0 : 1];
+  void run_call(const Instr& in) {
+    ins.clear();
+    for (const PlanRead& r : in.ins) ins.push_back(take(r));
+    const Node& n = *in.node;
+    std::vector<RValue> out = n.prim ? n.prim(n, ins) : (*n.callback)(n, ins);
+    EMBER_CHECK(out.size() == in.outs.size(), Runtime, n.kind, " gave ", out.size(), " values, expected ",
+                in.outs.size());
+    for (size_t i = 0; i < in.outs.size(); i++) regs[in.outs[i]] = std::move(out[i]);
+  }
+
+  void run_if(const Instr& in) {
+    const PlanBlock& b = *in.blocks[regs[in.ins[0].reg].v.to_bool() ? 0 : 1];
     run_block(b);
-    for (size_t i = 0; i < n.outputs.size(); i++) set(n.outputs[i], get(b.returns[i]));
+    for (size_t i = 0; i < in.outs.size(); i++) regs[in.outs[i]] = take(b.returns[i]);
   }
 
   // prim::Loop(max_trip_count, cond, carried...): the body takes (i, carried...) and returns
   // (cond, carried...); the loop's outputs are the last carried values.
-  void run_loop(const Node& n) {
-    const Block& body = *n.blocks[0];
-    int64_t trips = get(n.inputs[0]).v.to_int();
-    bool cond = get(n.inputs[1]).v.to_bool();
-    size_t carried = n.inputs.size() - 2;
-    std::vector<RValue> state(carried);
-    for (size_t k = 0; k < carried; k++) state[k] = get(n.inputs[2 + k]);
+  void run_loop(const Instr& in) {
+    const PlanBlock& body = *in.blocks[0];
+    int64_t trips = regs[in.ins[0].reg].v.to_int();
+    bool cond = regs[in.ins[1].reg].v.to_bool();
+    size_t carried = in.ins.size() - 2;
+    // the carried values live in the body's parameter registers between iterations
+    for (size_t k = 0; k < carried; k++) regs[body.params[1 + k]] = regs[in.ins[2 + k].reg];
+    std::vector<RValue> next(carried);  // all returns are read before any parameter is overwritten
     for (int64_t i = 0; cond && i < trips; i++) {
-      set(body.params[0], RValue(IValue(i)));
-      for (size_t k = 0; k < carried; k++) set(body.params[1 + k], state[k]);
+      regs[body.params[0]] = RValue(IValue(i));
       run_block(body);
-      cond = get(body.returns[0]).v.to_bool();
-      for (size_t k = 0; k < carried; k++) state[k] = get(body.returns[1 + k]);
+      cond = regs[body.returns[0].reg].v.to_bool();
+      for (size_t k = 0; k < carried; k++) next[k] = take(body.returns[1 + k]);
+      for (size_t k = 0; k < carried; k++) regs[body.params[1 + k]] = std::move(next[k]);
     }
-    for (size_t k = 0; k < carried; k++) set(n.outputs[k], std::move(state[k]));
+    for (size_t k = 0; k < carried; k++) regs[in.outs[k]] = std::move(regs[body.params[1 + k]]);
   }
 
-  void run_node(const Node& n) {
-    if (n.op) return run_op(n);
-    if (n.has_constant) return set(n.outputs[0], n.constant);
-    if (n.prim || n.callback) {
-      std::vector<RValue> in;
-      in.reserve(n.inputs.size());
-      for (const Value* v : n.inputs) in.push_back(get(v));
-      std::vector<RValue> out = n.prim ? n.prim(n, in) : (*n.callback)(n, in);
-      EMBER_CHECK(out.size() == n.outputs.size(), Runtime, n.kind, " gave ", out.size(), " values, expected ",
-                  n.outputs.size());
-      for (size_t i = 0; i < n.outputs.size(); i++) set(n.outputs[i], std::move(out[i]));
-      return;
+  void run(const Instr& in) {
+    switch (in.kind) {
+      case Instr::Kind::Op:
+        return run_op(in);
+      case Instr::Kind::Constant:
+        regs[in.outs[0]] = in.node->constant;
+        return;
+      case Instr::Kind::Prim:
+      case Instr::Kind::Callback:
+        return run_call(in);
+      case Instr::Kind::If:
+        return run_if(in);
+      case Instr::Kind::Loop:
+        return run_loop(in);
     }
-    if (n.kind == "prim::If") return run_if(n);
-    if (n.kind == "prim::Loop") return run_loop(n);
-    EMBER_FAIL(Runtime, "the interpreter cannot run a ", n.kind, " node");
   }
 };
 
-}  // namespace
-
-namespace {
-
-// Environments are reused across runs on a thread (allocating and constructing one value slot per graph
-// value each call cost more than the ops of a small graph); nested runs each take their own.
+// Frames are reused across runs on a thread (allocating and constructing one register per graph value
+// each call cost more than the ops of a small graph); nested runs each take their own.
 thread_local std::vector<std::unique_ptr<Frame>> spare_frames;
 
 struct FrameLease {
@@ -114,12 +174,13 @@ struct FrameLease {
       f = std::move(spare_frames.back());
       spare_frames.pop_back();
     }
-    if (f->env.size() < n) f->env.resize(n);
+    if (f->regs.size() < n) f->regs.resize(n);
   }
   ~FrameLease() {
-    for (RValue& r : f->env)  // drop what the run held (tensors, lists); numbers may stay
+    for (RValue& r : f->regs)  // drop what the run held (tensors, lists); numbers may stay
       if (r.is_seq() || r.v.tag() == IValue::Tag::Tensor || r.v.tag() == IValue::Tag::Str) r = RValue();
     f->stack.clear();
+    f->ins.clear();
     spare_frames.push_back(std::move(f));
   }
 };
@@ -127,15 +188,16 @@ struct FrameLease {
 }  // namespace
 
 std::vector<RValue> run(const Graph& g, std::vector<RValue> inputs) {
-  Block* top = const_cast<Graph&>(g).top();
-  EMBER_CHECK(inputs.size() == top->params.size(), Type, "the graph takes ", top->params.size(), " inputs, got ",
+  std::shared_ptr<const Plan> plan = plan_of(g);
+  const PlanBlock& top = plan->top;
+  EMBER_CHECK(inputs.size() == top.params.size(), Type, "the graph takes ", top.params.size(), " inputs, got ",
               inputs.size());
-  FrameLease lease(g.num_values());
+  FrameLease lease(plan->num_registers);
   Frame& f = *lease.f;
-  for (size_t i = 0; i < inputs.size(); i++) f.set(top->params[i], std::move(inputs[i]));
-  f.run_block(*top);
+  for (size_t i = 0; i < inputs.size(); i++) f.regs[top.params[i]] = std::move(inputs[i]);
+  f.run_block(top);
   std::vector<RValue> out;
-  for (const Value* v : top->returns) out.push_back(f.get(v));
+  for (const PlanRead& r : top.returns) out.push_back(f.take(r));
   return out;
 }
 

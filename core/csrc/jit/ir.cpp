@@ -5,12 +5,16 @@
 #include <unordered_map>
 
 #include "jit/boxing.h"
+#include "jit/plan.h"
 
 namespace ember::jit {
 
 Graph::Graph() { top_ = new_block(nullptr); }
 
+void Graph::touch() const { std::atomic_store(&plan_, std::shared_ptr<const Plan>()); }
+
 std::unique_ptr<Block> Graph::new_block(Node* owner) {
+  touch();
   auto b = std::make_unique<Block>();
   b->id = int(blocks_.size());
   b->owner = owner;
@@ -19,6 +23,7 @@ std::unique_ptr<Block> Graph::new_block(Node* owner) {
 }
 
 Value* Graph::add_param(Block* b, TypePtr t, const std::string& name) {
+  touch();
   values_.push_back(std::make_unique<Value>(Value{int(values_.size()), std::move(t), name, nullptr, b}));
   b->params.push_back(values_.back().get());
   return values_.back().get();
@@ -26,6 +31,7 @@ Value* Graph::add_param(Block* b, TypePtr t, const std::string& name) {
 
 Node* Graph::append(Block* b, const std::string& kind, const std::vector<Value*>& inputs,
                     const std::vector<TypePtr>& out_types) {
+  touch();
   auto n = std::make_unique<Node>();
   n->id = int(nodes_.size());
   n->kind = kind;
@@ -65,6 +71,7 @@ Block* Graph::add_block(Node* n) {
 }
 
 Value* Graph::add_output(Node* n, TypePtr t) {
+  touch();
   values_.push_back(std::make_unique<Value>(Value{int(values_.size()), std::move(t), "", n, nullptr}));
   n->outputs.push_back(values_.back().get());
   return values_.back().get();
@@ -86,6 +93,7 @@ Node* Graph::node(int id) const {
 }
 
 void Graph::forget_node(Node* n) {
+  touch();
   for (auto& b : n->blocks)
     for (auto& m : b->nodes) forget_node(m.get());
   nodes_[n->id] = nullptr;
@@ -108,7 +116,10 @@ void replace_in(Block* b, Value* from, Value* to) {
 
 }  // namespace
 
-void Graph::replace_uses(Value* from, Value* to) { replace_in(top_.get(), from, to); }
+void Graph::replace_uses(Value* from, Value* to) {
+  touch();
+  replace_in(top_.get(), from, to);
+}
 
 namespace {
 

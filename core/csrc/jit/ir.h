@@ -17,6 +17,7 @@ namespace ember::jit {
 struct Node;
 struct Block;
 class Graph;
+struct Plan;
 
 struct Value {
   int id;
@@ -72,6 +73,10 @@ class Graph {
   std::string str() const;  // TorchScript's `graph` text
   // Every use of `from` (as a node input or block return) now reads `to`.
   void replace_uses(Value* from, Value* to);
+  // Drops the interpreter's plan of the graph (jit/plan.h); every edit calls it, and so must code that
+  // edits blocks directly (the passes).
+  void touch() const;
+  mutable std::shared_ptr<const Plan> plan_;  // read and written atomically (std::atomic_load/store)
 
  private:
   std::unique_ptr<Block> top_;

@@ -174,6 +174,7 @@ bool cse_block(Graph& g, Block& b, Seen seen) {
 }  // namespace
 
 bool eliminate_dead_code(Graph& g) {
+  g.touch();
   bool any = false;
   for (bool changed = true; changed;) {
     std::unordered_set<const Value*> used;
@@ -185,11 +186,15 @@ bool eliminate_dead_code(Graph& g) {
 }
 
 bool propagate_constants(Graph& g) {
+  g.touch();
   bool any = false;
   while (fold_block(g, *g.top())) any = true;
   return any;
 }
 
-bool eliminate_common_subexpressions(Graph& g) { return cse_block(g, *g.top(), Seen()); }
+bool eliminate_common_subexpressions(Graph& g) {
+  g.touch();
+  return cse_block(g, *g.top(), Seen());
+}
 
 }  // namespace ember::jit
