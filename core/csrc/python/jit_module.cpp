@@ -5,6 +5,7 @@
 
 #include "jit/boxing.h"
 #include "jit/code_printer.h"
+#include "jit/graph_inline.h"
 #include "jit/interpreter.h"
 #include "jit/passes.h"
 #include "jit/script_error.h"
@@ -210,8 +211,24 @@ void add_jit_module(pyb::module_& parent) {
       .def("add_output", [](jit::Graph& g, int node,
                             const std::string& type) { return g.add_output(g.node(node), Type::parse(type))->id; })
       .def("add_block", [](jit::Graph& g, int node) { return g.add_block(g.node(node))->id; })
+      .def("inline_graph",
+           [](jit::Graph& g, int block, const jit::Graph& from, const std::vector<int>& inputs) {
+             std::vector<int> out;
+             for (const jit::Value* v : jit::inline_graph(g, g.block(block), from, values(g, inputs)))
+               out.push_back(v->id);
+             return out;
+           })
+      .def("param_types",
+           [](jit::Graph& g) {
+             std::vector<std::string> out;
+             for (const jit::Value* v : g.top()->params) out.push_back(v->type->str());
+             return out;
+           })
       .def("set_returns",
-           [](jit::Graph& g, int block, const std::vector<int>& ids) { g.block(block)->returns = values(g, ids); })
+           [](jit::Graph& g, int block, const std::vector<int>& ids) {
+             g.block(block)->returns = values(g, ids);
+             g.touch();
+           })
       .def("set_name", [](jit::Graph& g, int value, const std::string& name) { g.value(value)->name = name; })
       .def("value_type", [](jit::Graph& g, int value) { return g.value(value)->type->str(); })
       // a comprehension's list or dict, made before its element type is known

@@ -414,6 +414,8 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         if name is not None:
             args, kwargs = self.args_of(node)
             return self.call_maybe_inplace(callee, name, args, kwargs, node)
+        if getattr(callee, "_traced", False):  # a traced function: its recorded graph inlined
+            return self.inline_traced(callee, node)
         target = getattr(callee, "__wrapped_script_fn__", callee)
         if callable(target) and hasattr(target, "__code__"):
             args, kwargs = self.args_of(node)
@@ -469,6 +471,14 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
             self.g.set_returns(blk, [v.id])
             outs.append(v)
         return SValue(self.g.add_output(nid, str(outs[0].type)), outs[0].type)
+
+    def inline_traced(self, fn, node: ast.Call) -> SValue:
+        args, kwargs = self.args_of(node)
+        if kwargs or len(args) != len(fn.param_types) or any(a.type != T.TENSOR for a in args):
+            raise self.error(f"the traced function {fn.__qualname__} takes {len(fn.param_types)} Tensors "
+                             "by position", node)
+        outs = self.g.inline_graph(self.block, fn._g, [a.id for a in args])
+        return SValue(outs[0], fn.return_type)
 
     def python_op(self, fn, node: ast.Call) -> SValue:
         """A call of an @ember.jit.ignore'd function: run by Python when the graph reaches it."""

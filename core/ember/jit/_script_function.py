@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 
+from . import _tracer
 from . import _types as T
 from ._compiler import ParsedFunction, SValue
 from ._stmts import StmtCompiler
@@ -40,6 +41,8 @@ class ScriptFunction:
         return f"{self.__name__}({params}) -> {self.return_type}"
 
     def __call__(self, *args, **kwargs):
+        if _tracer._ACTIVE and not kwargs:  # called from code being traced: the trace inlines this graph
+            return _tracer._ACTIVE[-1].call_script(self, args)
         if not kwargs and len(args) == len(self.param_types):
             out = self._g.run(list(args))  # every argument given by position: no binding to do
         else:

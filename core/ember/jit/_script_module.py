@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 
+from . import _tracer
 from . import _types as T
 from ._compiler import ModuleRef, ParsedFunction, SValue
 from ._errors import NotSupportedError
@@ -38,6 +39,8 @@ class ScriptModule:
         return self._module
 
     def forward(self, *args, **kwargs):
+        if _tracer._ACTIVE and not kwargs:  # called from code being traced: the trace inlines this graph
+            return _tracer._ACTIVE[-1].call_script(self, args, [getattr(m, name) for m, name in self._attr_inputs])
         if not kwargs and len(args) == len(self._sig.parameters) and self.return_type.named is None:
             return self._g.run(list(args) + [getattr(m, name) for m, name in self._attr_inputs])  # no binding
         try:
