@@ -123,10 +123,34 @@ void Graph::replace_uses(Value* from, Value* to) {
 
 namespace {
 
-std::string constant_text(const RValue& r) {
+// A string constant as a quoted literal the IR parser reads back (quotes, backslashes, controls escaped).
+std::string quoted(const std::string& text) {
+  std::string s = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += c;
+    } else if (c == '\n') {
+      s += "\\n";
+    } else if (c == '\t') {
+      s += "\\t";
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      static const char* hex = "0123456789abcdef";
+      s += "\\x";
+      s += hex[(c >> 4) & 15];
+      s += hex[c & 15];
+    } else {
+      s += c;
+    }
+  }
+  return s + "\"";
+}
+
+// Tensor constants print as <Tensor>, or as <Tensor K> (K: their index in *tensors) when saving.
+std::string constant_text(const RValue& r, std::vector<Tensor>* tensors) {
   if (r.is_seq()) {
     std::string s = r.tuple ? "(" : "[";
-    for (size_t i = 0; i < r.seq->size(); i++) s += (i ? ", " : "") + constant_text((*r.seq)[i]);
+    for (size_t i = 0; i < r.seq->size(); i++) s += (i ? ", " : "") + constant_text((*r.seq)[i], tensors);
     return s + (r.tuple ? ")" : "]");
   }
   std::ostringstream os;
@@ -144,11 +168,13 @@ std::string constant_text(const RValue& r) {
     case IValue::Tag::Bool:
       return r.v.to_bool() ? "1" : "0";
     case IValue::Tag::Str:
-      return "\"" + r.v.to_str() + "\"";
+      return quoted(r.v.to_str());
     case IValue::Tag::None:
       return "None";
     case IValue::Tag::Tensor:
-      return "<Tensor>";
+      if (!tensors) return "<Tensor>";
+      tensors->push_back(r.v.to_tensor());
+      return "<Tensor " + std::to_string(tensors->size() - 1) + ">";
     default:
       return r.v.tag_name();
   }
@@ -156,6 +182,7 @@ std::string constant_text(const RValue& r) {
 }
 
 struct Printer {
+  std::vector<Tensor>* tensors = nullptr;
   std::ostringstream os;
   std::unordered_map<const Value*, std::string> names;
   std::unordered_map<std::string, int> taken;
@@ -180,8 +207,8 @@ struct Printer {
       for (size_t i = 0; i < n->outputs.size(); i++)
         os << (i ? ", " : "") << name(n->outputs[i]) << " : " << n->outputs[i]->type->str();
       os << (n->outputs.empty() ? "" : " = ") << n->kind;
-      if (!n->callee.empty()) os << "[name=\"" << n->callee << "\"]";
-      if (n->has_constant) os << "[value=" << constant_text(n->constant) << "]";
+      if (!n->callee.empty()) os << "[name=" << quoted(n->callee) << "]";
+      if (n->has_constant) os << "[value=" << constant_text(n->constant, tensors) << "]";
       os << "(" << list(n->inputs) << ")\n";
       for (size_t k = 0; k < n->blocks.size(); k++) {
         const Block* sub = n->blocks[k].get();
@@ -198,8 +225,9 @@ struct Printer {
 
 }  // namespace
 
-std::string Graph::str() const {
+std::string Graph::str(std::vector<Tensor>* tensors) const {
   Printer p;
+  p.tensors = tensors;
   p.os << "graph(";
   for (size_t i = 0; i < top_->params.size(); i++)
     p.os << (i ? ",\n      " : "") << p.name(top_->params[i]) << " : " << top_->params[i]->type->str();

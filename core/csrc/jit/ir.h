@@ -70,7 +70,9 @@ class Graph {
   Block* block(int id) const;
   Node* node(int id) const;
   int num_values() const { return int(values_.size()); }
-  std::string str() const;  // TorchScript's `graph` text
+  // TorchScript's `graph` text; with `tensors`, tensor constants print as <Tensor K>, K their index in it
+  // (what jit/ir_parser.h reads back).
+  std::string str(std::vector<Tensor>* tensors = nullptr) const;
   // Every use of `from` (as a node input or block return) now reads `to`.
   void replace_uses(Value* from, Value* to);
   // Drops the interpreter's plan of the graph (jit/plan.h); every edit calls it, and so must code that

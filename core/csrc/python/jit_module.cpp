@@ -7,6 +7,7 @@
 #include "jit/code_printer.h"
 #include "jit/graph_inline.h"
 #include "jit/interpreter.h"
+#include "jit/ir_parser.h"
 #include "jit/passes.h"
 #include "jit/script_error.h"
 #include "python/objects.h"
@@ -178,6 +179,15 @@ void add_jit_module(pyb::module_& parent) {
     EMBER_CHECK(is_dtype(d.ptr()), Type, "expected an ember.dtype, got ", Py_TYPE(d.ptr())->tp_name);
     return int(reinterpret_cast<DTypeObject*>(d.ptr())->st);
   });
+  m.def("parse_graph", [](const std::string& text, const pyb::list& tensors) {
+    std::vector<Tensor> ts;
+    for (pyb::handle t : tensors) {
+      EMBER_CHECK(is_tensor(t.ptr()), Type, "parse_graph: expected a list of tensors, got a ",
+                  Py_TYPE(t.ptr())->tp_name);
+      ts.push_back(unwrap(t.ptr()));
+    }
+    return jit::parse_graph(text, ts);
+  });
   pyb::class_<jit::Graph, std::shared_ptr<jit::Graph>>(m, "Graph")
       .def(pyb::init<>())
       .def_property_readonly("top", [](jit::Graph& g) { return g.top()->id; })
@@ -239,7 +249,15 @@ void add_jit_module(pyb::module_& parent) {
       .def("eliminate_common_subexpressions", &jit::eliminate_common_subexpressions)
       .def("code", &jit::graph_code)
       .def("run", &run_graph)
-      .def("__str__", &jit::Graph::str);
+      .def("saved_text",  // the graph text with its tensor constants numbered, and those tensors
+           [](const jit::Graph& g) {
+             std::vector<Tensor> ts;
+             std::string text = g.str(&ts);
+             pyb::list out;
+             for (const Tensor& t : ts) out.append(pyb::reinterpret_steal<pyb::object>(wrap(t)));
+             return pyb::make_tuple(text, out);
+           })
+      .def("__str__", [](const jit::Graph& g) { return g.str(); });
 }
 
 }  // namespace ember::py

@@ -7,12 +7,13 @@ from ._errors import FrontendError, NotSupportedError, ScriptTypeError
 from ._script_function import ScriptFunction, script_function
 from ._script_helpers import annotate, export, ignore, is_scripting, unused
 from ._script_module import ScriptModule, script_module
+from ._serialization import load, save
 from ._trace import trace, trace_module
 from ._tracer import TracerWarning, TracingCheckError
 
 __all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "export", "ignore", "unused", "is_scripting",
            "FrontendError", "NotSupportedError", "ScriptTypeError", "trace", "trace_module", "TracerWarning",
-           "TracingCheckError"]
+           "TracingCheckError", "save", "load"]
 
 
 def script(obj):

@@ -13,6 +13,7 @@ Python values read out of traced tensors (item(), int(t), bool(t), tolist(), siz
 of the graph, with a TracerWarning, as PyTorch's tracer warns."""
 from __future__ import annotations
 
+import inspect
 import warnings
 
 import ember
@@ -105,6 +106,7 @@ class Tracer:
         self.attr_inputs: list[tuple[object, str]] = []
         self.attr_values: dict[int, SValue] = {}
         self.constants: dict[int, SValue] = {}
+        self.depth = 0  # how many Python-written library functions the trace is inside (see descend)
 
     # --- values -----------------------------------------------------------------------------------
     def input(self, example, name: str):
@@ -129,6 +131,9 @@ class Tracer:
                     self.attr_values[id(obj)] = SValue(self.g.add_param(self.g.top, "Tensor", name), T.TENSOR)
                 return self.attr_values[id(obj)]
             if id(obj) not in self.constants:
+                if self.depth:
+                    raise RuntimeError("ember.jit.trace: a library function made a tensor without a recorded call; "
+                                       "it cannot be traced")
                 self.keep.append(obj)
                 self.constants[id(obj)] = SValue(self.g.constant(self.g.top, plain(obj).detach(), "Tensor"), T.TENSOR)
             return self.constants[id(obj)]
@@ -187,10 +192,30 @@ class Tracer:
             value, inplace = self.emit_call(func, name, args, kwargs)
         except FrontendError as e:
             raise RuntimeError(f"ember.jit.trace: cannot record the call of {name}: {e.msg}") from None
+        except _NoOp:
+            return self.descend(func, name, args, kwargs)
         if inplace:  # the tensor the op changed reads the op's result from here on
             self.values[id(args[0])] = value
             return args[0]
         return self.wrap(result, value)
+
+    def descend(self, func, name, args, kwargs):
+        """A Python-written function with no op of its own (F.conv2d...): its body runs on the traced
+        tensors, so the calls inside it are recorded. Tensors it makes without a recorded call would be
+        constants of the graph: refused rather than baked in."""
+        body = inspect.unwrap(func)
+        if body is func or not hasattr(body, "__code__"):
+            raise RuntimeError(f"ember.jit.trace: cannot record the call of {name}: no op of the op database "
+                               "implements it")
+        self.depth += 1
+        try:
+            result = body(*args, **kwargs)
+        finally:
+            self.depth -= 1
+        if _has_untraced_tensor(result):
+            raise RuntimeError(f"ember.jit.trace: cannot record the call of {name}: its result was computed by calls "
+                               "that do not go through the recorded ops")
+        return result
 
     def emit_call(self, func, name, args, kwargs):
         if func in SCRIPT_IMPLS:
@@ -205,8 +230,7 @@ class Tracer:
         if op is None and _ops.candidates(name):
             op = name
         if op is None:
-            raise RuntimeError(f"ember.jit.trace: cannot record the call of {name}: no op of the op database "
-                               "implements it")
+            raise _NoOp(name)
         if kwargs.get("inplace") is True and not _takes_inplace(op):
             op, kwargs = op + "_", {k: v for k, v in kwargs.items() if k != "inplace"}
         elif "inplace" in kwargs and not _takes_inplace(op):
@@ -223,6 +247,16 @@ class Tracer:
         with DisableTorchFunctionSubclass():
             result = fn._g.run(list(plain(args)) + list(extra_inputs))
         return self.wrap(result, SValue(outs[0], fn.return_type))
+
+
+class _NoOp(Exception):
+    pass
+
+
+def _has_untraced_tensor(obj) -> bool:
+    if isinstance(obj, _C.TensorBase):
+        return not isinstance(obj, TracedTensor)
+    return isinstance(obj, (tuple, list)) and any(_has_untraced_tensor(o) for o in obj)
 
 
 def _has_tensor(obj) -> bool:
@@ -243,6 +277,9 @@ def _is_inplace_call(name: str, kwargs) -> bool:
 class TracedTensor(ember.Tensor):
     """A tensor seen by the tracer: every overridable call on it is recorded. Reading its data into Python
     (item, bool(), tolist...) does not dispatch, so those methods warn here as PyTorch's tracer does."""
+
+    def __repr__(self, *args, **kwargs):
+        return plain(self).__repr__(*args, **kwargs)
 
     def item(self):
         warn_python_value("number")

@@ -1,0 +1,203 @@
+"""ember.jit.save / ember.jit.load (and ScriptModule.save): a scripted or traced function or module as
+one zip archive -- its graph as IR text, its tensors through ember.save's storage writer (views of one
+storage saved once and loaded sharing it), its module tree as JSON, and any _extra_files. Loading runs
+no code of the model: the graph is parsed back (ember._C._jit.parse_graph) and the module tree is
+rebuilt from plain nn.Modules. The layout is documented in FORMAT.md."""
+from __future__ import annotations
+
+import inspect
+import io
+import json
+import sys
+import zipfile
+
+import ember
+
+from .. import _C
+from .._serialization_archive import FORMAT_VERSION, ArchiveWriter
+from ..serialization import _copy_storage_out, _opened, _Pickler
+from . import _types as T
+from ._script_function import ScriptFunction
+from ._script_module import ScriptModule
+
+JIT_FORMAT_VERSION = 1
+
+
+def _tensor_entry(t, key):
+    return {"storage": key, "dtype": str(t.dtype).replace("ember.", ""), "offset": t.storage_offset(),
+            "sizes": list(t.shape), "strides": list(t.stride()), "requires_grad": bool(t.requires_grad),
+            "device": t.device.type}
+
+
+def _module_tree(root):
+    """The module tree as JSON (paths, training flags, parameter and buffer tensor indices) and the tensors
+    it holds, and each module's path by identity."""
+    tensors, modules, paths = [], [], {}
+    for path, m in root.named_modules(remove_duplicate=False):
+        if id(m) in paths:
+            raise RuntimeError(f"ember.jit.save: module {path!r} is also {paths[id(m)]!r}; shared submodules are not "
+                               "supported")
+        paths[id(m)] = path
+        entry = {"path": path, "type": type(m).__name__, "training": bool(m.training), "parameters": {},
+                 "buffers": {}}
+        for kind, table in (("parameters", m._parameters), ("buffers", m._buffers)):
+            for name, t in table.items():
+                if t is not None:
+                    entry[kind][name] = len(tensors)
+                    tensors.append(t)
+        modules.append(entry)
+    return modules, tensors, paths
+
+
+def _describe(obj):
+    """(meta JSON, tensors) for a ScriptFunction or ScriptModule."""
+    text, constants = obj._g.saved_text()
+    if isinstance(obj, ScriptFunction):
+        meta = {"kind": "function", "name": obj.__name__, "params": list(obj._sig.parameters),
+                "param_types": [str(t) for t in obj.param_types], "return_type": str(obj.return_type)}
+        tensors = []
+    else:
+        modules, tensors, paths = _module_tree(obj._module)
+        attrs = []
+        for m, name in obj._attr_inputs:
+            if id(m) not in paths:
+                raise RuntimeError(f"ember.jit.save: the graph reads {name} of a module outside the saved one")
+            value = getattr(m, name)
+            if isinstance(value, _C.TensorBase):
+                attrs.append({"module": paths[id(m)], "name": name, "kind": "tensor"})
+            elif isinstance(value, (bool, int, float)):
+                attrs.append({"module": paths[id(m)], "name": name, "kind": "value", "value": value})
+            else:
+                raise RuntimeError(f"ember.jit.save: attribute {name} is a {type(value).__name__}, which cannot be saved")
+        meta = {"kind": "module", "name": "forward", "type": type(obj._module).__name__,
+                "params": list(obj._sig.parameters), "return_type": str(obj.return_type), "modules": modules,
+                "attr_inputs": attrs}
+    meta["format"], meta["version"] = "ember.jit", JIT_FORMAT_VERSION
+    meta["constants"] = list(range(len(tensors), len(tensors) + len(constants)))
+    return meta, text, tensors + [c.detach() for c in constants]
+
+
+def save(m, f, _extra_files=None):
+    """Saves a ScriptFunction or ScriptModule (scripted or traced) to f, a path or a writable binary file."""
+    if not isinstance(m, (ScriptFunction, ScriptModule)):
+        raise TypeError(f"ember.jit.save: expected a ScriptModule or ScriptFunction, got {type(m).__name__}")
+    meta, text, tensors = _describe(m)
+    data = io.BytesIO()
+    pickler = _Pickler(data, 2)
+    pickler.dump([t.detach() if isinstance(t, ember.nn.Parameter) else t for t in tensors])
+    meta["tensors"] = [_tensor_entry(t, pickler.storages[_C._storage_key(t)].key) for t in tensors]
+    extra = {}
+    for name, content in (_extra_files or {}).items():
+        extra[name] = content.encode() if isinstance(content, str) else bytes(content)
+    with _opened(f, "wb", "ember.jit.save") as fh:
+        w = ArchiveWriter(fh)
+        w.write_record("data.pkl", data.getbuffer())
+        w.write_record("ember_format_version", f"{FORMAT_VERSION}\n".encode())
+        w.write_record("byteorder", sys.byteorder.encode())
+        w.write_record(".storage_alignment", str(w.ALIGN).encode())
+        w.write_record("code/forward.graph", text.encode())
+        w.write_record("code/meta.json", json.dumps(meta, indent=1).encode())
+        for name, content in extra.items():
+            w.write_record(f"extra/{name}", content)
+        for ref in pickler.storages.values():
+            if ref.location == "cpu":
+                w.write_stream(f"data/{ref.key}", ref.nbytes, lambda write, ref=ref: _copy_storage_out(ref, write))
+        w.close()
+        if callable(getattr(fh, "flush", None)):
+            fh.flush()
+
+
+def _parse_type(text: str) -> T.JitType:
+    text = text.strip()
+    simple = {"Tensor": T.TENSOR, "int": T.INT, "float": T.FLOAT, "bool": T.BOOL, "str": T.STR, "NoneType": T.NONE}
+    if text in simple:
+        return simple[text]
+    head, _, rest = text.partition("[")
+    if head not in ("List", "Tuple", "Optional") or not rest.endswith("]"):
+        raise RuntimeError(f"ember.jit.load: unknown type {text!r} in the archive")
+    parts, depth, start, inner = [], 0, 0, rest[:-1]
+    for i, c in enumerate(inner):
+        depth += c == "["
+        depth -= c == "]"
+        if c == "," and depth == 0:
+            parts.append(inner[start:i])
+            start = i + 1
+    parts.append(inner[start:])
+    elems = [_parse_type(p) for p in parts if p.strip()]
+    return {"List": lambda: T.list_of(elems[0]), "Tuple": lambda: T.tuple_of(elems),
+            "Optional": lambda: T.optional_of(elems[0])}[head]()
+
+
+def _read_records(fh, names):
+    zf = zipfile.ZipFile(fh)
+    prefix = next((n.split("/", 1)[0] for n in zf.namelist() if n.endswith("/code/meta.json")), None)
+    if prefix is None:
+        raise RuntimeError("ember.jit.load: the archive has no code/meta.json record: it was not written by "
+                           "ember.jit.save (ember.load reads ember.save files)")
+    out = {}
+    for n in names:
+        full = f"{prefix}/{n}"
+        out[n] = zf.read(full) if full in zf.namelist() else None
+    return out, prefix, zf
+
+
+def _rebuild_modules(meta, tensors):
+    by_path = {}
+    for entry in meta["modules"]:
+        m = ember.nn.Module()
+        m.training = entry["training"]
+        for name, k in entry["parameters"].items():
+            t = tensors[k]
+            m.register_parameter(name, ember.nn.Parameter(t, requires_grad=meta["tensors"][k]["requires_grad"]))
+        for name, k in entry["buffers"].items():
+            m.register_buffer(name, tensors[k])
+        path = entry["path"]
+        if path:
+            parent, _, child = path.rpartition(".")
+            by_path[parent].add_module(child, m)
+        by_path[path] = m
+    for a in meta["attr_inputs"]:
+        if a["kind"] == "value":
+            setattr(by_path[a["module"]], a["name"], a["value"])
+    return by_path
+
+
+def load(f, map_location=None, _extra_files=None):
+    """Loads what ember.jit.save wrote: a ScriptModule or ScriptFunction, without the model's Python source."""
+    with _opened(f, "rb", "ember.jit.load") as fh:
+        start = fh.tell()
+        records, _, _ = _read_records(fh, ["code/meta.json", "code/forward.graph"] +
+                                      [f"extra/{n}" for n in (_extra_files or {})])
+        fh.seek(start)
+        tensors = ember.load(fh, map_location=map_location, weights_only=True)
+    meta = json.loads(records["code/meta.json"])
+    if meta.get("format") != "ember.jit" or not 1 <= meta.get("version", 0) <= JIT_FORMAT_VERSION:
+        raise RuntimeError(f"ember.jit.load: unsupported archive format {meta.get('format')!r} version "
+                           f"{meta.get('version')!r}")
+    for name in list(_extra_files or {}):
+        content = records[f"extra/{name}"]
+        if content is not None:
+            _extra_files[name] = content
+    graph = _C._jit.parse_graph(records["code/forward.graph"].decode(), [tensors[k] for k in meta["constants"]])
+    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in meta["params"]]
+    ret = _parse_type(meta["return_type"])
+    if meta["kind"] == "function":
+        fn = ScriptFunction.__new__(ScriptFunction)
+        fn.__wrapped_script_fn__ = None
+        fn.__name__ = fn.__qualname__ = meta["name"]
+        fn.__doc__ = None
+        fn._g, fn._sig = graph, inspect.Signature(params)
+        fn.param_types, fn.return_type = [_parse_type(t) for t in meta["param_types"]], ret
+        return fn
+    by_path = _rebuild_modules(meta, tensors)
+    attr_inputs = [(by_path[a["module"]], a["name"]) for a in meta["attr_inputs"]]
+    return ScriptModule(by_path[""], graph, attr_inputs, inspect.Signature(params), ret)
+
+
+def _save_method(self, f, _extra_files=None):
+    """Saves this to f (a path or binary file object) as ember.jit.save does."""
+    save(self, f, _extra_files=_extra_files)
+
+
+ScriptFunction.save = _save_method
+ScriptModule.save = _save_method
