@@ -68,7 +68,8 @@ def _describe(obj):
             elif isinstance(value, (bool, int, float)):
                 attrs.append({"module": paths[id(m)], "name": name, "kind": "value", "value": value})
             else:
-                raise RuntimeError(f"ember.jit.save: attribute {name} is a {type(value).__name__}, which cannot be saved")
+                raise RuntimeError(f"ember.jit.save: attribute {name} is a {type(value).__name__}, which cannot be "
+                                   "saved")
         meta = {"kind": "module", "name": "forward", "type": type(obj._module).__name__,
                 "params": list(obj._sig.parameters), "return_type": str(obj.return_type), "modules": modules,
                 "attr_inputs": attrs}
