@@ -5,6 +5,7 @@
 
 #include "jit/boxing.h"
 #include "jit/code_printer.h"
+#include "jit/freeze.h"
 #include "jit/graph_inline.h"
 #include "jit/interpreter.h"
 #include "jit/ir_parser.h"
@@ -228,6 +229,24 @@ void add_jit_module(pyb::module_& parent) {
                out.push_back(v->id);
              return out;
            })
+      .def("param_names",
+           [](jit::Graph& g) {
+             std::vector<std::string> out;
+             for (const jit::Value* v : g.top()->params) out.push_back(v->name);
+             return out;
+           })
+      .def("freeze_params",
+           [](jit::Graph& g, const std::vector<int>& indices, const pyb::list& values) {
+             std::vector<RValue> rs;
+             for (size_t k = 0; k < indices.size() && k < values.size(); k++) {
+               const jit::Value* p = g.value(g.top()->params.at(indices[k])->id);
+               rs.push_back(to_rvalue(values[k].ptr(), *p->type, "frozen attribute '" + p->name + "'"));
+             }
+             jit::freeze_params(g, indices, rs);
+           })
+      .def("fold_constant_ops", &jit::fold_constant_ops)
+      .def("simplify_tuples", &jit::simplify_tuples)
+      .def("fold_conv_batchnorm", &jit::fold_conv_batchnorm)
       .def("param_types",
            [](jit::Graph& g) {
              std::vector<std::string> out;

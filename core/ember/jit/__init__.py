@@ -4,6 +4,7 @@ calling ops through the op table."""
 from __future__ import annotations
 
 from ._errors import FrontendError, NotSupportedError, ScriptTypeError
+from ._freeze import freeze, optimize_for_inference
 from ._script_function import ScriptFunction, script_function
 from ._script_helpers import annotate, export, ignore, is_scripting, unused
 from ._script_module import ScriptModule, script_module
@@ -13,7 +14,7 @@ from ._tracer import TracerWarning, TracingCheckError
 
 __all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "export", "ignore", "unused", "is_scripting",
            "FrontendError", "NotSupportedError", "ScriptTypeError", "trace", "trace_module", "TracerWarning",
-           "TracingCheckError", "save", "load"]
+           "TracingCheckError", "save", "load", "freeze", "optimize_for_inference"]
 
 
 def script(obj):

@@ -118,7 +118,7 @@ def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None
     """Traces mod's forward on inputs["forward"] into a ScriptModule; parameters and buffers stay inputs the
     module is read for at each call (so training it further, or load_state_dict, changes the traced one)."""
     if not isinstance(mod, ember.nn.Module):
-        raise AttributeError("expected torch.nn.Module as the first argument")
+        raise AttributeError("expected ember.nn.Module as the first argument")
     if not isinstance(inputs, dict):
         raise AttributeError("expected a dictionary of (method_name, input) pairs")
     methods = [m for m in inputs if m != "forward"]
