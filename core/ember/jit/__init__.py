@@ -4,6 +4,7 @@ calling ops through the op table."""
 from __future__ import annotations
 
 from ._errors import FrontendError, NotSupportedError, ScriptTypeError
+from ._fork import fork, wait
 from ._freeze import freeze, optimize_for_inference
 from ._script_function import ScriptFunction, script_function
 from ._script_helpers import annotate, export, ignore, is_scripting, unused
@@ -14,7 +15,7 @@ from ._tracer import TracerWarning, TracingCheckError
 
 __all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "export", "ignore", "unused", "is_scripting",
            "FrontendError", "NotSupportedError", "ScriptTypeError", "trace", "trace_module", "TracerWarning",
-           "TracingCheckError", "save", "load", "freeze", "optimize_for_inference"]
+           "TracingCheckError", "save", "load", "freeze", "optimize_for_inference", "fork", "wait"]
 
 
 def script(obj):

@@ -1,0 +1,63 @@
+"""Issue 22's fork/wait target: two forked calls of a 50 ms op-bound scripted function (a loop of small
+ops, its trip count calibrated to 50 ms per call on this machine) finish together in under 75 ms: they run
+on the inter-op pool in parallel. Beside it: the same two calls one after the other, and PyTorch's
+torch.jit.fork of its scripted version (when importable), in one run."""
+from __future__ import annotations
+
+import time
+
+from .runner import Case, best_of, torch
+
+
+def op_bound(x, n: int):
+    for _ in range(n):
+        x = x.sin() + 1.0
+    return x
+
+
+_TRIPS: dict[str, int] = {}  # per library: calibrated once, so forked and sequential runs do the same work
+
+
+def _calibrated(lib_name, fn, x, target=0.05):
+    if lib_name in _TRIPS:
+        return _TRIPS[lib_name]
+    n = 1000
+    while True:
+        t0 = time.perf_counter()
+        fn(x, n)
+        dt = time.perf_counter() - t0
+        if dt > target / 4:
+            _TRIPS[lib_name] = max(1, int(n * target / dt))
+            return _TRIPS[lib_name]
+        n *= 4
+
+
+def _measure(lib_name: str, forked: bool):
+    def measure() -> float:
+        if lib_name == "ember":
+            import ember
+            import ember.jit
+            lib, jit = ember, ember.jit
+        else:
+            lib, jit = torch, torch.jit
+        fn = jit.script(op_bound)
+        x = lib.tensor([0.5])
+        with lib.no_grad():
+            n = _calibrated(lib_name, fn, x)
+            if forked:
+                def run():
+                    a, b = jit.fork(fn, x, n), jit.fork(fn, x, n)
+                    return jit.wait(a), jit.wait(b)
+            else:
+                def run():
+                    return fn(x, n), fn(x, n)
+            return best_of(run, reps=3) * 1e3
+    return measure
+
+
+def cases():
+    impls = {"ember": _measure("ember", True), "ember sequential": _measure("ember", False)}
+    if torch is not None:
+        impls["torch fork"] = _measure("torch", True)
+    return [Case("jit: two forked 50 ms scripted calls (ember = fork + wait)", "ms", False, impls,
+                 target="under 75 ms (the two run in parallel)", meets=lambda e, peers: e < 75)]
