@@ -108,3 +108,12 @@ def test_traced_function_called_from_scripted_code():
     x = ember.randn(4)
     close(s(x), x.cos() * 2 + 1.0)
 
+
+
+def test_basic_indexing_is_recorded():
+    def f(x):
+        return x[0] + x[:, 1] + x[1:3, None, 2].sum() + x[..., -1]
+    t = ember.jit.trace(f, ember.randn(4, 4))
+    assert "aten::select" in t.graph and "aten::narrow" in t.graph and "aten::unsqueeze" in t.graph
+    x = ember.randn(4, 4)  # same shape: the slice bounds are constants of the trace
+    close(t(x), f(x))

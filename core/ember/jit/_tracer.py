@@ -175,6 +175,9 @@ class Tracer:
             if isinstance(result, list):
                 return self.em.emit1("prim::ListConstruct", items, T.list_of(items[0].type if items else T.TENSOR))
             return self.em.emit1("prim::TupleConstruct", items, T.tuple_of(v.type for v in items))
+        if isinstance(result, _C.TensorBase) and not isinstance(result, TracedTensor) and id(result) not in self.owners:
+            warnings.warn("ember.jit.trace: an output of the traced function was not computed by recorded calls from "
+                          "its inputs; it is a constant of the trace", TracerWarning, stacklevel=3)
         return self.value_of(result)
 
     # --- calls ------------------------------------------------------------------------------------
@@ -182,12 +185,14 @@ class Tracer:
         name = getattr(func, "__name__", None) or repr(func)
         with DisableTorchFunctionSubclass():
             result = func(*plain(args), **plain(kwargs))
-        if name in _METADATA or name.startswith("__get") or not _has_tensor(result):
+        if name in _METADATA or not _has_tensor(result):
             if name in _SIZE_LIKE:
                 warnings.warn(f"ember.jit.trace: {name}() of a traced tensor is recorded as a constant (the example's "
                               "shape); the trace might not generalize to inputs of other shapes", TracerWarning,
                               stacklevel=3)
             return result
+        if name == "__getitem__":
+            return self.wrap(result, self.index(args[0], args[1], name))
         try:
             value, inplace = self.emit_call(func, name, args, kwargs)
         except FrontendError as e:
@@ -198,6 +203,42 @@ class Tracer:
             self.values[id(args[0])] = value
             return args[0]
         return self.wrap(result, value)
+
+    def index(self, base, key, name) -> SValue:
+        """x[key] for ints, slices of step 1, None and Ellipsis: select / narrow / unsqueeze ops. A slice
+        bound taken from the example's size (an open or negative end) is a constant of the trace."""
+        keys = key if isinstance(key, tuple) else (key,)
+        if any(isinstance(k, _C.TensorBase) or isinstance(k, (list, bool)) for k in keys):
+            raise RuntimeError("ember.jit.trace: indexing with tensors, lists or bools is not supported")
+        shape = list(plain(base).shape)
+        dim, value = 0, self.value_of(base)
+        consumed = sum(1 for k in keys if k is not None and k is not Ellipsis)
+        for k in keys:
+            if k is Ellipsis:
+                dim += len(shape) - consumed
+            elif k is None:
+                value = self.em.call_op("unsqueeze", [value, self.em.const(dim)], {}, None)
+                shape.insert(dim, 1)
+                dim += 1
+            elif isinstance(k, int):
+                value = self.em.call_op("select", [value, self.em.const(dim), self.em.const(k)], {}, None)
+                shape.pop(dim)
+            elif isinstance(k, slice):
+                start, stop, step = k.indices(shape[dim])
+                if step != 1:
+                    raise RuntimeError("ember.jit.trace: slices with a step are not supported")
+                if (k.start, k.stop) != (None, None):
+                    if k.stop is None or k.stop < 0 or k.stop > shape[dim] or (k.start or 0) < 0:
+                        warnings.warn("ember.jit.trace: a slice bound that depends on the tensor's size is "
+                                      "recorded as a constant (the example's size)", TracerWarning, stacklevel=4)
+                    length = max(0, stop - start)
+                    value = self.em.call_op("narrow", [value, self.em.const(dim), self.em.const(start),
+                                                       self.em.const(length)], {}, None)
+                    shape[dim] = length
+                dim += 1
+            else:
+                raise RuntimeError(f"ember.jit.trace: indexing with a {type(k).__name__} is not supported")
+        return value
 
     def descend(self, func, name, args, kwargs):
         """A Python-written function with no op of its own (F.conv2d...): its body runs on the traced
@@ -277,6 +318,12 @@ def _is_inplace_call(name: str, kwargs) -> bool:
 class TracedTensor(ember.Tensor):
     """A tensor seen by the tracer: every overridable call on it is recorded. Reading its data into Python
     (item, bool(), tolist...) does not dispatch, so those methods warn here as PyTorch's tracer does."""
+
+    def __getitem__(self, key):  # ember.Tensor's indexing does not dispatch to __torch_function__
+        tracer = active()
+        if tracer is None:
+            return plain(self)[key]
+        return tracer.record(ember.Tensor.__getitem__, (self, key), {})
 
     def __repr__(self, *args, **kwargs):
         return plain(self).__repr__(*args, **kwargs)
