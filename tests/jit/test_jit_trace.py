@@ -117,3 +117,29 @@ def test_basic_indexing_is_recorded():
     assert "aten::select" in t.graph and "aten::narrow" in t.graph and "aten::unsqueeze" in t.graph
     x = ember.randn(4, 4)  # same shape: the slice bounds are constants of the trace
     close(t(x), f(x))
+
+
+@pytest.mark.parametrize("name", ["lstm", "gru", "mha", "encoder_layer", "conv_pool", "norm_act", "embedding"])
+def test_core_modules_trace_to_their_eager_outputs(name):
+    ember.manual_seed(0)
+    shape = (2, 3, 8)
+    m, example = {
+        "lstm": (lambda: nn.LSTM(8, 5, batch_first=True), lambda: ember.randn(*shape)),
+        "gru": (lambda: nn.GRU(8, 5), lambda: ember.randn(*shape)),
+        "mha": (lambda: nn.MultiheadAttention(8, 2, batch_first=True), lambda: ember.randn(*shape)),
+        "encoder_layer": (lambda: nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True),
+                          lambda: ember.randn(*shape)),
+        "conv_pool": (lambda: nn.Sequential(nn.Conv2d(1, 2, 3, padding=1), nn.MaxPool2d(2), nn.AdaptiveAvgPool2d(1),
+                                            nn.Flatten()), lambda: ember.randn(2, 1, 8, 8)),
+        "norm_act": (lambda: nn.Sequential(nn.LayerNorm(8), nn.GELU(), nn.Softmax(-1)), lambda: ember.randn(*shape)),
+        "embedding": (lambda: nn.Embedding(10, 3), lambda: ember.randint(0, 10, (2, 4))),
+    }[name]
+    m = m().eval()
+    args = (example(),) * (3 if name == "mha" else 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ember.jit.TracerWarning)
+        traced = ember.jit.trace(m, args)
+    new = (example(),) * len(args)
+    got, want = traced(*new), m(*new)
+    got, want = (got[0], want[0]) if isinstance(want, tuple) else (got, want)
+    close(got, want)

@@ -131,9 +131,10 @@ class Tracer:
                     self.attr_values[id(obj)] = SValue(self.g.add_param(self.g.top, "Tensor", name), T.TENSOR)
                 return self.attr_values[id(obj)]
             if id(obj) not in self.constants:
-                if self.depth:
-                    raise RuntimeError("ember.jit.trace: a library function made a tensor without a recorded call; "
-                                       "it cannot be traced")
+                if self.depth:  # a factory call inside a library function (they take no tensor to dispatch on)
+                    warnings.warn("ember.jit.trace: a tensor made inside a library function without a recorded call "
+                                  f"(shape {tuple(obj.shape)}) is a constant of the trace; the trace might not "
+                                  "generalize to inputs of other shapes", TracerWarning, stacklevel=4)
                 self.keep.append(obj)
                 self.constants[id(obj)] = SValue(self.g.constant(self.g.top, plain(obj).detach(), "Tensor"), T.TENSOR)
             return self.constants[id(obj)]
@@ -242,8 +243,8 @@ class Tracer:
 
     def descend(self, func, name, args, kwargs):
         """A Python-written function with no op of its own (F.conv2d...): its body runs on the traced
-        tensors, so the calls inside it are recorded. Tensors it makes without a recorded call would be
-        constants of the graph: refused rather than baked in."""
+        tensors, so the calls inside it are recorded. Tensors it makes without a recorded call (factories)
+        become constants of the graph, with a TracerWarning."""
         body = inspect.unwrap(func)
         if body is func or not hasattr(body, "__code__"):
             raise RuntimeError(f"ember.jit.trace: cannot record the call of {name}: no op of the op database "
@@ -276,6 +277,7 @@ class Tracer:
             op, kwargs = op + "_", {k: v for k, v in kwargs.items() if k != "inplace"}
         elif "inplace" in kwargs and not _takes_inplace(op):
             kwargs = {k: v for k, v in kwargs.items() if k != "inplace"}
+        args = _pack_varargs(op, args)
         svals = [self.value_of(a) for a in args]
         skw = {k: self.value_of(v) for k, v in kwargs.items()}
         inplace = op.endswith("_") and not op.endswith("__") and isinstance(args[0], TracedTensor)
@@ -288,6 +290,19 @@ class Tracer:
         with DisableTorchFunctionSubclass():
             result = fn._g.run(list(plain(args)) + list(extra_inputs))
         return self.wrap(result, SValue(outs[0], fn.return_type))
+
+
+def _pack_varargs(op: str, args):
+    """x.view(2, 3) / x.permute(1, 0): the ints after the tensor are the op's one int[] argument."""
+    sch = _ops.schema(op)
+    if sch is None or len(args) < 2 or len(sch.args) < 2 or sch.args[1].type != "int[]":
+        return args
+    positional = [a for a in sch.args if not a.kwonly]
+    rest = args[1:]
+    if len(args) > len(positional) or (len(rest) == 1 and isinstance(rest[0], int)):
+        if all(isinstance(a, int) and not isinstance(a, bool) for a in rest):
+            return (args[0], list(rest))
+    return args
 
 
 class _NoOp(Exception):
