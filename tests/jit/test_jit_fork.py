@@ -54,3 +54,54 @@ def test_wait_and_fork_refuse_wrong_arguments():
         ember.jit.wait(3)
     with pytest.raises(TypeError, match="callable"):
         ember.jit.fork(3)
+
+
+def test_fork_and_wait_in_scripted_code():
+    def both(x, n: int):
+        a = ember.jit.fork(work, x, n)
+        b = ember.jit.fork(work, x * 2.0, n)
+        return ember.jit.wait(a) + ember.jit.wait(b)
+    s = ember.jit.script(both)
+    assert "prim::fork" in s.graph and "Future[Tensor]" in s.graph and "prim::wait" in s.graph
+    x = ember.randn(3)
+    np.testing.assert_allclose(s(x, 7).numpy(), (work(x, 7) + work(x * 2.0, 7)).numpy(), rtol=1e-5)
+
+
+def test_scripted_fork_reads_outer_values_and_survives_save_load():
+    import io
+
+    def scaled(x, k: float):
+        return x * k
+
+    def f(x):
+        k = 3.0
+        fut = ember.jit.fork(scaled, x + 1.0, k)
+        return ember.jit.wait(fut) - x
+    s = ember.jit.script(f)
+    buf = io.BytesIO()
+    ember.jit.save(s, buf)
+    buf.seek(0)
+    loaded = ember.jit.load(buf)
+    x = ember.tensor([1.0, 2.0])
+    np.testing.assert_allclose(loaded(x).numpy(), ((x + 1.0) * 3.0 - x).numpy())
+
+
+def test_exception_in_a_scripted_fork_is_raised_by_wait():
+    def check(x):
+        if x.sum() > 0:
+            raise ValueError("positive")
+        return x
+
+    def f(x):
+        return ember.jit.wait(ember.jit.fork(check, x))
+    s = ember.jit.script(f)
+    np.testing.assert_array_equal(s(-ember.ones(2)).numpy(), -np.ones(2, np.float32))
+    with pytest.raises(ValueError, match="positive"):
+        s(ember.ones(2))
+
+
+def test_wait_of_a_non_future_is_a_compile_error():
+    def f(x):
+        return ember.jit.wait(x)
+    with pytest.raises(ember.jit.FrontendError, match="expects a Future"):
+        ember.jit.script(f)

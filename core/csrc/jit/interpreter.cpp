@@ -7,6 +7,7 @@
 
 #include "base/trace.h"
 #include "generated/ops/clone.h"
+#include "jit/fork.h"
 #include "jit/plan.h"
 
 namespace ember::jit {
@@ -39,6 +40,7 @@ bool aliases_constant(const Tensor& t, const Instr& in) {
 }
 
 struct Frame {
+  std::shared_ptr<const Plan> plan;  // kept alive by forked tasks that run its blocks
   std::vector<RValue> regs;
   Stack stack;              // reused by every op call of the run (one allocation, not one per op)
   std::vector<RValue> ins;  // reused by every primitive call
@@ -157,8 +159,18 @@ struct Frame {
         return run_if(in);
       case Instr::Kind::Loop:
         return run_loop(in);
+      case Instr::Kind::Fork:
+        return run_fork(in);
+      case Instr::Kind::Wait: {
+        const RValue& f = regs[in.ins[0].reg];
+        EMBER_CHECK(f.future, Runtime, "prim::wait expects a Future");
+        regs[in.outs[0]] = f.future->wait();
+        return;
+      }
     }
   }
+
+  void run_fork(const Instr& in);
 };
 
 // Frames are reused across runs on a thread (allocating and constructing one register per graph value
@@ -178,12 +190,37 @@ struct FrameLease {
   }
   ~FrameLease() {
     for (RValue& r : f->regs)  // drop what the run held (tensors, lists); numbers may stay
-      if (r.is_seq() || r.v.tag() == IValue::Tag::Tensor || r.v.tag() == IValue::Tag::Str) r = RValue();
+      if (r.is_seq() || r.future || r.v.tag() == IValue::Tag::Tensor || r.v.tag() == IValue::Tag::Str) r = RValue();
     f->stack.clear();
     f->ins.clear();
+    f->plan.reset();
     spare_frames.push_back(std::move(f));
   }
 };
+
+// prim::fork: the body's parameters take the node's inputs, its outer reads their current values, and
+// the body runs as a task of the inter-op pool on a frame of its own; the output is the task's future.
+void Frame::run_fork(const Instr& in) {
+  const PlanBlock* body = in.blocks[0].get();
+  std::vector<std::pair<int, RValue>> bind;
+  size_t n_params = body->params.size();
+  for (size_t i = 0; i < n_params; i++) bind.emplace_back(body->params[i], regs[in.ins[i].reg]);
+  for (int r : in.free_regs) bind.emplace_back(r, regs[r]);
+  auto task = std::make_shared<ForkTask>();
+  std::shared_ptr<const Plan> p = plan;
+  task->work = [p, body, bind = std::move(bind)]() mutable {
+    FrameLease lease(p->num_registers);
+    Frame& f = *lease.f;
+    f.plan = p;
+    for (auto& [reg, value] : bind) f.regs[reg] = std::move(value);
+    f.run_block(*body);
+    return f.take(body->returns[0]);
+  };
+  submit_fork(task);
+  RValue out;
+  out.future = std::move(task);
+  regs[in.outs[0]] = std::move(out);
+}
 
 }  // namespace
 
@@ -194,6 +231,7 @@ std::vector<RValue> run(const Graph& g, std::vector<RValue> inputs) {
               inputs.size());
   FrameLease lease(plan->num_registers);
   Frame& f = *lease.f;
+  f.plan = plan;
   for (size_t i = 0; i < inputs.size(); i++) f.regs[top.params[i]] = std::move(inputs[i]);
   f.run_block(top);
   std::vector<RValue> out;

@@ -45,7 +45,8 @@ Node* Graph::append(Block* b, const std::string& kind, const std::vector<Value*>
                 s.python_signature(), "), the node has ", inputs.size());
     EMBER_CHECK(out_types.size() == s.returns.size(), Type, kind, " returns ", s.returns.size(),
                 " values, the node declares ", out_types.size());
-  } else if (kind != "prim::If" && kind != "prim::Loop" && kind != "prim::Constant" && kind != "prim::PythonOp") {
+  } else if (kind != "prim::If" && kind != "prim::Loop" && kind != "prim::Constant" && kind != "prim::PythonOp" &&
+             kind != "prim::fork" && kind != "prim::wait") {
     n->prim = find_prim(kind);
     EMBER_CHECK(n->prim, Value, "unknown node kind ", kind);
   }

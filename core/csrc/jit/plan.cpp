@@ -23,6 +23,15 @@ void collect_reads(const Block& b, std::unordered_set<const Value*>& out) {
   for (const Value* v : b.returns) out.insert(v);
 }
 
+// Every value defined under b (its parameters, node outputs, nested blocks' parameters and outputs).
+void collect_defs(const Block& b, std::unordered_set<const Value*>& out) {
+  for (const Value* p : b.params) out.insert(p);
+  for (const auto& n : b.nodes) {
+    for (const Value* v : n->outputs) out.insert(v);
+    for (const auto& sub : n->blocks) collect_defs(*sub, out);
+  }
+}
+
 ArgConv conv_for(const SchemaArg& a) {
   if (a.type == "Tensor[]") return ArgConv::TensorList;
   if (a.type == "int[]" || a.type == "int[]?") return ArgConv::IntList;
@@ -135,6 +144,20 @@ struct Builder {
       in.kind = Instr::Kind::Prim;
     } else if (n.callback) {
       in.kind = Instr::Kind::Callback;
+    } else if (n.kind == "prim::fork") {
+      in.kind = Instr::Kind::Fork;
+      in.blocks.push_back(build(*n.blocks[0]));
+      // the body runs on another frame: the outer values it reads are copied into it
+      std::unordered_set<const Value*> reads, defs;
+      collect_reads(*n.blocks[0], reads);
+      collect_defs(*n.blocks[0], defs);
+      for (const Value* v : reads)
+        if (!defs.count(v)) {
+          in.ins.push_back({v->id, false});
+          in.free_regs.push_back(v->id);
+        }
+    } else if (n.kind == "prim::wait") {
+      in.kind = Instr::Kind::Wait;
     } else if (n.kind == "prim::If" || n.kind == "prim::Loop") {
       in.kind = n.kind == "prim::If" ? Instr::Kind::If : Instr::Kind::Loop;
       for (const auto& sub : n.blocks) in.blocks.push_back(build(*sub));

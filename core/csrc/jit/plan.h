@@ -32,13 +32,14 @@ struct PlanBlock;
 constexpr size_t kMaxDirectArgs = 24;
 
 struct Instr {
-  enum class Kind : int8_t { Op, Constant, Prim, Callback, If, Loop } kind;
+  enum class Kind : int8_t { Op, Constant, Prim, Callback, If, Loop, Fork, Wait } kind;
   const Node* node;
   std::vector<PlanArg> args;      // Op
   DirectKernel direct = nullptr;  // Op: its unboxed entry, when it has one and no argument needs converting
-  std::vector<PlanRead> ins;      // every other kind
+  std::vector<PlanRead> ins;      // every other kind (Fork: its inputs, then the outer values its body reads)
+  std::vector<int> free_regs;     // Fork: the registers of those outer values
   std::vector<int> outs;
-  std::vector<std::unique_ptr<PlanBlock>> blocks;  // If: then, else; Loop: the body
+  std::vector<std::unique_ptr<PlanBlock>> blocks;  // If: then, else; Loop, Fork: the body
 };
 
 struct PlanBlock {

@@ -7,7 +7,13 @@ namespace ember::jit {
 
 namespace {
 
-const char* const kNames[] = {"Tensor", "int", "float", "bool", "str", "NoneType", "List", "Tuple", "Optional", "Dict"};
+const char* const kNames[] = {"Tensor", "int",   "float",    "bool", "str",   "NoneType",
+                              "List",   "Tuple", "Optional", "Dict", "Future"};
+
+bool has_elems(Type::Kind k) {
+  return k == Type::Kind::List || k == Type::Kind::Tuple || k == Type::Kind::Optional || k == Type::Kind::Dict ||
+         k == Type::Kind::Future;
+}
 
 struct TypeParser {
   const std::string& text;
@@ -24,12 +30,10 @@ struct TypeParser {
     size_t start = pos;
     while (pos < text.size() && (isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_')) pos++;
     std::string name = text.substr(start, pos - start);
-    for (int k = 0; k < 10; k++) {
+    for (int k = 0; k < 11; k++) {
       if (name != kNames[k]) continue;
       Type::Kind kind = Type::Kind(k);
-      bool generic = kind == Type::Kind::List || kind == Type::Kind::Tuple || kind == Type::Kind::Optional ||
-                     kind == Type::Kind::Dict;
-      if (!generic) return Type::of(kind);
+      if (!has_elems(kind)) return Type::of(kind);
       std::vector<TypePtr> elems;
       skip_space();
       if (pos >= text.size() || text[pos] != '[') bad("expected '[' after " + name);
@@ -70,7 +74,7 @@ TypePtr Type::parse(const std::string& text) {
 
 std::string Type::str() const {
   std::string s = kNames[int(kind)];
-  if (kind == Kind::List || kind == Kind::Tuple || kind == Kind::Optional || kind == Kind::Dict) {
+  if (has_elems(kind)) {
     s += "[";
     for (size_t i = 0; i < elems.size(); i++) s += (i ? ", " : "") + elems[i]->str();
     s += "]";

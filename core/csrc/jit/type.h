@@ -1,5 +1,6 @@
 // The static types of script values: Tensor, int, float, bool, str, NoneType, List[T], Tuple[T, ...] and
-// Optional[T] and Dict[K, V], parsed from and printed as TorchScript spells them.
+// Optional[T], Dict[K, V] and Future[T] (what ember.jit.fork returns), parsed from and printed as TorchScript spells
+// them.
 #pragma once
 #include <memory>
 #include <string>
@@ -11,9 +12,9 @@ struct Type;
 using TypePtr = std::shared_ptr<const Type>;
 
 struct Type {
-  enum class Kind { Tensor, Int, Float, Bool, Str, None, List, Tuple, Optional, Dict };
+  enum class Kind { Tensor, Int, Float, Bool, Str, None, List, Tuple, Optional, Dict, Future };
   Kind kind;
-  std::vector<TypePtr> elems;  // List and Optional: one; Tuple: each field; Dict: key and value
+  std::vector<TypePtr> elems;  // List, Optional and Future: one; Tuple: each field; Dict: key and value
 
   std::string str() const;
   bool operator==(const Type& o) const;

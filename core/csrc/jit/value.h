@@ -1,5 +1,5 @@
-// RValue: one run-time value of the interpreter: a boxed op-table value (None, tensor, number, string)
-// or a list or tuple of RValues, shared as Python shares them.
+// RValue: one run-time value of the interpreter: a boxed op-table value (None, tensor, number, string),
+// a list or tuple of RValues, shared as Python shares them, or the future of a forked task (jit/fork.h).
 #pragma once
 #include <memory>
 #include <vector>
@@ -8,10 +8,13 @@
 
 namespace ember::jit {
 
+struct ForkTask;
+
 struct RValue {
   IValue v;                                  // when seq is null
   std::shared_ptr<std::vector<RValue>> seq;  // a list or tuple
   bool tuple = false;
+  std::shared_ptr<ForkTask> future;  // a Future[T]: ember.jit.fork's task
 
   RValue() = default;
   RValue(IValue x) : v(std::move(x)) {}

@@ -50,6 +50,8 @@ RValue to_rvalue(PyObject* o, const Type& t, const std::string& what) {
       return RValue();
     case Kind::Optional:
       return o == Py_None ? RValue() : to_rvalue(o, *t.elems[0], what);
+    case Kind::Future:  // futures live inside a graph run; ember.jit.wait them there
+      EMBER_FAIL(Type, what, " is a ", t.str(), ": a scripted function takes and returns no futures");
     case Kind::List:
     case Kind::Tuple: {
       bool tuple = t.kind == Kind::Tuple;
@@ -77,6 +79,8 @@ RValue to_rvalue(PyObject* o, const Type& t, const std::string& what) {
 }
 
 PyObject* from_rvalue(const RValue& r, const Type& t) {
+  EMBER_CHECK(t.kind != Kind::Future, Type, "a scripted function cannot return a ", t.str(),
+              ": ember.jit.wait it inside the function");
   if (t.kind == Kind::Dict) {
     const auto& slots = r.items();
     PyObject* out = PyDict_New();

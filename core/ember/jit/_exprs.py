@@ -10,7 +10,7 @@ import inspect
 import typing
 import warnings
 
-from . import _builtins, _ops, _script_helpers
+from . import _builtins, _fork, _fork_compile, _ops, _script_helpers
 from . import _types as T
 from ._compiler import CompilerBase, ModuleRef, ParsedFunction, PyRef, SValue
 from ._errors import NotSupportedError
@@ -414,6 +414,8 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         if name is not None:
             args, kwargs = self.args_of(node)
             return self.call_maybe_inplace(callee, name, args, kwargs, node)
+        if callee is _fork.fork or callee is _fork.wait:
+            return _fork_compile.compile_fork_or_wait(self, callee, node)
         if getattr(callee, "_traced", False):  # a traced function: its recorded graph inlined
             return self.inline_traced(callee, node)
         target = getattr(callee, "__wrapped_script_fn__", callee)

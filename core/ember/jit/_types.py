@@ -14,7 +14,7 @@ class JitType:
     named: object = dataclasses.field(default=None, compare=False)  # a NamedTuple's class
 
     def __str__(self) -> str:
-        if self.kind in ("List", "Tuple", "Optional", "Dict"):
+        if self.kind in ("List", "Tuple", "Optional", "Dict", "Future"):
             return f"{self.kind}[{', '.join(str(e) for e in self.elems)}]"
         return self.kind
 
