@@ -60,4 +60,7 @@ def cases():
     if torch is not None:
         impls["torch fork"] = _measure("torch", True)
     return [Case("jit: two forked 50 ms scripted calls (ember = fork + wait)", "ms", False, impls,
-                 target="under 75 ms (the two run in parallel)", meets=lambda e, peers: e < 75)]
+                 # the calibration drifts with the machine's load, so the goal is checked as a ratio: the two
+                 # forked calls within 0.75 of the same two calls run one after the other (75 of 100 ms)
+                 target="under 75 ms: within 0.75 of the two calls run sequentially",
+                 meets=lambda e, peers: e < 0.75 * peers["ember sequential"])]
