@@ -249,6 +249,10 @@ class Parser {
     }
     if (t.kind == Type::Kind::Str) return RValue(IValue(string_literal(text, k)));
     if (t.kind == Type::Kind::Tensor) {
+      if (text.compare(k, 4, "None") == 0) {  // an undefined tensor (the outputs of a branch that raises)
+        k += 4;
+        return RValue();
+      }
       if (text.compare(k, 8, "<Tensor ") != 0) fail("a tensor constant must be <Tensor K> in saved graph text");
       k += 8;
       size_t end = text.find('>', k);

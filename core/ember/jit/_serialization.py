@@ -189,6 +189,7 @@ def load(f, map_location=None, _extra_files=None):
         fn.__doc__ = None
         fn._g, fn._sig = graph, inspect.Signature(params)
         fn.param_types, fn.return_type = [_parse_type(t) for t in meta["param_types"]], ret
+        fn._named = False  # the archive keeps no NamedTuple names: results load as plain tuples
         return fn
     by_path = _rebuild_modules(meta, tensors)
     attr_inputs = [(by_path[a["module"]], a["name"]) for a in meta["attr_inputs"]]

@@ -6,8 +6,9 @@ the script compiler's own call resolution (so a traced graph is the same IR a sc
 Why proxying rather than the op-call recorder hooks of core/csrc/base/trace.*: those hooks see an op's
 name and argument shapes but not which earlier result each tensor argument is, and a graph needs that
 data flow; the Tensor subclass carries it. Only the outermost call is recorded (inner calls run on
-plain tensors), so one F.conv2d is one node; F's Python-written functions record their script versions
-(_builtins), and a ScriptFunction or ScriptModule called while tracing is inlined from its own graph.
+plain tensors), so one op-backed call is one node; F's Python-written functions record the ops their
+eager bodies call (the path they take for these inputs, as a trace should; F.linear its script version),
+and a ScriptFunction or ScriptModule called while tracing is inlined from its own graph.
 
 Python values read out of traced tensors (item(), int(t), bool(t), tolist(), sizes) become constants
 of the graph, with a TracerWarning, as PyTorch's tracer warns."""
@@ -20,9 +21,8 @@ import ember
 
 from .. import _C
 from ..overrides import DisableTorchFunctionSubclass
-from . import _ops
+from . import _builtins, _ops
 from . import _types as T
-from ._builtins import SCRIPT_IMPLS
 from ._compiler import ParsedFunction, SValue
 from ._errors import FrontendError
 from ._stmts import StmtCompiler
@@ -260,10 +260,10 @@ class Tracer:
         return result
 
     def emit_call(self, func, name, args, kwargs):
-        if func in SCRIPT_IMPLS:
+        if func in _SCRIPT_VERSION_IN_TRACE():
             svals = [self.value_of(a) for a in args]
             skw = {k: self.value_of(v) for k, v in kwargs.items()}
-            return self.em.inline_call(SCRIPT_IMPLS[func], svals, skw, None), _is_inplace_call(name, kwargs)
+            return self.em.inline_call(_builtins.SCRIPT_IMPLS[func], svals, skw, None), False
         op = _ops.op_name_of(func)
         if op is None and name in _DUNDER_OPS:
             op, swapped = _DUNDER_OPS[name]
@@ -273,6 +273,7 @@ class Tracer:
             op = name
         if op is None:
             raise _NoOp(name)
+        args, kwargs = _inplace_by_keyword(func, op, args, kwargs)
         if kwargs.get("inplace") is True and not _takes_inplace(op):
             op, kwargs = op + "_", {k: v for k, v in kwargs.items() if k != "inplace"}
         elif "inplace" in kwargs and not _takes_inplace(op):
@@ -321,13 +322,30 @@ def _has_tensor(obj) -> bool:
     return isinstance(obj, (tuple, list)) and any(_has_tensor(o) for o in obj)
 
 
+def _SCRIPT_VERSION_IN_TRACE():
+    """F functions recorded as their script versions: F.linear's eager body transposes the weight with a
+    method of the Parameter, which dispatches to no tracer (the transpose would be a constant)."""
+    import ember.nn.functional as F
+    return (F.linear,) if F.linear in _builtins.SCRIPT_IMPLS else ()
+
+
+def _inplace_by_keyword(func, op, args, kwargs):
+    """F.relu(x, True): a Python wrapper's positional `inplace` (which the op does not take) as a keyword."""
+    if _takes_inplace(op):
+        return args, kwargs
+    try:
+        params = list(inspect.signature(func).parameters)
+    except (TypeError, ValueError):
+        return args, kwargs
+    if "inplace" in params and len(args) > params.index("inplace"):
+        k = params.index("inplace")
+        return tuple(args[:k]) + tuple(args[k + 1:]), {**kwargs, "inplace": bool(args[k])}
+    return args, kwargs
+
+
 def _takes_inplace(op: str) -> bool:
     sch = _ops.schema(op)
     return sch is not None and any(a.name == "inplace" for a in sch.args)
-
-
-def _is_inplace_call(name: str, kwargs) -> bool:
-    return bool(kwargs.get("inplace", False))
 
 
 class TracedTensor(ember.Tensor):
