@@ -1,5 +1,5 @@
 """Word-level language model recipe (as PyTorch's word_language_model example): an LSTM or a Transformer
-trained on the documentation shipped with the Python interpreter (see data.py); the test perplexity is
+trained on the documentation shipped with the Python interpreter (see docs_corpus.py); the test perplexity is
 printed beside a unigram model's, fitted on the same training text.
 
     python examples/language_model/train.py                     # the LSTM
@@ -20,8 +20,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "common")) 
 import ember  # noqa: E402
 import ember.nn.functional as F  # noqa: E402
 from checkpoint import run_interruptible, save_checkpoint  # noqa: E402
-from data import load_corpus  # noqa: E402
-from model import LSTMModel, TransformerModel  # noqa: E402
+from docs_corpus import load_corpus  # noqa: E402
+from word_models import LSTMModel, TransformerModel  # noqa: E402
 from progress import ProgressBar  # noqa: E402
 
 from embertext.data import get_tokenizer  # noqa: E402

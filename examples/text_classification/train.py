@@ -1,5 +1,5 @@
 """Text classification recipe: which language is a sentence in? Trained on the translated messages of the
-programs installed here (see data.py), with torchtext tutorial's EmbeddingBag model or a small Transformer
+programs installed here (see language_corpus.py), with torchtext tutorial's EmbeddingBag model or a small Transformer
 encoder.
 
     python examples/text_classification/train.py                        # the EmbeddingBag model
@@ -21,9 +21,9 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "common")) 
 import ember  # noqa: E402
 import ember.nn.functional as F  # noqa: E402
 from checkpoint import run_interruptible, save_checkpoint  # noqa: E402
-from data import LANGUAGES, load_corpus  # noqa: E402
+from language_corpus import LANGUAGES, load_corpus  # noqa: E402
 from ember.utils.data import DataLoader  # noqa: E402
-from model import TextClassificationModel, TransformerClassifier  # noqa: E402
+from text_classifiers import TextClassificationModel, TransformerClassifier  # noqa: E402
 from progress import ProgressBar  # noqa: E402
 
 from embertext import transforms as T  # noqa: E402
