@@ -95,6 +95,22 @@ def test_sliding_window_cmn_matches_kaldi_rules(cmn_window, min_cmn_window, cent
         np.testing.assert_allclose(result[index], expected, atol=1e-9)
 
 
+@pytest.mark.parametrize("cmn_window,min_cmn_window,center,windows", [
+    # history only: the window ends at the frame itself and holds up to cmn_window + 1 frames
+    (2, 1, False, [(0, 1), (0, 2), (0, 3), (1, 4), (2, 5)]),
+    # centred: shifted (not shrunk) at both edges
+    (3, 1, True, [(0, 3), (0, 3), (1, 4), (2, 5), (2, 5)]),
+    # fewer frames than min_cmn_window: every frame uses them all
+    (600, 100, False, [(0, 5)] * 5),
+])
+def test_sliding_window_cmn_windows_written_out(cmn_window, min_cmn_window, center, windows):
+    """Kaldi's windows listed by hand for 5 frames, independent of the rule cmn_reference transcribes."""
+    x = np.random.default_rng(1).standard_normal((5, 4))
+    result = F.sliding_window_cmn(ember.tensor(x), cmn_window, min_cmn_window, center).numpy()
+    expected = np.stack([x[t] - x[a:b].mean(0) for t, (a, b) in enumerate(windows)])
+    np.testing.assert_allclose(result, expected, atol=1e-12)
+
+
 def test_loudness_matches_pyloudnorm_and_bs1770_reference_values():
     sr = 48000
     t = np.arange(3 * sr) / sr
