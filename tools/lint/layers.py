@@ -8,7 +8,7 @@ import re
 import sys
 
 LAYERS = ["base", "types", "device", "tensor", "dispatch", "iter", "kernels", "autograd", "composite", "amp",
-          "jit", "distributed", "profiler", "python"]
+          "jit", "ddp", "distributed", "profiler", "python"]
 GENERATED = {"ops": "kernels", "ops.h": "kernels", "kernels": "kernels", "autograd": "autograd"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 ROOT = pathlib.Path(__file__).resolve().parents[2]

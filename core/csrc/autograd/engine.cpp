@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "autograd/engine_callbacks.h"
 #include "autograd/grad_mode.h"
 #include "autograd/meta.h"
 #include "base/error.h"
@@ -72,7 +73,9 @@ struct ReadyItem {
 
 }  // namespace
 
-variable_list run_backward(const std::vector<Edge>& roots, const variable_list& grads, const BackwardOptions& opt) {
+namespace {
+
+variable_list run_graph(const std::vector<Edge>& roots, const variable_list& grads, const BackwardOptions& opt) {
   EMBER_CHECK(roots.size() == grads.size(), Runtime, "backward: ", roots.size(), " roots but ", grads.size(),
               " gradients");
   // The graph: every node reachable from the roots, with the number of edges into it.
@@ -218,6 +221,15 @@ variable_list run_backward(const std::vector<Edge>& roots, const variable_list& 
       }
     }
   }
+  return captured;
+}
+
+}  // namespace
+
+variable_list run_backward(const std::vector<Edge>& roots, const variable_list& grads, const BackwardOptions& opt) {
+  BackwardCallbackScope scope;
+  variable_list captured = run_graph(roots, grads, opt);
+  scope.finish();
   return captured;
 }
 

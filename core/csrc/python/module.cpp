@@ -35,6 +35,7 @@ namespace ember::py {
 extern PyTypeObject* SparseTensorClass;                    // arg_parser.cpp: the ops' parsers refuse its instances
 void add_autocast_functions(std::vector<PyMethodDef>& v);  // autocast_module.cpp
 void add_jit_module(pybind11::module_& m);                 // jit_module.cpp
+void add_ddp_module(pybind11::module_& m);                 // ddp_reducer.cpp
 }  // namespace ember::py
 
 namespace {
@@ -188,6 +189,7 @@ PYBIND11_MODULE(_C, m) {
   if (!top_level_ops || PyModule_AddObject(mod, "__all__", top_level_ops) < 0) throw pyb::error_already_set();
   add_namespace_modules(mod);
   add_jit_module(m);
+  add_ddp_module(m);
   add_data_creation_functions(functions);
   add_op_table_functions(functions);
   add_storage_functions(functions);

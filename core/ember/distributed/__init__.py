@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from ember._distributed_C import (DistBackendError, DistError, DistNetworkError, DistStoreError, FileStore,
                                   HashStore, PrefixStore, Store, TCPStore)
+from ember.distributed._grad_bucket import BuiltinCommHookType, GradBucket
 from ember.distributed.constants import default_pg_timeout
 from ember.distributed.distributed_c10d import (Backend, GroupMember, ProcessGroup, ReduceOp, Work, all_gather,
                                                 all_reduce, barrier, broadcast, destroy_process_group, get_backend,
                                                 get_rank, get_world_size, init_process_group, is_gloo_available,
                                                 is_initialized, reduce)
 
-__all__ = ["Backend", "DistBackendError", "DistError", "DistNetworkError", "DistStoreError", "FileStore",
-           "GroupMember", "HashStore", "PrefixStore", "ProcessGroup", "ReduceOp", "Store", "TCPStore", "Work",
+__all__ = ["Backend", "BuiltinCommHookType", "DistBackendError", "DistError", "DistNetworkError", "DistStoreError", "FileStore",
+           "GradBucket", "GroupMember", "HashStore", "PrefixStore", "ProcessGroup", "ReduceOp", "Store", "TCPStore", "Work",
            "all_gather", "all_reduce", "barrier", "broadcast", "default_pg_timeout", "destroy_process_group",
            "get_backend", "get_rank", "get_world_size", "init_process_group", "is_available", "is_gloo_available",
            "is_initialized", "reduce"]

@@ -56,10 +56,11 @@ class Work:
     """The handle async_op=True returns: wait() blocks until the collective is done (raising its error),
     then finishes it on the Python side (write-back of copies, AVG's division)."""
 
-    def __init__(self, work, keep_alive: tuple, finish=None):
+    def __init__(self, work, keep_alive: tuple, finish=None, result=None):
         self._work = work
         self._keep_alive = keep_alive
         self._finish = finish
+        self._result = result
 
     def wait(self, timeout: timedelta | None = None) -> bool:
         ms = -1 if timeout is None else int(timeout.total_seconds() * 1000)
@@ -74,6 +75,11 @@ class Work:
 
     def is_success(self) -> bool:
         return self._work.is_success()
+
+    def get_future(self):
+        """A Future completed with the collective's output tensors (a list) when it is done."""
+        from ember.distributed._work_future import work_future
+        return work_future(self, self._result)
 
 
 class ProcessGroup:
@@ -92,9 +98,9 @@ class ProcessGroup:
     def name(self) -> str:
         return self._backend
 
-    def _submit(self, work, keep_alive: tuple, finish, async_op: bool):
+    def _submit(self, work, keep_alive: tuple, finish, async_op: bool, result=None):
         self._pending = [w for w in self._pending if not w.is_completed()]
-        handle = Work(work, keep_alive, finish)
+        handle = Work(work, keep_alive, finish, result)
         self._pending.append(handle)
         if async_op:
             return handle
@@ -237,7 +243,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op: bool = False):
     buf, write_back = _buffer(tensor)
     average = (lambda: buf.div_(pg.size())) if op is ReduceOp.AVG else None
     work = pg._pg.allreduce(*_args(buf), backend_op)
-    return pg._submit(work, (tensor, buf), _chain(average, write_back), async_op)
+    return pg._submit(work, (tensor, buf), _chain(average, write_back), async_op, [tensor])
 
 
 def broadcast(tensor, src: int, group=None, async_op: bool = False):
@@ -246,7 +252,7 @@ def broadcast(tensor, src: int, group=None, async_op: bool = False):
     _check_rank(pg, src, "broadcast", "root")
     buf, write_back = _buffer(tensor)
     work = pg._pg.broadcast(*_args(buf), src)
-    return pg._submit(work, (tensor, buf), write_back, async_op)
+    return pg._submit(work, (tensor, buf), write_back, async_op, [tensor])
 
 
 def reduce(tensor, dst: int, op=ReduceOp.SUM, group=None, async_op: bool = False):

@@ -16,4 +16,5 @@ from .upsampling import *  # noqa: F401,F403
 from .fold import *  # noqa: F401,F403
 from .sparse import *  # noqa: F401,F403
 from . import batchnorm, instancenorm  # noqa: F401  (PyTorch's module paths)
+from .batchnorm import SyncBatchNorm  # noqa: F401
 from .padding import *  # noqa: F401,F403

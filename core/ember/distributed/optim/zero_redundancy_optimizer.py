@@ -1,0 +1,212 @@
+"""ZeroRedundancyOptimizer (ZeRO stage 1, torch.distributed.optim's): each rank keeps the optimizer state of
+only its shard of the parameters (assigned greedily, largest first, to the least-loaded rank), steps that
+shard, and broadcasts the updated shard to the others. consolidate_state_dict gathers the shards on one
+rank, whose state_dict() is then a plain optimizer's (it loads into optimizer_class over the same
+parameters); load_state_dict takes such a dict back."""
+from __future__ import annotations
+
+import io
+
+import ember
+from ember.distributed.algorithms.join import Join, Joinable, JoinHook
+from ember.optim.optimizer import Optimizer
+
+__all__ = ["ZeroRedundancyOptimizer"]
+
+
+def _dist():
+    from ember import distributed
+    return distributed
+
+
+def _broadcast_object(obj, src: int, group, rank: int):
+    """obj from rank src to every rank (pickled, with tensors saved by ember.save)."""
+    dist = _dist()
+    if rank == src:
+        buf = io.BytesIO()
+        ember.save(obj, buf)
+        payload = ember.frombuffer(bytearray(buf.getvalue()), dtype=ember.uint8)
+        length = ember.tensor([payload.numel()], dtype=ember.int64)
+    else:
+        length = ember.zeros(1, dtype=ember.int64)
+    dist.broadcast(length, src, group=group)
+    if rank != src:
+        payload = ember.empty(int(length.item()), dtype=ember.uint8)
+    dist.broadcast(payload, src, group=group)
+    if rank == src:
+        return obj
+    return ember.load(io.BytesIO(payload.numpy().tobytes()), weights_only=False)
+
+
+class _ZeROJoinHook(JoinHook):
+    def __init__(self, zero):
+        self.zero = zero
+
+    def main_hook(self):
+        """A joined rank still sends its shard each step the others take."""
+        self.zero._sync_params()
+
+
+class ZeroRedundancyOptimizer(Optimizer, Joinable):
+    def __init__(self, params, optimizer_class, process_group=None, parameters_as_bucket_view: bool = False,
+                 overlap_with_ddp: bool = False, **defaults):
+        if overlap_with_ddp:
+            raise ValueError("ZeroRedundancyOptimizer: overlap_with_ddp=True is not supported by ember; step after "
+                             "backward instead")
+        if not (isinstance(optimizer_class, type) and issubclass(optimizer_class, Optimizer)):
+            raise TypeError(f"optimizer_class must be an ember.optim.Optimizer subclass, got {optimizer_class!r}")
+        super().__init__(params, defaults)
+        Joinable.__init__(self)
+        dist = _dist()
+        self.process_group = process_group if process_group is not None else dist.distributed_c10d._default_group()
+        self.world_size = dist.get_world_size(self.process_group)
+        self.rank = dist.get_rank(self.process_group)
+        self.global_rank = self.rank
+        self._optim_constructor = optimizer_class
+        self._optim_defaults = defaults
+        self.parameters_as_bucket_view = parameters_as_bucket_view
+        self._all_state_dicts: list = []
+        self._partition_parameters()
+        self._bucket_params()
+        self.optim = optimizer_class(self._partitions[self.rank], **defaults)
+        self._sync_param_groups(self.param_groups, self.optim.param_groups)
+
+    # -- partition -----------------------------------------------------------------------------------------
+    def _partition_parameters(self):
+        sizes = [0] * self.world_size
+        self._partitions = [[] for _ in range(self.world_size)]
+        self._param_to_rank = {}
+        for group in self.param_groups:
+            per_rank = [[] for _ in range(self.world_size)]
+            for p in sorted(group["params"], key=lambda t: t.numel(), reverse=True):
+                owner = sizes.index(min(sizes))
+                per_rank[owner].append(p)
+                sizes[owner] += p.numel()
+                self._param_to_rank[p] = owner
+            options = {k: v for k, v in group.items() if k != "params"}
+            for r in range(self.world_size):
+                self._partitions[r].append({**options, "params": per_rank[r]})
+        self._index_to_param = [p for group in self.param_groups for p in group["params"]]
+        self._param_to_index = {p: i for i, p in enumerate(self._index_to_param)}
+
+    def _bucket_params(self):
+        """With parameters_as_bucket_view, each rank's parameters (per dtype) become views of one flat buffer,
+        so a shard's broadcast is one collective without copies."""
+        self._buckets = []  # (owner rank, flat tensor or None, params)
+        for r in range(self.world_size):
+            by_dtype: dict = {}
+            for group in self._partitions[r]:
+                for p in group["params"]:
+                    by_dtype.setdefault(p.dtype, []).append(p)
+            for params in by_dtype.values():
+                flat = None
+                if self.parameters_as_bucket_view:
+                    flat = ember.cat([p.detach().reshape(-1) for p in params])
+                    offset = 0
+                    for p in params:
+                        p.data = flat[offset:offset + p.numel()].view(p.shape)
+                        offset += p.numel()
+                self._buckets.append((r, flat, params))
+
+    @staticmethod
+    def _sync_param_groups(source: list, target: list):
+        for src, dst in zip(source, target):
+            for k, v in src.items():
+                if k != "params":
+                    dst[k] = v
+
+    def _sync_params(self):
+        dist = _dist()
+        with ember.no_grad():
+            for owner, flat, params in self._buckets:
+                if flat is not None:
+                    dist.broadcast(flat, owner, group=self.process_group)
+                    continue
+                joined = ember.cat([p.detach().reshape(-1) for p in params])
+                dist.broadcast(joined, owner, group=self.process_group)
+                if owner != self.rank:
+                    offset = 0
+                    for p in params:
+                        p.copy_(joined[offset:offset + p.numel()].view(p.shape))
+                        offset += p.numel()
+
+    # -- optimizer interface -------------------------------------------------------------------------------
+    def step(self, closure=None, **kwargs):
+        Join.notify_join_context(self)
+        self._sync_param_groups(self.param_groups, self.optim.param_groups)
+        loss = self.optim.step(closure=closure, **kwargs) if closure is not None else self.optim.step(**kwargs)
+        self._sync_params()
+        self._sync_param_groups(self.optim.param_groups, self.param_groups)
+        return loss
+
+    def zero_grad(self, set_to_none: bool = True):
+        super().zero_grad(set_to_none)
+
+    def add_param_group(self, param_group):
+        super().add_param_group(param_group)
+        if hasattr(self, "optim"):  # after construction: re-partition and rebuild the local optimizer
+            state = {p: s for p, s in self.optim.state.items()}
+            self._partition_parameters()
+            self._bucket_params()
+            self.optim = self._optim_constructor(self._partitions[self.rank], **self._optim_defaults)
+            for p, s in state.items():
+                if self._param_to_rank.get(p) == self.rank:
+                    self.optim.state[p] = s
+
+    def consolidate_state_dict(self, to: int = 0):
+        """Collective: gathers every rank's shard state on rank `to` (for state_dict() there)."""
+        local = self.optim.state_dict()
+        # Local indices become global ones, so the shards merge into a plain optimizer's numbering.
+        local_params = [p for group in self.optim.param_groups for p in group["params"]]
+        local["state"] = {self._param_to_index[local_params[i]]: v for i, v in local["state"].items()}
+        self._all_state_dicts = []
+        for r in range(self.world_size):
+            got = _broadcast_object(local if r == self.rank else None, r, self.process_group, self.rank)
+            if self.rank == to:
+                self._all_state_dicts.append(got)
+
+    def state_dict(self):
+        """The full state in a plain optimizer's format; only on the rank consolidate_state_dict sent it to."""
+        if not self._all_state_dicts:
+            raise RuntimeError(f"Optimizer state has not been consolidated on this rank. Please call "
+                               f"`consolidate_state_dict(to={self.rank})` on all ranks beforehand if you meant to "
+                               "save the global state.")
+        state = {}
+        for shard in self._all_state_dicts:
+            state.update(shard["state"])
+        groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            packed["params"] = [self._param_to_index[p] for p in group["params"]]
+            groups.append(packed)
+        return {"state": dict(sorted(state.items())), "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        """Takes a full state dict (this class's or a plain optimizer's over the same parameters)."""
+        groups = state_dict["param_groups"]
+        if len(groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        mine = {i: v for i, v in state_dict["state"].items() if self._param_to_rank[self._index_to_param[i]] == self.rank}
+        local_params = [p for group in self.optim.param_groups for p in group["params"]]
+        local_index = {p: i for i, p in enumerate(local_params)}
+        local_groups = []
+        for saved, local in zip(groups, self.optim.param_groups):
+            packed = {k: v for k, v in saved.items() if k != "params"}
+            packed["params"] = [local_index[p] for p in local["params"]]
+            local_groups.append(packed)
+        self.optim.load_state_dict({"state": {local_index[self._index_to_param[i]]: v for i, v in mine.items()},
+                                    "param_groups": local_groups})
+        self._sync_param_groups(groups, self.param_groups)
+        self._sync_param_groups(self.param_groups, self.optim.param_groups)
+
+    # -- Join ----------------------------------------------------------------------------------------------
+    def join_hook(self, **kwargs):
+        return _ZeROJoinHook(self)
+
+    @property
+    def join_device(self):
+        return ember.device("cpu")
+
+    @property
+    def join_process_group(self):
+        return self.process_group

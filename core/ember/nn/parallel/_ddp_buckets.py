@@ -1,0 +1,55 @@
+"""How DistributedDataParallel groups parameters into gradient buckets, and finds the tensors in a
+forward's output (the roots its reducer searches for unused parameters)."""
+from __future__ import annotations
+
+import dataclasses
+
+import ember
+
+DEFAULT_FIRST_BUCKET_BYTES = 1024 * 1024  # PyTorch's dist._DEFAULT_FIRST_BUCKET_BYTES
+
+
+def bucket_assignment(params: list, bucket_cap_mb: float, first_bucket_bytes: int = DEFAULT_FIRST_BUCKET_BYTES
+                      ) -> list[list[int]]:
+    """Parameter indices per bucket. Gradients arrive roughly in reverse order of registration, so the
+    parameters are taken from the last: the first bucket is small (its reduction starts early in backward),
+    the others up to bucket_cap_mb; a bucket holds one dtype, and a parameter larger than the cap gets a
+    bucket of its own."""
+    cap = int(bucket_cap_mb * 1024 * 1024)
+    buckets: list[list[int]] = []
+    open_buckets: dict = {}  # dtype -> (indices, bytes)
+    limit = first_bucket_bytes
+    for i in reversed(range(len(params))):
+        p = params[i]
+        indices, size = open_buckets.get(p.dtype, ([], 0))
+        indices.append(i)
+        size += p.numel() * p.element_size()
+        if size >= limit:
+            buckets.append(indices)
+            open_buckets.pop(p.dtype, None)
+            limit = cap
+        else:
+            open_buckets[p.dtype] = (indices, size)
+    buckets.extend(indices for indices, _ in open_buckets.values())
+    return buckets
+
+
+def output_tensors(obj) -> list:
+    """Every tensor in a forward's output: tensors, sequences, mappings, dataclasses and namedtuples."""
+    found = []
+
+    def visit(o):
+        if isinstance(o, ember.Tensor):
+            found.append(o)
+        elif isinstance(o, (list, tuple)):
+            for x in o:
+                visit(x)
+        elif isinstance(o, dict):
+            for x in o.values():
+                visit(x)
+        elif dataclasses.is_dataclass(o) and not isinstance(o, type):
+            for f in dataclasses.fields(o):
+                visit(getattr(o, f.name))
+
+    visit(obj)
+    return found

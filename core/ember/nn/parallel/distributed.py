@@ -1,0 +1,251 @@
+"""DistributedDataParallel: each rank runs the whole module on its share of the batch; after backward every
+rank holds the gradients averaged over the group. The reduction is C++ (ember._C._ddp.Reducer, see
+core/csrc/ddp/reducer.h): gradients go into buckets that are all-reduced (or handed to a comm hook) while
+backward still runs. Semantics and messages are PyTorch's torch.nn.parallel.DistributedDataParallel."""
+from __future__ import annotations
+
+import zlib
+from contextlib import contextmanager
+
+import ember
+from ember import _C
+from ember.distributed.algorithms.join import Join, Joinable, JoinHook
+from ember.nn.modules.module import Module
+
+from ._ddp_buckets import bucket_assignment, output_tensors
+
+__all__ = ["DistributedDataParallel"]
+
+
+def _dist():
+    from ember import distributed
+    return distributed
+
+
+class _DDPJoinHook(JoinHook):
+    """A joined rank's share of each iteration the others still train: the same buffer broadcast and
+    gradient all-reduces (of zeros); at the end, every rank takes the last joiner's parameters."""
+
+    def __init__(self, ddp, divide_by_initial_world_size: bool):
+        if not divide_by_initial_world_size:
+            raise ValueError("divide_by_initial_world_size=False is not supported: gradients are averaged over "
+                             "the initial world size, as PyTorch's default")
+        self.ddp = ddp
+
+    def main_hook(self):
+        # The same collectives, in the same order, as an active rank's forward and backward.
+        ddp = self.ddp
+        should_sync = ddp._global_requires_backward_grad_sync(joined=True)
+        ddp._sync_buffers_if_needed(joined=True)
+        if should_sync:
+            ddp.reducer.reduce_zero_buckets()
+
+    def post_hook(self, is_last_joiner: bool):
+        ddp = self.ddp
+        ddp._authoritative_rank = ddp._find_common_rank(ddp._rank, is_last_joiner)
+        ddp._sync_module_states(ddp._authoritative_rank)
+
+
+class DistributedDataParallel(Module, Joinable):
+    def __init__(self, module, device_ids=None, output_device=None, dim: int = 0, broadcast_buffers: bool = True,
+                 init_sync: bool = True, process_group=None, bucket_cap_mb=None, find_unused_parameters: bool = False,
+                 check_reduction: bool = False, gradient_as_bucket_view: bool = False, static_graph: bool = False,
+                 delay_all_reduce_named_params=None, param_to_hook_all_reduce=None, mixed_precision=None,
+                 device_mesh=None):
+        super().__init__()
+        Joinable.__init__(self)
+        dist = _dist()
+        params = [p for _, p in module.named_parameters() if p.requires_grad]
+        if not params:
+            raise RuntimeError("DistributedDataParallel is not needed when a module doesn't have any parameter that "
+                               "requires a gradient.")
+        devices = {p.device for p in module.parameters()}
+        if device_ids is not None or output_device is not None:
+            if any(d.type == "cpu" for d in devices):
+                raise ValueError("DistributedDataParallel device_ids and output_device arguments only work with "
+                                 "single-device/multiple-device GPU modules or CPU modules, but got device_ids "
+                                 f"{device_ids}, output_device {output_device}, and module parameters {devices}.")
+        for name in ("delay_all_reduce_named_params", "param_to_hook_all_reduce", "mixed_precision", "device_mesh"):
+            if locals()[name] is not None:
+                raise ValueError(f"DistributedDataParallel: {name} is not supported by ember's DDP")
+        self.module = module
+        self.process_group = process_group if process_group is not None else dist.distributed_c10d._default_group()
+        self.dim = dim
+        self.device_ids = None
+        self.output_device = None
+        self.broadcast_buffers = broadcast_buffers
+        self.find_unused_parameters = find_unused_parameters
+        self.gradient_as_bucket_view = gradient_as_bucket_view
+        self.static_graph = static_graph
+        self.require_backward_grad_sync = True
+        self.require_forward_param_sync = True
+        self.bucket_bytes_cap = int((25 if bucket_cap_mb is None else bucket_cap_mb) * 1024 * 1024)
+        self._rank = dist.get_rank(self.process_group)
+        self._world_size = dist.get_world_size(self.process_group)
+        self._authoritative_rank = 0
+        self._comm_hook = None
+        self._module_copies = [module]
+        self._params = params
+        self._verify_param_shape_across_processes()
+        if init_sync:
+            self._sync_module_states(0)
+        buckets = bucket_assignment(params, self.bucket_bytes_cap / (1024 * 1024))
+        self.reducer = _C._ddp.Reducer(params, buckets, self._default_launch, self._usage_sum,
+                                       gradient_as_bucket_view, find_unused_parameters, static_graph)
+
+    # -- set-up --------------------------------------------------------------------------------------------
+    def _verify_param_shape_across_processes(self):
+        dist = _dist()
+        shapes = ";".join(f"{tuple(p.shape)}:{p.dtype}" for p in self._params).encode()
+        mine = ember.tensor([len(self._params), zlib.crc32(shapes)], dtype=ember.int64)
+        everyone = [ember.zeros(2, dtype=ember.int64) for _ in range(self._world_size)]
+        dist.all_gather(everyone, mine, group=self.process_group)
+        for r, theirs in enumerate(everyone):
+            if int(theirs[0]) != len(self._params):
+                raise RuntimeError(f"DDP expects same model across all ranks, but Rank {self._rank} has "
+                                   f"{len(self._params)} params, while rank {r} has inconsistent {int(theirs[0])} "
+                                   "params.")
+            if int(theirs[1]) != int(mine[1]):
+                raise RuntimeError(f"DDP expects same model across all ranks, but rank {r} has parameters whose "
+                                   f"shapes or dtypes differ from rank {self._rank}'s.")
+
+    def _broadcast_coalesced(self, tensors: list, src: int):
+        """One broadcast per dtype of every tensor's values, flattened together."""
+        dist = _dist()
+        by_dtype: dict = {}
+        for t in tensors:
+            by_dtype.setdefault(t.dtype, []).append(t)
+        with ember.no_grad():
+            for group in by_dtype.values():
+                flat = ember.cat([t.detach().reshape(-1) for t in group])
+                dist.broadcast(flat, src, group=self.process_group)
+                offset = 0
+                for t in group:
+                    t.copy_(flat[offset:offset + t.numel()].view(t.shape))
+                    offset += t.numel()
+
+    def _sync_module_states(self, src: int):
+        state = [p for p in self.module.parameters()] + [b for b in self.module.buffers()]
+        if state and self._world_size > 1:
+            self._broadcast_coalesced(state, src)
+
+    def _sync_buffers_if_needed(self, joined: bool = False):
+        """Broadcasts the buffers from the authoritative rank (rank 0; under Join, the largest rank still
+        training, since joined ranks' buffers are stale)."""
+        buffers = list(self.module.buffers())
+        if not (self.broadcast_buffers and buffers and self._world_size > 1):
+            return
+        src = self._authoritative_rank
+        if self._join_config.enable:
+            src = self._find_common_rank(self._rank, not joined)
+        self._broadcast_coalesced(buffers, src)
+
+    def _find_common_rank(self, rank: int, rank_cond: bool) -> int:
+        """The largest rank among those passing rank_cond=True."""
+        dist = _dist()
+        r = ember.tensor([rank if rank_cond else -1], dtype=ember.int64)
+        dist.all_reduce(r, op=dist.ReduceOp.MAX, group=self.process_group)
+        if int(r.item()) == -1:
+            raise ValueError("BUG! Expected rank_cond to be true for at least one process.")
+        return int(r.item())
+
+    def _global_requires_backward_grad_sync(self, joined: bool) -> bool:
+        dist = _dist()
+        flag = ember.tensor([0 if joined or not self.require_backward_grad_sync else 1], dtype=ember.int64)
+        dist.all_reduce(flag, group=self.process_group)
+        return int(flag.item()) > 0
+
+    # -- communication -------------------------------------------------------------------------------------
+    def _default_launch(self, index: int, flat):
+        dist = _dist()
+        flat.div_(self._world_size)
+        work = dist.all_reduce(flat, group=self.process_group, async_op=True)
+
+        def wait():
+            work.wait()
+            return flat
+        return wait
+
+    def _hook_launch(self, index: int, flat):
+        state, hook = self._comm_hook
+        bucket = _dist().GradBucket(index, len(self.reducer.bucket_indices), flat,
+                                    [self._params[i] for i in self.reducer.bucket_indices[index]])
+        future = hook(state, bucket)
+        if not hasattr(future, "wait"):
+            raise RuntimeError(f"DDP communication hook must return an ember.futures.Future, got "
+                               f"{type(future).__name__}")
+        return future.wait
+
+    def _usage_sum(self, used):
+        dist = _dist()
+        dist.all_reduce(used, group=self.process_group)
+        return used
+
+    def register_comm_hook(self, state, hook):
+        """hook(state, bucket: GradBucket) -> Future whose value is the bucket's reduced flat gradient."""
+        if not callable(hook):
+            raise TypeError(f"Communication hook must be callable, got {type(hook).__name__}")
+        if self._comm_hook is not None:
+            raise RuntimeError("register_comm_hook or register_builtin_comm_hook can only be called once.")
+        self._comm_hook = (state, hook)
+        self.reducer.set_launch(self._hook_launch)
+
+    def _register_builtin_comm_hook(self, comm_hook_type):
+        from ember.distributed.algorithms.ddp_comm_hooks import default_hooks
+        dist = _dist()
+        hooks = {dist.BuiltinCommHookType.ALLREDUCE: default_hooks.allreduce_hook,
+                 dist.BuiltinCommHookType.FP16_COMPRESS: default_hooks.fp16_compress_hook}
+        self.register_comm_hook(self.process_group, hooks[comm_hook_type])
+
+    # -- training ------------------------------------------------------------------------------------------
+    def forward(self, *inputs, **kwargs):
+        notify = Join.notify_join_context(self)
+        grad_sync = ember.is_grad_enabled() and self.require_backward_grad_sync
+        if self._join_config.enable:
+            self._global_requires_backward_grad_sync(joined=False)
+        if self.require_forward_param_sync or self._join_config.enable:
+            self._sync_buffers_if_needed()
+        output = self.module(*inputs, **kwargs)
+        if grad_sync:
+            self.require_forward_param_sync = True
+            self.reducer.prepare_for_backward(output_tensors(output))
+        else:
+            self.require_forward_param_sync = False
+        if notify is not None:
+            notify.wait()
+        return output
+
+    @contextmanager
+    def no_sync(self):
+        """Gradients accumulate locally inside; the first backward outside reduces the accumulated sum."""
+        previous = self.require_backward_grad_sync
+        self.require_backward_grad_sync = False
+        try:
+            yield
+        finally:
+            self.require_backward_grad_sync = previous
+
+    def join(self, divide_by_initial_world_size: bool = True, enable: bool = True,
+             throw_on_early_termination: bool = False):
+        return Join([self], enable, throw_on_early_termination,
+                    divide_by_initial_world_size=divide_by_initial_world_size)
+
+    def join_hook(self, **kwargs):
+        return _DDPJoinHook(self, kwargs.get("divide_by_initial_world_size", True))
+
+    @property
+    def join_device(self):
+        return ember.device("cpu")
+
+    @property
+    def join_process_group(self):
+        return self.process_group
+
+    def _get_ddp_logging_data(self):
+        return {"world_size": self._world_size, "bucket_cap_bytes": self.bucket_bytes_cap,
+                "num_buckets": len(self.reducer.bucket_indices), "find_unused_parameters": self.find_unused_parameters,
+                "gradient_as_bucket_view": self.gradient_as_bucket_view, "static_graph": self.static_graph,
+                "comm_hook": None if self._comm_hook is None else getattr(self._comm_hook[1], "__qualname__", "")}
+
+    def _set_static_graph(self):
+        raise RuntimeError("pass static_graph=True to DistributedDataParallel's constructor")
