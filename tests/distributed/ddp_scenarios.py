@@ -32,17 +32,26 @@ def mlp(with_unused: bool = False, norm: str | None = None):
         layers.append(nn.SyncBatchNorm(16))
     layers += [nn.Tanh(), nn.Linear(16, 3)]
     model = nn.Sequential(*layers)
-    if with_unused:
-        model.extra = nn.Linear(6, 3)  # used only on even steps
-    return model
+    return _WithSideBranch(model) if with_unused else model
+
+
+class _WithSideBranch(nn.Module):
+    """A branch used only when asked (even steps): its parameters get no gradient on odd steps."""
+
+    def __init__(self, body):
+        super().__init__()
+        self.body = body
+        self.extra = nn.Linear(6, 3)
+
+    def forward(self, x, use_extra: bool = True):
+        out = self.body(x)
+        return out + self.extra(x) if use_extra else out
 
 
 def forward(model, x, step: int, with_unused: bool = False):
-    inner = getattr(model, "module", model)
-    out = model(x)
-    if with_unused and step % 2 == 0:
-        out = out + inner.extra(x)
-    return out
+    if with_unused:
+        return model(x, step % 2 == 0)
+    return model(x)
 
 
 def params(model) -> list:
@@ -144,3 +153,40 @@ def _register_hook(ddp, name: str):
     elif name == "powersgd_rank1":
         state = psgd.PowerSGDState(None, matrix_approximation_rank=1, start_powerSGD_iter=2, min_compression_rate=0)
         ddp.register_comm_hook(state, psgd.powerSGD_hook)
+
+
+def run_join(throw: bool = False):
+    """Rank r has 2 + 2r batches; Join shadows the missing ones."""
+    from ember.distributed.algorithms.join import Join
+    from ember.nn.parallel import DistributedDataParallel as DDP
+    rank, world = _init()
+    ddp = DDP(mlp())
+    opt = make_optimizer("sgd", ddp.parameters())
+    try:
+        with Join([ddp], throw_on_early_termination=throw):
+            for step in range(2 + 2 * rank):
+                opt.zero_grad()
+                x, y = data(step)
+                x, y = shard(x, rank, world), shard(y, rank, world)
+                ((ddp(x) - y) ** 2).mean().backward()
+                opt.step()
+    except RuntimeError as e:
+        print(json.dumps({"rank": rank, "error": str(e)}))
+        return
+    print(json.dumps({"rank": rank, "params": params(ddp)}))
+
+
+def join_reference(world: int = 2):
+    """One process: step s averages the losses of the ranks that still have a batch at s over all ranks."""
+    model = mlp()
+    opt = make_optimizer("sgd", model.parameters())
+    for step in range(2 + 2 * (world - 1)):
+        opt.zero_grad()
+        x, y = data(step)
+        loss = 0
+        for r in range(world):
+            if step < 2 + 2 * r:
+                loss = loss + ((model(shard(x, r, world)) - shard(y, r, world)) ** 2).mean() / world
+        loss.backward()
+        opt.step()
+    return params(model)

@@ -131,8 +131,8 @@ void Reducer::prepare_for_backward(const std::vector<Tensor>& outputs) {
                "`ember.nn.parallel.DistributedDataParallel`, and by making sure all `forward` function outputs "
                "participate in calculating loss. If you already have done the above, then the distributed data "
                "parallel module wasn't able to locate the output tensors in the return value of your module's "
-               "`forward` function. Parameter indices which did not receive grad for rank: ",
-               index_list(missing));
+               "`forward` function. Parameter indices which did not receive grad for rank ",
+               options_.rank, ": ", index_list(missing));
   }
   const size_t n = params_.size();
   ready_.assign(n, 0);

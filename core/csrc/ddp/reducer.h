@@ -24,6 +24,7 @@ struct ReducerOptions {
   bool gradient_as_bucket_view = false;
   bool find_unused_parameters = false;
   bool static_graph = false;  // unused parameters found in the first iteration are assumed from then on
+  int rank = 0;               // named in errors
 };
 
 class Reducer {

@@ -77,16 +77,18 @@ void add_ddp_module(pyb::module_& parent) {
   });
   pyb::class_<ddp::Reducer>(m, "Reducer")
       .def(pyb::init([](const pyb::sequence& params, std::vector<std::vector<size_t>> buckets, pyb::object launch,
-                        pyb::object usage_sum, bool as_view, bool find_unused, bool static_graph) {
+                        pyb::object usage_sum, bool as_view, bool find_unused, bool static_graph, int rank) {
              ddp::ReducerOptions opt;
              opt.gradient_as_bucket_view = as_view;
              opt.find_unused_parameters = find_unused;
              opt.static_graph = static_graph;
+             opt.rank = rank;
              return new ddp::Reducer(tensor_list(params, "DDP parameters"), std::move(buckets),
                                      launch_fn(std::move(launch)), usage_fn(std::move(usage_sum)), opt);
            }),
            pyb::arg("params"), pyb::arg("buckets"), pyb::arg("launch"), pyb::arg("usage_sum"),
-           pyb::arg("gradient_as_bucket_view"), pyb::arg("find_unused_parameters"), pyb::arg("static_graph"))
+           pyb::arg("gradient_as_bucket_view"), pyb::arg("find_unused_parameters"), pyb::arg("static_graph"),
+           pyb::arg("rank"))
       .def("prepare_for_backward",
            [](ddp::Reducer& r, const pyb::sequence& outputs) {
              r.prepare_for_backward(tensor_list(outputs, "DDP outputs"));

@@ -91,7 +91,7 @@ class DistributedDataParallel(Module, Joinable):
             self._sync_module_states(0)
         buckets = bucket_assignment(params, self.bucket_bytes_cap / (1024 * 1024))
         self.reducer = _C._ddp.Reducer(params, buckets, self._default_launch, self._usage_sum,
-                                       gradient_as_bucket_view, find_unused_parameters, static_graph)
+                                       gradient_as_bucket_view, find_unused_parameters, static_graph, self._rank)
 
     # -- set-up --------------------------------------------------------------------------------------------
     def _verify_param_shape_across_processes(self):
