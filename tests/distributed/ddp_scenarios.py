@@ -190,3 +190,26 @@ def join_reference(world: int = 2):
         loss.backward()
         opt.step()
     return params(model)
+
+
+def run_powersgd_fixed(steps: int = 60):
+    """Rank-1 PowerSGD on gradients that do not change (no update): prints the first compressed step's
+    applied gradients and their mean over `steps` compressed steps."""
+    from ember.distributed.algorithms.ddp_comm_hooks import powerSGD_hook as psgd
+    from ember.nn.parallel import DistributedDataParallel as DDP
+    rank, world = _init()
+    ddp = DDP(mlp())
+    ddp.register_comm_hook(psgd.PowerSGDState(None, matrix_approximation_rank=1, start_powerSGD_iter=2,
+                                              min_compression_rate=0), psgd.powerSGD_hook)
+    x, y = data(0)
+    x, y = shard(x, rank, world), shard(y, rank, world)
+    first, total = None, None
+    for step in range(2 + steps):
+        for p in ddp.parameters():
+            p.grad = None
+        ((ddp(x) - y) ** 2).mean().backward()
+        if step >= 2:
+            grads = [p.grad.clone() for p in ddp.parameters()]
+            first = first or [g.tolist() for g in grads]
+            total = grads if total is None else [a + g for a, g in zip(total, grads)]
+    print(json.dumps({"rank": rank, "first": first, "mean": [(t / steps).tolist() for t in total]}))

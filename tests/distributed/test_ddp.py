@@ -134,3 +134,23 @@ def test_a_killed_rank_makes_the_other_raise_within_10_seconds():
             if p.poll() is None:
                 p.kill()
                 p.wait()
+
+
+def test_powersgd_rank1_is_low_rank_and_error_feedback_recovers_the_mean():
+    model = scen.mlp()
+    x, y = scen.data(0)
+    ((model(x) - y) ** 2).mean().backward()
+    exact = [p.grad.numpy() for p in model.parameters()]
+    results = launch(_script("s.run_powersgd_fixed()"), 2, env=_env(), timeout=180)
+    for r in results:
+        first = [np.array(g) for g in r["first"]]
+        mean = [np.array(g) for g in r["mean"]]
+        for i in (0, 2):  # the weight matrices: one power-iteration step gives a rank-1 gradient
+            s = np.linalg.svd(first[i], compute_uv=False)
+            assert s[1] < 1e-5 * s[0]
+        for i in (1, 3):  # biases go uncompressed: the exact average
+            np.testing.assert_allclose(first[i], exact[i], rtol=1e-5, atol=1e-6)
+        err_first = np.linalg.norm(first[0] - exact[0]) / np.linalg.norm(exact[0])
+        err_mean = np.linalg.norm(mean[0] - exact[0]) / np.linalg.norm(exact[0])
+        assert err_first > 0.05  # a rank-1 step really loses information...
+        assert err_mean < err_first / 3  # ...which error feedback hands back over the following steps
