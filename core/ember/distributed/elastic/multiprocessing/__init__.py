@@ -1,0 +1,1 @@
+"""Worker-process side of the elastic launcher: error files (errors.record)."""
