@@ -141,13 +141,21 @@ class StoreRendezvous:
         return max(0, self._count(f"r{self.round}/joined") - self.final)
 
     def mark_succeeded(self, group_rank: int, timeout: float = 300.0) -> None:
-        """The exit barrier: waits (bounded) until every node of the round has finished."""
-        self.store.add(f"r{self.round}/finished", 1)
+        """The exit barrier: waits (bounded) until every node of the round has finished; the agent hosting
+        the store then also waits for the others to have seen that, so none loses the store mid-question."""
+        from ember.distributed import DistError
         end = time.monotonic() + timeout
-        while self._count(f"r{self.round}/finished") < self.final and time.monotonic() < end:
-            if self.store.check([f"r{self.round}/restart"]):
-                return
-            time.sleep(0.1)
+        try:
+            self.store.add(f"r{self.round}/finished", 1)
+            while self._count(f"r{self.round}/finished") < self.final and time.monotonic() < end:
+                if self.store.check([f"r{self.round}/restart"]):
+                    return
+                time.sleep(0.1)
+            self.store.add(f"r{self.round}/left", 1)
+            while self._hosted is not None and self._count(f"r{self.round}/left") < self.final and time.monotonic() < end:
+                time.sleep(0.05)
+        except DistError:
+            return  # the hosting agent is gone: everyone had finished
 
 
 class StaticRendezvous:
