@@ -8,11 +8,13 @@ from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
 from .gradcheck import gradcheck, gradgradcheck
+from .variable import Variable
 from . import forward_ad, functional, profiler  # noqa: F401  (ember.autograd.profiler, as PyTorch)
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "no_grad", "enable_grad",
            "set_grad_enabled", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled", "gradcheck",
-           "gradgradcheck", "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "functional", "forward_ad"]
+           "gradgradcheck", "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "functional", "forward_ad",
+           "Variable"]
 
 
 def _tensors(x, what):
