@@ -4,7 +4,6 @@ no_sync accumulation, unused parameters, SyncBatchNorm, Join with uneven inputs 
 the errors PyTorch raises and a rank killed mid-training making the survivor raise instead of hanging."""
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -38,7 +37,8 @@ def _run(scenario: str = "basic", **kw) -> list:
     return launch(_script(f"s.run({scenario!r}, **{kw!r})"), 2, env=_env(), timeout=180)
 
 
-@pytest.mark.parametrize("kw", [{}, {"bucket_cap_mb": 0.0001}, {"as_view": True}, {"as_view": True, "bucket_cap_mb": 0.0001}],
+@pytest.mark.parametrize("kw", [{}, {"bucket_cap_mb": 0.0001}, {"as_view": True},
+                                {"as_view": True, "bucket_cap_mb": 0.0001}],
                          ids=["one-bucket", "many-buckets", "bucket-view", "bucket-view-many"])
 def test_ddp_equals_single_process_on_the_whole_batch(kw):
     ref = scen.params(scen.single_process()[0])

@@ -38,7 +38,8 @@ if out:
     with open(os.path.join(out, f"a{record['TORCHELASTIC_RESTART_COUNT']}_r{record['RANK']}.json"), "w") as f:
         json.dump(record, f)
 print(json.dumps(record), flush=True)
-if os.environ.get("FAIL_RANK") == record["RANK"] and record["TORCHELASTIC_RESTART_COUNT"] in os.environ.get("FAIL_ON", "0"):
+failing_attempts = os.environ.get("FAIL_ON", "0")
+if os.environ.get("FAIL_RANK") == record["RANK"] and record["TORCHELASTIC_RESTART_COUNT"] in failing_attempts:
     raise ValueError(f"boom from rank {record['RANK']}")
 hold = os.environ.get("HOLD_FILE")
 if hold:  # stay in the group, talking to it, until the test says so (a lost peer fails the all_reduce)
@@ -101,7 +102,8 @@ def test_a_failure_restarts_the_group(worker, tmp_path):
                    env={"FAIL_RANK": "1", "FAIL_ON": "01", "OUT_DIR": str(tmp_path)})
     assert res.returncode == 0, res.stderr
     assert "restarting the group (1/2)" in res.stderr and "restarting the group (2/2)" in res.stderr
-    assert sorted(p.name for p in tmp_path.glob("a*_r*.json")) == [f"a{a}_r{r}.json" for a in range(3) for r in range(2)]
+    expected = [f"a{a}_r{r}.json" for a in range(3) for r in range(2)]
+    assert sorted(p.name for p in tmp_path.glob("a*_r*.json")) == expected
     assert json.loads((tmp_path / "a2_r1.json").read_text())["TORCHELASTIC_MAX_RESTARTS"] == "2"
 
 

@@ -9,8 +9,8 @@
 #include "autograd/grad_mode.h"
 #include "autograd/meta.h"
 #include "base/error.h"
-#include "iter/copy.h"
 #include "generated/ops/clone.h"
+#include "iter/copy.h"
 #include "tensor/factory.h"
 
 namespace ember::ddp {
@@ -57,8 +57,8 @@ Reducer::Reducer(std::vector<Tensor> params, std::vector<std::vector<size_t>> bu
   }
   for (size_t i = 0; i < n; i++) {
     EMBER_CHECK(slots_[i].bucket != SIZE_MAX, Value, "DDP reducer: parameter ", i, " is in no bucket");
-    EMBER_CHECK(autograd::requires_grad(params_[i]) && autograd::is_leaf(params_[i]), Value,
-                "DDP reducer: parameter ", i, " is not a leaf that requires grad");
+    EMBER_CHECK(autograd::requires_grad(params_[i]) && autograd::is_leaf(params_[i]), Value, "DDP reducer: parameter ",
+                i, " is not a leaf that requires grad");
   }
   if (options_.gradient_as_bucket_view) {
     // .grad becomes the bucket's view (an existing gradient's values move into it), so accumulation

@@ -30,8 +30,8 @@ struct ReducerOptions {
 class Reducer {
  public:
   // buckets[b] lists indices into params, all of one dtype; every parameter is in exactly one bucket.
-  Reducer(std::vector<Tensor> params, std::vector<std::vector<size_t>> buckets, LaunchFn launch,
-          UsageSumFn usage_sum, ReducerOptions options);
+  Reducer(std::vector<Tensor> params, std::vector<std::vector<size_t>> buckets, LaunchFn launch, UsageSumFn usage_sum,
+          ReducerOptions options);
   ~Reducer();
   Reducer(const Reducer&) = delete;
   Reducer& operator=(const Reducer&) = delete;

@@ -45,9 +45,8 @@ auto with_python(F&& f) {
 ddp::LaunchFn launch_fn(pyb::object launch) {
   auto held = std::make_shared<pyb::object>(std::move(launch));
   return [held](size_t index, const Tensor& flat) -> std::function<Tensor()> {
-    auto wait = with_python([&] {
-      return std::make_shared<pyb::object>((*held)(index, pyb::reinterpret_steal<pyb::object>(wrap(flat))));
-    });
+    auto wait = with_python(
+        [&] { return std::make_shared<pyb::object>((*held)(index, pyb::reinterpret_steal<pyb::object>(wrap(flat)))); });
     return [wait]() -> Tensor {
       return with_python([&] {
         pyb::object r = (*wait)();

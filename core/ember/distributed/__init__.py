@@ -12,8 +12,9 @@ from ember.distributed.distributed_c10d import (Backend, GroupMember, ProcessGro
                                                 get_rank, get_world_size, init_process_group, is_gloo_available,
                                                 is_initialized, reduce)
 
-__all__ = ["Backend", "BuiltinCommHookType", "DistBackendError", "DistError", "DistNetworkError", "DistStoreError", "FileStore",
-           "GradBucket", "GroupMember", "HashStore", "PrefixStore", "ProcessGroup", "ReduceOp", "Store", "TCPStore", "Work",
+__all__ = ["Backend", "BuiltinCommHookType", "DistBackendError", "DistError", "DistNetworkError", "DistStoreError",
+           "FileStore", "GradBucket", "GroupMember", "HashStore", "PrefixStore", "ProcessGroup", "ReduceOp", "Store",
+           "TCPStore", "Work",
            "all_gather", "all_reduce", "barrier", "broadcast", "default_pg_timeout", "destroy_process_group",
            "get_backend", "get_rank", "get_world_size", "init_process_group", "is_available", "is_gloo_available",
            "is_initialized", "reduce"]

@@ -115,12 +115,14 @@ class StoreRendezvous:
             now = time.monotonic()
             if n >= self.params.min_nodes and min_reached is None:
                 min_reached = now
-            if n >= self.params.max_nodes or (min_reached is not None and now - min_reached >= self.params.last_call_timeout):
+            last_call_over = min_reached is not None and now - min_reached >= self.params.last_call_timeout
+            if n >= self.params.max_nodes or last_call_over:
                 value = self.store.compare_set(f"r{r}/final", "", str(min(n, self.params.max_nodes)))
                 return int(value)
             if now > deadline:
                 raise RendezvousTimeoutError(f"rendezvous {self.params.run_id}: {n} of at least "
-                                             f"{self.params.min_nodes} nodes joined within {self.params.join_timeout:.0f} s")
+                                             f"{self.params.min_nodes} nodes joined within "
+                                             f"{self.params.join_timeout:.0f} s")
             time.sleep(0.05)
 
     def request_restart(self) -> None:
@@ -152,7 +154,9 @@ class StoreRendezvous:
                     return
                 time.sleep(0.1)
             self.store.add(f"r{self.round}/left", 1)
-            while self._hosted is not None and self._count(f"r{self.round}/left") < self.final and time.monotonic() < end:
+            while self._hosted is not None and self._count(f"r{self.round}/left") < self.final:
+                if time.monotonic() > end:
+                    break
                 time.sleep(0.05)
         except DistError:
             return  # the hosting agent is gone: everyone had finished
@@ -164,7 +168,8 @@ class StaticRendezvous:
 
     def __init__(self, params: RendezvousParameters):
         if params.min_nodes != params.max_nodes:
-            raise ValueError(f"the static rendezvous needs a fixed node count, got {params.min_nodes}:{params.max_nodes}")
+            raise ValueError(f"the static rendezvous needs a fixed node count, got "
+                             f"{params.min_nodes}:{params.max_nodes}")
         if not 0 <= params.node_rank < params.max_nodes:
             raise ValueError(f"--node_rank {params.node_rank} is not in [0, {params.max_nodes})")
         self.params = params

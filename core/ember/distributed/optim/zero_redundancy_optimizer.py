@@ -186,7 +186,8 @@ class ZeroRedundancyOptimizer(Optimizer, Joinable):
         groups = state_dict["param_groups"]
         if len(groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
-        mine = {i: v for i, v in state_dict["state"].items() if self._param_to_rank[self._index_to_param[i]] == self.rank}
+        mine = {i: v for i, v in state_dict["state"].items()
+                if self._param_to_rank[self._index_to_param[i]] == self.rank}
         local_params = [p for group in self.optim.param_groups for p in group["params"]]
         local_index = {p: i for i, p in enumerate(local_params)}
         local_groups = []

@@ -31,7 +31,8 @@ class _SyncBatchNormFunction(Function):
         if count > 0:
             mean = x.mean(dims).double()
             local[:channels] = mean
-            local[channels:2 * channels] = ((x.double() - mean.view([1, channels] + [1] * (x.dim() - 2))) ** 2).sum(dims)
+            centred = x.double() - mean.view([1, channels] + [1] * (x.dim() - 2))
+            local[channels:2 * channels] = (centred ** 2).sum(dims)
         local[2 * channels] = count
         gathered = [ember.zeros_like(local) for _ in range(world_size)]
         dist.all_gather(gathered, local, group=process_group)
@@ -39,7 +40,8 @@ class _SyncBatchNormFunction(Function):
         counts = stats[:, 2 * channels]
         total = float(counts.sum())
         if total <= 1 and input.requires_grad:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(input.shape)}")
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                             f"{list(input.shape)}")
         means, m2s = stats[:, :channels], stats[:, channels:2 * channels]
         global_mean = (means * counts[:, None]).sum(0) / total
         m2 = (m2s + counts[:, None] * (means - global_mean) ** 2).sum(0)
