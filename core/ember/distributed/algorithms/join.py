@@ -57,6 +57,18 @@ class Joinable(ABC):
         ...
 
 
+class _ProcessGroupJoinable(Joinable):
+    """A Joinable on the CPU whose collectives run on self.process_group (DDP, ZeroRedundancyOptimizer)."""
+
+    @property
+    def join_device(self):
+        return ember.device("cpu")
+
+    @property
+    def join_process_group(self):
+        return self.process_group
+
+
 class Join:
     """`with Join([ddp_model, zero_optimizer]): for batch in my_uneven_inputs: ...` Each iteration, the first
     joinable's notify_join_context all-reduces a 1 (not joined); joined ranks all-reduce 0 and run the main

@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 
 import ember
-from ember.distributed.algorithms.join import Join, Joinable, JoinHook
+from ember.distributed.algorithms.join import Join, Joinable, JoinHook, _ProcessGroupJoinable
 from ember.optim.optimizer import Optimizer
 
 __all__ = ["ZeroRedundancyOptimizer"]
@@ -47,7 +47,7 @@ class _ZeROJoinHook(JoinHook):
         self.zero._sync_params()
 
 
-class ZeroRedundancyOptimizer(Optimizer, Joinable):
+class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
     def __init__(self, params, optimizer_class, process_group=None, parameters_as_bucket_view: bool = False,
                  overlap_with_ddp: bool = False, **defaults):
         if overlap_with_ddp:
@@ -203,11 +203,3 @@ class ZeroRedundancyOptimizer(Optimizer, Joinable):
     # -- Join ----------------------------------------------------------------------------------------------
     def join_hook(self, **kwargs):
         return _ZeROJoinHook(self)
-
-    @property
-    def join_device(self):
-        return ember.device("cpu")
-
-    @property
-    def join_process_group(self):
-        return self.process_group

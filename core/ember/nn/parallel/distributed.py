@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import ember
 from ember import _C
-from ember.distributed.algorithms.join import Join, Joinable, JoinHook
+from ember.distributed.algorithms.join import Join, Joinable, JoinHook, _ProcessGroupJoinable
 from ember.nn.modules.module import Module
 
 from ._ddp_buckets import bucket_assignment, output_tensors
@@ -46,7 +46,7 @@ class _DDPJoinHook(JoinHook):
         ddp._sync_module_states(ddp._authoritative_rank)
 
 
-class DistributedDataParallel(Module, Joinable):
+class DistributedDataParallel(Module, _ProcessGroupJoinable):
     def __init__(self, module, device_ids=None, output_device=None, dim: int = 0, broadcast_buffers: bool = True,
                  init_sync: bool = True, process_group=None, bucket_cap_mb=None, find_unused_parameters: bool = False,
                  check_reduction: bool = False, gradient_as_bucket_view: bool = False, static_graph: bool = False,
@@ -232,14 +232,6 @@ class DistributedDataParallel(Module, Joinable):
 
     def join_hook(self, **kwargs):
         return _DDPJoinHook(self, kwargs.get("divide_by_initial_world_size", True))
-
-    @property
-    def join_device(self):
-        return ember.device("cpu")
-
-    @property
-    def join_process_group(self):
-        return self.process_group
 
     def _get_ddp_logging_data(self):
         return {"world_size": self._world_size, "bucket_cap_bytes": self.bucket_bytes_cap,

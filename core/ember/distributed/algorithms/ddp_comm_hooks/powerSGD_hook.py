@@ -107,6 +107,18 @@ def _error_feedback(state: PowerSGDState, index: int, buffer):
     return None
 
 
+def _end_step(state: PowerSGDState, bucket, corrected, approximated):
+    """After a bucket's compressed step: the residual for error feedback, the memories dropped without warm
+    start, the iteration counted."""
+    index = bucket.index()
+    if state.use_error_feedback:
+        state.error_dict[index] = corrected - approximated
+    if not state.warm_start:
+        state.p_memory_dict.pop(index, None)
+        state.q_memory_dict.pop(index, None)
+    state.maybe_increase_iter(bucket)
+
+
 def _low_rank_round(state: PowerSGDState, index: int, matrices: list, finish):
     """One power-iteration step over `matrices` (views written in place with their approximations);
     returns a Future whose value is finish()'s."""
@@ -183,12 +195,7 @@ def powerSGD_hook(state: PowerSGDState, bucket):
         offset += g.numel()
 
     def finish():
-        if state.use_error_feedback:
-            state.error_dict[index] = corrected - buffer
-        if not state.warm_start:
-            state.p_memory_dict.pop(index, None)
-            state.q_memory_dict.pop(index, None)
-        state.maybe_increase_iter(bucket)
+        _end_step(state, bucket, corrected, buffer)
         return buffer
     return _low_rank_round(state, index, to_compress, finish)
 
@@ -212,12 +219,7 @@ def batched_powerSGD_hook(state: PowerSGDState, bucket):
     state.total_numel_after_compression += 2 * side * min(side, state.matrix_approximation_rank)
 
     def finish():
-        if state.use_error_feedback:
-            state.error_dict[index] = corrected - square
-        if not state.warm_start:
-            state.p_memory_dict.pop(index, None)
-            state.q_memory_dict.pop(index, None)
+        _end_step(state, bucket, corrected, square)
         buffer.copy_(square[:total])
-        state.maybe_increase_iter(bucket)
         return buffer
     return _low_rank_round(state, index, [matrix], finish)
