@@ -82,8 +82,8 @@ def meta_model(name, **kwargs):
 
 
 def test_every_builder_is_registered():
-    # The classification builders (detection and segmentation ones have their own tests).
-    others = set(M.list_models(M.detection)) | set(M.list_models(M.segmentation))
+    # The classification builders (detection, segmentation and video ones have their own tests).
+    others = set(M.list_models(M.detection)) | set(M.list_models(M.segmentation)) | set(M.list_models(M.video))
     assert sorted(EXPECTED_PARAMS) == sorted(set(M.list_models()) - others)
 
 

@@ -32,3 +32,4 @@ from .shufflenetv2 import (ShuffleNetV2, shufflenet_v2_x0_5, shufflenet_v2_x1_0,
 from .vision_transformer import VisionTransformer, vit_b_16, vit_b_32, vit_h_14, vit_l_16, vit_l_32
 from . import detection  # noqa: E402,F401  (registers the detection builders)
 from . import segmentation  # noqa: E402,F401  (registers the segmentation builders)
+from . import video  # noqa: E402,F401  (registers the video builders)

@@ -4,6 +4,8 @@
 import ember
 from ember import nn
 from ember.nn import functional as F
+from embervision.transforms import functional as TF
+from embervision.transforms._interpolation import InterpolationMode
 
 
 def _triangle_weights(n_in, n_out):
@@ -105,3 +107,33 @@ class SemanticSegmentation(nn.Module):
         std = ember.tensor(self.std, dtype=x.dtype).view(1, -1, 1, 1)
         x = (x - mean) / std
         return x if batched else x.squeeze(0)
+
+
+class VideoClassification(nn.Module):
+    """The video checkpoints' preprocessing on (N,) T x C x H x W frames: each frame resized to resize_size
+    (bilinear without antialiasing, as the checkpoints were trained), centre-cropped, scaled to [0, 1] and
+    normalized with Kinetics' statistics; returned as (N,) C x T x H x W."""
+
+    def __init__(self, *, crop_size, resize_size, mean=(0.43216, 0.394666, 0.37645), std=(0.22803, 0.22145, 0.216989),
+                 interpolation=InterpolationMode.BILINEAR):
+        super().__init__()
+        self.crop_size = list(crop_size)
+        self.resize_size = list(resize_size)
+        self.mean, self.std = list(mean), list(std)
+        self.interpolation = interpolation
+
+    def forward(self, vid):
+        squeeze = vid.dim() < 5
+        if squeeze:
+            vid = vid.unsqueeze(0)
+        n, t, c, h, w = vid.shape
+        frames = TF.resize(vid.reshape(-1, c, h, w), self.resize_size, interpolation=self.interpolation,
+                           antialias=False)
+        frames = TF.center_crop(frames, self.crop_size)
+        frames = TF.normalize(TF.convert_image_dtype(frames, ember.float32), mean=self.mean, std=self.std)
+        out = frames.reshape(n, t, c, self.crop_size[0], self.crop_size[1]).permute(0, 2, 1, 3, 4)
+        return out.squeeze(0) if squeeze else out
+
+    def __repr__(self):
+        return (f"{self.__class__.__name__}(\n    crop_size={self.crop_size}\n    resize_size={self.resize_size}\n"
+                f"    mean={self.mean}\n    std={self.std}\n    interpolation={self.interpolation}\n)")
