@@ -7,7 +7,8 @@
 // float32 2-D 3x3 stride-1 convolutions with enough channels take Winograd's F(4x4, 3x3) instead
 // (conv_winograd.h), for all three. bfloat16 uses the AVX512_BF16 product where the CPU has it
 // (conv_bf16.h) except where Winograd serves; float16 (and bfloat16 elsewhere) computes in float32.
-// Depthwise 2-D float convolutions (groups == channels) take a direct stencil (conv_depthwise.h).
+// Depthwise 2-D float convolutions (groups == channels) take a direct stencil (conv_depthwise.h);
+// pointwise ones (1x1, stride 1, no padding) on wide planes a product straight on the input (conv_pointwise.h).
 // Messages follow PyTorch's.
 #include <algorithm>
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include "kernels/cpu/conv_cols.h"
 #include "kernels/cpu/conv_depthwise.h"
 #include "kernels/cpu/conv_nhwc.h"
+#include "kernels/cpu/conv_pointwise.h"
 #include "kernels/cpu/conv_winograd.h"
 #include "tensor/factory.h"
 
@@ -346,6 +348,10 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
     return out;
   if (conv::depthwise::serves(p, input, weight, transposed)) {  // a direct stencil, no column matrix
     conv::depthwise::forward(p, input, weight, bias, out);
+    return out;
+  }
+  if (conv::pointwise::serves(p, input, transposed)) {  // a product on the input itself, no column matrix
+    conv::pointwise::forward(p, input, weight, bias, out);
     return out;
   }
   const ScalarType ct = compute_type(input.dtype());
