@@ -39,6 +39,7 @@ def _cases():
         "MaxUnpool1d": None, "MaxUnpool2d": None, "MaxUnpool3d": None,
         "BatchNorm1d": (lambda: nn.BatchNorm1d(3), img1), "BatchNorm2d": (lambda: nn.BatchNorm2d(3), img2),
         "BatchNorm3d": (lambda: nn.BatchNorm3d(3), img3),
+        "SyncBatchNorm": (lambda: nn.SyncBatchNorm(3), img2),  # no process group: BatchNorm's arithmetic
         "InstanceNorm1d": (lambda: nn.InstanceNorm1d(3, affine=True), img1),
         "InstanceNorm2d": (lambda: nn.InstanceNorm2d(3), img2), "InstanceNorm3d": (lambda: nn.InstanceNorm3d(3), img3),
         "LayerNorm": (lambda: nn.LayerNorm(6), img2), "GroupNorm": (lambda: nn.GroupNorm(1, 3), img2),
