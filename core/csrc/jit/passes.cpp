@@ -51,8 +51,11 @@ bool touches_container(const Node& n) {
   return false;
 }
 
+// prim::Uninitialized stands for a value an unreachable path never gives: folded it would become a constant
+// None of a non-Optional type, which the graph text cannot say.
 bool foldable(const Node& n) {
-  return n.prim && !has_side_effects(n) && !touches_container(n) && n.outputs.size() == 1;
+  return n.prim && !has_side_effects(n) && !touches_container(n) && n.outputs.size() == 1 &&
+         n.kind != "prim::Uninitialized";
 }
 
 bool is_int_constant(const Value* v, int64_t k) {

@@ -47,4 +47,10 @@ def _nn_impls() -> dict:
     return impls
 
 
-SCRIPT_IMPLS = {F.linear: linear, F.relu: relu, F.dropout: dropout, **_nn_impls()}
+def _misc_impls() -> dict:
+    from ._builtins_misc import misc_impls
+
+    return misc_impls()
+
+
+SCRIPT_IMPLS = {F.linear: linear, F.relu: relu, F.dropout: dropout, **_nn_impls(), **_misc_impls()}

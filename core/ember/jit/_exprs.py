@@ -10,7 +10,7 @@ import inspect
 import typing
 import warnings
 
-from . import _builtins, _fork, _fork_compile, _ops, _script_helpers
+from . import _builtins, _builtins_misc, _fork, _fork_compile, _ops, _script_helpers
 from . import _types as T
 from ._compiler import CompilerBase, ModuleRef, ParsedFunction, PyRef, SValue
 from ._errors import NotSupportedError
@@ -178,6 +178,8 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
 
     def expr_IfExp(self, node: ast.IfExp, want) -> SValue:
         cond = self.condition(node.test)
+        if cond.id in self.const_values:  # known when compiling: only the taken branch is compiled, as in `if`
+            return self.expr(node.body if self.const_values[cond.id] else node.orelse, want)
         nid, _ = self.g.append(self.block, "prim::If", [cond.id], [])
         then_b, else_b = self.g.add_block(nid), self.g.add_block(nid)
         a = self.in_block(then_b, self.expr, node.body)
@@ -190,6 +192,9 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         return SValue(self.g.add_output(nid, str(t)), t)
 
     def expr_Compare(self, node: ast.Compare, want) -> SValue:
+        module_test = self.module_is_none(node)
+        if module_test is not None:
+            return module_test
         left = self.expr(node.left)
         result = self.compare(node.ops[0], left, self.expr(node.comparators[0]), node)
         for k in range(1, len(node.ops)):
@@ -207,6 +212,21 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
             self.g.set_returns(else_b, [self.in_block(else_b, self.const, False).id])
             result = SValue(self.g.add_output(nid, "bool"), T.BOOL)
         return result
+
+    def module_is_none(self, node: ast.Compare) -> SValue | None:
+        """`self.downsample is None` where the attribute holds a submodule: False when compiling."""
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+            return None
+        sides = (node.left, node.comparators[0])
+        if not any(isinstance(x, ast.Constant) and x.value is None for x in sides):
+            return None
+        other = sides[1] if isinstance(sides[0], ast.Constant) and sides[0].value is None else sides[0]
+        if not isinstance(other, (ast.Attribute, ast.Name)):
+            return None
+        ref = self.expr_or_ref(other)
+        if not isinstance(ref, ModuleRef):
+            return None
+        return self.const(isinstance(node.ops[0], ast.IsNot))
 
     def compare(self, op: ast.cmpop, a: SValue, b: SValue, node: ast.AST) -> SValue:
         if isinstance(op, (ast.Is, ast.IsNot)):
@@ -375,6 +395,11 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
             if not args:
                 return self.emit1("prim::sizes", [base], T.list_of(T.INT), node)
             return self.emit1("prim::size", [base, args[0]], T.INT, node)
+        if not _ops.candidates(name) and name in _builtins_misc.TENSOR_METHODS:  # a method outside the op table
+            fn, varargs = _builtins_misc.TENSOR_METHODS[name]
+            if varargs and args and all(isinstance(a, SValue) and a.type == T.INT for a in args):
+                args = [self.emit1("prim::ListConstruct", args, T.list_of(T.INT), node)]
+            return self.inline_call(fn, [base] + args, kwargs, node)
         return self.call_op(name, [base] + args, kwargs, node)
 
     def call_python(self, callee, node: ast.Call) -> SValue:
@@ -515,6 +540,7 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
     def bind(self, sch: _ops.Schema, args: list[SValue], kwargs: dict[str, SValue]) -> list[SValue] | str:
         """The inputs of a call of sch, defaults filled in; or why the arguments do not fit."""
         positional = [a for a in sch.args if not a.kwonly]
+        args = self.pack_int_varargs(positional, args)
         if len(args) > len(positional):
             return f"takes {len(positional)} positional arguments, got {len(args)}"
         out = []
@@ -537,6 +563,16 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         if kwargs:
             return f"unexpected keyword argument '{next(iter(kwargs))}'"
         return out
+
+    def pack_int_varargs(self, positional: list, args: list[SValue]) -> list[SValue]:
+        """x.permute(0, 2, 3, 1), x.view(n, -1): ints given one by one where the schema's last required
+        argument is an int[] (the ones after it have defaults), packed into that list as TorchScript does."""
+        k = next((i for i, a in enumerate(positional) if a.type == "int[]"), None)
+        if k is None or len(args) <= k + 1 or any(a.default is _ops._NO_DEFAULT for a in positional[k + 1:]):
+            return args
+        if not all(isinstance(v, SValue) and v.type == T.INT for v in args[k:]):
+            return args
+        return list(args[:k]) + [self.emit1("prim::ListConstruct", list(args[k:]), T.list_of(T.INT))]
 
     def default_const(self, a: _ops.SchemaArg) -> SValue:
         if a.default is None:
@@ -563,6 +599,9 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         if base == "int[]" and v.type.kind == "Tuple" and all(e == T.INT for e in v.type.elems):
             items = [self.emit1("prim::TupleIndex", [v, self.const(k)], T.INT) for k in range(len(v.type.elems))]
             return self.emit1("prim::ListConstruct", items, T.list_of(T.INT))
+        if base == "Tensor[]" and v.type.kind == "Tuple" and all(e == T.TENSOR for e in v.type.elems):
+            items = [self.emit1("prim::TupleIndex", [v, self.const(k)], T.TENSOR) for k in range(len(v.type.elems))]
+            return self.emit1("prim::ListConstruct", items, T.list_of(T.TENSOR))  # ember.cat((a, b), 1)
         if base == "float" and v.type in (T.INT, T.FLOAT):
             return v
         want = _ops._ARG_TYPES[t]

@@ -1,6 +1,8 @@
 """DenseNet-121/161/169/201 (Huang et al.): dense blocks of BN-ReLU-Conv1x1-BN-ReLU-Conv3x3 layers whose
 outputs are concatenated, with BN-ReLU-Conv1x1-AvgPool transitions."""
 
+from typing import Any
+
 import ember
 from ember import nn
 from ember.nn import functional as F
@@ -22,7 +24,7 @@ class _DenseLayer(nn.Module):
         # Checkpointing is not available here; memory_efficient is kept for signature parity only.
         self.memory_efficient = memory_efficient
 
-    def forward(self, input):
+    def forward(self, input: Any):  # a Tensor, or the list of the block's earlier outputs
         prev = [input] if isinstance(input, ember.Tensor) else input
         out = self.conv1(self.relu1(self.norm1(ember.cat(prev, 1))))
         out = self.conv2(self.relu2(self.norm2(out)))

@@ -1,7 +1,7 @@
 """GoogLeNet (Inception v1, Szegedy et al.) with torchvision's layout, including its 3x3 (not 5x5) conv in
 the third branch, batch-normalized convs and the two optional auxiliary classifiers."""
 
-from collections import namedtuple
+from typing import NamedTuple, Optional
 
 import ember
 from ember import nn
@@ -11,7 +11,12 @@ from . import _weights_classic as W
 from ._api import register_model
 from ._utils import build_with_aux_logits, imagenet_to_unit_range
 
-GoogLeNetOutputs = namedtuple("GoogLeNetOutputs", ["logits", "aux_logits2", "aux_logits1"])
+
+
+class GoogLeNetOutputs(NamedTuple):
+    logits: ember.Tensor
+    aux_logits2: Optional[ember.Tensor]
+    aux_logits1: Optional[ember.Tensor]
 
 
 class BasicConv2d(nn.Module):
@@ -112,6 +117,8 @@ class GoogLeNet(nn.Module):
         x = self.maxpool4(self.inception4e(x))
         x = self.inception5b(self.inception5a(x))
         x = self.fc(self.dropout(ember.flatten(self.avgpool(x), 1)))
+        if ember.jit.is_scripting():  # one return type in a graph: always the tuple, as torchvision's scripted model
+            return GoogLeNetOutputs(x, aux2, aux1)
         if self.training and self.aux_logits:
             return GoogLeNetOutputs(x, aux2, aux1)
         return x

@@ -1,7 +1,7 @@
 """Inception v3 (Szegedy et al. 2015) with torchvision's module names (Conv2d_1a_3x3, Mixed_5b, ...,
 AuxLogits); inputs are 299x299 (at least 75x75)."""
 
-from collections import namedtuple
+from typing import NamedTuple, Optional
 
 import ember
 from ember import nn
@@ -12,7 +12,11 @@ from ._api import register_model
 from ._utils import build_with_aux_logits, imagenet_to_unit_range
 from .googlenet import BasicConv2d
 
-InceptionOutputs = namedtuple("InceptionOutputs", ["logits", "aux_logits"])
+
+
+class InceptionOutputs(NamedTuple):
+    logits: ember.Tensor
+    aux_logits: Optional[ember.Tensor]
 
 
 class InceptionA(nn.Module):
@@ -66,9 +70,8 @@ class InceptionC(nn.Module):
     def forward(self, x):
         b1 = self.branch1x1(x)
         b7 = self.branch7x7_3(self.branch7x7_2(self.branch7x7_1(x)))
-        bd = self.branch7x7dbl_1(x)
-        for layer in (self.branch7x7dbl_2, self.branch7x7dbl_3, self.branch7x7dbl_4, self.branch7x7dbl_5):
-            bd = layer(bd)
+        bd = self.branch7x7dbl_3(self.branch7x7dbl_2(self.branch7x7dbl_1(x)))
+        bd = self.branch7x7dbl_5(self.branch7x7dbl_4(bd))
         bp = self.branch_pool(F.avg_pool2d(x, kernel_size=3, stride=1, padding=1))
         return ember.cat([b1, b7, bd, bp], 1)
 
@@ -182,6 +185,8 @@ class Inception3(nn.Module):
         aux = self.AuxLogits(x) if self.AuxLogits is not None and self.training else None
         x = self.Mixed_7c(self.Mixed_7b(self.Mixed_7a(x)))
         x = self.fc(ember.flatten(self.dropout(self.avgpool(x)), 1))
+        if ember.jit.is_scripting():  # one return type in a graph: always the tuple, as torchvision's scripted model
+            return InceptionOutputs(x, aux)
         if self.training and self.aux_logits:
             return InceptionOutputs(x, aux)
         return x

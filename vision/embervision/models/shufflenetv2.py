@@ -6,10 +6,10 @@ from ember import nn
 from ._utils import make_builder
 
 
-def channel_shuffle(x, groups):
+def channel_shuffle(x, groups: int):
     n, c, h, w = x.shape
-    x = x.view(n, groups, c // groups, h, w).transpose(1, 2).contiguous()
-    return x.view(n, c, h, w)
+    x = x.reshape(n, groups, c // groups, h, w).transpose(1, 2)
+    return x.reshape(n, c, h, w)  # copies the transposed channels into place
 
 
 def _depthwise(i, o, kernel_size, stride=1, padding=0, bias=False):

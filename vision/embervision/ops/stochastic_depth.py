@@ -4,7 +4,7 @@ import ember
 from ember import nn
 
 
-def stochastic_depth(input, p, mode, training=True):
+def stochastic_depth(input, p: float, mode: str, training: bool = True):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"drop probability has to be between 0 and 1, but got {p}")
     if mode not in ["batch", "row"]:
@@ -13,7 +13,7 @@ def stochastic_depth(input, p, mode, training=True):
         return input
     survival_rate = 1.0 - p
     size = [input.shape[0]] + [1] * (input.dim() - 1) if mode == "row" else [1] * input.dim()
-    noise = ember.empty(size, dtype=input.dtype, device=input.device).bernoulli_(survival_rate)
+    noise = ember.bernoulli(ember.ones(size, dtype=input.dtype), survival_rate)  # 1 with the survival rate
     if survival_rate > 0.0:
         noise.div_(survival_rate)
     return input * noise

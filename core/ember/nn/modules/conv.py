@@ -8,6 +8,7 @@ from typing import List, Optional
 from ... import _C
 from .. import functional as F
 from .. import init
+from ..._tensor import Tensor
 from ..parameter import Parameter
 from .module import Module
 
@@ -105,7 +106,7 @@ class _Conv(_ConvNd):
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
                          padding_mode, device, dtype)
 
-    def _conv_forward(self, input, weight, bias):
+    def _conv_forward(self, input, weight, bias: Optional[Tensor]):
         fn = type(self)._fn
         if self.padding_mode != "zeros":
             return fn(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), weight, bias,

@@ -1,0 +1,48 @@
+"""Script versions of small ember functions and Tensor methods whose eager forms are outside the op table
+(ember._assert dispatches traced values to their handlers; F.relu6 is Python over hardtanh; Tensor.expand
+and Tensor.view are C++ methods with no op-table entry)."""
+from __future__ import annotations
+
+from typing import Any, List
+
+import ember
+import ember.nn.functional as F
+
+
+def _assert(condition: Any, message: str):
+    assert condition, message
+
+
+def relu6(input, inplace: bool = False):
+    return F.hardtanh(input, 0.0, 6.0, inplace)
+
+
+def expand(self, sizes: List[int]):
+    # the values of self.expand(sizes) (-1 keeps a dim): a tiled copy, since the graph has no view op for it
+    lead = len(sizes) - self.dim()
+    if lead < 0:
+        raise RuntimeError("expand: the number of sizes provided must be greater or equal to the number of "
+                           "dimensions in the tensor")
+    reps: List[int] = []
+    for i in range(len(sizes)):
+        if i < lead:
+            reps.append(sizes[i])
+        elif sizes[i] == -1 or sizes[i] == self.size(i - lead):
+            reps.append(1)
+        elif self.size(i - lead) == 1:
+            reps.append(sizes[i])
+        else:
+            raise RuntimeError("expand: the expanded size must match the existing size at a non-singleton dimension")
+    return ember.tile(self, reps)
+
+
+def view(self, sizes: List[int]):
+    return ember.reshape(self, sizes)
+
+
+def misc_impls() -> dict:
+    return {ember._assert: _assert, F.relu6: relu6}
+
+
+# Tensor methods by name -> (script version, whether its int arguments may come one by one as *sizes)
+TENSOR_METHODS = {"expand": (expand, True), "view": (view, True)}
