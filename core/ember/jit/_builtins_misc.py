@@ -3,10 +3,11 @@
 and Tensor.view are C++ methods with no op-table entry)."""
 from __future__ import annotations
 
-from typing import Any, List
+from typing import Any, List, Optional
 
 import ember
 import ember.nn.functional as F
+from ember import Tensor
 
 
 def _assert(condition: Any, message: str):
@@ -36,13 +37,48 @@ def expand(self, sizes: List[int]):
     return ember.tile(self, reps)
 
 
+def tensor(data: Any, dtype: Optional[int] = None):
+    # ember.tensor of a list of numbers: float32 for floats, int64 for ints (or dtype), one element at a time
+    if isinstance(data, List[float]):
+        kind = ember.float32
+    elif isinstance(data, List[int]):
+        kind = ember.int64
+    else:
+        raise TypeError("ember.tensor in scripted code takes a list of ints or of floats")
+    if dtype is not None:
+        kind = dtype
+    if len(data) == 0:
+        return ember.zeros([0], dtype=kind)
+    return ember.stack([ember.scalar_tensor(v, dtype=kind) for v in data])
+
+
+def expand_as(self, other):
+    return expand(self, other.shape)
+
+
+def is_floating_point(self) -> bool:
+    d = self.dtype
+    return d == ember.float16 or d == ember.bfloat16 or d == ember.float32 or d == ember.float64
+
+
+def float_(self):
+    return self.to(ember.float32)
+
+
+def as_tensor(data: Any, dtype: Optional[int] = None):
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(dtype)
+    return tensor(data, dtype)
+
+
 def view(self, sizes: List[int]):
     return ember.reshape(self, sizes)
 
 
 def misc_impls() -> dict:
-    return {ember._assert: _assert, F.relu6: relu6}
+    return {ember._assert: _assert, F.relu6: relu6, ember.tensor: tensor, ember.as_tensor: as_tensor}
 
 
 # Tensor methods by name -> (script version, whether its int arguments may come one by one as *sizes)
-TENSOR_METHODS = {"expand": (expand, True), "view": (view, True)}
+TENSOR_METHODS = {"expand": (expand, True), "view": (view, True), "expand_as": (expand_as, False),
+                  "is_floating_point": (is_floating_point, False), "float": (float_, False)}

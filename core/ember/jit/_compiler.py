@@ -215,7 +215,7 @@ class CompilerBase:
         the return value."""
         params = self.pf.param_types()
         for (name, t, node), v in zip(params, args):
-            if isinstance(v, ModuleRef):  # a method's self
+            if isinstance(v, PyRef):  # a method's self; an enum member known when compiling
                 self.env[name] = v
                 continue
             if t != T.ANY and not T.accepts(t, v.type):

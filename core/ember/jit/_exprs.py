@@ -16,6 +16,7 @@ from ._compiler import CompilerBase, ModuleRef, ParsedFunction, PyRef, SValue
 from ._errors import NotSupportedError
 from ._exprs_builtins import BuiltinCalls
 from ._exprs_containers import ContainerExprs
+from ._exprs_static import StaticObjects, is_static
 
 _TENSOR_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floor_divide",
                   ast.Mod: "remainder", ast.Pow: "pow", ast.MatMult: "matmul"}
@@ -29,7 +30,7 @@ def _number_result(a: T.JitType, b: T.JitType) -> T.JitType:
     return T.FLOAT if T.FLOAT in (a, b) else T.INT
 
 
-class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
+class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
     def expr(self, node: ast.expr, want: T.JitType | None = None) -> SValue:
         return self.as_value(self.expr_or_ref(node, want), node)
 
@@ -195,7 +196,10 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         module_test = self.module_is_none(node)
         if module_test is not None:
             return module_test
-        left = self.expr(node.left)
+        folded, left = self.static_compare(node)  # an enum member on the left folds the comparison
+        if folded is not None:
+            return folded
+        left = self.as_value(left, node.left) if left is not None else self.expr(node.left)
         result = self.compare(node.ops[0], left, self.expr(node.comparators[0]), node)
         for k in range(1, len(node.ops)):
             # a < b < c is (a < b) and (b < c), b evaluated once; the later parts run only when needed
@@ -355,6 +359,9 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
                 return self.const(v)
             except (TypeError, ValueError):
                 pass
+        static = self.static_attr(v)  # an enum member, a dtype
+        if static is not None:
+            return static
         if callable(v) and getattr(v, "__self__", None) is m:
             return PyRef(v)  # a method: inlined with self bound
         if callable(v) and not isinstance(v, type):
@@ -374,7 +381,7 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
         """A call's arguments: values, and modules (passed to functions that take a module)."""
         def arg(a):
             v = self.expr_or_ref(a)
-            return v if isinstance(v, ModuleRef) else self.as_value(v, a)
+            return v if isinstance(v, ModuleRef) or is_static(v) else self.as_value(v, a)
 
         return [arg(a) for a in node.args], {k.arg: arg(k.value) for k in node.keywords}
 
@@ -629,6 +636,8 @@ class ExprCompiler(BuiltinCalls, ContainerExprs, CompilerBase):
                 values.append(bound.arguments[name])
             elif isinstance(p.default, (bool, int, float, str)) or p.default is None:
                 values.append(self.const(p.default))
+            elif self.static_attr(p.default) is not None:  # an enum member, a dtype
+                values.append(self.static_attr(p.default))
             else:
                 raise self.error(f"the default of {fn.__qualname__}'s argument '{name}' is not a constant", node)
         callee = type(self)(self.g, self.block, pf, self.stack + [frame], self.root)

@@ -7,6 +7,7 @@ import typing
 
 from . import _types as T
 from ._compiler import ModuleRef, PyRef, SValue
+from ._exprs_static import type_matches_foreign
 
 _CLASS_KINDS = {list: "List", dict: "Dict", tuple: "Tuple"}
 
@@ -94,6 +95,9 @@ class BuiltinCalls:
     def isinstance_call(self, node: ast.Call) -> SValue:
         if len(node.args) != 2 or node.keywords:
             raise self.error("isinstance() takes a value and a type", node)
+        folded = self.static_isinstance(node)  # type: ignore[attr-defined]  (StaticObjects')
+        if folded is not None:
+            return folded
         v = self.expr(node.args[0])
         wants = self.isinstance_types(node.args[1])
         if v.type.kind == "Optional":
@@ -120,6 +124,8 @@ class BuiltinCalls:
                 out.append(T.NONE)
             elif obj in _CLASS_KINDS:
                 out.append(_CLASS_KINDS[obj])
+            elif self.foreign_class_kind(obj) is not None:  # type: ignore[attr-defined]  (StaticObjects')
+                out.append(self.foreign_class_kind(obj))  # type: ignore[attr-defined]
             else:
                 t = self.annotation(x)
                 out.append(t)
@@ -127,6 +133,9 @@ class BuiltinCalls:
 
     @staticmethod
     def type_matches(t: T.JitType, want) -> bool:
+        foreign = type_matches_foreign(t, want)
+        if foreign is not None:
+            return foreign
         if isinstance(want, str):  # a bare container class
             return t.kind == want
         return t == want

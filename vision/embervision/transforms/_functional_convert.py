@@ -1,5 +1,7 @@
 """Conversions between PIL images, NumPy arrays and tensors, dtype conversion and normalisation
 (transforms.functional's to_tensor, pil_to_tensor, to_pil_image, convert_image_dtype, normalize)."""
+from typing import Any
+
 import ember
 import numpy as np
 from PIL import Image
@@ -47,26 +49,41 @@ def pil_to_tensor(pic):
     return ember.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
 
 
-def _max(dtype):
-    return ember.iinfo(dtype).max
+def _max(dtype: Any) -> int:
+    """The largest value of an integer dtype (ember.iinfo(dtype).max, written so that it scripts)."""
+    if dtype == ember.uint8:
+        return 255
+    if dtype == ember.int8:
+        return 127
+    if dtype == ember.int16:
+        return 32767
+    if dtype == ember.int32:
+        return 2147483647
+    if dtype == ember.int64:
+        return 9223372036854775807
+    raise TypeError(f"{dtype} is not an integer image dtype")
 
 
-def convert_image_dtype(image, dtype=ember.float32):
+def _is_float(dtype: Any) -> bool:
+    return dtype == ember.float16 or dtype == ember.bfloat16 or dtype == ember.float32 or dtype == ember.float64
+
+
+def convert_image_dtype(image, dtype: Any = ember.float32):
     """Rescales values between dtypes: ints span [0, max], floats [0, 1] (torchvision's rules)."""
     if not isinstance(image, ember.Tensor):
         raise TypeError("Input img should be Tensor Image")
     if image.dtype == dtype:
         return image
-    if image.dtype.is_floating_point:
-        if dtype.is_floating_point:
+    if _is_float(image.dtype):
+        if _is_float(dtype):
             return image.to(dtype)
-        if (image.dtype == ember.float32 and dtype in (ember.int32, ember.int64)) or \
+        if (image.dtype == ember.float32 and (dtype == ember.int32 or dtype == ember.int64)) or \
                 (image.dtype == ember.float64 and dtype == ember.int64):
             raise RuntimeError(f"The cast from {image.dtype} to {dtype} cannot be performed safely.")
         eps = 1e-3  # keeps 1.0 below max + 1 so it maps to max, not past it
         return image.mul(_max(dtype) + 1.0 - eps).to(dtype)
     in_max = _max(image.dtype)
-    if dtype.is_floating_point:
+    if _is_float(dtype):
         return image.to(dtype) / in_max
     out_max = _max(dtype)
     if in_max > out_max:
@@ -76,7 +93,7 @@ def convert_image_dtype(image, dtype=ember.float32):
     return image.to(dtype) * factor
 
 
-def normalize(tensor, mean, std, inplace=False):
+def normalize(tensor, mean: Any, std: Any, inplace: Any = False):
     if not isinstance(tensor, ember.Tensor):
         raise TypeError(f"Input tensor should be a torch tensor. Got {type(tensor)}.")
     if not tensor.is_floating_point():
@@ -86,7 +103,7 @@ def normalize(tensor, mean, std, inplace=False):
                          f"{tuple(tensor.shape)}.")
     mean_t = ember.as_tensor(mean, dtype=tensor.dtype)
     std_t = ember.as_tensor(std, dtype=tensor.dtype)
-    if (std_t == 0).any().item():
+    if bool((std_t == 0).any()):
         raise ValueError(f"std evaluated to zero after conversion to {tensor.dtype}, leading to division by zero.")
     if mean_t.dim() == 1:
         mean_t = mean_t.reshape(-1, 1, 1)
@@ -97,7 +114,7 @@ def normalize(tensor, mean, std, inplace=False):
     return (tensor - mean_t) / std_t
 
 
-def to_pil_image(pic, mode=None):
+def to_pil_image(pic, mode: Any = None):
     """CHW tensor or HWC ndarray -> PIL image; floats scale by 255 (torchvision's rules for the mode)."""
     if not (isinstance(pic, ember.Tensor) or isinstance(pic, np.ndarray)):
         raise TypeError(f"pic should be Tensor or ndarray. Got {type(pic)}.")

@@ -1,6 +1,8 @@
 """The tensor half of transforms.functional's geometry: ops on [..., C, H, W] uint8 or float tensors of
 any leading shape, written with ember ops (torchvision 0.10's semantics). Sampling ops work in float
 and round back to an integer input's dtype."""
+from typing import Any
+
 import math
 
 import ember
@@ -30,30 +32,31 @@ def get_image_num_channels(img):
     return 1 if img.dim() == 2 else img.shape[-3]
 
 
-def max_value(dtype):
+def max_value(dtype: Any):
     return 1.0 if dtype.is_floating_point else float(ember.iinfo(dtype).max)
 
 
 def to_batch(img):
-    """[..., C, H, W] (or [H, W]) -> ([N, C, H, W] float-able view, a function restoring the shape)."""
+    """[..., C, H, W] (or [H, W]) -> [N, C, H, W] (from_batch(out, img) gives back img's leading shape)."""
     shape = img.shape
     if img.dim() == 2:
-        flat = img.reshape(1, 1, shape[0], shape[1])
-    else:
-        flat = img.reshape(-1, shape[-3], shape[-2], shape[-1])
+        return img.reshape(1, 1, shape[0], shape[1])
+    return img.reshape(-1, shape[-3], shape[-2], shape[-1])
 
-    def restore(out):
-        if img.dim() == 2:
-            return out.reshape(out.shape[-2], out.shape[-1])
-        return out.reshape(list(shape[:-2]) + [out.shape[-2], out.shape[-1]])
-    return flat, restore
+
+def from_batch(out, img):
+    """A batched result out [N, C, H', W'] in the leading shape of img, to_batch's input."""
+    if img.dim() == 2:
+        return out.reshape(out.shape[-2], out.shape[-1])
+    shape = img.shape
+    return out.reshape(list(shape[:-2]) + [out.shape[-2], out.shape[-1]])
 
 
 def float_for_sampling(img):
     return img if img.dtype in (ember.float32, ember.float64) else img.to(ember.float32)
 
 
-def cast_back(out, dtype):
+def cast_back(out, dtype: Any):
     if out.dtype == dtype:
         return out
     if dtype.is_floating_point:
@@ -72,7 +75,7 @@ def vflip(img):
     return img.flip(-2)
 
 
-def crop(img, top, left, height, width):
+def crop(img, top: Any, left: Any, height: Any, width: Any):
     """Parts outside the image are zero (torchvision pads them)."""
     check_image(img)
     w, h = get_image_size(img)
@@ -84,12 +87,12 @@ def crop(img, top, left, height, width):
     return img[..., top:bottom, left:right]
 
 
-def _pad_symmetric(img, padding):
+def _pad_symmetric(img, padding: Any):
     """Symmetric padding (the edge pixel repeated), by index gathering; negative padding crops."""
     left, top, right, bottom = padding
     h, w = img.shape[-2], img.shape[-1]
 
-    def indices(n, before, after):
+    def indices(n: Any, before: Any, after: Any):
         idx = list(range(-before, 0)) + list(range(n)) + list(range(n, n + after))
         out = []
         for i in idx:
@@ -101,7 +104,7 @@ def _pad_symmetric(img, padding):
     return img.index_select(-2, rows).index_select(-1, cols)
 
 
-def pad(img, padding, fill=0, padding_mode="constant"):
+def pad(img, padding: Any, fill: Any = 0, padding_mode: Any = "constant"):
     """padding: [left, top, right, bottom] (functional.pad normalised it)."""
     check_image(img)
     if padding_mode == "symmetric":
@@ -109,7 +112,7 @@ def pad(img, padding, fill=0, padding_mode="constant"):
     left, top, right, bottom = padding
     if padding_mode == "constant" and not isinstance(fill, (int, float)):
         raise TypeError("Tensor padding supports only a number fill")
-    flat, restore = to_batch(img)
+    flat = to_batch(img)
     # negative padding crops before any mode pads
     h, w = flat.shape[-2], flat.shape[-1]
     flat = flat[..., max(-top, 0):h - max(-bottom, 0), max(-left, 0):w - max(-right, 0)]
@@ -119,26 +122,26 @@ def pad(img, padding, fill=0, padding_mode="constant"):
     else:
         mode = "replicate" if padding_mode == "edge" else padding_mode
         out = cast_back(F.pad(float_for_sampling(flat), positive, mode=mode), img.dtype)
-    return restore(out)
+    return from_batch(out, img)
 
 
-def resize(img, size, interpolation="bilinear", antialias=False):
+def resize(img, size: Any, interpolation: Any = "bilinear", antialias: Any = False):
     """size: the final [h, w]."""
     check_image(img)
     out_h, out_w = size
     if antialias and interpolation in ("bilinear", "bicubic"):
         return resize_antialias(img, out_h, out_w, interpolation)
-    flat, restore = to_batch(img)
+    flat = to_batch(img)
     align = None if interpolation == "nearest" else False
     out = F.interpolate(float_for_sampling(flat), size=[out_h, out_w], mode=interpolation, align_corners=align)
     if interpolation == "bicubic" and not img.dtype.is_floating_point:
         out = out.clamp(0, 255)
     if interpolation == "nearest":
-        return restore(out.to(img.dtype))
-    return restore(cast_back(out, img.dtype))
+        return from_batch(out.to(img.dtype), img)
+    return from_batch(cast_back(out, img.dtype), img)
 
 
-def _affine_grid(theta, w, h, ow, oh):
+def _affine_grid(theta: Any, w: Any, h: Any, ow: Any, oh: Any):
     """Sampling grid of an inverse affine `theta` (2x3, pixel units about the centre) for grid_sample."""
     xs = ember.linspace(-ow * 0.5 + 0.5, ow * 0.5 - 0.5, ow)
     ys = ember.linspace(-oh * 0.5 + 0.5, oh * 0.5 - 0.5, oh)
@@ -148,9 +151,9 @@ def _affine_grid(theta, w, h, ow, oh):
     return ember.matmul(base.reshape(oh * ow, 3), scaled).reshape(1, oh, ow, 2)
 
 
-def apply_grid(img, grid, interpolation, fill):
+def apply_grid(img, grid: Any, interpolation: Any, fill: Any):
     """grid_sample of the whole batch through one grid; `fill` paints the pixels mapped from outside."""
-    flat, restore = to_batch(img)
+    flat = to_batch(img)
     work = float_for_sampling(flat)
     grid = grid.to(work.dtype).expand(work.shape[0], grid.shape[1], grid.shape[2], 2)
     if fill is not None:  # a ones channel tells how much of each output pixel came from inside
@@ -165,17 +168,17 @@ def apply_grid(img, grid, interpolation, fill):
             out = ember.where(mask < 0.5, fill_img, out)
         else:
             out = out * mask + (1.0 - mask) * fill_img
-    return restore(cast_back(out, img.dtype))
+    return from_batch(cast_back(out, img.dtype), img)
 
 
-def affine(img, matrix, interpolation="nearest", fill=None):
+def affine(img, matrix: Any, interpolation: Any = "nearest", fill: Any = None):
     check_image(img)
     h, w = img.shape[-2], img.shape[-1]
     theta = ember.tensor(matrix, dtype=ember.float32).reshape(2, 3)
     return apply_grid(img, _affine_grid(theta, w, h, w, h), interpolation, fill)
 
 
-def rotated_size(matrix, w, h):
+def rotated_size(matrix: Any, w: Any, h: Any):
     """Output (w, h) holding the whole rotated image: Pillow's expand, ceil/floor of the corners mapped
     through the linear part (rounded to 15 digits as Pillow rounds cos/sin) about the image centre."""
     lin = [round(v, 15) for v in (matrix[0], matrix[1], matrix[3], matrix[4])]
@@ -185,7 +188,7 @@ def rotated_size(matrix, w, h):
     return math.ceil(max(xs)) - math.floor(min(xs)), math.ceil(max(ys)) - math.floor(min(ys))
 
 
-def rotate(img, matrix, interpolation="nearest", expand=False, fill=None):
+def rotate(img, matrix: Any, interpolation: Any = "nearest", expand: Any = False, fill: Any = None):
     check_image(img)
     h, w = img.shape[-2], img.shape[-1]
     ow, oh = rotated_size(matrix, w, h) if expand else (w, h)
@@ -193,7 +196,7 @@ def rotate(img, matrix, interpolation="nearest", expand=False, fill=None):
     return apply_grid(img, _affine_grid(theta, w, h, ow, oh), interpolation, fill)
 
 
-def perspective(img, coeffs, interpolation="bilinear", fill=None):
+def perspective(img, coeffs: Any, interpolation: Any = "bilinear", fill: Any = None):
     check_image(img)
     oh, ow = img.shape[-2], img.shape[-1]
     xs = ember.linspace(0.5, ow - 0.5, ow, dtype=ember.float64)
@@ -207,26 +210,26 @@ def perspective(img, coeffs, interpolation="bilinear", fill=None):
     return apply_grid(img, grid, interpolation, fill)
 
 
-def gaussian_kernel1d(kernel_size, sigma):
+def gaussian_kernel1d(kernel_size: Any, sigma: Any):
     half = (kernel_size - 1) * 0.5
     x = ember.linspace(-half, half, kernel_size)
     pdf = ember.exp(-0.5 * (x / sigma) ** 2)
     return pdf / pdf.sum()
 
 
-def gaussian_blur(img, kernel_size, sigma):
+def gaussian_blur(img, kernel_size: Any, sigma: Any):
     check_image(img)
     kx, ky = kernel_size
     kernel = ember.outer(gaussian_kernel1d(ky, sigma[1]), gaussian_kernel1d(kx, sigma[0]))
-    flat, restore = to_batch(img)
+    flat = to_batch(img)
     work = float_for_sampling(flat)
     c = work.shape[1]
     weight = kernel.to(work.dtype).expand(c, 1, ky, kx)
     padded = F.pad(work, [kx // 2, kx // 2, ky // 2, ky // 2], mode="reflect")
-    return restore(cast_back(F.conv2d(padded, weight, groups=c), img.dtype))
+    return from_batch(cast_back(F.conv2d(padded, weight, groups=c), img.dtype), img)
 
 
-def erase(img, i, j, h, w, v, inplace=False):
+def erase(img, i: Any, j: Any, h: Any, w: Any, v: Any, inplace: Any = False):
     check_image(img)
     if not inplace:
         img = img.clone()

@@ -1,11 +1,13 @@
 """The tensor half of transforms.functional's colour ops on [..., C, H, W] uint8 or float tensors
 (torchvision 0.10's formulas: blends clamp to the dtype's range; uint8 results truncate as its
 `.to(uint8)` does, except grayscale, which rounds as Pillow's convert("L") does)."""
+from typing import Any
+
 import ember
 import ember.nn.functional as F
 
 from ._functional_convert import convert_image_dtype
-from ._functional_tensor import check_image, max_value, to_batch
+from ._functional_tensor import check_image, from_batch, max_value, to_batch
 
 
 def _channels(img):
@@ -13,18 +15,18 @@ def _channels(img):
     return 1 if img.dim() == 2 else img.shape[-3]
 
 
-def _assert_channels(img, permitted):
+def _assert_channels(img, permitted: Any):
     c = _channels(img)
     if c not in permitted:
         raise TypeError(f"Input image tensor permitted channel values are {permitted}, but found {c}")
 
 
-def _blend(img1, img2, ratio):
+def _blend(img1: Any, img2: Any, ratio: Any):
     bound = max_value(img1.dtype)
     return (ratio * img1.float() + (1.0 - ratio) * img2).clamp(0, bound).to(img1.dtype)
 
 
-def rgb_to_grayscale(img, num_output_channels=1):
+def rgb_to_grayscale(img, num_output_channels: Any = 1):
     if img.dim() < 3:
         raise TypeError(f"Input image tensor should have at least 3 dimensions, but found {img.dim()}")
     _assert_channels(img, [1, 3])
@@ -42,19 +44,19 @@ def rgb_to_grayscale(img, num_output_channels=1):
     return gray
 
 
-def adjust_brightness(img, brightness_factor):
+def adjust_brightness(img, brightness_factor: Any):
     _assert_channels(img, [1, 3])
     return _blend(img, ember.zeros_like(img, dtype=ember.float32), brightness_factor)
 
 
-def adjust_contrast(img, contrast_factor):
+def adjust_contrast(img, contrast_factor: Any):
     _assert_channels(img, [3, 1])
     gray = rgb_to_grayscale(img) if _channels(img) == 3 else img
     mean = gray.float().mean(dim=(-3, -2, -1), keepdim=True)
     return _blend(img, mean, contrast_factor)
 
 
-def adjust_saturation(img, saturation_factor):
+def adjust_saturation(img, saturation_factor: Any):
     _assert_channels(img, [1, 3])
     if _channels(img) == 1:
         return img
@@ -94,7 +96,7 @@ def _hsv2rgb(img):
     return ember.stack(out, -3)
 
 
-def adjust_hue(img, hue_factor):
+def adjust_hue(img, hue_factor: Any):
     if not -0.5 <= hue_factor <= 0.5:
         raise ValueError(f"hue_factor ({hue_factor}) is not in [-0.5, 0.5].")
     _assert_channels(img, [1, 3])
@@ -109,7 +111,7 @@ def adjust_hue(img, hue_factor):
     return (out * 255.0).to(dtype) if dtype == ember.uint8 else out.to(dtype)
 
 
-def adjust_gamma(img, gamma, gain=1.0):
+def adjust_gamma(img, gamma: Any, gain: Any = 1.0):
     if gamma < 0:
         raise ValueError("Gamma should be a non-negative real number")
     _assert_channels(img, [1, 3])
@@ -123,7 +125,7 @@ def invert(img):
     return max_value(img.dtype) - img if img.dtype.is_floating_point else (255 - img).to(img.dtype)
 
 
-def posterize(img, bits):
+def posterize(img, bits: Any):
     if img.dtype != ember.uint8:
         raise TypeError(f"Only torch.uint8 image tensors are supported, but found {img.dtype}")
     _assert_channels(img, [1, 3])
@@ -131,7 +133,7 @@ def posterize(img, bits):
     return img & mask
 
 
-def solarize(img, threshold):
+def solarize(img, threshold: Any):
     _assert_channels(img, [1, 3])
     if threshold > max_value(img.dtype):
         raise TypeError("Threshold should be less than bound of img.")
@@ -140,7 +142,7 @@ def solarize(img, threshold):
 
 def _blurred_degenerate(img):
     """Pillow's SMOOTH filter (3x3, centre 5, others 1, over 13) inside, the border pixels unchanged."""
-    flat, restore = to_batch(img)
+    flat = to_batch(img)
     work = flat.float()
     c = work.shape[1]
     kernel = ember.ones(3, 3)
@@ -151,10 +153,10 @@ def _blurred_degenerate(img):
         inner = inner.round()
     out = work.clone()
     out[..., 1:-1, 1:-1] = inner
-    return restore(out)
+    return from_batch(out, img)
 
 
-def adjust_sharpness(img, sharpness_factor):
+def adjust_sharpness(img, sharpness_factor: Any):
     if sharpness_factor < 0:
         raise ValueError(f"sharpness_factor ({sharpness_factor}) is not non-negative.")
     _assert_channels(img, [1, 3])
@@ -178,7 +180,7 @@ def autocontrast(img):
     return ((work - low) * scale).clamp(0, bound).to(img.dtype)
 
 
-def _equalize_channel(chan):
+def _equalize_channel(chan: Any):
     """Pillow's equalize of one uint8 channel: a lookup table from the cumulative histogram."""
     hist = ember.bincount(chan.flatten().to(ember.int64), minlength=256)
     nonzero = hist[hist != 0]

@@ -7,6 +7,8 @@ Pillow does, so the pass order matters where bicubic's overshoot clips in the fi
 to ~20 levels): we take Pillow 13's order, vertical first when the height shrinks by more than twice as
 many pixels as the width (its ImagingResampleInner), horizontal first otherwise (always, up to Pillow 12).
 What remains is Pillow's fixed-point rounding (22-bit integer taps): within one level."""
+from typing import Any
+
 import functools
 
 import ember
@@ -17,7 +19,7 @@ def _triangle(x):
     return np.maximum(0.0, 1.0 - np.abs(x))
 
 
-def _keys_cubic(x, a=-0.5):
+def _keys_cubic(x, a: Any = -0.5):
     x = np.abs(x)
     near = ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0
     far = (((x - 5.0) * x + 8.0) * x - 4.0) * a
@@ -27,7 +29,7 @@ def _keys_cubic(x, a=-0.5):
 _FILTERS = {"bilinear": (_triangle, 1.0), "bicubic": (_keys_cubic, 2.0)}
 
 
-def resample_weights(in_size, out_size, mode):
+def resample_weights(in_size: Any, out_size: Any, mode: Any):
     """The (out_size, in_size) float64 matrix of Pillow's normalised filter weights for one axis."""
     kernel, support = _FILTERS[mode]
     scale = in_size / out_size
@@ -45,7 +47,7 @@ def resample_weights(in_size, out_size, mode):
 
 
 @functools.lru_cache(maxsize=64)
-def _taps_numpy(in_size, out_size, mode):
+def _taps_numpy(in_size: Any, out_size: Any, mode: Any):
     dense = resample_weights(in_size, out_size, mode)
     nonzero = dense != 0
     lo = np.where(nonzero.any(1), nonzero.argmax(1), 0)
@@ -61,7 +63,7 @@ def _taps_numpy(in_size, out_size, mode):
 _PRECISION_BITS = 22  # Pillow's PRECISION_BITS for 8-bit images (32 - 8 - 2)
 
 
-def resample_taps(in_size, out_size, mode, fixed=False):
+def resample_taps(in_size: Any, out_size: Any, mode: Any, fixed: Any = False):
     """Banded form of resample_weights for the C++ op: (start int64 [out], weights [out, ksize]), float32, or
     for uint8 images (fixed=True) int32 in Pillow's fixed point; a pipeline resizes many images between the same
     sizes, so the NumPy taps are cached."""
@@ -69,19 +71,19 @@ def resample_taps(in_size, out_size, mode, fixed=False):
     return ember.from_numpy(start.copy()), ember.from_numpy((fixed_taps if fixed else taps).copy())
 
 
-def _axis(in_size, out_size, mode, fixed):
+def _axis(in_size: Any, out_size: Any, mode: Any, fixed: Any):
     if in_size == out_size:
         return ember.empty(0, dtype=ember.int64), ember.empty(0, 0)
     return resample_taps(in_size, out_size, mode, fixed)
 
 
-def vertical_first(h, w, out_h, out_w):
+def vertical_first(h: Any, w: Any, out_h: Any, out_w: Any):
     """Pillow 13's pass order: the vertical pass first when the height loses more than twice as many pixels
     as the width does (so the horizontal pass has fewer rows to filter)."""
     return h - out_h > 0 and h - out_h > 2 * (w - out_w)
 
 
-def resize_antialias(img, out_h, out_w, mode):
+def resize_antialias(img, out_h: Any, out_w: Any, mode: Any):
     """img: [..., C, H, W] (or [H, W]) uint8 or float; mode: 'bilinear' or 'bicubic'."""
     import embervision  # noqa: F401  (registers ember.ops.vision)
     shape, dtype = list(img.shape), img.dtype

@@ -166,7 +166,7 @@ class RandomApply(nn.Module):
         self.transforms, self.p = list(transforms), p
 
     def forward(self, img):
-        if self.p < ember.rand(1).item():
+        if self.p < float(ember.rand(1)):
             return img
         for t in self.transforms:
             img = t(img)
@@ -190,8 +190,13 @@ class RandomChoice(nn.Module):
         self.p = [float(v) / total for v in p] if p is not None else [1.0 / total] * len(transforms)
 
     def forward(self, img):
-        idx = int(ember.multinomial(ember.tensor(self.p), 1).item())
-        return self.transforms[idx](img)
+        idx = int(ember.multinomial(ember.tensor(self.p), 1))
+        out, i = img, 0
+        for t in self.transforms:  # (a loop, not self.transforms[idx], so that it scripts: unrolled there)
+            if i == idx:
+                out = t(img)
+            i += 1
+        return out
 
 
 class RandomOrder(nn.Module):
@@ -204,8 +209,13 @@ class RandomOrder(nn.Module):
         self.transforms = list(transforms)
 
     def forward(self, img):
-        for i in ember.randperm(len(self.transforms)).tolist():
-            img = self.transforms[i](img)
+        order = ember.randperm(len(self.transforms))
+        for k in range(len(self.transforms)):
+            pick, i = int(order[k]), 0
+            for t in self.transforms:  # self.transforms[pick], written so that it scripts (unrolled there)
+                if i == pick:
+                    img = t(img)
+                i += 1
         return img
 
 

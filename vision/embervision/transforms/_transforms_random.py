@@ -1,6 +1,8 @@
 """transforms' random classes (torchvision 0.10's v1 API): parameters come from ember's default
 generator (so ember.manual_seed reproduces them) and are drawn once per call, so every image of a
 [..., C, H, W] batch gets the same crop, angle or colour change."""
+from typing import Any
+
 import math
 import numbers
 import warnings
@@ -18,19 +20,19 @@ __all__ = ["RandomCrop", "RandomHorizontalFlip", "RandomVerticalFlip", "RandomRe
            "RandomEqualize"]
 
 
-def uniform(low, high):
-    return float(ember.empty(1).uniform_(float(low), float(high)).item())
+def uniform(low: float, high: float) -> float:
+    return float(ember.empty(1).uniform_(float(low), float(high)))
 
 
-def randint(low, high):
-    return int(ember.randint(low, high, (1,)).item())
+def randint(low: int, high: int) -> int:
+    return int(ember.randint(low, high, (1,)))
 
 
-def coin(p):
-    return ember.rand(1).item() < p
+def coin(p: float) -> bool:
+    return float(ember.rand(1)) < p
 
 
-def setup_angle(x, name, req_sizes=(2,)):
+def setup_angle(x, name: Any, req_sizes: Any = (2,)):
     if isinstance(x, numbers.Number):
         if x < 0:
             raise ValueError(f"If {name} is a single number, it must be positive.")
@@ -40,7 +42,7 @@ def setup_angle(x, name, req_sizes=(2,)):
     return [float(v) for v in x]
 
 
-def fill_for(img, fill):
+def fill_for(img, fill: Any):
     """Tensors take one fill value per channel."""
     if isinstance(img, ember.Tensor) and fill is not None:
         if isinstance(fill, (int, float)):
@@ -56,7 +58,7 @@ class RandomCrop(nn.Module):
         self.padding, self.pad_if_needed, self.fill, self.padding_mode = padding, pad_if_needed, fill, padding_mode
 
     @staticmethod
-    def get_params(img, output_size):
+    def get_params(img, output_size: Any):
         w, h = F.get_image_size(img)
         th, tw = output_size
         if h + 1 < th or w + 1 < tw:
@@ -110,7 +112,7 @@ class RandomResizedCrop(nn.Module):
         self.interpolation = to_interpolation_mode(interpolation)
 
     @staticmethod
-    def get_params(img, scale, ratio):
+    def get_params(img, scale: Any, ratio: Any):
         width, height = F.get_image_size(img)
         area = height * width
         log_lo, log_hi = math.log(ratio[0]), math.log(ratio[1])
@@ -135,7 +137,7 @@ class RandomResizedCrop(nn.Module):
         return F.resized_crop(img, i, j, h, w, list(self.size), self.interpolation, antialias=self.antialias)
 
 
-def _check_jitter(value, name, center=1.0, bound=(0, float("inf")), clip_first_on_zero=True):
+def _check_jitter(value: Any, name: Any, center: Any = 1.0, bound: Any = (0, float("inf")), clip_first_on_zero: Any = True):
     if isinstance(value, numbers.Number):
         if value < 0:
             raise ValueError(f"If {name} is a single number, it must be non negative.")
@@ -163,7 +165,7 @@ class ColorJitter(nn.Module):
         self.hue = _check_jitter(hue, "hue", center=0, bound=(-0.5, 0.5), clip_first_on_zero=False)
 
     @staticmethod
-    def get_params(brightness, contrast, saturation, hue):
+    def get_params(brightness: Any, contrast: Any, saturation: Any, hue: Any):
         order = ember.randperm(4).tolist()
         factors = [None if r is None else uniform(r[0], r[1]) for r in (brightness, contrast, saturation, hue)]
         return (order, *factors)
@@ -191,7 +193,7 @@ class RandomRotation(nn.Module):
         self.expand, self.center, self.fill = expand, center, fill
 
     @staticmethod
-    def get_params(degrees):
+    def get_params(degrees: Any):
         return uniform(degrees[0], degrees[1])
 
     def forward(self, img):
@@ -223,7 +225,7 @@ class RandomAffine(nn.Module):
         self.interpolation = to_interpolation_mode(interpolation)
 
     @staticmethod
-    def get_params(degrees, translate, scale_ranges, shears, img_size):
+    def get_params(degrees: Any, translate: Any, scale_ranges: Any, shears: Any, img_size: Any):
         angle = uniform(degrees[0], degrees[1])
         tx = ty = 0
         if translate is not None:
@@ -251,7 +253,7 @@ class RandomPerspective(nn.Module):
         self.interpolation = to_interpolation_mode(interpolation)
 
     @staticmethod
-    def get_params(width, height, distortion_scale):
+    def get_params(width: Any, height: Any, distortion_scale: Any):
         dx, dy = int(distortion_scale * (width // 2)), int(distortion_scale * (height // 2))
         topleft = [randint(0, dx + 1), randint(0, dy + 1)]
         topright = [randint(width - dx - 1, width), randint(0, dy + 1)]
@@ -300,7 +302,7 @@ class RandomErasing(nn.Module):
         self.p, self.scale, self.ratio, self.value, self.inplace = p, scale, ratio, value, inplace
 
     @staticmethod
-    def get_params(img, scale, ratio, value=None):
+    def get_params(img, scale: Any, ratio: Any, value: Any = None):
         img_c, img_h, img_w = img.shape[-3], img.shape[-2], img.shape[-1]
         area = img_h * img_w
         log_lo, log_hi = math.log(ratio[0]), math.log(ratio[1])
@@ -353,7 +355,7 @@ class GaussianBlur(nn.Module):
         self.sigma = sigma
 
     @staticmethod
-    def get_params(sigma_min, sigma_max):
+    def get_params(sigma_min: Any, sigma_max: Any):
         return uniform(sigma_min, sigma_max)
 
     def forward(self, img):

@@ -1,6 +1,8 @@
 """AutoAugment (ImageNet/CIFAR10/SVHN policies), RandAugment, TrivialAugmentWide and AugMix: learned or
 uniformly drawn chains of photometric and geometric ops on uint8 tensors [..., 1|3, H, W] or PIL
 images. Random choices come from ember's generator, once per call, so a batch shares them."""
+from typing import Any
+
 import math
 from enum import Enum
 
@@ -15,7 +17,7 @@ from ._transforms_random import fill_for, randint
 __all__ = ["AutoAugmentPolicy", "AutoAugment", "RandAugment", "TrivialAugmentWide", "AugMix"]
 
 
-def _apply_op(img, op_name, magnitude, interpolation, fill):
+def _apply_op(img, op_name: Any, magnitude: Any, interpolation: Any, fill: Any):
     if op_name == "ShearX":  # the papers shear by `magnitude` itself, i.e. an angle of atan(magnitude)
         return F.affine(img, 0.0, [0, 0], 1.0, [math.degrees(math.atan(magnitude)), 0.0], interpolation, fill,
                         center=[0, 0])
@@ -51,16 +53,16 @@ def _apply_op(img, op_name, magnitude, interpolation, fill):
     raise ValueError(f"The provided operator {op_name} is not recognized.")
 
 
-def _linspace(lo, hi, n):
+def _linspace(lo: Any, hi: Any, n: Any):
     return [lo + (hi - lo) * i / (n - 1) for i in range(n)] if n > 1 else [lo]
 
 
-def _posterize_bits(top, spread, n):
+def _posterize_bits(top: Any, spread: Any, n: Any):
     """Bits falling from `top` by `spread` over n bins (torchvision's rounding of the bin position)."""
     return [top - round(i / ((n - 1) / spread)) for i in range(n)]
 
 
-def _space(num_bins, width, height, shear, translate_x, translate_y, rotate, enhance, posterize_spread):
+def _space(num_bins: Any, width: Any, height: Any, shear: Any, translate_x: Any, translate_y: Any, rotate: Any, enhance: Any, posterize_spread: Any):
     """op name -> (magnitudes per bin, or None for ops without one; signed)."""
     return {
         "ShearX": (_linspace(0.0, shear, num_bins), True),
@@ -79,7 +81,7 @@ def _space(num_bins, width, height, shear, translate_x, translate_y, rotate, enh
     }
 
 
-def _random_sign(magnitude, signed):
+def _random_sign(magnitude: Any, signed: Any):
     return -magnitude if signed and randint(0, 2) else magnitude
 
 
@@ -150,7 +152,7 @@ class AutoAugment(nn.Module):
         self.policies = _POLICIES[policy]
 
     @staticmethod
-    def get_params(transform_num):
+    def get_params(transform_num: Any):
         return randint(0, transform_num), ember.rand(2).tolist(), ember.randint(0, 2, (2,)).tolist()
 
     def forward(self, img):
@@ -230,7 +232,7 @@ class AugMix(nn.Module):
         self.alpha, self.all_ops, self.fill = alpha, all_ops, fill
         self.interpolation = to_interpolation_mode(interpolation)
 
-    def _augmentation_space(self, width, height):
+    def _augmentation_space(self, width: Any, height: Any):
         space = _space(self._PARAMETER_MAX, width, height, 0.3, width / 3.0, height / 3.0, 30.0, 0.9, 4)
         space["Posterize"] = ([b - 4 for b in space["Posterize"][0]], False)  # 4 bits down to 0
         if not self.all_ops:  # the ops that overlap ImageNet-C's corruptions are left out

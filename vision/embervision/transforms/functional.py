@@ -1,5 +1,7 @@
 """transforms.functional: every op works on a PIL image (through Pillow) and on a tensor
 [..., C, H, W] (through ember ops), with torchvision 0.10's arguments and semantics."""
+from typing import Any
+
 import math
 import numbers
 import warnings
@@ -34,7 +36,7 @@ def get_image_num_channels(img):
     return F_t.get_image_num_channels(img) if _is_tensor(img) else F_pil.get_image_num_channels(img)
 
 
-def _output_size(w, h, size, max_size):
+def _output_size(w: Any, h: Any, size: Any, max_size: Any):
     """Resize's target [h, w]: an int (or one-element list) matches the shorter edge, keeping the ratio."""
     if isinstance(size, int) or len(size) == 1:
         requested = size if isinstance(size, int) else size[0]
@@ -53,7 +55,7 @@ def _output_size(w, h, size, max_size):
     return [size[0], size[1]]
 
 
-def resize(img, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=None):
+def resize(img, size: Any, interpolation: Any = InterpolationMode.BILINEAR, max_size: Any = None, antialias: Any = None):
     """Tensors: antialias defaults to False (torchvision 0.10); PIL always antialiases."""
     interpolation = to_interpolation_mode(interpolation)
     if not isinstance(size, (int, list, tuple)):
@@ -73,7 +75,7 @@ def resize(img, size, interpolation=InterpolationMode.BILINEAR, max_size=None, a
     return F_t.resize(img, out, interpolation.value, bool(antialias))
 
 
-def _parse_padding(padding):
+def _parse_padding(padding: Any):
     if isinstance(padding, int):
         return [padding] * 4
     if len(padding) == 1:
@@ -83,7 +85,7 @@ def _parse_padding(padding):
     return list(padding)
 
 
-def pad(img, padding, fill=0, padding_mode="constant"):
+def pad(img, padding: Any, fill: Any = 0, padding_mode: Any = "constant"):
     """padding: int, [all], [left/right, top/bottom] or [left, top, right, bottom]."""
     if not isinstance(padding, (numbers.Number, tuple, list)):
         raise TypeError("Got inappropriate padding arg")
@@ -101,13 +103,13 @@ def pad(img, padding, fill=0, padding_mode="constant"):
     return F_pil.pad(img, padding, fill=fill, padding_mode=padding_mode)
 
 
-def crop(img, top, left, height, width):
+def crop(img, top: Any, left: Any, height: Any, width: Any):
     if _is_tensor(img):
         return F_t.crop(img, top, left, height, width)
     return F_pil.crop(img, top, left, height, width)
 
 
-def center_crop(img, output_size):
+def center_crop(img, output_size: Any):
     if isinstance(output_size, numbers.Number):
         output_size = (int(output_size), int(output_size))
     elif isinstance(output_size, (tuple, list)) and len(output_size) == 1:
@@ -126,7 +128,7 @@ def center_crop(img, output_size):
     return crop(img, top, left, crop_h, crop_w)
 
 
-def resized_crop(img, top, left, height, width, size, interpolation=InterpolationMode.BILINEAR, antialias=None):
+def resized_crop(img, top: Any, left: Any, height: Any, width: Any, size: Any, interpolation: Any = InterpolationMode.BILINEAR, antialias: Any = None):
     return resize(crop(img, top, left, height, width), size, interpolation, antialias=antialias)
 
 
@@ -138,7 +140,7 @@ def vflip(img):
     return F_t.vflip(img) if _is_tensor(img) else F_pil.vflip(img)
 
 
-def _crop_size(size):
+def _crop_size(size: Any):
     """five_crop/ten_crop's size as (h, w): one number or a 1-element sequence means a square."""
     if isinstance(size, numbers.Number):
         size = (int(size), int(size))
@@ -149,7 +151,7 @@ def _crop_size(size):
     return size
 
 
-def five_crop(img, size):
+def five_crop(img, size: Any):
     """(top-left, top-right, bottom-left, bottom-right, center) crops of `size`."""
     size = _crop_size(size)
     w, h = get_image_size(img)
@@ -161,88 +163,82 @@ def five_crop(img, size):
             center_crop(img, [crop_h, crop_w]))
 
 
-def ten_crop(img, size, vertical_flip=False):
+def ten_crop(img, size: Any, vertical_flip: Any = False):
     size = _crop_size(size)
     first = five_crop(img, size)
     flipped = vflip(img) if vertical_flip else hflip(img)
     return first + five_crop(flipped, size)
 
 
-def _color_op(name, img, *args):
-    if _is_tensor(img):
-        return getattr(F_c, name)(img, *args)
-    return getattr(F_pil, name)(img, *args)
-
-
-def adjust_brightness(img, brightness_factor):
+def adjust_brightness(img, brightness_factor: Any):
     if brightness_factor < 0:
         raise ValueError(f"brightness_factor ({brightness_factor}) is not non-negative.")
-    return _color_op("adjust_brightness", img, brightness_factor)
+    return F_c.adjust_brightness(img, brightness_factor) if _is_tensor(img) else F_pil.adjust_brightness(img, brightness_factor)
 
 
-def adjust_contrast(img, contrast_factor):
+def adjust_contrast(img, contrast_factor: Any):
     if contrast_factor < 0:
         raise ValueError(f"contrast_factor ({contrast_factor}) is not non-negative.")
-    return _color_op("adjust_contrast", img, contrast_factor)
+    return F_c.adjust_contrast(img, contrast_factor) if _is_tensor(img) else F_pil.adjust_contrast(img, contrast_factor)
 
 
-def adjust_saturation(img, saturation_factor):
+def adjust_saturation(img, saturation_factor: Any):
     if saturation_factor < 0:
         raise ValueError(f"saturation_factor ({saturation_factor}) is not non-negative.")
-    return _color_op("adjust_saturation", img, saturation_factor)
+    return F_c.adjust_saturation(img, saturation_factor) if _is_tensor(img) else F_pil.adjust_saturation(img, saturation_factor)
 
 
-def adjust_hue(img, hue_factor):
+def adjust_hue(img, hue_factor: Any):
     if not -0.5 <= hue_factor <= 0.5:
         raise ValueError(f"hue_factor ({hue_factor}) is not in [-0.5, 0.5].")
-    return _color_op("adjust_hue", img, hue_factor)
+    return F_c.adjust_hue(img, hue_factor) if _is_tensor(img) else F_pil.adjust_hue(img, hue_factor)
 
 
-def adjust_gamma(img, gamma, gain=1):
+def adjust_gamma(img, gamma: Any, gain: Any = 1):
     if gamma < 0:
         raise ValueError("Gamma should be a non-negative real number")
-    return _color_op("adjust_gamma", img, gamma, gain)
+    return F_c.adjust_gamma(img, gamma, gain) if _is_tensor(img) else F_pil.adjust_gamma(img, gamma, gain)
 
 
 def invert(img):
-    return _color_op("invert", img)
+    return F_c.invert(img) if _is_tensor(img) else F_pil.invert(img)
 
 
-def posterize(img, bits):
+def posterize(img, bits: Any):
     if not 0 <= bits <= 8:
         raise ValueError(f"The number if bits should be between 0 and 8. Got {bits}")
-    return _color_op("posterize", img, bits)
+    return F_c.posterize(img, bits) if _is_tensor(img) else F_pil.posterize(img, bits)
 
 
-def solarize(img, threshold):
-    return _color_op("solarize", img, threshold)
+def solarize(img, threshold: Any):
+    return F_c.solarize(img, threshold) if _is_tensor(img) else F_pil.solarize(img, threshold)
 
 
-def adjust_sharpness(img, sharpness_factor):
+def adjust_sharpness(img, sharpness_factor: Any):
     if sharpness_factor < 0:
         raise ValueError(f"sharpness_factor ({sharpness_factor}) is not non-negative.")
-    return _color_op("adjust_sharpness", img, sharpness_factor)
+    return F_c.adjust_sharpness(img, sharpness_factor) if _is_tensor(img) else F_pil.adjust_sharpness(img, sharpness_factor)
 
 
 def autocontrast(img):
-    return _color_op("autocontrast", img)
+    return F_c.autocontrast(img) if _is_tensor(img) else F_pil.autocontrast(img)
 
 
 def equalize(img):
-    return _color_op("equalize", img)
+    return F_c.equalize(img) if _is_tensor(img) else F_pil.equalize(img)
 
 
-def rgb_to_grayscale(img, num_output_channels=1):
+def rgb_to_grayscale(img, num_output_channels: Any = 1):
     if _is_tensor(img):
         return F_c.rgb_to_grayscale(img, num_output_channels)
     return F_pil.to_grayscale(img, num_output_channels)
 
 
-def to_grayscale(img, num_output_channels=1):
+def to_grayscale(img, num_output_channels: Any = 1):
     return rgb_to_grayscale(img, num_output_channels)
 
 
-def _get_inverse_affine_matrix(center, angle, translate, scale, shear):
+def _get_inverse_affine_matrix(center: Any, angle: Any, translate: Any, scale: Any, shear: Any):
     """The inverse of (translate . centre . rotate-scale-shear . uncentre), in Pillow's 6-float form."""
     rot = math.radians(angle)
     sx, sy = math.radians(shear[0]), math.radians(shear[1])
@@ -260,13 +256,13 @@ def _get_inverse_affine_matrix(center, angle, translate, scale, shear):
     return m
 
 
-def _check_fill(fill):
+def _check_fill(fill: Any):
     if fill is not None and not isinstance(fill, (numbers.Number, tuple, list)):
         raise TypeError("Argument fill should be either int, float, tuple or list")
     return fill
 
 
-def rotate(img, angle, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=None):
+def rotate(img, angle: Any, interpolation: Any = InterpolationMode.NEAREST, expand: Any = False, center: Any = None, fill: Any = None):
     """Counter-clockwise by `angle` degrees about `center` (default: the image centre)."""
     interpolation = to_interpolation_mode(interpolation)
     if not isinstance(angle, (int, float)):
@@ -284,7 +280,7 @@ def rotate(img, angle, interpolation=InterpolationMode.NEAREST, expand=False, ce
     return F_t.rotate(img, matrix, interpolation.value, expand, fill)
 
 
-def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.NEAREST, fill=None, center=None):
+def affine(img, angle: Any, translate: Any, scale: Any, shear: Any, interpolation: Any = InterpolationMode.NEAREST, fill: Any = None, center: Any = None):
     """`center` (default: the image centre) is the pivot, in pixels from the top-left corner."""
     interpolation = to_interpolation_mode(interpolation)
     if not isinstance(angle, (int, float)):
@@ -318,7 +314,7 @@ def affine(img, angle, translate, scale, shear, interpolation=InterpolationMode.
     return F_t.affine(img, matrix, interpolation.value, fill)
 
 
-def _get_perspective_coeffs(startpoints, endpoints):
+def _get_perspective_coeffs(startpoints: Any, endpoints: Any):
     """The 8 coefficients mapping output (end) points back to input (start) points, by least squares."""
     a = np.zeros((2 * len(startpoints), 8))
     for i, (p1, p2) in enumerate(zip(endpoints, startpoints)):
@@ -328,7 +324,7 @@ def _get_perspective_coeffs(startpoints, endpoints):
     return [float(v) for v in np.linalg.lstsq(a, b, rcond=None)[0]]
 
 
-def perspective(img, startpoints, endpoints, interpolation=InterpolationMode.BILINEAR, fill=None):
+def perspective(img, startpoints: Any, endpoints: Any, interpolation: Any = InterpolationMode.BILINEAR, fill: Any = None):
     interpolation = to_interpolation_mode(interpolation)
     fill = _check_fill(fill)
     coeffs = _get_perspective_coeffs(startpoints, endpoints)
@@ -337,7 +333,7 @@ def perspective(img, startpoints, endpoints, interpolation=InterpolationMode.BIL
     return F_t.perspective(img, coeffs, interpolation.value, fill)
 
 
-def gaussian_blur(img, kernel_size, sigma=None):
+def gaussian_blur(img, kernel_size: Any, sigma: Any = None):
     """PIL images go through the tensor path (as in torchvision), so both agree exactly."""
     if not isinstance(kernel_size, (int, list, tuple)):
         raise TypeError(f"kernel_size should be int or a sequence of integers. Got {type(kernel_size)}")
@@ -369,7 +365,7 @@ def gaussian_blur(img, kernel_size, sigma=None):
     return to_pil_image(out, mode=img.mode)
 
 
-def erase(img, i, j, h, w, v, inplace=False):
+def erase(img, i: Any, j: Any, h: Any, w: Any, v: Any, inplace: Any = False):
     if not _is_tensor(img):
         raise TypeError(f"img should be Tensor Image. Got {type(img)}")
     return F_t.erase(img, i, j, h, w, v, inplace)
