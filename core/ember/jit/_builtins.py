@@ -49,9 +49,10 @@ def _nn_impls() -> dict:
 
 def _misc_impls() -> dict:
     from ._builtins_misc import misc_impls
+    from ._builtins_math import math_impls
     from ._builtins_sampling import sampling_impls
 
-    return {**misc_impls(), **sampling_impls()}
+    return {**misc_impls(), **sampling_impls(), **math_impls()}
 
 
 SCRIPT_IMPLS = {F.linear: linear, F.relu: relu, F.dropout: dropout, **_nn_impls(), **_misc_impls()}

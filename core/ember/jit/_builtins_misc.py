@@ -71,6 +71,10 @@ def as_tensor(data: Any, dtype: Optional[int] = None):
     return tensor(data, dtype)
 
 
+def contiguous(self):
+    return ember.reshape(self, self.shape)  # self when it is contiguous; the graph's ops take any strides
+
+
 def view(self, sizes: List[int]):
     return ember.reshape(self, sizes)
 
@@ -81,4 +85,5 @@ def misc_impls() -> dict:
 
 # Tensor methods by name -> (script version, whether its int arguments may come one by one as *sizes)
 TENSOR_METHODS = {"expand": (expand, True), "view": (view, True), "expand_as": (expand_as, False),
-                  "is_floating_point": (is_floating_point, False), "float": (float_, False)}
+                  "is_floating_point": (is_floating_point, False), "float": (float_, False),
+                  "contiguous": (contiguous, False)}

@@ -20,6 +20,7 @@ from ._exprs_static import StaticObjects, is_static
 
 _TENSOR_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floor_divide",
                   ast.Mod: "remainder", ast.Pow: "pow", ast.MatMult: "matmul"}
+_BITWISE = {ast.BitAnd: "bitwise_and", ast.BitOr: "bitwise_or", ast.BitXor: "bitwise_xor"}
 _NUMBER_BINOPS = {ast.Add: "prim::add", ast.Sub: "prim::sub", ast.Mult: "prim::mul", ast.Div: "prim::truediv",
                   ast.FloorDiv: "prim::floordiv", ast.Mod: "prim::mod", ast.Pow: "prim::pow"}
 _COMPARE = {ast.Lt: ("lt", "prim::lt", "gt"), ast.LtE: ("le", "prim::le", "ge"), ast.Gt: ("gt", "prim::gt", "lt"),
@@ -113,6 +114,13 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
             kind = _NUMBER_BINOPS[type(op)]
             out = T.FLOAT if kind in ("prim::truediv", "prim::pow") else _number_result(a.type, b.type)
             return self.emit1(kind, [a, b], out, node)
+        if type(op) in _BITWISE and T.TENSOR in (a.type, b.type) and all(v.type == T.TENSOR or v.type in (T.INT, T.BOOL)
+                                                                         for v in (a, b)):
+            first, second = (a, b) if a.type == T.TENSOR else (b, a)  # the ops take a tensor first; all commute
+            return self.call_op(_BITWISE[type(op)], [first, second], {}, node)
+        if isinstance(op, ast.Add) and a.type.kind == b.type.kind == "Tuple":  # concatenation
+            items = self.tuple_items(a, node) + self.tuple_items(b, node)
+            return self.emit1("prim::TupleConstruct", items, T.tuple_of(v.type for v in items), node)
         if isinstance(op, ast.Add) and a.type.kind == "List" and T.unify(a.type, b.type) is not None:
             return self.emit1("prim::ListAdd", [a, b], T.unify(a.type, b.type), node)
         if isinstance(op, ast.Add) and a.type == b.type == T.STR:

@@ -7,6 +7,7 @@ import typing
 
 from . import _types as T
 from ._compiler import ModuleRef, PyRef, SValue
+from . import _builtins_math
 from ._exprs_static import type_matches_foreign
 
 _CLASS_KINDS = {list: "List", dict: "Dict", tuple: "Tuple"}
@@ -83,6 +84,8 @@ class BuiltinCalls:
             return self.emit1("prim::list_" + name, args, args[0].type.elems[0], node)
         if name == "range":
             raise self.unsupported("range() outside a for loop", node)
+        if name in _builtins_math.BUILTIN_IMPLS and all(a.type.is_number for a in args):  # round(x[, n])
+            return self.inline_call(_builtins_math.BUILTIN_IMPLS[name], args, kwargs, node)
         raise self.error(f"unsupported call of builtin {name}() with arguments of types "
                          f"{', '.join(str(a.type) for a in args)}", node)
 

@@ -83,10 +83,13 @@ class StaticObjects:
             return PyRef(v)
         if isinstance(v, (list, tuple)) and v and all(isinstance(m, nn_module()) for m in v):
             return ModuleRef(v)  # a plain list of modules (Compose's transforms): unrolled like a ModuleList
-        from ._exprs import _dtype_code
+        import ember
 
-        code = _dtype_code(v)
-        return self.const(code) if code is not None else None
+        if isinstance(v, ember.dtype):
+            from ember._C import _jit
+
+            return self.const(_jit.dtype_code(v))
+        return None
 
 
 def nn_module():

@@ -64,6 +64,11 @@ def _max(dtype: Any) -> int:
     raise TypeError(f"{dtype} is not an integer image dtype")
 
 
+def _min(dtype: Any) -> int:
+    """The smallest value of an integer dtype (ember.iinfo(dtype).min)."""
+    return 0 if dtype == ember.uint8 else -_max(dtype) - 1
+
+
 def _is_float(dtype: Any) -> bool:
     return dtype == ember.float16 or dtype == ember.bfloat16 or dtype == ember.float32 or dtype == ember.float64
 
@@ -100,7 +105,7 @@ def normalize(tensor, mean: Any, std: Any, inplace: Any = False):
         raise TypeError(f"Input tensor should be a float tensor. Got {tensor.dtype}.")
     if tensor.dim() < 3:
         raise ValueError(f"Expected tensor to be a tensor image of size (..., C, H, W). Got tensor.size() = "
-                         f"{tuple(tensor.shape)}.")
+                         f"{list(tensor.shape)}.")
     mean_t = ember.as_tensor(mean, dtype=tensor.dtype)
     std_t = ember.as_tensor(std, dtype=tensor.dtype)
     if bool((std_t == 0).any()):

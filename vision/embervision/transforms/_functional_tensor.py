@@ -8,6 +8,9 @@ import math
 import ember
 import ember.nn.functional as F
 
+from ._functional_convert import _is_float as is_float_dtype
+from ._functional_convert import _max as int_max
+from ._functional_convert import _min as int_min
 from ._resize_aa import resize_antialias
 
 
@@ -33,7 +36,7 @@ def get_image_num_channels(img):
 
 
 def max_value(dtype: Any):
-    return 1.0 if dtype.is_floating_point else float(ember.iinfo(dtype).max)
+    return 1.0 if is_float_dtype(dtype) else float(int_max(dtype))
 
 
 def to_batch(img):
@@ -59,10 +62,9 @@ def float_for_sampling(img):
 def cast_back(out, dtype: Any):
     if out.dtype == dtype:
         return out
-    if dtype.is_floating_point:
+    if is_float_dtype(dtype):
         return out.to(dtype)
-    info = ember.iinfo(dtype)
-    return out.round().clamp(info.min, info.max).to(dtype)
+    return out.round().clamp(int_min(dtype), int_max(dtype)).to(dtype)
 
 
 def hflip(img):
@@ -87,20 +89,21 @@ def crop(img, top: Any, left: Any, height: Any, width: Any):
     return img[..., top:bottom, left:right]
 
 
+def _symmetric_indices(n: int, before: int, after: int):
+    """The source index of each position of a dim of size n padded symmetrically (negative amounts crop)."""
+    idx = ember.arange(-max(before, 0), n + max(after, 0), dtype=ember.int64)
+    period = 2 * n
+    folded = ember.remainder(idx, period)
+    mapped = ember.where(folded < n, folded, period - 1 - folded)
+    start = max(-before, 0)
+    return mapped.narrow(0, start, mapped.shape[0] - start - max(-after, 0))
+
+
 def _pad_symmetric(img, padding: Any):
     """Symmetric padding (the edge pixel repeated), by index gathering; negative padding crops."""
     left, top, right, bottom = padding
     h, w = img.shape[-2], img.shape[-1]
-
-    def indices(n: Any, before: Any, after: Any):
-        idx = list(range(-before, 0)) + list(range(n)) + list(range(n, n + after))
-        out = []
-        for i in idx:
-            period = 2 * n
-            i = i % period
-            out.append(i if i < n else period - 1 - i)
-        return ember.tensor(out[max(-before, 0):len(out) - max(-after, 0)], dtype=ember.int64)
-    rows, cols = indices(h, top, bottom), indices(w, left, right)
+    rows, cols = _symmetric_indices(h, top, bottom), _symmetric_indices(w, left, right)
     return img.index_select(-2, rows).index_select(-1, cols)
 
 
@@ -130,11 +133,14 @@ def resize(img, size: Any, interpolation: Any = "bilinear", antialias: Any = Fal
     check_image(img)
     out_h, out_w = size
     if antialias and interpolation in ("bilinear", "bicubic"):
-        return resize_antialias(img, out_h, out_w, interpolation)
+        if ember.jit.is_scripting():  # its filter weights come from NumPy and a Python-registered op
+            raise NotImplementedError("resize with antialias=True is not supported in scripted code")
+        else:
+            return resize_antialias(img, out_h, out_w, interpolation)
     flat = to_batch(img)
     align = None if interpolation == "nearest" else False
     out = F.interpolate(float_for_sampling(flat), size=[out_h, out_w], mode=interpolation, align_corners=align)
-    if interpolation == "bicubic" and not img.dtype.is_floating_point:
+    if interpolation == "bicubic" and not img.is_floating_point():
         out = out.clamp(0, 255)
     if interpolation == "nearest":
         return from_batch(out.to(img.dtype), img)

@@ -35,7 +35,7 @@ def rgb_to_grayscale(img, num_output_channels: Any = 1):
     if img.shape[-3] == 3:
         r, g, b = img.float().unbind(-3)
         gray = (0.2989 * r + 0.587 * g + 0.114 * b).unsqueeze(-3)
-        gray = gray if img.dtype.is_floating_point else gray.round()
+        gray = gray if img.is_floating_point() else gray.round()
         gray = gray.to(img.dtype)
     else:
         gray = img.clone()
@@ -89,11 +89,12 @@ def _hsv2rgb(img):
     t = (v * (1.0 - s * (1.0 - f))).clamp(0.0, 1.0)
     # sextant i picks (r, g, b) among (v, q, p, t)
     table = [(v, t, p), (q, v, p), (p, v, t), (p, q, v), (t, p, v), (v, p, q)]
-    out = [ember.zeros_like(v) for _ in range(3)]
-    for k, chans in enumerate(table):
+    r, g, b = ember.zeros_like(v), ember.zeros_like(v), ember.zeros_like(v)
+    for k in range(6):
         sel = i == k
-        out = [ember.where(sel, chan, o) for chan, o in zip(chans, out)]
-    return ember.stack(out, -3)
+        cr, cg, cb = table[k]
+        r, g, b = ember.where(sel, cr, r), ember.where(sel, cg, g), ember.where(sel, cb, b)
+    return ember.stack([r, g, b], -3)
 
 
 def adjust_hue(img, hue_factor: Any):
@@ -115,21 +116,21 @@ def adjust_gamma(img, gamma: Any, gain: Any = 1.0):
     if gamma < 0:
         raise ValueError("Gamma should be a non-negative real number")
     _assert_channels(img, [1, 3])
-    work = img if img.dtype.is_floating_point else convert_image_dtype(img, ember.float32)
+    work = img if img.is_floating_point() else convert_image_dtype(img, ember.float32)
     out = (gain * work ** gamma).clamp(0, 1)
     return convert_image_dtype(out, img.dtype)
 
 
 def invert(img):
     _assert_channels(img, [1, 3])
-    return max_value(img.dtype) - img if img.dtype.is_floating_point else (255 - img).to(img.dtype)
+    return max_value(img.dtype) - img if img.is_floating_point() else (255 - img).to(img.dtype)
 
 
 def posterize(img, bits: Any):
     if img.dtype != ember.uint8:
         raise TypeError(f"Only torch.uint8 image tensors are supported, but found {img.dtype}")
     _assert_channels(img, [1, 3])
-    mask = 256 - (1 << (8 - bits))  # keeps the top `bits` bits
+    mask = 256 - int(2 ** (8 - bits))  # keeps the top `bits` bits
     return img & mask
 
 
@@ -149,7 +150,7 @@ def _blurred_degenerate(img):
     kernel[1, 1] = 5.0
     kernel = (kernel / kernel.sum()).expand(c, 1, 3, 3)
     inner = F.conv2d(work, kernel, groups=c)
-    if not img.dtype.is_floating_point:
+    if not img.is_floating_point():
         inner = inner.round()
     out = work.clone()
     out[..., 1:-1, 1:-1] = inner
@@ -183,13 +184,14 @@ def autocontrast(img):
 def _equalize_channel(chan: Any):
     """Pillow's equalize of one uint8 channel: a lookup table from the cumulative histogram."""
     hist = ember.bincount(chan.flatten().to(ember.int64), minlength=256)
-    nonzero = hist[hist != 0]
-    step = (nonzero[:-1].sum() // 255).item() if nonzero.numel() > 0 else 0
+    nonzero = ember.masked_select(hist, hist != 0)
+    step = int(nonzero[:-1].sum() // 255) if nonzero.numel() > 0 else 0
     if step == 0:
         return chan
     lut = (ember.cumsum(hist, 0) + step // 2) // step
     lut = ember.cat([ember.zeros(1, dtype=lut.dtype), lut[:-1]]).clamp(0, 255)
-    return lut[chan.to(ember.int64)].to(ember.uint8)
+    index = chan.to(ember.int64)
+    return lut.index_select(0, index.flatten()).reshape(index.shape).to(ember.uint8)
 
 
 def equalize(img):

@@ -1,7 +1,7 @@
 """transforms' random classes (torchvision 0.10's v1 API): parameters come from ember's default
 generator (so ember.manual_seed reproduces them) and are drawn once per call, so every image of a
 [..., C, H, W] batch gets the same crop, angle or colour change."""
-from typing import Any
+from typing import Any, Tuple
 
 import math
 import numbers
@@ -21,7 +21,7 @@ __all__ = ["RandomCrop", "RandomHorizontalFlip", "RandomVerticalFlip", "RandomRe
 
 
 def uniform(low: float, high: float) -> float:
-    return float(ember.empty(1).uniform_(float(low), float(high)))
+    return float(low) + (float(high) - float(low)) * float(ember.rand(1))
 
 
 def randint(low: int, high: int) -> int:
@@ -112,7 +112,7 @@ class RandomResizedCrop(nn.Module):
         self.interpolation = to_interpolation_mode(interpolation)
 
     @staticmethod
-    def get_params(img, scale: Any, ratio: Any):
+    def get_params(img, scale: Any, ratio: Any) -> Tuple[int, int, int, int]:
         width, height = F.get_image_size(img)
         area = height * width
         log_lo, log_hi = math.log(ratio[0]), math.log(ratio[1])
@@ -137,7 +137,8 @@ class RandomResizedCrop(nn.Module):
         return F.resized_crop(img, i, j, h, w, list(self.size), self.interpolation, antialias=self.antialias)
 
 
-def _check_jitter(value: Any, name: Any, center: Any = 1.0, bound: Any = (0, float("inf")), clip_first_on_zero: Any = True):
+def _check_jitter(value: Any, name: Any, center: Any = 1.0, bound: Any = (0, float("inf")),
+                  clip_first_on_zero: Any = True):
     if isinstance(value, numbers.Number):
         if value < 0:
             raise ValueError(f"If {name} is a single number, it must be non negative.")
@@ -166,16 +167,27 @@ class ColorJitter(nn.Module):
 
     @staticmethod
     def get_params(brightness: Any, contrast: Any, saturation: Any, hue: Any):
-        order = ember.randperm(4).tolist()
-        factors = [None if r is None else uniform(r[0], r[1]) for r in (brightness, contrast, saturation, hue)]
-        return (order, *factors)
+        """(the order of the four adjustments as a tensor, then each factor or None)."""
+        order = ember.randperm(4)
+        b = None if brightness is None else uniform(brightness[0], brightness[1])
+        c = None if contrast is None else uniform(contrast[0], contrast[1])
+        s = None if saturation is None else uniform(saturation[0], saturation[1])
+        h = None if hue is None else uniform(hue[0], hue[1])
+        return order, b, c, s, h
 
     def forward(self, img):
-        order, *factors = self.get_params(self.brightness, self.contrast, self.saturation, self.hue)
-        ops = (F.adjust_brightness, F.adjust_contrast, F.adjust_saturation, F.adjust_hue)
-        for k in order:
-            if factors[k] is not None:
-                img = ops[k](img, factors[k])
+        order, b, c, s, h = self.get_params(self.brightness, self.contrast, self.saturation, self.hue)
+        for k in range(4):
+            fn_id = int(order[k])
+            # (each `factor is not None` first: known when scripting, so an unused adjustment is not compiled)
+            if b is not None and fn_id == 0:
+                img = F.adjust_brightness(img, b)
+            elif c is not None and fn_id == 1:
+                img = F.adjust_contrast(img, c)
+            elif s is not None and fn_id == 2:
+                img = F.adjust_saturation(img, s)
+            elif h is not None and fn_id == 3:
+                img = F.adjust_hue(img, h)
         return img
 
 
@@ -240,8 +252,10 @@ class RandomAffine(nn.Module):
         return angle, (tx, ty), scale, (shear_x, shear_y)
 
     def forward(self, img):
-        params = self.get_params(self.degrees, self.translate, self.scale, self.shear, F.get_image_size(img))
-        return F.affine(img, *params, interpolation=self.interpolation, fill=fill_for(img, self.fill))
+        angle, translations, scale, shear = self.get_params(self.degrees, self.translate, self.scale, self.shear,
+                                                            F.get_image_size(img))
+        return F.affine(img, angle, translations, scale, shear, interpolation=self.interpolation,
+                        fill=fill_for(img, self.fill))
 
 
 class RandomPerspective(nn.Module):
@@ -302,7 +316,7 @@ class RandomErasing(nn.Module):
         self.p, self.scale, self.ratio, self.value, self.inplace = p, scale, ratio, value, inplace
 
     @staticmethod
-    def get_params(img, scale: Any, ratio: Any, value: Any = None):
+    def get_params(img, scale: Any, ratio: Any, value: Any = None) -> Tuple[int, int, int, int, ember.Tensor]:
         img_c, img_h, img_w = img.shape[-3], img.shape[-2], img.shape[-1]
         area = img_h * img_w
         log_lo, log_hi = math.log(ratio[0]), math.log(ratio[1])
@@ -314,7 +328,7 @@ class RandomErasing(nn.Module):
             if not (h < img_h and w < img_w):
                 continue
             if value is None:
-                v = ember.empty([img_c, h, w], dtype=ember.float32).normal_()
+                v = ember.randn([img_c, h, w], dtype=ember.float32)
             else:
                 v = ember.tensor(value)[:, None, None]
             return randint(0, img_h - h + 1), randint(0, img_w - w + 1), h, w, v

@@ -62,7 +62,8 @@ def _posterize_bits(top: Any, spread: Any, n: Any):
     return [top - round(i / ((n - 1) / spread)) for i in range(n)]
 
 
-def _space(num_bins: Any, width: Any, height: Any, shear: Any, translate_x: Any, translate_y: Any, rotate: Any, enhance: Any, posterize_spread: Any):
+def _space(num_bins: Any, width: Any, height: Any, shear: Any, translate_x: Any, translate_y: Any, rotate: Any,
+           enhance: Any, posterize_spread: Any):
     """op name -> (magnitudes per bin, or None for ops without one; signed)."""
     return {
         "ShearX": (_linspace(0.0, shear, num_bins), True),

@@ -1,13 +1,12 @@
 """transforms.functional: every op works on a PIL image (through Pillow) and on a tensor
 [..., C, H, W] (through ember ops), with torchvision 0.10's arguments and semantics."""
-from typing import Any
+from typing import Any, List
 
 import math
 import numbers
 import warnings
 
 import ember
-import numpy as np
 
 from . import _functional_pil as F_pil
 from . import _functional_tensor as F_t
@@ -55,9 +54,11 @@ def _output_size(w: Any, h: Any, size: Any, max_size: Any):
     return [size[0], size[1]]
 
 
-def resize(img, size: Any, interpolation: Any = InterpolationMode.BILINEAR, max_size: Any = None, antialias: Any = None):
+def resize(img, size: Any, interpolation: Any = InterpolationMode.BILINEAR, max_size: Any = None,
+           antialias: Any = None):
     """Tensors: antialias defaults to False (torchvision 0.10); PIL always antialiases."""
-    interpolation = to_interpolation_mode(interpolation)
+    if not isinstance(interpolation, InterpolationMode):
+        interpolation = to_interpolation_mode(interpolation)
     if not isinstance(size, (int, list, tuple)):
         raise TypeError(f"Got inappropriate size arg: {size}")
     if isinstance(size, (list, tuple)) and len(size) not in (1, 2):
@@ -72,7 +73,7 @@ def resize(img, size: Any, interpolation: Any = InterpolationMode.BILINEAR, max_
         raise ValueError("This interpolation mode is unsupported with Tensor input")
     if [h, w] == out:
         return img
-    return F_t.resize(img, out, interpolation.value, bool(antialias))
+    return F_t.resize(img, out, interpolation.value, antialias is not None and bool(antialias))
 
 
 def _parse_padding(padding: Any):
@@ -111,11 +112,13 @@ def crop(img, top: Any, left: Any, height: Any, width: Any):
 
 def center_crop(img, output_size: Any):
     if isinstance(output_size, numbers.Number):
-        output_size = (int(output_size), int(output_size))
-    elif isinstance(output_size, (tuple, list)) and len(output_size) == 1:
-        output_size = (output_size[0], output_size[0])
+        size = [int(output_size), int(output_size)]
+    elif len(output_size) == 1:
+        size = [output_size[0], output_size[0]]
+    else:
+        size = [output_size[0], output_size[1]]
     w, h = get_image_size(img)
-    crop_h, crop_w = output_size
+    crop_h, crop_w = size[0], size[1]
     if crop_w > w or crop_h > h:  # pads first so the crop fits, as torchvision does
         padding = [(crop_w - w) // 2 if crop_w > w else 0, (crop_h - h) // 2 if crop_h > h else 0,
                    (crop_w - w + 1) // 2 if crop_w > w else 0, (crop_h - h + 1) // 2 if crop_h > h else 0]
@@ -128,7 +131,8 @@ def center_crop(img, output_size: Any):
     return crop(img, top, left, crop_h, crop_w)
 
 
-def resized_crop(img, top: Any, left: Any, height: Any, width: Any, size: Any, interpolation: Any = InterpolationMode.BILINEAR, antialias: Any = None):
+def resized_crop(img, top: Any, left: Any, height: Any, width: Any, size: Any,
+                 interpolation: Any = InterpolationMode.BILINEAR, antialias: Any = None):
     return resize(crop(img, top, left, height, width), size, interpolation, antialias=antialias)
 
 
@@ -173,7 +177,9 @@ def ten_crop(img, size: Any, vertical_flip: Any = False):
 def adjust_brightness(img, brightness_factor: Any):
     if brightness_factor < 0:
         raise ValueError(f"brightness_factor ({brightness_factor}) is not non-negative.")
-    return F_c.adjust_brightness(img, brightness_factor) if _is_tensor(img) else F_pil.adjust_brightness(img, brightness_factor)
+    if _is_tensor(img):
+        return F_c.adjust_brightness(img, brightness_factor)
+    return F_pil.adjust_brightness(img, brightness_factor)
 
 
 def adjust_contrast(img, contrast_factor: Any):
@@ -185,7 +191,9 @@ def adjust_contrast(img, contrast_factor: Any):
 def adjust_saturation(img, saturation_factor: Any):
     if saturation_factor < 0:
         raise ValueError(f"saturation_factor ({saturation_factor}) is not non-negative.")
-    return F_c.adjust_saturation(img, saturation_factor) if _is_tensor(img) else F_pil.adjust_saturation(img, saturation_factor)
+    if _is_tensor(img):
+        return F_c.adjust_saturation(img, saturation_factor)
+    return F_pil.adjust_saturation(img, saturation_factor)
 
 
 def adjust_hue(img, hue_factor: Any):
@@ -217,7 +225,9 @@ def solarize(img, threshold: Any):
 def adjust_sharpness(img, sharpness_factor: Any):
     if sharpness_factor < 0:
         raise ValueError(f"sharpness_factor ({sharpness_factor}) is not non-negative.")
-    return F_c.adjust_sharpness(img, sharpness_factor) if _is_tensor(img) else F_pil.adjust_sharpness(img, sharpness_factor)
+    if _is_tensor(img):
+        return F_c.adjust_sharpness(img, sharpness_factor)
+    return F_pil.adjust_sharpness(img, sharpness_factor)
 
 
 def autocontrast(img):
@@ -262,9 +272,11 @@ def _check_fill(fill: Any):
     return fill
 
 
-def rotate(img, angle: Any, interpolation: Any = InterpolationMode.NEAREST, expand: Any = False, center: Any = None, fill: Any = None):
+def rotate(img, angle: Any, interpolation: Any = InterpolationMode.NEAREST, expand: Any = False, center: Any = None,
+           fill: Any = None):
     """Counter-clockwise by `angle` degrees about `center` (default: the image centre)."""
-    interpolation = to_interpolation_mode(interpolation)
+    if not isinstance(interpolation, InterpolationMode):
+        interpolation = to_interpolation_mode(interpolation)
     if not isinstance(angle, (int, float)):
         raise TypeError("Argument angle should be int or float")
     if center is not None and not isinstance(center, (list, tuple)):
@@ -280,9 +292,11 @@ def rotate(img, angle: Any, interpolation: Any = InterpolationMode.NEAREST, expa
     return F_t.rotate(img, matrix, interpolation.value, expand, fill)
 
 
-def affine(img, angle: Any, translate: Any, scale: Any, shear: Any, interpolation: Any = InterpolationMode.NEAREST, fill: Any = None, center: Any = None):
+def affine(img, angle: Any, translate: Any, scale: Any, shear: Any, interpolation: Any = InterpolationMode.NEAREST,
+           fill: Any = None, center: Any = None):
     """`center` (default: the image centre) is the pivot, in pixels from the top-left corner."""
-    interpolation = to_interpolation_mode(interpolation)
+    if not isinstance(interpolation, InterpolationMode):
+        interpolation = to_interpolation_mode(interpolation)
     if not isinstance(angle, (int, float)):
         raise TypeError("Argument angle should be int or float")
     if not isinstance(translate, (list, tuple)):
@@ -314,18 +328,29 @@ def affine(img, angle: Any, translate: Any, scale: Any, shear: Any, interpolatio
     return F_t.affine(img, matrix, interpolation.value, fill)
 
 
-def _get_perspective_coeffs(startpoints: Any, endpoints: Any):
-    """The 8 coefficients mapping output (end) points back to input (start) points, by least squares."""
-    a = np.zeros((2 * len(startpoints), 8))
-    for i, (p1, p2) in enumerate(zip(endpoints, startpoints)):
-        a[2 * i] = [p1[0], p1[1], 1, 0, 0, 0, -p2[0] * p1[0], -p2[0] * p1[1]]
-        a[2 * i + 1] = [0, 0, 0, p1[0], p1[1], 1, -p2[1] * p1[0], -p2[1] * p1[1]]
-    b = np.asarray(startpoints, dtype=np.float64).reshape(8)
-    return [float(v) for v in np.linalg.lstsq(a, b, rcond=None)[0]]
+def _get_perspective_coeffs(startpoints: Any, endpoints: Any) -> List[float]:
+    """The 8 coefficients mapping output (end) points back to input (start) points, by least squares
+    (in float64, with ember's lstsq so that it scripts)."""
+    rows: List[ember.Tensor] = []
+    targets: List[float] = []
+    for i in range(len(startpoints)):
+        x1, y1 = float(endpoints[i][0]), float(endpoints[i][1])
+        x2, y2 = float(startpoints[i][0]), float(startpoints[i][1])
+        rows.append(ember.tensor([x1, y1, 1.0, 0.0, 0.0, 0.0, -x2 * x1, -x2 * y1], dtype=ember.float64))
+        rows.append(ember.tensor([0.0, 0.0, 0.0, x1, y1, 1.0, -y2 * x1, -y2 * y1], dtype=ember.float64))
+        targets.append(x2)
+        targets.append(y2)
+    solution = ember.linalg.lstsq(ember.stack(rows), ember.tensor(targets, dtype=ember.float64).unsqueeze(1))[0]
+    coeffs: List[float] = []
+    for k in range(8):
+        coeffs.append(float(solution[k, 0]))
+    return coeffs
 
 
-def perspective(img, startpoints: Any, endpoints: Any, interpolation: Any = InterpolationMode.BILINEAR, fill: Any = None):
-    interpolation = to_interpolation_mode(interpolation)
+def perspective(img, startpoints: Any, endpoints: Any, interpolation: Any = InterpolationMode.BILINEAR,
+                fill: Any = None):
+    if not isinstance(interpolation, InterpolationMode):
+        interpolation = to_interpolation_mode(interpolation)
     fill = _check_fill(fill)
     coeffs = _get_perspective_coeffs(startpoints, endpoints)
     if not _is_tensor(img):
