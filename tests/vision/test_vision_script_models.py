@@ -63,3 +63,21 @@ def test_scripted_model_saves_and_loads(tmp_path):
     loaded = ember.jit.load(str(path))
     with ember.no_grad():
         ember.testing.assert_close(loaded(x), model(x), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name,kwargs", [("fcn_resnet50", {"aux_loss": True}), ("deeplabv3_resnet50", {}),
+                                         ("deeplabv3_mobilenet_v3_large", {"aux_loss": True}),
+                                         ("lraspp_mobilenet_v3_large", {})])
+def test_scripted_segmentation_model_matches_eager(name, kwargs):
+    import embervision.models.segmentation as S
+
+    ember.manual_seed(0)
+    model = getattr(S, name)(weights_backbone=None, num_classes=5, **kwargs).eval()
+    x = ember.randn(1, 3, 48, 40)
+    with ember.no_grad():
+        want = model(x)
+        got = ember.jit.script(model)(x)
+    assert list(got) == list(want)
+    for key in want:
+        assert tuple(got[key].shape) == (1, 5, 48, 40)
+        ember.testing.assert_close(got[key], want[key], rtol=1e-5, atol=1e-5)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections
 import inspect
 import typing
 import warnings
@@ -444,6 +445,8 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
             return self.unused_call(callee, node)
         if T.is_namedtuple_class(callee):
             return self.namedtuple_call(callee, node)
+        if callee is collections.OrderedDict and not node.args and not node.keywords:  # TorchScript's Dict[str, Tensor]
+            return self.emit1("prim::DictConstruct", [], T.dict_of(T.STR, T.TENSOR), node)
         if callee in _builtins.SCRIPT_IMPLS:
             args, kwargs = self.args_of(node)
             return self.inline_call(_builtins.SCRIPT_IMPLS[callee], args, kwargs, node)

@@ -1,5 +1,7 @@
 """Helpers the builders share: channel rounding, weights-to-argument checks, loading weights into a model,
 the input remapping of GoogLeNet and Inception v3."""
+from collections import OrderedDict
+
 import ember
 
 
@@ -110,7 +112,6 @@ class IntermediateLayerGetter(ember.nn.ModuleDict):
         self.return_layers = orig_return_layers
 
     def forward(self, x):
-        from collections import OrderedDict
         out = OrderedDict()
         for name, module in self.items():
             x = module(x)

@@ -19,7 +19,7 @@ class _SimpleSegmentationModel(nn.Module):
 
     def forward(self, x):
         """Returns OrderedDict(out=[N, num_classes, H, W] logits, aux=... when there is an aux classifier)."""
-        input_shape = tuple(x.shape[-2:])
+        input_shape = x.shape[-2:]
         features = self.backbone(x)
         result = OrderedDict()
         out = self.classifier(features["out"])

@@ -35,7 +35,7 @@ class ASPPPooling(nn.Sequential):
                          nn.BatchNorm2d(out_channels), nn.ReLU())
 
     def forward(self, x):
-        size = tuple(x.shape[-2:])
+        size = x.shape[-2:]
         for mod in self:
             x = mod(x)
         return F.interpolate(x, size=size, mode="bilinear", align_corners=False)

@@ -2,8 +2,9 @@
 plus a linear classifier on the stride-8 ones; lraspp_mobilenet_v3_large."""
 
 from collections import OrderedDict
+from typing import Dict
 
-from ember import nn
+from ember import Tensor, nn
 from ember.nn import functional as F
 
 from .._api import register_model
@@ -24,10 +25,10 @@ class LRASPPHead(nn.Module):
         self.low_classifier = nn.Conv2d(low_channels, num_classes, 1)
         self.high_classifier = nn.Conv2d(inter_channels, num_classes, 1)
 
-    def forward(self, features):
+    def forward(self, features: Dict[str, Tensor]):
         low, high = features["low"], features["high"]
         x = self.cbr(high) * self.scale(high)
-        x = F.interpolate(x, size=tuple(low.shape[-2:]), mode="bilinear", align_corners=False)
+        x = F.interpolate(x, size=low.shape[-2:], mode="bilinear", align_corners=False)
         return self.low_classifier(low) + self.high_classifier(x)
 
 
@@ -39,8 +40,10 @@ class LRASPP(nn.Module):
 
     def forward(self, input):
         out = self.classifier(self.backbone(input))
-        out = F.interpolate(out, size=tuple(input.shape[-2:]), mode="bilinear", align_corners=False)
-        return OrderedDict([("out", out)])
+        out = F.interpolate(out, size=input.shape[-2:], mode="bilinear", align_corners=False)
+        result = OrderedDict()
+        result["out"] = out
+        return result
 
 
 def _lraspp_mobilenetv3(backbone, num_classes):
