@@ -57,9 +57,19 @@ CASES = {  # name -> factory of the transform (torchvision's scriptable v1 trans
     "RandomAdjustSharpness": lambda: T.RandomAdjustSharpness(2, p=1.0),
     "RandomAutocontrast": lambda: T.RandomAutocontrast(p=1.0),
     "RandomEqualize": lambda: T.RandomEqualize(p=1.0),
+    "AutoAugment_imagenet": lambda: T.AutoAugment(),
+    "AutoAugment_cifar10_fill": lambda: T.AutoAugment(T.AutoAugmentPolicy.CIFAR10, fill=[10, 20, 30]),
+    "AutoAugment_svhn_bilinear": lambda: T.AutoAugment(T.AutoAugmentPolicy.SVHN, interpolation=BI),
+    "RandAugment": lambda: T.RandAugment(),
+    "RandAugment_3ops": lambda: T.RandAugment(num_ops=3, magnitude=20, fill=5),
+    "TrivialAugmentWide": lambda: T.TrivialAugmentWide(),
+    "AugMix": lambda: T.AugMix(),
+    "AugMix_not_all_ops": lambda: T.AugMix(severity=5, mixture_width=2, chain_depth=2, all_ops=False),
 }
 FLOAT_ONLY = {"Normalize", "LinearTransformation", "RandomErasing_random", "RandomSolarize_float"}
-UINT8_ONLY = {"RandomPosterize", "RandomEqualize", "RandomSolarize"}
+UINT8_ONLY = {"RandomPosterize", "RandomEqualize", "RandomSolarize", "AutoAugment_imagenet", "AutoAugment_cifar10_fill",
+              "AutoAugment_svhn_bilinear", "RandAugment", "RandAugment_3ops", "TrivialAugmentWide", "AugMix",
+              "AugMix_not_all_ops"}
 
 
 def images(dtype):
@@ -93,7 +103,7 @@ def test_scripted_transform_equals_eager(name, dtype):
         pytest.skip("the transform takes the other dtype")
     transform = CASES[name]()
     x = images(dtype)
-    for seed in (0, 1, 2, 3):
+    for seed in range(8 if name.startswith(("AutoAugment", "RandAugment", "Trivial", "AugMix")) else 4):
         got, want = run_both(transform, x, seed)
         assert_same(got, want)
 

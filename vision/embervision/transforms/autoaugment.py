@@ -1,14 +1,13 @@
 """AutoAugment (ImageNet/CIFAR10/SVHN policies), RandAugment, TrivialAugmentWide and AugMix: learned or
 uniformly drawn chains of photometric and geometric ops on uint8 tensors [..., 1|3, H, W] or PIL
 images. Random choices come from ember's generator, once per call, so a batch shares them."""
-from typing import Any
+from typing import Any, List, Tuple
 
 import math
 from enum import Enum
 
 import ember
 from ember import nn
-from ember.distributions import Dirichlet
 
 from . import functional as F
 from ._interpolation import InterpolationMode, to_interpolation_mode
@@ -53,33 +52,59 @@ def _apply_op(img, op_name: Any, magnitude: Any, interpolation: Any, fill: Any):
     raise ValueError(f"The provided operator {op_name} is not recognized.")
 
 
-def _linspace(lo: Any, hi: Any, n: Any):
+def _linspace(lo: float, hi: float, n: int) -> List[float]:
     return [lo + (hi - lo) * i / (n - 1) for i in range(n)] if n > 1 else [lo]
 
 
-def _posterize_bits(top: Any, spread: Any, n: Any):
+def _posterize_bits(top: int, spread: int, n: int) -> List[float]:
     """Bits falling from `top` by `spread` over n bins (torchvision's rounding of the bin position)."""
-    return [top - round(i / ((n - 1) / spread)) for i in range(n)]
+    return [float(top - round(i / ((n - 1) / spread))) for i in range(n)]
 
 
-def _space(num_bins: Any, width: Any, height: Any, shear: Any, translate_x: Any, translate_y: Any, rotate: Any,
-           enhance: Any, posterize_spread: Any):
-    """op name -> (magnitudes per bin, or None for ops without one; signed)."""
-    return {
-        "ShearX": (_linspace(0.0, shear, num_bins), True),
-        "ShearY": (_linspace(0.0, shear, num_bins), True),
-        "TranslateX": (_linspace(0.0, translate_x, num_bins), True),
-        "TranslateY": (_linspace(0.0, translate_y, num_bins), True),
-        "Rotate": (_linspace(0.0, rotate, num_bins), True),
-        "Brightness": (_linspace(0.0, enhance, num_bins), True),
-        "Color": (_linspace(0.0, enhance, num_bins), True),
-        "Contrast": (_linspace(0.0, enhance, num_bins), True),
-        "Sharpness": (_linspace(0.0, enhance, num_bins), True),
-        "Posterize": (_posterize_bits(8, posterize_spread, num_bins), False),
-        "Solarize": (_linspace(255.0, 0.0, num_bins), False),
-        "AutoContrast": (None, False),
-        "Equalize": (None, False),
-    }
+def _no_magnitudes() -> List[float]:
+    none: List[float] = []
+    return none
+
+
+Space = List[Tuple[str, List[float], bool]]
+
+
+def _space(num_bins: int, width: float, height: float, shear: float, translate_x: float, translate_y: float,
+           rotate: float, enhance: float, posterize_spread: int) -> Space:
+    """[(op name, magnitudes per bin (empty for ops without one), signed)], in the papers' order (a list, not a
+    dict, so that scripted code draws from the same order)."""
+    return [
+        ("ShearX", _linspace(0.0, shear, num_bins), True),
+        ("ShearY", _linspace(0.0, shear, num_bins), True),
+        ("TranslateX", _linspace(0.0, translate_x, num_bins), True),
+        ("TranslateY", _linspace(0.0, translate_y, num_bins), True),
+        ("Rotate", _linspace(0.0, rotate, num_bins), True),
+        ("Brightness", _linspace(0.0, enhance, num_bins), True),
+        ("Color", _linspace(0.0, enhance, num_bins), True),
+        ("Contrast", _linspace(0.0, enhance, num_bins), True),
+        ("Sharpness", _linspace(0.0, enhance, num_bins), True),
+        ("Posterize", _posterize_bits(8, posterize_spread, num_bins), False),
+        ("Solarize", _linspace(255.0, 0.0, num_bins), False),
+        ("AutoContrast", _no_magnitudes(), False),
+        ("Equalize", _no_magnitudes(), False),
+    ]
+
+
+def _identity_and(space: Space) -> Space:
+    return [("Identity", _no_magnitudes(), False)] + space
+
+
+def _lookup(space: Space, name: str) -> Tuple[List[float], bool]:
+    for entry in space:
+        if entry[0] == name:
+            return entry[1], entry[2]
+    return _no_magnitudes(), False  # Invert, Identity
+
+
+def _dirichlet(concentration: ember.Tensor) -> ember.Tensor:
+    """A Dirichlet draw: Gamma(a_i, 1) draws (floored at float32's tiny, as the distribution does) normalized."""
+    gammas = ember._standard_gamma(concentration).clamp(min=1.1754943508222875e-38)
+    return gammas / gammas.sum(-1, keepdim=True)
 
 
 def _random_sign(magnitude: Any, signed: Any):
@@ -151,22 +176,29 @@ class AutoAugment(nn.Module):
         self.policy, self.fill = policy, fill
         self.interpolation = to_interpolation_mode(interpolation)
         self.policies = _POLICIES[policy]
+        # the sub-policies' two ops as flat lists (bin -1: no magnitude), which scripted code indexes
+        ops = [op for sub_policy in self.policies for op in sub_policy]
+        self._op_names = [name for name, _, _ in ops]
+        self._op_probs = [float(p) for _, p, _ in ops]
+        self._op_bins = [-1 if b is None else b for _, _, b in ops]
 
     @staticmethod
-    def get_params(transform_num: Any):
-        return randint(0, transform_num), ember.rand(2).tolist(), ember.randint(0, 2, (2,)).tolist()
+    def get_params(transform_num: int) -> Tuple[int, ember.Tensor, ember.Tensor]:
+        """(the sub-policy, each op's probability draw, each op's sign draw)."""
+        return randint(0, transform_num), ember.rand(2), ember.randint(0, 2, (2,))
 
     def forward(self, img):
         fill = fill_for(img, self.fill)
-        policy_id, probs, signs = self.get_params(len(self.policies))
+        policy_id, probs, signs = self.get_params(len(self._op_names) // 2)
         width, height = F.get_image_size(img)
         space = _space(10, width, height, 0.3, 150.0 / 331.0 * width, 150.0 / 331.0 * height, 30.0, 0.9, 4)
-        space["Invert"] = (None, False)
-        for i, (op_name, p, magnitude_id) in enumerate(self.policies[policy_id]):
-            if probs[i] <= p:
-                magnitudes, signed = space[op_name]
-                magnitude = float(magnitudes[magnitude_id]) if magnitude_id is not None else 0.0
-                if signed and signs[i] == 0:
+        for i in range(2):
+            k = 2 * policy_id + i
+            op_name, magnitude_id = self._op_names[k], self._op_bins[k]
+            if float(probs[i]) <= self._op_probs[k]:
+                magnitudes, signed = _lookup(space, op_name)
+                magnitude = float(magnitudes[magnitude_id]) if magnitude_id >= 0 else 0.0
+                if signed and int(signs[i]) == 0:
                     magnitude = -magnitude
                 img = _apply_op(img, op_name, magnitude, self.interpolation, fill)
         return img
@@ -190,12 +222,10 @@ class RandAugment(nn.Module):
         fill = fill_for(img, self.fill)
         for _ in range(self.num_ops):
             width, height = F.get_image_size(img)
-            space = {"Identity": (None, False)}
-            space.update(_space(self.num_magnitude_bins, width, height, 0.3, 150.0 / 331.0 * width,
-                                150.0 / 331.0 * height, 30.0, 0.9, 4))
-            op_name = list(space)[randint(0, len(space))]
-            magnitudes, signed = space[op_name]
-            magnitude = float(magnitudes[self.magnitude]) if magnitudes is not None else 0.0
+            space = _identity_and(_space(self.num_magnitude_bins, width, height, 0.3, 150.0 / 331.0 * width,
+                                         150.0 / 331.0 * height, 30.0, 0.9, 4))
+            op_name, magnitudes, signed = space[randint(0, len(space))]
+            magnitude = float(magnitudes[self.magnitude]) if len(magnitudes) > 0 else 0.0
             img = _apply_op(img, op_name, _random_sign(magnitude, signed), self.interpolation, fill)
         return img
 
@@ -210,11 +240,9 @@ class TrivialAugmentWide(nn.Module):
 
     def forward(self, img):
         fill = fill_for(img, self.fill)
-        space = {"Identity": (None, False)}
-        space.update(_space(self.num_magnitude_bins, 0, 0, 0.99, 32.0, 32.0, 135.0, 0.99, 6))
-        op_name = list(space)[randint(0, len(space))]
-        magnitudes, signed = space[op_name]
-        magnitude = float(magnitudes[randint(0, len(magnitudes))]) if magnitudes is not None else 0.0
+        space = _identity_and(_space(self.num_magnitude_bins, 0.0, 0.0, 0.99, 32.0, 32.0, 135.0, 0.99, 6))
+        op_name, magnitudes, signed = space[randint(0, len(space))]
+        magnitude = float(magnitudes[randint(0, len(magnitudes))]) if len(magnitudes) > 0 else 0.0
         return _apply_op(img, op_name, _random_sign(magnitude, signed), self.interpolation, fill)
 
 
@@ -233,12 +261,16 @@ class AugMix(nn.Module):
         self.alpha, self.all_ops, self.fill = alpha, all_ops, fill
         self.interpolation = to_interpolation_mode(interpolation)
 
-    def _augmentation_space(self, width: Any, height: Any):
-        space = _space(self._PARAMETER_MAX, width, height, 0.3, width / 3.0, height / 3.0, 30.0, 0.9, 4)
-        space["Posterize"] = ([b - 4 for b in space["Posterize"][0]], False)  # 4 bits down to 0
-        if not self.all_ops:  # the ops that overlap ImageNet-C's corruptions are left out
-            for name in ("Brightness", "Color", "Contrast", "Sharpness"):
-                del space[name]
+    def _augmentation_space(self, width: int, height: int) -> Space:
+        space: Space = []
+        for name, magnitudes, signed in _space(self._PARAMETER_MAX, float(width), float(height), 0.3, width / 3.0,
+                                               height / 3.0, 30.0, 0.9, 4):
+            if name == "Posterize":  # 4 bits down to 0
+                magnitudes = [b - 4.0 for b in magnitudes]
+            # without all_ops, the ops that overlap ImageNet-C's corruptions are left out
+            if self.all_ops or (name != "Brightness" and name != "Color" and name != "Contrast" and
+                                name != "Sharpness"):
+                space.append((name, magnitudes, signed))
         return space
 
     def forward(self, orig_img):
@@ -246,16 +278,15 @@ class AugMix(nn.Module):
         img = orig_img if isinstance(orig_img, ember.Tensor) else F.pil_to_tensor(orig_img)
         width, height = F.get_image_size(img)
         space = self._augmentation_space(width, height)
-        m = Dirichlet(ember.tensor([self.alpha, self.alpha])).sample()
-        weights = Dirichlet(ember.tensor([self.alpha] * self.mixture_width)).sample() * m[1]
+        m = _dirichlet(ember.tensor([float(self.alpha), float(self.alpha)]))
+        weights = _dirichlet(ember.tensor([float(self.alpha)] * self.mixture_width)) * m[1]
         mix = m[0] * img.float()
         for i in range(self.mixture_width):
             aug = img
             depth = self.chain_depth if self.chain_depth > 0 else randint(1, 4)
             for _ in range(depth):
-                op_name = list(space)[randint(0, len(space))]
-                magnitudes, signed = space[op_name]
-                magnitude = float(magnitudes[randint(0, self.severity)]) if magnitudes is not None else 0.0
+                op_name, magnitudes, signed = space[randint(0, len(space))]
+                magnitude = float(magnitudes[randint(0, self.severity)]) if len(magnitudes) > 0 else 0.0
                 aug = _apply_op(aug, op_name, _random_sign(magnitude, signed), self.interpolation, fill)
             mix = mix + weights[i] * aug.float()
         out = mix.to(img.dtype)
