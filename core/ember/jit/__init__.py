@@ -6,6 +6,7 @@ from __future__ import annotations
 from ._errors import FrontendError, NotSupportedError, ScriptTypeError
 from ._fork import fork, wait
 from ._freeze import freeze, optimize_for_inference
+from ._prepare import prepare_scriptable
 from ._script_function import ScriptFunction, script_function
 from ._script_helpers import annotate, export, ignore, is_scripting, unused
 from ._script_module import ScriptModule, script_module
@@ -26,5 +27,5 @@ def script(obj):
     if isinstance(obj, (ScriptFunction, ScriptModule)):
         return obj
     if isinstance(obj, ember.nn.Module):
-        return script_module(obj)
+        return script_module(prepare_scriptable(obj))
     return script_function(obj)

@@ -6,3 +6,6 @@ from ._misc import *  # noqa: F401,F403
 from ._mix import CutMix, MixUp  # noqa: F401
 from ._transform import Transform  # noqa: F401
 from .._interpolation import InterpolationMode  # noqa: F401
+from ._scriptable import install as _install_scriptable
+
+_install_scriptable()

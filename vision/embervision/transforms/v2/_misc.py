@@ -25,8 +25,8 @@ class ColorJitter(Transform):
 
     def make_params(self, leaves, size):
         v1 = self._v1
-        order, *factors = v1.get_params(v1.brightness, v1.contrast, v1.saturation, v1.hue)
-        return {"order": order, "factors": factors}
+        order, b, c, s, h = v1.get_params(v1.brightness, v1.contrast, v1.saturation, v1.hue)
+        return {"order": [int(k) for k in order], "factors": [b, c, s, h]}
 
     def transform(self, leaf, params):
         if not _is_image_leaf(leaf):
