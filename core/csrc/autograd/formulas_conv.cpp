@@ -6,8 +6,15 @@ namespace ember::ad {
 
 Tensor conv_backward_input(const Tensor& grad, const DimVec& input_sizes, const Tensor& weight, const DimVec& stride,
                            const DimVec& padding, const DimVec& dilation, bool transposed, int64_t groups) {
-  if (transposed)  // <g, convT(x, w)> = <conv(g, w), x>
-    return convolution(grad, weight, Tensor(), stride, padding, dilation, false, DimVec{0}, groups);
+  if (transposed) {  // <g, convT(x, w)> = <conv(g, w), x>
+    Tensor g = convolution(grad, weight, Tensor(), stride, padding, dilation, false, DimVec{0}, groups);
+    // With output_padding the convolution can reach past the input (by output_padding / stride):
+    // those positions have no input to go to, and the ones before them are the gradient.
+    bool cropped = false;
+    for (int64_t d = 2; d < g.dim(); d++)
+      if (g.sizes()[d] > input_sizes[d]) g = narrow(g, d, 0, input_sizes[d]), cropped = true;
+    return cropped ? clone(g) : g;
+  }
   // The transposed convolution of grad, with the output padding that gives back the input's sizes.
   const int64_t nd = weight.dim() - 2;
   auto at = [&](const DimVec& v, int64_t d) { return v.size() == 1 ? v[0] : v[d]; };

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ..amp._policy import autocast_policy, fp32_under_autocast
 from .. import _C
-from .._memory_format import channels_last_3d
 from ._arg_checks import check_same_dtype, tensor_args
 
 __all__ = ["pad", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
@@ -150,21 +149,7 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
     stride, dilation = _ntuple(stride, nd, "stride"), _ntuple(dilation, nd, "dilation")
     input, padding = _conv_padding(input, weight, padding, stride, dilation, nd)
     out = _C.convolution(input, weight, bias, stride, padding, dilation, False, [0], groups)
-    out = _keep_channels_last_3d(out, input, weight, nd)
     return out.squeeze(0) if unbatched else out
-
-
-_CHANNELS_LAST_3D_CODE = 3  # what _C._suggest_memory_format answers for a channels_last_3d tensor
-
-
-def _keep_channels_last_3d(out, input, weight, nd):
-    """The 3-D convolutions' output in channels_last_3d when the input or the weight is (PyTorch's rule); the
-    kernel computes NCDHW (unlike the 2-D channels_last one), so the result is laid out afterwards."""
-    if nd != 3 or out.dim() != 5:
-        return out
-    if _CHANNELS_LAST_3D_CODE in (_C._suggest_memory_format(input), _C._suggest_memory_format(weight)):
-        return out.contiguous(memory_format=channels_last_3d)
-    return out
 
 
 @tensor_args("input", "weight", optional=("bias",))
@@ -200,7 +185,6 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
         raise ValueError(f"{name}: padding must be an int or a tuple of ints, got '{padding}'")
     out = _C.convolution(input, weight, bias, _ntuple(stride, nd, "stride"), _ntuple(padding, nd, "padding"),
                          _ntuple(dilation, nd, "dilation"), True, _ntuple(output_padding, nd, "output_padding"), groups)
-    out = _keep_channels_last_3d(out, input, weight, nd)
     return out.squeeze(0) if unbatched else out
 
 

@@ -9,6 +9,7 @@
 // (conv_bf16.h) except where Winograd serves; float16 (and bfloat16 elsewhere) computes in float32.
 // Depthwise 2-D float convolutions (groups == channels) take a direct stencil (conv_depthwise.h);
 // pointwise ones (1x1, stride 1, no padding) on wide planes a product straight on the input (conv_pointwise.h).
+// Channels-last operands run natively: 2-D on NHWC (conv_nhwc.h), 3-D on NDHWC (conv_ndhwc.h).
 // Messages follow PyTorch's.
 #include <algorithm>
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include "kernels/cpu/conv_chunked.h"
 #include "kernels/cpu/conv_cols.h"
 #include "kernels/cpu/conv_depthwise.h"
+#include "kernels/cpu/conv_ndhwc.h"
 #include "kernels/cpu/conv_nhwc.h"
 #include "kernels/cpu/conv_pointwise.h"
 #include "kernels/cpu/conv_winograd.h"
@@ -341,6 +343,8 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
                 " elements, but got bias of size ", shape_str(bias.sizes()), " instead");
   if (conv::nhwc::wanted(input, weight))  // channels_last operands: NHWC in and out (conv_nhwc.h)
     return conv::nhwc::convolution(p, input, weight, bias, transposed, out_sizes);
+  if (conv::ndhwc::wanted(input, weight))  // channels_last_3d operands: NDHWC in and out (conv_ndhwc.h)
+    return conv::ndhwc::convolution(p, input, weight, bias, transposed, out_sizes);
   Tensor out = empty(out_sizes, input.dtype(), input.device());
   if (input.is_meta() || weight.is_meta() || out.numel() == 0) return out;
   if (input.dtype() == ScalarType::BFloat16 && !winograd_serves(p, transposed, false) &&
@@ -384,6 +388,9 @@ Tensor convolution_weight_grad(const Tensor& grad_output, const Tensor& input, c
   const bool nhwc_input = conv::nhwc::wanted(input, input);
   if (weight_sizes.size() == 4 && p.batch > 0 && (nhwc_input || conv::nhwc::wanted(grad_output, grad_output)))
     return conv::nhwc::weight_grad(p, grad_output, input, weight_sizes, nhwc_input);
+  const bool ndhwc_input = conv::ndhwc::wanted(input, input);
+  if (weight_sizes.size() == 5 && p.batch > 0 && (ndhwc_input || conv::ndhwc::wanted(grad_output, grad_output)))
+    return conv::ndhwc::weight_grad(p, grad_output, input, weight_sizes, ndhwc_input);
   Tensor out = empty(weight_sizes, input.dtype(), input.device());
   if (input.is_meta() || out.numel() == 0) return out;
   if (p.batch == 0) {

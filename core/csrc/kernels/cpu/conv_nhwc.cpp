@@ -9,6 +9,7 @@
 #include "device/parallel.h"
 #include "iter/copy.h"
 #include "kernels/blas.h"
+#include "kernels/cpu/conv_channels_last_gemm.h"
 #include "kernels/cpu/conv_nhwc_winograd.h"
 #include "kernels/cpu/sgemm_unpacked.h"
 #include "tensor/memory_format.h"
@@ -17,19 +18,8 @@ namespace ember::conv::nhwc {
 
 namespace {
 
-// Whether float32 products run on the register kernels, which read A with any row stride (so taps
-// and channels can be one sum even where the rows overlap).
-bool register_kernels() { return cpu_has_avx512() || cpu_has_avx2(); }
-
-// C (m x n, ldc) += A (m x k, lda) @ B (k x n, ldb), on the calling thread.
-template <class T>
-void mm_acc(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc) {
-  if constexpr (std::is_same_v<T, float>) {
-    if (cpu_has_avx512()) return sgemm_unpacked::product512(m, n, k, a, lda, b, ldb, c, ldc, true);
-    if (cpu_has_avx2()) return sgemm_unpacked::product(m, n, k, a, lda, b, ldb, c, ldc, true);
-  }
-  blas::gemm_serial<T>(blas::Op::N, blas::Op::N, m, n, k, T(1), a, lda, b, ldb, T(1), c, ldc);
-}
+using channels_last::mm_acc;
+using channels_last::register_kernels;
 
 // One NHWC convolution pass over an already padded input (hp x wp), output oh x ow.
 struct Shape {
@@ -71,23 +61,11 @@ const T* pad_nhwc(const T* x, int64_t n, int64_t h, int64_t w, int64_t c, int64_
   return o;
 }
 
-// w (O, C/g, KH, KW), contiguous, packed per (group, kh, kw) as a (C/g x O/g) matrix; `flip_transpose`
-// packs the kernel rotated by 180 degrees with its channel roles swapped (an (O/g x C/g) matrix per
-// tap), the forward weight of the stride-1 transposed convolution; `transpose` alone packs W^T.
+// w (O, C/g, KH, KW) packed per (group, kh, kw): see channels_last::pack.
 template <class T>
 std::vector<T> pack(const T* w, int64_t o_ch, int64_t cg, int64_t kh, int64_t kw, int64_t groups, bool transpose,
                     bool flip) {
-  const int64_t og = o_ch / groups, taps = kh * kw;
-  std::vector<T> out(size_t(o_ch * cg * taps));
-  for (int64_t g = 0; g < groups; g++)
-    for (int64_t o = 0; o < og; o++)
-      for (int64_t c = 0; c < cg; c++)
-        for (int64_t t = 0; t < taps; t++) {
-          const T v = w[((g * og + o) * cg + c) * taps + (flip ? taps - 1 - t : t)];
-          const int64_t at = (g * taps + t) * cg * og + (transpose ? o * cg + c : c * og + o);
-          out[size_t(at)] = v;
-        }
-  return out;
+  return channels_last::pack(w, o_ch, cg, kh * kw, groups, transpose, flip);
 }
 
 // y (n, oh, ow, cout) = bias + the convolution of the padded input xp with packed weight wp.
