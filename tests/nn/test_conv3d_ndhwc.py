@@ -86,6 +86,9 @@ CONV_CASES = [
     dict(shape=(2, 6, 5, 5, 6), out=4, k=(2, 3, 2), groups=2, dilation=(1, 2, 1), padding=(1, 0, 2)),
     dict(shape=(2, 8, 4, 5, 5), out=8, k=1, bias=True),
     dict(shape=(1, 5, 6, 5, 8), out=3, k=(1, 3, 3), stride=(1, 2, 3), padding=(0, 1, 1), dilation=(2, 1, 1)),
+    # depthwise (a loop along the channels per tap), stride 1 (its input gradient gathers) and 2 (scatters)
+    dict(shape=(2, 6, 5, 6, 7), out=6, k=3, groups=6, padding=1, bias=True),
+    dict(shape=(2, 5, 5, 6, 7), out=5, k=(2, 3, 3), groups=5, stride=(2, 1, 2), dilation=(1, 2, 1)),
 ]
 
 
@@ -136,12 +139,13 @@ def test_conv3d_with_a_channels_last_3d_weight_only_and_its_weight_gradient():
 @pytest.mark.parametrize("kw", [dict(stride=2), dict(stride=1, padding=1),
                                 dict(stride=(2, 1, 3), output_padding=(1, 0, 2)),
                                 dict(groups=2, dilation=2, padding=1),
-                                dict(stride=1, dilation=2, output_padding=1)])
+                                dict(stride=1, dilation=2, output_padding=1), dict(groups=4, stride=(1, 2, 2)),
+                                dict(groups=4, padding=1)])
 def test_conv_transpose3d_matches_numpy(kw):
     rng = np.random.default_rng(2)
     groups = kw.get("groups", 1)
     a = rng.standard_normal((2, 4, 3, 4, 5))
-    w = rng.standard_normal((4, 6 // groups if groups > 1 else 3, 3, 2, 3)) * 0.3
+    w = rng.standard_normal((4, {1: 3, 2: 3, 4: 1}[groups], 3, 2, 3)) * 0.3
     x = _cl3(a)
     y = F.conv_transpose3d(x, ember.tensor(w), **kw)
     want = conv_transpose3d_ref(a, w, _tuple3(kw.get("stride", 1)), _tuple3(kw.get("padding", 0)),

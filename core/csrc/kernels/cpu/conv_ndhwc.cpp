@@ -72,11 +72,51 @@ const T* pad_ndhwc(const T* x, int64_t n, Box in, int64_t c, const int64_t (&bef
   return o;
 }
 
+// A depthwise convolution's weight (one input and one output channel per group) as (taps x channels), so
+// each tap is a multiply-add along the channels, which lie innermost in NDHWC: `per_group` is the
+// weight with its `taps` values per channel (channels_last::pack's layout when cg = og = 1).
+template <class T>
+std::vector<T> taps_by_channel(const T* per_group, int64_t channels, int64_t taps) {
+  std::vector<T> out(size_t(channels * taps));
+  for (int64_t c = 0; c < channels; c++)
+    for (int64_t t = 0; t < taps; t++) out[size_t(t * channels + c)] = per_group[c * taps + t];
+  return out;
+}
+
+// forward_rows for a depthwise convolution: wd is (taps x channels).
+template <class T>
+void depthwise_rows(const Shape& s, const T* xp, const T* wd, const T* bias, T* y) {
+  const int64_t C = s.cout, KH = s.k[1], KW = s.k[2];
+  parallel_for(s.n * s.out.d * s.out.h, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t r = lo; r < hi; r++) {
+      const int64_t b = r / (s.out.d * s.out.h), od = (r / s.out.h) % s.out.d, oh = r % s.out.h;
+      T* yr = y + r * s.out.w * C;
+      for (int64_t i = 0; i < s.out.w; i++)
+        for (int64_t c = 0; c < C; c++) yr[i * C + c] = bias ? bias[c] : T(0);
+      for (int64_t kd = 0; kd < s.k[0]; kd++)
+        for (int64_t kh = 0; kh < KH; kh++) {
+          const int64_t id = od * s.stride[0] + kd * s.dil[0], ih = oh * s.stride[1] + kh * s.dil[1];
+          const T* xr = xp + ((b * s.in.d + id) * s.in.h + ih) * s.in.w * C;
+          for (int64_t kw = 0; kw < KW; kw++) {
+            const T* wk = wd + ((kd * KH + kh) * KW + kw) * C;
+            for (int64_t i = 0; i < s.out.w; i++) {
+              const T* xi = xr + (i * s.stride[2] + kw * s.dil[2]) * C;
+              T* yi = yr + i * C;
+              for (int64_t c = 0; c < C; c++) yi[c] += xi[c] * wk[c];
+            }
+          }
+        }
+    }
+  });
+}
+
 // y (n, out.d, out.h, out.w, cout) = bias + the convolution of the padded input xp with packed weight wp
 // (channels_last::pack: a (C/g x O/g) matrix per group and tap).
 template <class T>
 void forward_rows(const Shape& s, const T* xp, const T* wp, const T* bias, T* y) {
   const int64_t cg = s.cin / s.groups, og = s.cout / s.groups, KD = s.k[0], KH = s.k[1], KW = s.k[2];
+  if (cg == 1 && og == 1 && s.groups > 1)  // 1 x 1 products per tap and group: a loop along the channels instead
+    return depthwise_rows(s, xp, taps_by_channel(wp, s.groups, KD * KH * KW).data(), bias, y);
   // float32 on the register kernels: a row's kw taps and channels are one run of KW * C values
   const bool merge_taps = std::is_same_v<T, float> && register_kernels() && s.groups == 1 && s.dil[2] == 1;
   parallel_for(s.n * s.out.d * s.out.h, 1, [&](int64_t lo, int64_t hi) {
@@ -153,6 +193,8 @@ void transposed(const Plan& p, const T* x, const T* w, T* y) {
   const int64_t C = p.in_ch, O = p.out_ch, KD = g.k[0], KH = g.k[1], KW = g.k[2];
   const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2];
   const std::vector<T> wt = channels_last::pack(w, O, cg, g.k_size(), p.groups, true, false);
+  const bool depthwise = cg == 1 && og == 1 && p.groups > 1;
+  const std::vector<T> wd = depthwise ? taps_by_channel(w, C, g.k_size()) : std::vector<T>();
   Tensor holder;
   T* buf = scratch<T>(holder, size_t(p.batch * pad.size() * C));
   parallel_for(p.batch, 1, [&](int64_t lo, int64_t hi) {
@@ -161,21 +203,68 @@ void transposed(const Plan& p, const T* x, const T* w, T* y) {
       std::fill_n(img, pad.size() * C, T(0));
       for (int64_t od = 0; od < OD; od++)
         for (int64_t oh = 0; oh < OH; oh++)
-          for (int64_t gi = 0; gi < p.groups; gi++)
-            for (int64_t kd = 0; kd < KD; kd++)
-              for (int64_t kh = 0; kh < KH; kh++)
-                for (int64_t kw = 0; kw < KW; kw++) {
-                  const int64_t id = od * g.stride[0] + kd * g.dil[0], ih = oh * g.stride[1] + kh * g.dil[1];
-                  mm_acc<T>(OW, cg, og, x + ((b * OD + od) * OH + oh) * OW * O + gi * og, O,
-                            wt.data() + (((gi * KD + kd) * KH + kh) * KW + kw) * og * cg, cg,
-                            img + ((id * pad.h + ih) * pad.w + kw * g.dil[2]) * C + gi * cg, g.stride[2] * C);
-                }
+          if (depthwise) {  // each tap: a multiply-add along the channels
+            const T* xr = x + ((b * OD + od) * OH + oh) * OW * O;
+            for (int64_t t = 0; t < g.k_size(); t++) {
+              const int64_t kd = t / (KH * KW), kh = (t / KW) % KH, kw = t % KW;
+              const int64_t id = od * g.stride[0] + kd * g.dil[0], ih = oh * g.stride[1] + kh * g.dil[1];
+              T* row = img + ((id * pad.h + ih) * pad.w + kw * g.dil[2]) * C;
+              const T* wk = wd.data() + t * C;
+              for (int64_t i = 0; i < OW; i++)
+                for (int64_t c = 0; c < C; c++) row[i * g.stride[2] * C + c] += xr[i * O + c] * wk[c];
+            }
+          } else
+            for (int64_t gi = 0; gi < p.groups; gi++)
+              for (int64_t kd = 0; kd < KD; kd++)
+                for (int64_t kh = 0; kh < KH; kh++)
+                  for (int64_t kw = 0; kw < KW; kw++) {
+                    const int64_t id = od * g.stride[0] + kd * g.dil[0], ih = oh * g.stride[1] + kh * g.dil[1];
+                    mm_acc<T>(OW, cg, og, x + ((b * OD + od) * OH + oh) * OW * O + gi * og, O,
+                              wt.data() + (((gi * KD + kd) * KH + kh) * KW + kw) * og * cg, cg,
+                              img + ((id * pad.h + ih) * pad.w + kw * g.dil[2]) * C + gi * cg, g.stride[2] * C);
+                  }
       for (int64_t id = 0; id < g.in[0]; id++)
         for (int64_t ih = 0; ih < g.in[1]; ih++)
           std::copy_n(img + (((id + g.pad[0]) * pad.h + ih + g.pad[1]) * pad.w + g.pad[2]) * C, g.in[2] * C,
                       y + ((b * g.in[0] + id) * g.in[1] + ih) * g.in[2] * C);
     }
   });
+}
+
+// dW (C, 1, KD, KH, KW) of a depthwise convolution through `dw_strides`: per tap, products along the
+// channels summed over the output positions, in `parts` fixed blocks of rows added in order.
+template <class T>
+void depthwise_weight_grad(const Plan& p, const T* dy, const T* xp, Box pad, T* dw, const DimVec& dw_strides) {
+  const Geometry& g = p.g;
+  const int64_t C = p.in_ch, taps = g.k_size(), KH = g.k[1], KW = g.k[2], OD = g.out[0], OH = g.out[1], OW = g.out[2];
+  const int64_t rows = p.batch * OD * OH;
+  const int64_t parts = std::max<int64_t>(1, std::min<int64_t>(get_num_threads(), rows));
+  std::vector<std::vector<T>> acc(static_cast<size_t>(parts));
+  parallel_for(parts, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t part = lo; part < hi; part++) {
+      std::vector<T>& a = acc[size_t(part)];
+      a.assign(size_t(taps * C), T(0));
+      for (int64_t r = part * rows / parts; r < (part + 1) * rows / parts; r++) {
+        const int64_t b = r / (OD * OH), od = (r / OH) % OD, oh = r % OH;
+        const T* dyr = dy + r * OW * C;
+        for (int64_t t = 0; t < taps; t++) {
+          const int64_t kd = t / (KH * KW), kh = (t / KW) % KH, kw = t % KW;
+          const int64_t prow =
+              (b * pad.d + od * g.stride[0] + kd * g.dil[0]) * pad.h + oh * g.stride[1] + kh * g.dil[1];
+          const T* xr = xp + (prow * pad.w + kw * g.dil[2]) * C;
+          T* at = a.data() + t * C;
+          for (int64_t i = 0; i < OW; i++)
+            for (int64_t c = 0; c < C; c++) at[c] += xr[i * g.stride[2] * C + c] * dyr[i * C + c];
+        }
+      }
+    }
+  });
+  for (int64_t part = 1; part < parts; part++)
+    for (int64_t i = 0; i < taps * C; i++) acc[0][size_t(i)] += acc[size_t(part)][size_t(i)];
+  for (int64_t c = 0; c < C; c++)
+    for (int64_t t = 0; t < taps; t++)
+      dw[c * dw_strides[0] + (t / (KH * KW)) * dw_strides[2] + ((t / KW) % KH) * dw_strides[3] +
+         (t % KW) * dw_strides[4]] = acc[0][size_t(t * C + c)];
 }
 
 // dW (O, C/g, KD, KH, KW) written through `dw_strides` = sum over images and rows of xp^T @ dy, each
@@ -191,6 +280,7 @@ void weight_grad_impl(const Plan& p, const T* dy, const T* x, T* dw, const DimVe
   const Box pad = box_of(ext);
   Tensor pad_holder, t_holder;
   const T* xp = pad_ndhwc(x, p.batch, box_of(g.in), C, g.pad, pad, pad_holder);
+  if (cg == 1 && og == 1 && p.groups > 1) return depthwise_weight_grad(p, dy, xp, pad, dw, dw_strides);
   // float32, stride 1 along width: rows transposed to (C x width), so xp^T's rows are runs for the register kernels.
   const bool transposed_rows = std::is_same_v<T, float> && register_kernels() && g.stride[2] == 1;
   const T* xt = nullptr;
