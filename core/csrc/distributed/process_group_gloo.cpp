@@ -1,6 +1,7 @@
-// ProcessGroupGloo: rendezvous, the worker thread, and each collective mapped onto Gloo's options API.
-// Gloo's errors (a peer that closed its sockets, a timeout) become DistBackendError naming the collective
-// and this rank, on every rank that was waiting for the lost peer.
+// ProcessGroupGloo: rendezvous, the worker thread, failure handling, and the reductions mapped onto Gloo's
+// options API (data movement and point to point: process_group_gloo_movement.cpp). Gloo's errors (a peer
+// that closed its sockets, a timeout) become DistBackendError naming the collective, this rank and the
+// ranks that never reached the collective, on every rank of the group.
 #include "distributed/process_group_gloo.h"
 
 #include <gloo/allgather.h>
@@ -13,6 +14,7 @@
 #include <gloo/transport/tcp/device.h>
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "distributed/gloo_store_adapter.h"
@@ -22,6 +24,56 @@ namespace ember::distributed {
 namespace {
 
 using ReduceFn = void (*)(void*, const void*, const void*, size_t);
+
+// bfloat16 as its bit pattern: the high half of a float32, rounded to nearest even on the way back.
+struct BFloat16 {
+  uint16_t bits;
+};
+
+float to_float(BFloat16 x) {
+  uint32_t u = static_cast<uint32_t>(x.bits) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+BFloat16 to_bfloat16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return BFloat16{static_cast<uint16_t>((u >> 16) | 0x40)};  // NaN stays NaN
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return BFloat16{static_cast<uint16_t>(u >> 16)};
+}
+
+template <typename Op>
+void bfloat16_elementwise(void* c, const void* a, const void* b, size_t n) {
+  auto out = static_cast<BFloat16*>(c);
+  auto x = static_cast<const BFloat16*>(a);
+  auto y = static_cast<const BFloat16*>(b);
+  for (size_t i = 0; i < n; ++i) out[i] = to_bfloat16(Op{}(to_float(x[i]), to_float(y[i])));
+}
+
+struct Minimum {
+  float operator()(float a, float b) const { return a != a ? a : (b < a ? b : a); }  // NaN propagates
+};
+struct Maximum {
+  float operator()(float a, float b) const { return a != a ? a : (b > a ? b : a); }
+};
+
+ReduceFn bfloat16_reduce_fn(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::SUM:
+      return &bfloat16_elementwise<std::plus<float>>;
+    case ReduceOp::PRODUCT:
+      return &bfloat16_elementwise<std::multiplies<float>>;
+    case ReduceOp::MIN:
+      return &bfloat16_elementwise<Minimum>;
+    case ReduceOp::MAX:
+      return &bfloat16_elementwise<Maximum>;
+    default:
+      throw std::invalid_argument("Cannot use this ReduceOp (BAND/BOR/BXOR) with floating-point tensors");
+  }
+}
 
 template <typename T, typename Op>
 void elementwise(void* c, const void* a, const void* b, size_t n) {
@@ -53,6 +105,23 @@ ReduceFn reduce_fn(ReduceOp op) {
   throw std::invalid_argument("Cannot use this ReduceOp (BAND/BOR/BXOR) with floating-point tensors");
 }
 
+// bool as bytes 0/1: SUM and MAX are a logical or, PRODUCT and MIN a logical and (PyTorch's results).
+ReduceFn bool_reduce_fn(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::SUM:
+    case ReduceOp::MAX:
+    case ReduceOp::BOR:
+      return &elementwise<uint8_t, std::bit_or<uint8_t>>;
+    case ReduceOp::PRODUCT:
+    case ReduceOp::MIN:
+    case ReduceOp::BAND:
+      return &elementwise<uint8_t, std::bit_and<uint8_t>>;
+    case ReduceOp::BXOR:
+      return &elementwise<uint8_t, std::bit_xor<uint8_t>>;
+  }
+  throw std::invalid_argument("ProcessGroupGloo: unknown ReduceOp");
+}
+
 template <typename F>
 auto dispatch(ElemType type, F&& f) {
   switch (type) {
@@ -67,16 +136,34 @@ auto dispatch(ElemType type, F&& f) {
     case ElemType::Int8:
       return f(int8_t{});
     case ElemType::UInt8:
+    case ElemType::Bool:
       return f(uint8_t{});
+    case ElemType::Float16:
+      return f(gloo::float16{});
+    case ElemType::BFloat16:
+      return f(BFloat16{});
   }
   throw std::invalid_argument("ProcessGroupGloo: unsupported element type");
+}
+
+// The reduction for (type, op); an op the type does not allow raises invalid_argument at the call.
+ReduceFn typed_reduce_fn(ElemType type, ReduceOp op) {
+  if (type == ElemType::Bool) return bool_reduce_fn(op);
+  if (type == ElemType::BFloat16) return bfloat16_reduce_fn(op);
+  return dispatch(type, [&](auto t) -> ReduceFn {
+    using T = decltype(t);
+    if constexpr (std::is_same_v<T, BFloat16>)
+      return nullptr;  // handled above
+    else
+      return reduce_fn<T>(op);  // gloo's math covers float16 too
+  });
 }
 
 }  // namespace
 
 ProcessGroupGloo::ProcessGroupGloo(std::shared_ptr<Store> store, int rank, int size, Millis timeout,
                                    const std::string& hostname, const std::string& iface)
-    : rank_(rank), size_(size), timeout_(timeout) {
+    : store_(store), rank_(rank), size_(size), timeout_(timeout) {
   if (size < 1 || rank < 0 || rank >= size)
     throw std::invalid_argument("ProcessGroupGloo: rank " + std::to_string(rank) + " is not in [0, " +
                                 std::to_string(size) + ")");
@@ -99,13 +186,31 @@ ProcessGroupGloo::ProcessGroupGloo(std::shared_ptr<Store> store, int rank, int s
   worker_ = std::thread([this] { worker_loop(); });
 }
 
-ProcessGroupGloo::~ProcessGroupGloo() {
+ProcessGroupGloo::~ProcessGroupGloo() { shutdown(); }
+
+void ProcessGroupGloo::shutdown() {
+  std::vector<PendingTransfer> transfers;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
+    transfers.swap(transfers_);
   }
   queued_.notify_all();
-  worker_.join();
+  if (worker_.joinable()) worker_.join();
+  for (auto& t : transfers) {
+    if (!*t.done) {
+      if (t.sending)
+        t.buffer->abortWaitSend();
+      else
+        t.buffer->abortWaitRecv();
+    }
+    t.waiter.join();
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (context_) {
+    context_.reset();
+    broken_by_ = "the group was destroyed";
+  }
 }
 
 void ProcessGroupGloo::worker_loop() {
@@ -122,17 +227,55 @@ void ProcessGroupGloo::worker_loop() {
   }
 }
 
+std::shared_ptr<gloo::Context> ProcessGroupGloo::live_context(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!context_)
+    throw DistBackendError(name + " on rank " + std::to_string(rank_) + " of " + std::to_string(size_) +
+                           ": the process group is unusable after an earlier failure: " + broken_by_);
+  return context_;
+}
+
+std::string ProcessGroupGloo::fail(const std::string& name, uint32_t seq, const std::string& cause) {
+  std::string what = name + " (collective #" + std::to_string(seq) + " of this group) failed on rank " +
+                     std::to_string(rank_) + " of " + std::to_string(size_);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!context_) return what + ": " + cause;  // already broken: the first failure was diagnosed
+    context_.reset();  // closes our sockets: peers still inside a collective with us fail now, not at timeout
+    broken_by_ = what;
+  }
+  // Every rank that failed in this collective leaves a mark; those without one after a grace period never
+  // reached it (dead or hung). The store may be gone with its host: then say so instead.
+  std::string missing;
+  try {
+    std::string prefix = "failed/" + std::to_string(seq) + "/";
+    store_->set(prefix + std::to_string(rank_), Bytes{1});
+    auto deadline = std::chrono::steady_clock::now() + std::min(timeout_, Millis(3000));
+    for (;;) {
+      missing.clear();
+      for (int r = 0; r < size_; ++r)
+        if (!store_->check({prefix + std::to_string(r)})) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+      if (missing.empty() || std::chrono::steady_clock::now() >= deadline) break;
+      std::this_thread::sleep_for(Millis(50));
+    }
+  } catch (const std::exception& e) {
+    return what + " (the store is unreachable, so its host may be down: " + e.what() + "): " + cause;
+  }
+  if (missing.empty()) return what + " on every rank: " + cause;
+  return what + "; rank(s) " + missing + " did not take part (dead, hung, or never called it): " + cause;
+}
+
 std::shared_ptr<Work> ProcessGroupGloo::enqueue(std::string name, std::function<void(uint32_t)> run) {
   auto work = std::make_shared<Work>();
   std::lock_guard<std::mutex> lock(mutex_);
+  if (stopping_) throw DistBackendError(name + ": the process group was destroyed");
   uint32_t tag = next_tag_++;
   queue_.push_back([this, work, tag, name = std::move(name), run = std::move(run)] {
     try {
       run(tag);
       work->finish(nullptr);
     } catch (const gloo::Exception& e) {
-      work->finish(std::make_exception_ptr(DistBackendError(name + " failed on rank " + std::to_string(rank_) + " of " +
-                                                            std::to_string(size_) + ": " + e.what())));
+      work->finish(std::make_exception_ptr(DistBackendError(fail(name, tag, e.what()))));
     } catch (...) {
       work->finish(std::current_exception());
     }
@@ -142,9 +285,9 @@ std::shared_ptr<Work> ProcessGroupGloo::enqueue(std::string name, std::function<
 }
 
 std::shared_ptr<Work> ProcessGroupGloo::allreduce(Buffer buf, ReduceOp op) {
-  ReduceFn fn = dispatch(buf.type, [&](auto t) { return reduce_fn<decltype(t)>(op); });  // bad op: raise now
+  ReduceFn fn = typed_reduce_fn(buf.type, op);  // a bad op raises here, in the caller
   return enqueue("all_reduce", [this, buf, fn](uint32_t tag) {
-    gloo::AllreduceOptions opts(context_);
+    gloo::AllreduceOptions opts(live_context("all_reduce"));
     dispatch(buf.type, [&](auto t) {
       using T = decltype(t);
       opts.setOutput(static_cast<T*>(buf.data), buf.count);
@@ -159,7 +302,7 @@ std::shared_ptr<Work> ProcessGroupGloo::allreduce(Buffer buf, ReduceOp op) {
 
 std::shared_ptr<Work> ProcessGroupGloo::broadcast(Buffer buf, int root) {
   return enqueue("broadcast", [this, buf, root](uint32_t tag) {
-    gloo::BroadcastOptions opts(context_);
+    gloo::BroadcastOptions opts(live_context("broadcast"));
     dispatch(buf.type, [&](auto t) {
       using T = decltype(t);
       if (rank_ == root) opts.setInput(static_cast<T*>(buf.data), buf.count);
@@ -174,9 +317,9 @@ std::shared_ptr<Work> ProcessGroupGloo::broadcast(Buffer buf, int root) {
 }
 
 std::shared_ptr<Work> ProcessGroupGloo::reduce(Buffer buf, ReduceOp op, int root) {
-  ReduceFn fn = dispatch(buf.type, [&](auto t) { return reduce_fn<decltype(t)>(op); });
+  ReduceFn fn = typed_reduce_fn(buf.type, op);
   return enqueue("reduce", [this, buf, fn, root](uint32_t tag) {
-    gloo::ReduceOptions opts(context_);
+    gloo::ReduceOptions opts(live_context("reduce"));
     dispatch(buf.type, [&](auto t) {
       using T = decltype(t);
       opts.setInput(static_cast<T*>(buf.data), buf.count);
@@ -195,7 +338,7 @@ std::shared_ptr<Work> ProcessGroupGloo::allgather(Buffer in, Buffer out) {
   if (out.type != in.type || out.count != in.count * static_cast<size_t>(size_))
     throw std::invalid_argument("all_gather: the output must hold world_size * input elements of the input's type");
   return enqueue("all_gather", [this, in, out](uint32_t tag) {
-    gloo::AllgatherOptions opts(context_);
+    gloo::AllgatherOptions opts(live_context("all_gather"));
     dispatch(in.type, [&](auto t) {
       using T = decltype(t);
       opts.setInput(static_cast<T*>(in.data), in.count);
@@ -210,7 +353,7 @@ std::shared_ptr<Work> ProcessGroupGloo::allgather(Buffer in, Buffer out) {
 
 std::shared_ptr<Work> ProcessGroupGloo::barrier() {
   return enqueue("barrier", [this](uint32_t tag) {
-    gloo::BarrierOptions opts(context_);
+    gloo::BarrierOptions opts(live_context("barrier"));
     opts.setTag(tag);
     opts.setTimeout(timeout_);
     gloo::barrier(opts);

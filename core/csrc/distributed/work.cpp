@@ -33,4 +33,19 @@ void Work::finish(std::exception_ptr error) {
   done_cv_.notify_all();
 }
 
+std::exception_ptr Work::error() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return error_;
+}
+
+int Work::source() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return source_;
+}
+
+void Work::set_source(int rank) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  source_ = rank;
+}
+
 }  // namespace ember::distributed

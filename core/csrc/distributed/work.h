@@ -21,12 +21,16 @@ class Work {
   bool is_completed();
   bool is_success();  // completed without error
   void finish(std::exception_ptr error);
+  std::exception_ptr error();  // null while running or after success
+  int source();                // a receive's sender (-1 before completion, or for other work)
+  void set_source(int rank);
 
  private:
   std::mutex mutex_;
   std::condition_variable done_cv_;
   bool done_ = false;
   std::exception_ptr error_;
+  int source_ = -1;
 };
 
 }  // namespace ember::distributed
