@@ -23,13 +23,16 @@ def launch(script: str, world_size: int, env: dict | None = None, timeout: float
         penv = dict(os.environ, RANK=str(rank), WORLD_SIZE=str(world_size), **(env or {}))
         procs.append(subprocess.Popen([sys.executable, "-c", script], env=penv, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, text=True))
-    results = []
+    results, failures = [], []
     try:
-        for p in procs:
+        for rank, p in enumerate(procs):
             out, err = p.communicate(timeout=timeout)
             lines = [ln for ln in out.splitlines() if ln.startswith("{") or ln.startswith("[")]
-            assert p.returncode == 0 and lines, f"worker failed (exit {p.returncode}):\n{out}\n{err}"
-            results.append(json.loads(lines[-1]))
+            if p.returncode != 0 or not lines:
+                failures.append(f"worker {rank} failed (exit {p.returncode}):\n{out}\n{err}")
+            else:
+                results.append(json.loads(lines[-1]))
+        assert not failures, "\n".join(failures)  # every rank's error: the first to fail is not always rank 0
     finally:
         for p in procs:
             if p.poll() is None:

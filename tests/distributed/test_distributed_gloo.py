@@ -215,8 +215,8 @@ def test_one_rank_group(one_rank_group):
         dist.broadcast(t, src=3)
     with pytest.raises(RuntimeError, match="Cannot use ReduceOp.BAND with non-integral dtype"):
         dist.all_reduce(t, op=dist.ReduceOp.BAND)
-    with pytest.raises(RuntimeError, match="unsupported dtype ember.complex64"):
-        dist.all_reduce(ember.ones(2, dtype=ember.complex64))
+    with pytest.raises(RuntimeError, match="unsupported dtype ember.int16"):  # PyTorch's gloo rejects int16 too
+        dist.all_reduce(ember.ones(2, dtype=ember.int16))
     with pytest.raises(RuntimeError, match=r"invalid tensor size at index 0 \(expected \(3,\), got \(2,\)\)"):
         dist.all_gather([ember.zeros(2)], ember.ones(3))
     with pytest.raises(RuntimeError, match="expected length 1, got 2"):
