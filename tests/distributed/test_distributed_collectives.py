@@ -207,8 +207,8 @@ def _check(results: list, world: int):
         np.testing.assert_array_equal(out["reduce_scatter/MAX"],
                                       np.maximum.reduce([inputs(r * world + rank, "float32") for r in range(world)]))
         full = [inputs(r, "float32", (2 * world, 3)) for r in range(world)]
-        np.testing.assert_allclose(out["reduce_scatter_tensor/AVG"], (np.add.reduce(full) / world)[2 * rank:2 * rank + 2],
-                                   rtol=1e-6)
+        average = np.add.reduce(full) / world
+        np.testing.assert_allclose(out["reduce_scatter_tensor/AVG"], average[2 * rank:2 * rank + 2], rtol=1e-6)
         np.testing.assert_array_equal(out["all_gather_into_tensor"],
                                       np.concatenate([inputs(r, "int8") for r in range(world)]))
         expected = []

@@ -167,7 +167,8 @@ def test_dead_peer_makes_the_survivor_raise(tmp_path):
     import json
     result = json.loads(out0.strip().splitlines()[-1])
     assert result["raised"] == "DistBackendError", (out0, err0)
-    assert "all_reduce (collective #1 of this group) failed on rank 0 of 2; rank(s) 1 did not take part" in result["message"]
+    assert ("all_reduce (collective #1 of this group) failed on rank 0 of 2; rank(s) 1 did not take part"
+            in result["message"])
 
 
 # Single-process checks: argument errors before and after init (a one-rank group over a HashStore).

@@ -296,6 +296,9 @@ std::shared_ptr<Work> ProcessGroupGloo::allreduce(Buffer buf, ReduceOp op) {
     opts.setReduceFunction(fn);
     opts.setTag(tag);
     opts.setTimeout(timeout_);
+    // Gloo's default 1 MB segments cost ~20% on a 100 MB all-reduce over loopback against 4 MB ones (an A/B
+    // in one process on 2 ranks); larger segments gained little more.
+    opts.setMaxSegmentSize(size_t{4} << 20);
     gloo::allreduce(opts);
   });
 }
