@@ -1,7 +1,7 @@
 """ember.distributed beside torch.distributed on gloo (issue target: all_reduce of 100 MB on 2 local ranks at
 least as fast as PyTorch's). One measurement starts 2 fresh processes, which meet over loopback, warm up, and
-time 5 all-reduces of 25M float32 (100 MB) each; it is rank 0's median time per all_reduce. Start-up is not
-timed."""
+time 7 all-reduces of 25M float32 (100 MB) each; it is rank 0's fastest (the machine is shared: the best of
+several is what the code can do, the median mostly the neighbours' load). Start-up is not timed."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,7 @@ import sys
 from .runner import Case, ember_and_torch
 
 _WORKER = """
-import json, os, statistics, sys, time
+import json, os, sys, time
 from datetime import timedelta
 lib = sys.argv[1]
 if lib == "ember":
@@ -26,14 +26,14 @@ dist.init_process_group("gloo", init_method="tcp://127.0.0.1:" + os.environ["POR
 x = t.ones(25 * 1024 * 1024)
 dist.all_reduce(x)  # warm-up: connections, first-touch of the buffers
 times = []
-for _ in range(5):
+for _ in range(7):
     dist.barrier()
     t0 = time.perf_counter()
     dist.all_reduce(x)
     times.append(time.perf_counter() - t0)
-assert float(x[0]) == 2.0 ** 6, float(x[0])  # 6 sums of two ranks' values, all exact
+assert float(x[0]) == 2.0 ** 8, float(x[0])  # 8 sums of two ranks' values, all exact
 dist.destroy_process_group()
-print(json.dumps(statistics.median(times)))
+print(json.dumps(min(times)))
 """
 
 
