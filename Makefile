@@ -127,11 +127,13 @@ $(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(STAMP)/gloo $(C
 	@touch $@
 
 # ember.distributed's gloo backend links Debian's libgloo (libgloo-dev: headers, libgloo.so, its CMake config),
-# installed here with apt-get when its headers are missing (as root, or through sudo), as vision-libs does.
+# and its RedisStore hiredis (libhiredis-dev); tests/distributed's Redis tests start Debian's redis-server.
+# Installed here with apt-get when missing (as root, or through sudo), as vision-libs does.
 $(STAMP)/gloo:
-	@if [ ! -f /usr/include/gloo/rendezvous/context.h ]; then \
+	@if [ ! -f /usr/include/gloo/rendezvous/context.h ] || [ ! -f /usr/include/hiredis/hiredis.h ] || \
+	    ! command -v redis-server >/dev/null; then \
 	    sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq libgloo-dev; \
+	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq libgloo-dev libhiredis-dev redis-server; \
 	fi
 	@mkdir -p $(STAMP) && touch $@
 

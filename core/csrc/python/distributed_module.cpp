@@ -11,6 +11,7 @@ namespace pyb = pybind11;
 namespace ember::py {
 void add_distributed_stores(pyb::module_& m);  // distributed_stores.cpp
 void add_distributed_gloo(pyb::module_& m);    // distributed_gloo.cpp
+void add_distributed_redis(pyb::module_& m);   // distributed_redis.cpp
 }  // namespace ember::py
 
 PYBIND11_MODULE(_distributed_C, m) {
@@ -27,5 +28,11 @@ PYBIND11_MODULE(_distributed_C, m) {
   m.attr("has_gloo") = true;
 #else
   m.attr("has_gloo") = false;
+#endif
+#ifdef EMBER_HAVE_HIREDIS
+  ember::py::add_distributed_redis(m);
+  m.attr("has_redis") = true;
+#else
+  m.attr("has_redis") = false;
 #endif
 }

@@ -3,6 +3,7 @@ Gloo, and collectives, with torch.distributed's names and semantics. The stores 
 (ember._distributed_C, core/csrc/distributed)."""
 from __future__ import annotations
 
+from ember import _distributed_C
 from ember._distributed_C import (DistBackendError, DistError, DistNetworkError, DistStoreError, FileStore,
                                   HashStore, PrefixStore, Store, TCPStore)
 from ember.distributed._grad_bucket import BuiltinCommHookType, GradBucket
@@ -26,6 +27,10 @@ __all__ = ["Backend", "BuiltinCommHookType", "DistBackendError", "DistError", "D
            "get_group_rank", "get_rank", "get_world_size", "init_process_group", "irecv", "is_available",
            "is_gloo_available", "is_initialized", "isend", "monitored_barrier", "new_group", "recv", "reduce",
            "reduce_scatter", "reduce_scatter_tensor", "scatter", "scatter_object_list", "send"]
+
+if _distributed_C.has_redis:  # built with hiredis (libhiredis-dev)
+    from ember._distributed_C import RedisStore  # noqa: F401 (re-exported)
+    __all__.append("RedisStore")
 
 
 def is_available() -> bool:
