@@ -245,12 +245,14 @@ std::string ProcessGroupGloo::fail(const std::string& name, uint32_t seq, const 
     broken_by_ = what;
   }
   // Every rank that failed in this collective leaves a mark; those without one after a grace period never
-  // reached it (dead or hung). The store may be gone with its host: then say so instead.
+  // reached it (dead or hung). Closing our sockets above makes the live ranks fail within moments, so a
+  // second is enough, and a restart (the elastic agent's) is not held up. The store may be gone with its
+  // host: then say so instead.
   std::string missing;
   try {
     std::string prefix = "failed/" + std::to_string(seq) + "/";
     store_->set(prefix + std::to_string(rank_), Bytes{1});
-    auto deadline = std::chrono::steady_clock::now() + std::min(timeout_, Millis(3000));
+    auto deadline = std::chrono::steady_clock::now() + std::min(timeout_, Millis(1000));
     for (;;) {
       missing.clear();
       for (int r = 0; r < size_; ++r)
