@@ -92,6 +92,14 @@ def test_comm_hooks_that_are_exact(hook):
         assert _max_diff(r["params"], ref) < 1e-4, hook
 
 
+@pytest.mark.parametrize("hook, tol", [("fp16", 2e-3), ("bf16", 2e-2)])
+def test_compression_hooks_stay_within_their_precision(hook, tol):
+    ref = scen.params(scen.single_process()[0])
+    for r in _run(hook=hook):
+        err = _max_diff(r["params"], ref)
+        assert 0 < err < tol, (hook, err)  # rounded (not exact), yet close
+
+
 def test_join_with_uneven_inputs():
     ref = scen.join_reference()
     results = launch(_script("s.run_join()"), 2, env=_env(), timeout=180)

@@ -4,9 +4,6 @@ meeting through it."""
 from __future__ import annotations
 
 import shutil
-import socket
-import subprocess
-import time
 from datetime import timedelta
 
 import numpy as np
@@ -18,27 +15,6 @@ import ember.distributed as dist
 pytestmark = [pytest.mark.skipif(not hasattr(dist, "RedisStore"), reason="built without hiredis (libhiredis-dev)"),
               pytest.mark.skipif(shutil.which("redis-server") is None,
                                  reason="redis-server is not installed (apt-get install redis-server)")]
-
-
-@pytest.fixture(scope="module")
-def redis_port():
-    port = free_port()
-    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                               "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 20
-        while True:  # until it accepts connections
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError("redis-server did not start") from None
-                time.sleep(0.05)
-        yield port
-    finally:
-        server.kill()
-        server.wait()
 
 
 def _store(port, prefix, seconds=2.0):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import shutil
 import signal
 import subprocess
 import sys
@@ -130,6 +131,21 @@ def test_bad_arguments(worker, args, message):
     assert res.returncode == 2 and message in res.stderr
 
 
+@pytest.mark.skipif(not hasattr(dist, "RedisStore") or shutil.which("redis-server") is None,
+                    reason="needs RedisStore (libhiredis-dev) and redis-server")
+def test_redis_rendezvous_with_two_agents(worker, tmp_path, redis_port):
+    cmd = [sys.executable, "-m", "ember.distributed.run", "--nnodes", "2", "--nproc_per_node", "1", "--rdzv_backend",
+           "redis", "--rdzv_endpoint", f"127.0.0.1:{redis_port}", "--rdzv_id", f"redis-job-{tmp_path.name}",
+           str(worker)]
+    agents = [subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+              for _ in range(2)]
+    outs = [a.communicate(timeout=180) for a in agents]
+    assert all(a.returncode == 0 for a in agents), outs
+    recs = _records(outs[0][0] + outs[1][0])
+    assert [r["RANK"] for r in recs] == ["0", "1"]
+    assert all(r["WORLD_SIZE"] == "2" and r["sum"] == 3.0 for r in recs)
+
+
 def _agent(worker, endpoint, env, nproc=1, extra=()):
     cmd = [sys.executable, "-m", "ember.distributed.run", "--nnodes", "1:2", "--nproc_per_node", str(nproc),
            "--rdzv_backend", "c10d", "--rdzv_endpoint", endpoint, "--rdzv_id", "job",
@@ -179,7 +195,11 @@ def test_a_node_leaving_makes_the_other_restart_alone(worker, tmp_path):
             os.kill(pid, signal.SIGKILL)
         os.killpg(b.pid, signal.SIGKILL)
         b.wait()
-        _wait_for(tmp_path / "a1_r0.json")  # A's worker lost its peer: restarted, a group of one
+        try:
+            _wait_for(tmp_path / "a1_r0.json", timeout=150)  # A's worker lost its peer: restarted, alone
+        except AssertionError:
+            os.killpg(a.pid, signal.SIGKILL)
+            raise AssertionError(f"A never restarted alone; its output:\n{a.communicate()}") from None
         assert json.loads((tmp_path / "a1_r0.json").read_text())["WORLD_SIZE"] == "1"
         (tmp_path / "release").write_text("")
         out, err = a.communicate(timeout=120)
