@@ -6,6 +6,7 @@ import math
 from typing import List, Optional
 
 from ... import _C
+from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..._tensor import Tensor

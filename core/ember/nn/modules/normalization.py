@@ -74,11 +74,13 @@ class _BatchNorm(_NormBase):
 
     def forward(self, input):
         self._check_input(input)
-        momentum = 0.0 if self.momentum is None else self.momentum
+        momentum = 0.0
+        if self.momentum is not None:  # a statement, not an expression: scripted code then sees a float
+            momentum = self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked.add_(1)
             if self.momentum is None:  # a cumulative moving average
-                momentum = 1.0 / float(self.num_batches_tracked.item())
+                momentum = 1.0 / float(self.num_batches_tracked)
         use_batch = self.training or self.running_mean is None
         return F.batch_norm(input, self.running_mean if not self.training or self.track_running_stats else None,
                             self.running_var if not self.training or self.track_running_stats else None,

@@ -12,7 +12,7 @@ from ..._dtype_info import scalar_type_name
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
-from . import _rnn_script
+from . import _rnn_cell_script, _rnn_script
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
@@ -296,6 +296,7 @@ class GRU(RNNBase):
 
 class _CellBase(Module):
     _gates = 1
+    _script_forward = _rnn_cell_script.rnn_cell_forward  # what ember.jit.script compiles for forward
 
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
         super().__init__()
@@ -364,6 +365,7 @@ class RNNCell(_CellBase):
 
 class LSTMCell(_CellBase):
     _gates = 4
+    _script_forward = _rnn_cell_script.lstm_cell_forward
 
     def forward(self, input, hx=None):
         x, (h, c), unbatched = self._prepare(input, hx, 2)
@@ -373,6 +375,7 @@ class LSTMCell(_CellBase):
 
 class GRUCell(_CellBase):
     _gates = 3
+    _script_forward = _rnn_cell_script.gru_cell_forward
 
     def forward(self, input, hx=None):
         x, (h,), unbatched = self._prepare(input, hx, 1)
