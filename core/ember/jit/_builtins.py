@@ -44,6 +44,9 @@ def _nn_impls() -> dict:
     from . import _builtins_attention
 
     impls[F.multi_head_attention_forward] = _builtins_attention.multi_head_attention_forward
+    from . import _builtins_loss
+
+    impls.update({getattr(F, n): getattr(_builtins_loss, n) for n in _builtins_loss.NAMES})
     return impls
 
 
