@@ -227,7 +227,8 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
         return result
 
     def module_is_none(self, node: ast.Compare) -> SValue | None:
-        """`self.downsample is None` where the attribute holds a submodule: False when compiling."""
+        """`self.downsample is None` where the attribute holds a submodule (or any Python object the compiler
+        resolves, a function say): known when compiling."""
         if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Is, ast.IsNot)):
             return None
         sides = (node.left, node.comparators[0])
@@ -237,7 +238,7 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
         if not isinstance(other, (ast.Attribute, ast.Name)):
             return None
         ref = self.expr_or_ref(other)
-        if not isinstance(ref, ModuleRef):
+        if not isinstance(ref, PyRef):
             return None
         return self.const(isinstance(node.ops[0], ast.IsNot))
 
