@@ -1,6 +1,9 @@
 """Embedding and EmbeddingBag: lookup tables of vectors (PyTorch's nn.modules.sparse, where
 pickled models and safe_globals lists name them)."""
+from typing import Optional
+
 from ... import _C
+from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from .. import init
@@ -84,7 +87,7 @@ class EmbeddingBag(Module):
         else:
             self.weight = Parameter(_weight)
 
-    def forward(self, input, offsets=None, per_sample_weights=None):
+    def forward(self, input, offsets: Optional[Tensor] = None, per_sample_weights: Optional[Tensor] = None):
         return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type, self.scale_grad_by_freq,
                                self.mode, self.sparse, per_sample_weights, self.include_last_offset, self.padding_idx)
 
