@@ -1,6 +1,9 @@
 // Tensor primitives the language reads off a tensor: its dtype (as its ScalarType code, what scripted code
-// compares with ember.float32 and passes to ops' dtype arguments).
+// compares with ember.float32 and passes to ops' dtype arguments), whether it is floating point, and
+// detach (a handle on the same data with no autograd history, as Tensor.detach).
+#include "autograd/meta.h"
 #include "jit/prims_extra.h"
+#include "types/dtype.h"
 
 namespace ember::jit {
 
@@ -9,6 +12,14 @@ const PrimTable& tensor_prims() {
       {"prim::dtype",
        [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
          return {RValue(IValue(int64_t(in[0].v.to_tensor().dtype())))};
+       }},
+      {"prim::is_floating_point",
+       [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
+         return {RValue(IValue(is_floating(in[0].v.to_tensor().dtype())))};
+       }},
+      {"prim::detach",
+       [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
+         return {RValue(IValue(autograd::alias(in[0].v.to_tensor())))};
        }},
   };
   return table;

@@ -405,7 +405,8 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
             raise self.unsupported(f"the method '{name}' of a {base.type}", node)
         if name == "to" and len(args) == 1 and not kwargs and args[0].type == T.INT:  # t.to(dtype)
             return self.call_op("_to_copy", [base], {"dtype": args[0]}, node)
-        shape_fns = {"dim": ("prim::dim", T.INT), "numel": ("prim::numel", T.INT)}
+        shape_fns = {"dim": ("prim::dim", T.INT), "numel": ("prim::numel", T.INT), "detach": ("prim::detach", T.TENSOR),
+                     "is_floating_point": ("prim::is_floating_point", T.BOOL)}
         if name in shape_fns and not args and not kwargs:
             return self.emit1(shape_fns[name][0], [base], shape_fns[name][1], node)
         if name == "size" and not kwargs and len(args) <= 1:
