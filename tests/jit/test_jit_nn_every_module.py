@@ -289,10 +289,13 @@ def test_every_public_module_class_is_covered():
     classes = {name for name in dir(ember.nn)
                if isinstance(getattr(ember.nn, name), type) and issubclass(getattr(ember.nn, name), ember.nn.Module)}
     assert classes - set(SPECS) - set(NOT_SCRIPTABLE_IN_PYTORCH) == set()
-    assert set(SPECS) & set(NOT_SCRIPTABLE_IN_PYTORCH) == set()
 
 
-@pytest.mark.parametrize("name", sorted(SPECS))
+# the table keeps constructors for PyTorch's refusals too (to check them by hand); they are not run here
+SCRIPTED = sorted(set(SPECS) - set(NOT_SCRIPTABLE_IN_PYTORCH))
+
+
+@pytest.mark.parametrize("name", SCRIPTED)
 def test_scripted_module_equals_eager_in_train_and_eval(name):
     make, inputs = SPECS[name]
     ember.manual_seed(0)

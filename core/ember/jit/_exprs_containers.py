@@ -137,7 +137,7 @@ class ContainerExprs:
             return self.emit1("prim::StrIndex", [base, idx], T.STR, node)
         raise self.error(f"a value of type {base.type} cannot be indexed", node)
 
-    def module_item(self, ref: ModuleRef, node: ast.Subscript) -> ModuleRef:
+    def module_item(self, ref: ModuleRef, node: ast.Subscript) -> ModuleRef | SValue:
         """self.layers[0] (ModuleList, Sequential) or self.heads["a"] (ModuleDict): by a constant only."""
         sl = node.slice
         if not isinstance(sl, ast.Constant) or not isinstance(sl.value, (int, str)) or isinstance(sl.value, bool):
@@ -146,6 +146,12 @@ class ContainerExprs:
             sub = ref.obj[sl.value]
         except (IndexError, KeyError, TypeError) as e:
             raise self.error(f"cannot index {type(ref.obj).__name__} by {sl.value!r}: {e}", sl) from None
+        import ember
+
+        if isinstance(sub, ember.Tensor):  # a ParameterList's or ParameterDict's entry: read at each call
+            names = list(ref.obj._parameters)
+            name = names[sl.value] if isinstance(sl.value, int) else sl.value
+            return self.attr_input(ref.obj, name, T.TENSOR)
         return ModuleRef(sub)
 
     def tuple_item(self, base: SValue, sl: ast.expr, node: ast.AST) -> SValue:

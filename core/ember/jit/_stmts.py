@@ -55,7 +55,13 @@ def _never_ends(loop: ast.stmt) -> bool:
 def _is_module_dict(m) -> bool:
     import ember.nn
 
-    return isinstance(m, ember.nn.ModuleDict)
+    return isinstance(m, (ember.nn.ModuleDict, ember.nn.ParameterDict))
+
+
+def _is_parameter_list(m) -> bool:
+    import ember.nn
+
+    return isinstance(m, ember.nn.ParameterList)
 
 
 def _has_exit(stmts: list[ast.stmt], in_loop: bool, raises: bool = False) -> bool:
@@ -520,8 +526,14 @@ class StmtCompiler(ExprCompiler):
         items()): the body once per submodule."""
         if _has_exit(s.body, True):
             raise self.unsupported("break, continue or return in a loop over modules", s)
-        items = ref if isinstance(ref, list) else [ModuleRef(m) for m in ref.obj] if not _is_module_dict(ref.obj) \
-            else [self.const(k) for k in ref.obj.keys()]
+        if isinstance(ref, list):
+            items = ref
+        elif _is_parameter_list(ref.obj):  # its parameters, read at each call as a module's parameters are
+            items = [self.attr_input(ref.obj, name, T.TENSOR) for name in ref.obj._parameters]
+        elif _is_module_dict(ref.obj):
+            items = [self.const(k) for k in ref.obj.keys()]
+        else:
+            items = [ModuleRef(m) for m in ref.obj]
         for item in items:
             if isinstance(item, tuple):
                 if not (isinstance(s.target, ast.Tuple) and len(s.target.elts) == 2):
