@@ -193,6 +193,9 @@ def pad(input, pad: Any, mode: str = "constant", value: Optional[float] = None):
             raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
         if mode != "reflect" and mode != "replicate" and mode != "circular":
             raise NotImplementedError(f"Unrecognised padding mode {mode}")
+        if k > 3 or input.dim() < k + 1:
+            raise NotImplementedError(f"Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+                                      f"(got {k} padded dims of a {input.dim()}-D input)")
     elif value is not None:
         fill = value
     out = input
