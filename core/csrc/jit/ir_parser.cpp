@@ -12,7 +12,8 @@ namespace {
 
 class Parser {
  public:
-  Parser(const std::string& text, const std::vector<Tensor>& tensors) : s_(text), tensors_(tensors) {}
+  Parser(const std::string& text, const std::vector<Tensor>& tensors, const PythonOps& python_ops)
+      : s_(text), tensors_(tensors), python_ops_(python_ops) {}
 
   std::shared_ptr<Graph> graph() {
     g_ = std::make_shared<Graph>();
@@ -31,6 +32,7 @@ class Parser {
  private:
   const std::string& s_;
   const std::vector<Tensor>& tensors_;
+  const PythonOps& python_ops_;
   size_t i_ = 0;
   std::shared_ptr<Graph> g_;
   std::unordered_map<std::string, Value*> names_;
@@ -158,12 +160,24 @@ class Parser {
       attr_text = bracketed();
       expect("]");
     }
-    if (kind == "prim::PythonOp")
-      fail("the graph calls the Python function " + attr_text + " (ember.jit.ignore): it cannot run without Python");
+    std::shared_ptr<CallbackFn> python_op;
+    std::string callee;
+    if (kind == "prim::PythonOp") {
+      size_t k = 0;
+      callee = attr_name == "name" ? string_literal(attr_text, k) : "";
+      auto it = python_ops_.find(callee);
+      if (it == python_ops_.end())
+        fail("the graph calls the Python function " + attr_text + " (ember.jit.ignore): it cannot run without Python");
+      python_op = it->second;
+    }
     std::vector<Value*> ins = value_list();
     std::vector<TypePtr> types;
     for (auto& o : outs) types.push_back(o.second);
     Node* n = g_->append(b, kind, ins, types);
+    if (python_op) {
+      n->callee = callee;
+      n->callback = python_op;
+    }
     if (kind == "prim::Constant") {
       if (attr_name != "value" || types.size() != 1) fail("a prim::Constant has one output and a value");
       n->has_constant = true;
@@ -310,8 +324,9 @@ class Parser {
 
 }  // namespace
 
-std::shared_ptr<Graph> parse_graph(const std::string& text, const std::vector<Tensor>& tensors) {
-  return Parser(text, tensors).graph();
+std::shared_ptr<Graph> parse_graph(const std::string& text, const std::vector<Tensor>& tensors,
+                                   const PythonOps& python_ops) {
+  return Parser(text, tensors, python_ops).graph();
 }
 
 }  // namespace ember::jit

@@ -184,15 +184,22 @@ void add_jit_module(pyb::module_& parent) {
     EMBER_CHECK(is_dtype(d.ptr()), Type, "expected an ember.dtype, got ", Py_TYPE(d.ptr())->tp_name);
     return int(reinterpret_cast<DTypeObject*>(d.ptr())->st);
   });
-  m.def("parse_graph", [](const std::string& text, const pyb::list& tensors) {
-    std::vector<Tensor> ts;
-    for (pyb::handle t : tensors) {
-      EMBER_CHECK(is_tensor(t.ptr()), Type, "parse_graph: expected a list of tensors, got a ",
-                  Py_TYPE(t.ptr())->tp_name);
-      ts.push_back(unwrap(t.ptr()));
-    }
-    return jit::parse_graph(text, ts);
-  });
+  m.def(
+      "parse_graph",
+      [](const std::string& text, const pyb::list& tensors, const pyb::dict& python_ops) {
+        std::vector<Tensor> ts;
+        for (pyb::handle t : tensors) {
+          EMBER_CHECK(is_tensor(t.ptr()), Type, "parse_graph: expected a list of tensors, got a ",
+                      Py_TYPE(t.ptr())->tp_name);
+          ts.push_back(unwrap(t.ptr()));
+        }
+        jit::PythonOps ops;  // the loader's own Python calls (print of a tensor...), by the name the graph gives
+        for (auto item : python_ops)
+          ops[item.first.cast<std::string>()] = std::make_shared<jit::CallbackFn>(
+              python_callback(pyb::reinterpret_borrow<pyb::object>(item.second)));
+        return jit::parse_graph(text, ts, ops);
+      },
+      pyb::arg("text"), pyb::arg("tensors"), pyb::arg("python_ops") = pyb::dict());
   pyb::class_<jit::Graph, std::shared_ptr<jit::Graph>>(m, "Graph")
       .def(pyb::init<>())
       .def_property_readonly("top", [](jit::Graph& g) { return g.top()->id; })

@@ -11,7 +11,7 @@ import inspect
 import typing
 import warnings
 
-from . import _builtins, _builtins_misc, _fork, _fork_compile, _ops, _script_helpers
+from . import _builtins, _builtins_misc, _fork, _fork_compile, _ops, _python_ops, _script_helpers
 from . import _types as T
 from ._compiler import CompilerBase, ModuleRef, ParsedFunction, PyRef, SValue
 from ._errors import NotSupportedError
@@ -442,7 +442,7 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
             args, kwargs = self.args_of(node)
             if kwargs or len(args) != 1 or args[0].type != T.STR:
                 raise self.unsupported("warnings.warn with anything but a message", node)
-            return self.python_call(lambda msg: warnings.warn(msg, stacklevel=2), "warnings.warn", args, T.NONE, node)
+            return self.python_call(_python_ops._warn, "warnings.warn", args, T.NONE, node)
         if getattr(callee, "_ember_jit_unused", False):
             return self.unused_call(callee, node)
         if T.is_namedtuple_class(callee):
@@ -536,7 +536,7 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
         out = T.TENSOR if ann is None else T.from_annotation(ann)
         if out is None:
             raise self.error(f"unsupported return annotation {ann!r} of ignored function {fn.__qualname__}", node)
-        vid = self.g.append_python_op(self.block, fn, fn.__qualname__, [a.id for a in args], str(out))
+        vid = self.g.append_python_op(self.block, fn, _python_ops.ignored_name(fn), [a.id for a in args], str(out))
         return SValue(vid, out)
 
     def call_op(self, name: str, args: list[SValue], kwargs: dict[str, SValue], node: ast.AST) -> SValue:

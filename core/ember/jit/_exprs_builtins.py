@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import typing
 
+from . import _python_ops
 from . import _types as T
 from ._compiler import ModuleRef, PyRef, SValue
 from . import _builtins_math
@@ -65,7 +66,7 @@ class BuiltinCalls:
             return self.emit1("prim::str", args, T.STR, node)
         if name == "print":
             if any(self.holds_tensor(a.type) for a in args):  # tensors print by Python's str
-                return self.python_call(_print, "print", args, T.NONE, node)
+                return self.python_call(_python_ops._print, "print", args, T.NONE, node)
             self.emit("prim::print", args, [], node)
             return self.const(None)
         if name == "list" and len(args) == 1 and args[0].type.kind == "List":
@@ -197,7 +198,3 @@ class BuiltinCalls:
 
 
 _MISSING = object()
-
-
-def _print(*args) -> None:
-    print(*args)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 
+from . import _python_ops
 from . import _types as T
 from ._compiler import ModuleRef, SValue
 
@@ -354,7 +355,7 @@ class ContainerExprs:
         """fmt.format(*args): in the interpreter, or, when a Tensor is among them, by Python's str.format
         (tensors have no text in the C++ core)."""
         if any(self.holds_tensor(a.type) for a in args):
-            return self.python_call(lambda f, *xs: f.format(*xs), "str.format", [fmt] + args, T.STR, node)
+            return self.python_call(_python_ops._format, "str.format", [fmt] + args, T.STR, node)
         return self.emit1("prim::format", [fmt] + args, T.STR, node)
 
     def holds_tensor(self, t: T.JitType) -> bool:

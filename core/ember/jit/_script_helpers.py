@@ -25,8 +25,13 @@ def unused(fn):
     return fn
 
 
-def ignore(fn):
+def ignore(fn=None, *, drop: bool = False):
     """Leaves fn in Python: scripted code calls it through the interpreter (its arguments and result
-    converted by their types; the result's type is fn's return annotation, Tensor without one)."""
+    converted by their types; the result's type is fn's return annotation, Tensor without one). A graph that
+    calls it cannot be saved. `@ignore(drop=True)` is `@unused`: the call compiles to a raise (and saves)."""
+    if fn is None:
+        return lambda f: ignore(f, drop=drop)
+    if drop:
+        return unused(fn)
     fn._ember_jit_ignore = True
     return fn

@@ -16,6 +16,7 @@ import ember
 from .. import _C
 from .._serialization_archive import FORMAT_VERSION, ArchiveWriter
 from ..serialization import _copy_storage_out, _opened, _Pickler
+from . import _python_ops
 from . import _types as T
 from ._script_function import ScriptFunction
 from ._script_module import ScriptModule
@@ -52,6 +53,7 @@ def _module_tree(root):
 def _describe(obj):
     """(meta JSON, tensors) for a ScriptFunction or ScriptModule."""
     text, constants = obj._g.saved_text()
+    _python_ops.check_exportable(text)
     if isinstance(obj, ScriptFunction):
         meta = {"kind": "function", "name": obj.__name__, "params": list(obj._sig.parameters),
                 "param_types": [str(t) for t in obj.param_types], "return_type": str(obj.return_type)}
@@ -179,7 +181,8 @@ def load(f, map_location=None, _extra_files=None):
         content = records[f"extra/{name}"]
         if content is not None:
             _extra_files[name] = content
-    graph = _C._jit.parse_graph(records["code/forward.graph"].decode(), [tensors[k] for k in meta["constants"]])
+    graph = _C._jit.parse_graph(records["code/forward.graph"].decode(), [tensors[k] for k in meta["constants"]],
+                                _python_ops.BUILTIN_PYTHON_OPS)
     params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in meta["params"]]
     ret = _parse_type(meta["return_type"])
     if meta["kind"] == "function":
