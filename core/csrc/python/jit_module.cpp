@@ -6,6 +6,7 @@
 #include "jit/boxing.h"
 #include "jit/code_printer.h"
 #include "jit/freeze.h"
+#include "jit/fuse_conv.h"
 #include "jit/graph_inline.h"
 #include "jit/interpreter.h"
 #include "jit/ir_parser.h"
@@ -258,6 +259,7 @@ void add_jit_module(pyb::module_& parent) {
       .def("fold_constant_ops", &jit::fold_constant_ops)
       .def("simplify_tuples", &jit::simplify_tuples)
       .def("fold_conv_batchnorm", &jit::fold_conv_batchnorm)
+      .def("fuse_conv_add_relu", &jit::fuse_conv_add_relu)
       .def("param_types",
            [](jit::Graph& g) {
              std::vector<std::string> out;

@@ -62,12 +62,14 @@ def freeze(mod, preserved_attrs=None, optimize_numerics=True):
 
 def optimize_for_inference(mod, other_methods=None):
     """freeze (when mod is not frozen yet), then batch norms after convolutions folded into the
-    convolutions' weights and biases. (No fused convolution+relu kernel exists in the op database, so
-    that fusion is not made.)"""
+    convolutions' weights and biases, then relu(conv), conv + x and relu(conv + x) fused into
+    aten::_conv_add_relu (the add and relu run as the convolution's epilogue)."""
     if not getattr(mod, "_frozen", False):
         mod = freeze(mod.eval() if isinstance(mod, ScriptModule) and mod.training else mod)
     g = _copy_graph(mod._g)
     if g.fold_conv_batchnorm():
+        _simplify(g)
+    if g.fuse_conv_add_relu():
         _simplify(g)
     out = ScriptModule(mod._module, g, mod._attr_inputs, mod._sig, mod.return_type)
     object.__setattr__(out, "_frozen", True)
