@@ -435,24 +435,3 @@ def _batch_norm_backward_samples(dtype, rng):
 
 register(OpInfo("batch_norm_backward", ref=_batch_norm_backward_ref, sample_inputs=_batch_norm_backward_samples,
                 tol={"float32": (1e-3, 1e-4), "float64": (1e-5, 1e-6)}))
-
-
-def _conv_add_relu_ref(input, weight, bias, stride, padding, dilation, groups, residual, relu):
-    y = _conv_ref(input, weight, bias, stride, padding, dilation, False, [0], groups)
-    if residual is not None:
-        y = y + residual.astype(np.float64)
-    return np.maximum(y, 0) if relu else y
-
-
-def _conv_add_relu_samples(dtype, rng):
-    from ember.testing.opinfo import Sample, random_array
-
-    def r(*shape):
-        return np.asarray(random_array(dtype, shape, rng, (-1, 1), (-2, 2)))
-    return [Sample((r(2, 3, 6, 5), r(4, 3, 3, 3), r(4), [1], [1], [1], 1, r(2, 4, 6, 5), True)),
-            Sample((r(1, 4, 7), r(4, 2, 3), None, [2], [0], [1], 2, None, True)),
-            Sample((r(1, 2, 5, 5), r(2, 2, 1, 1), r(2), [1], [0], [1], 1, r(1, 2, 1, 5), False))]
-
-
-register(OpInfo("_conv_add_relu", ref=_conv_add_relu_ref, sample_inputs=_conv_add_relu_samples,
-                tol={"float16": (2e-2, 2e-2), "bfloat16": (5e-2, 5e-2), "float32": (1e-4, 1e-5)}))
