@@ -33,7 +33,7 @@ Value* fuse_before(Graph& g, Block* b, Node* at, Node* conv, Value* residual, bo
   Value* none = g.constant(b, RValue(), Type::of(Type::Kind::None));
   Value* flag = g.constant(b, RValue(IValue(relu)), Type::of(Type::Kind::Bool));
   std::vector<Value*> ins(conv->inputs.begin(), conv->inputs.begin() + 6);  // input, weight, bias, stride...
-  ins.push_back(conv->inputs[8]);                                            // groups
+  ins.push_back(conv->inputs[8]);                                           // groups
   ins.push_back(residual ? residual : none);
   ins.push_back(flag);
   Node* fused = g.append(b, "aten::_conv_add_relu", ins, {Type::of(Type::Kind::Tensor)});

@@ -196,8 +196,8 @@ void add_jit_module(pyb::module_& parent) {
         }
         jit::PythonOps ops;  // the loader's own Python calls (print of a tensor...), by the name the graph gives
         for (auto item : python_ops)
-          ops[item.first.cast<std::string>()] = std::make_shared<jit::CallbackFn>(
-              python_callback(pyb::reinterpret_borrow<pyb::object>(item.second)));
+          ops[item.first.cast<std::string>()] =
+              std::make_shared<jit::CallbackFn>(python_callback(pyb::reinterpret_borrow<pyb::object>(item.second)));
         return jit::parse_graph(text, ts, ops);
       },
       pyb::arg("text"), pyb::arg("tensors"), pyb::arg("python_ops") = pyb::dict());

@@ -30,17 +30,16 @@ Tensor _conv_add_relu(const Tensor& input, const Tensor& weight, const Tensor& b
                       bool relu) {
   Tensor out = convolution(input, weight, bias, stride, padding, dilation, false, DimVec{0}, groups);
   if (out.numel() == 0 || out.is_meta()) return out;
-  const bool flat = out.is_contiguous() && (!residual.defined() || (residual.sizes() == out.sizes() &&
-                                                                     residual.dtype() == out.dtype() &&
-                                                                     residual.is_contiguous()));
+  const bool flat = out.is_contiguous() &&
+                    (!residual.defined() ||
+                     (residual.sizes() == out.sizes() && residual.dtype() == out.dtype() && residual.is_contiguous()));
   const bool plain = out.dtype() == ScalarType::Float32 || out.dtype() == ScalarType::Float64;
   if (!flat || !plain) {  // broadcasting, another layout or a reduced dtype: the ops the pattern was made of
     if (residual.defined()) out = add(out, residual, Scalar(1));
     return relu ? relu_(out) : out;
   }
   if (out.dtype() == ScalarType::Float32)
-    epilogue<float>(out.data_as<float>(), residual.defined() ? residual.data_as<float>() : nullptr, out.numel(),
-                    relu);
+    epilogue<float>(out.data_as<float>(), residual.defined() ? residual.data_as<float>() : nullptr, out.numel(), relu);
   else
     epilogue<double>(out.data_as<double>(), residual.defined() ? residual.data_as<double>() : nullptr, out.numel(),
                      relu);
