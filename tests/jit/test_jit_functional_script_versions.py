@@ -87,11 +87,20 @@ def activations(x, slope):
             F.dropout2d(x.reshape([1, 4, 2, 3]), 0.5, True)]
 
 
-CASES = [interp_nearest_exact, interp_bicubic, interp_linear_corners, interp_trilinear, interp_area,
-         bag_sum_weighted, bag_max_2d_padding, bag_mean_last_offset, pad_negative_constant, pad_reflect_replicate,
-         pad_circular, cross_entropy_probabilities, cross_entropy_ignore_index, losses_legacy_reductions,
-         fold_unfold_strided, lp_pool_ceil, activations]
+def ctc_concatenated_targets(x, targets, input_lengths, target_lengths):
+    lp = x.reshape([4, 2, 3]).log_softmax(2)
+    return [F.ctc_loss(lp, targets, input_lengths, target_lengths, reduction="none"),
+            F.ctc_loss(lp, targets, input_lengths, target_lengths, blank=2, reduction="sum", zero_infinity=True)]
+
+
+CASES = [ctc_concatenated_targets, interp_nearest_exact, interp_bicubic, interp_linear_corners, interp_trilinear,
+         interp_area, bag_sum_weighted, bag_max_2d_padding, bag_mean_last_offset, pad_negative_constant,
+         pad_reflect_replicate, pad_circular, cross_entropy_probabilities, cross_entropy_ignore_index,
+         losses_legacy_reductions, fold_unfold_strided, lp_pool_ceil, activations]
 EXTRA = {  # the arguments after x (scripted code builds no tensors from Python lists)
+    # the second sample's 4 repeated labels need 7 steps, it has 3: an infinite loss (zeroed by zero_infinity)
+    "ctc_concatenated_targets": lambda: (ember.tensor([1, 1, 1, 1, 1, 1]), ember.tensor([4, 3]),
+                                         ember.tensor([2, 4])),
     "bag_sum_weighted": lambda: (ember.tensor([1, 2, 4, 5, 4, 3, 2, 7]), ember.tensor([0, 2, 2, 7])),
     "bag_max_2d_padding": lambda: (ember.tensor([[1, 0, 4], [0, 0, 0], [3, 3, 2]]),),
     "bag_mean_last_offset": lambda: (ember.tensor([1, 2, 4, 5, 4, 3, 2, 7]), ember.tensor([0, 3, 5, 6])),

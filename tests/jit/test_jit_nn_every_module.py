@@ -297,7 +297,6 @@ def test_every_public_module_class_is_covered():
 # What PyTorch scripts but ember's script compiler does not take yet (the test expects the failure, so it
 # notices when one starts to work): these are missing work, not exclusions.
 NOT_YET_SCRIPTABLE_HERE = {
-    "CTCLoss": "no script version of F.ctc_loss (its eager body reads the lengths as Python lists)",
     "Embedding_max_norm": "max_norm renormalizes weight rows in place; the script version of F.embedding refuses it",
 }
 

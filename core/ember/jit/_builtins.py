@@ -44,9 +44,10 @@ def _nn_impls() -> dict:
     from . import _builtins_attention
 
     impls[F.multi_head_attention_forward] = _builtins_attention.multi_head_attention_forward
-    from . import _builtins_bags, _builtins_fold, _builtins_interpolate, _builtins_layers, _builtins_loss
+    from . import _builtins_bags, _builtins_ctc, _builtins_fold, _builtins_interpolate, _builtins_layers, _builtins_loss
 
-    for module in (_builtins_loss, _builtins_layers, _builtins_bags, _builtins_fold, _builtins_interpolate):
+    for module in (_builtins_loss, _builtins_layers, _builtins_bags, _builtins_fold, _builtins_interpolate,
+                   _builtins_ctc):
         impls.update({getattr(F, n): getattr(module, n) for n in module.NAMES})
     return impls
 
