@@ -10,7 +10,7 @@ import numpy as np
 
 import ember
 
-from . import _io_av
+from . import _av_save, _io_av
 from ._metadata import AudioMetaData
 
 _BITS = {"PCM_S8": 8, "PCM_U8": 8, "PCM_16": 16, "PCM_24": 24, "PCM_32": 32, "FLOAT": 32, "DOUBLE": 64,
@@ -161,12 +161,19 @@ def _subtype(fmt, dtype, encoding, bits):
         return table[bits]
     if fmt in ("wav", "wave"):
         return _wav_subtype(dtype, encoding, bits)
-    raise ValueError(f"save: unsupported format {fmt!r} (wav, flac, ogg/vorbis, mp3)")
+    raise ValueError(f"save: unsupported format {fmt!r} (wav, flac, ogg/vorbis, mp3, aac, m4a, mp4, opus)")
+
+
+def _through_ffmpeg(fmt, backend):
+    """AAC, M4A/MP4 and Opus always (libsndfile writes none of them); MP3 when the FFmpeg backend is chosen."""
+    return fmt in _av_save.FORMATS and (fmt != "mp3" or backend == "ffmpeg")
 
 
 def save(uri, src, sample_rate, channels_first=True, format=None, encoding=None, bits_per_sample=None,
          buffer_size=4096, backend=None, compression=None):
-    """Writes a (channels, frames) tensor (frames, channels with channels_first=False) to `uri`."""
+    """Writes a (channels, frames) tensor (frames, channels with channels_first=False) to `uri`. wav, flac,
+    ogg/vorbis and mp3 through libsndfile; aac, m4a, mp4, opus (and mp3 with backend="ffmpeg") through PyAV, where
+    `compression` is the bit rate in kbps."""
     sf = _soundfile()
     if not isinstance(src, ember.Tensor):
         raise TypeError(f"save: src must be a Tensor, got {type(src).__name__}")
@@ -176,6 +183,12 @@ def save(uri, src, sample_rate, channels_first=True, format=None, encoding=None,
     if not fmt:
         raise RuntimeError("save: the format cannot be inferred from a file object: pass format=")
     fmt = {"oga": "ogg", "wave": "wav"}.get(fmt, fmt)
+    if backend is not None and backend not in list_audio_backends():
+        raise ValueError(f"Backend {backend!r} is not one of available backends: {list_audio_backends()}.")
+    if _through_ffmpeg(fmt, backend or _backend[0]):
+        data = src.detach().cpu().numpy()
+        _av_save.save(uri, data if channels_first else data.T, int(sample_rate), fmt, compression)
+        return
     subtype = _subtype(fmt, src.dtype, encoding, bits_per_sample)
     data = src.detach().cpu().numpy()
     if channels_first:
