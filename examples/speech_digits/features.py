@@ -1,5 +1,5 @@
-"""Log-mel features at 25 frames per second (the network halves that), each utterance normalised per channel,
-computed once and cached beside the corpus."""
+"""Log-mel features at 16000 / HOP frames per second (the network halves that), each utterance normalised per
+channel, computed once and cached beside the corpus (one cache per frame rate)."""
 import os
 
 import ember
@@ -9,10 +9,11 @@ from emberaudio import transforms as T
 
 RATE = 16000
 N_MELS = 40
+HOP = 640  # samples: 25 frames per second
 
 
 def extractor():
-    return T.MelSpectrogram(sample_rate=RATE, n_fft=1024, win_length=1024, hop_length=640, n_mels=N_MELS)
+    return T.MelSpectrogram(sample_rate=RATE, n_fft=1024, win_length=1024, hop_length=HOP, n_mels=N_MELS)
 
 
 def utterance_features(path, mel):
@@ -24,7 +25,7 @@ def utterance_features(path, mel):
 
 def load_or_compute(folder, rows, progress=None):
     """{file name: (n_mels, frames) tensor}, cached in folder/features.pt."""
-    cache = os.path.join(folder, "features.pt")
+    cache = os.path.join(folder, f"features-hop{HOP}.pt")
     names = [r[0] for r in rows]
     if os.path.exists(cache):
         stored = ember.load(cache)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import pathlib
 import random
@@ -31,9 +32,10 @@ def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default="runs/speech_digits", help="corpus, feature cache and checkpoint folder")
     ap.add_argument("--per-voice", type=int, default=100, help="utterances per training voice")
-    ap.add_argument("--epochs", type=int, default=6)
-    ap.add_argument("--batch-size", type=int, default=16)
-    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--batch-size", type=int, default=8)
+    ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (warm-up, then cosine decay)")
+    ap.add_argument("--warmup", type=int, default=30, help="warm-up updates")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--resume", action="store_true", help="continue from DATA/wav2letter.ckpt")
     ap.add_argument("--stop-after", type=int, metavar="N", help="leave after N epochs of this invocation")
@@ -111,13 +113,25 @@ def evaluate(model, items, beam):
     return errors["greedy"] / words, errors["beam"] / words
 
 
-def init_for_relu(model):
+def init_for_relu(model, logit_bias=5.0, logit_scale=0.1):
     """He initialisation of every convolution: with PyTorch's default (uniform, a=sqrt(5)) the signal shrinks
-    about 2x per layer through Wav2Letter's eleven ReLU convolutions, and training sits at blank-only output."""
-    for module in model.modules():
-        if isinstance(module, ember.nn.Conv1d):
-            ember.nn.init.kaiming_normal_(module.weight, nonlinearity="relu")
-            ember.nn.init.zeros_(module.bias)
+    about 2x per layer through Wav2Letter's eleven ReLU convolutions. The last convolution feeds a ReLU before
+    the softmax: a class whose logit is pushed below zero gets no gradient there again, and once every word's
+    logit is zero only blank can win (CTC's blank-only plateau). A large shared bias keeps every logit in the
+    ReLU's linear range (the softmax ignores the shift) and small weights start the output near uniform."""
+    convs = [m for m in model.modules() if isinstance(m, ember.nn.Conv1d)]
+    for conv in convs:
+        ember.nn.init.kaiming_normal_(conv.weight, nonlinearity="relu")
+        ember.nn.init.zeros_(conv.bias)
+    with ember.no_grad():
+        convs[-1].weight.mul_(logit_scale)
+        convs[-1].bias.fill_(logit_bias)
+
+
+def learning_rate(peak, step, total, warmup):
+    """Linear warm-up to `peak` over `warmup` updates, then a cosine decay to zero at `total`: a function of the
+    update count alone, so a resumed run follows the same schedule."""
+    return peak * min(1.0, (step + 1) / warmup) * 0.5 * (1.0 + math.cos(math.pi * min(step, total) / total))
 
 
 def save_checkpoint(path, state):
@@ -159,6 +173,9 @@ def main(argv=None):
         bar = Progress(f"epoch {epoch + 1}/{args.epochs}", len(groups))
         total = 0.0
         for step, group in enumerate(groups, 1):
+            for param_group in optimizer.param_groups:
+                param_group["lr"] = learning_rate(args.lr, epoch * len(groups) + step - 1, args.epochs * len(groups),
+                                                  args.warmup)
             x, lengths, targets, target_lengths = collate(group)
             logp = model(x).permute(2, 0, 1)  # (frames, batch, tokens)
             loss = F.ctc_loss(logp, targets, lengths, target_lengths, blank=0, zero_infinity=True)
