@@ -12,8 +12,8 @@ N_MELS = 40
 HOP = 640  # samples: 25 frames per second
 
 
-def extractor():
-    return T.MelSpectrogram(sample_rate=RATE, n_fft=1024, win_length=1024, hop_length=HOP, n_mels=N_MELS)
+def extractor(hop=HOP):
+    return T.MelSpectrogram(sample_rate=RATE, n_fft=1024, win_length=1024, hop_length=hop, n_mels=N_MELS)
 
 
 def utterance_features(path, mel):
@@ -23,15 +23,15 @@ def utterance_features(path, mel):
     return (feats - feats.mean(1, keepdim=True)) / (feats.std(1, keepdim=True) + 1e-5)
 
 
-def load_or_compute(folder, rows, progress=None):
-    """{file name: (n_mels, frames) tensor}, cached in folder/features.pt."""
-    cache = os.path.join(folder, f"features-hop{HOP}.pt")
+def load_or_compute(folder, rows, progress=None, hop=HOP):
+    """{file name: (n_mels, frames) tensor} at a frame every `hop` samples, cached in folder/features-hopN.pt."""
+    cache = os.path.join(folder, f"features-hop{hop}.pt")
     names = [r[0] for r in rows]
     if os.path.exists(cache):
         stored = ember.load(cache)
         if sorted(stored) == sorted(names):
             return stored
-    mel = extractor()
+    mel = extractor(hop)
     out = {}
     with ember.no_grad():
         for i, name in enumerate(names):

@@ -36,6 +36,7 @@ def parse_args(argv=None):
     ap.add_argument("--batch-size", type=int, default=8)
     ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (warm-up, then cosine decay)")
     ap.add_argument("--warmup", type=int, default=30, help="warm-up updates")
+    ap.add_argument("--hop", type=int, default=features.HOP, help="feature hop in samples at 16 kHz (640: 25 frames/s)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--resume", action="store_true", help="continue from DATA/wav2letter.ckpt")
     ap.add_argument("--stop-after", type=int, metavar="N", help="leave after N epochs of this invocation")
@@ -145,7 +146,8 @@ def main(argv=None):
     data = pathlib.Path(args.data)
     rows = corpus.generate(str(data / "corpus"), per_voice=args.per_voice, seed=args.seed,
                            progress=Progress("espeak-ng", len(corpus.TRAIN_VOICES) * args.per_voice + 60))
-    feats = features.load_or_compute(str(data / "corpus"), rows, progress=Progress("features", len(rows)))
+    feats = features.load_or_compute(str(data / "corpus"), rows, progress=Progress("features", len(rows)),
+                                     hop=args.hop)
     split = {s: [(feats[name], corpus.encode(text)) for name, text, _, kind in rows if kind == s]
              for s in ("train", "test", "unseen")}
     print(f"corpus: {len(split['train'])} training, {len(split['test'])} held-out-sentence and "
