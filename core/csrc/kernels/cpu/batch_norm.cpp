@@ -2,8 +2,9 @@
 // normalized affine output), and its input/weight/bias gradients in two passes more. Channels
 // run in parallel. Training statistics come back for the backward formula (mean and 1/std) and
 // update the running statistics in place, with the unbiased variance as PyTorch stores it.
-// float16/bfloat16 input (autocast's batch norms) is computed in float32: converted once on the way
-// in, rounded once on the way out, instead of the composite form's dozen elementwise passes.
+// float16/bfloat16 input (autocast's batch norms) is computed in float32: widened on the way in,
+// rounded once on the way out (NCHW a channel at a time in batch_norm_reduced.h, without float32
+// copies of the whole tensors), instead of the composite form's dozen elementwise passes.
 #include <cmath>
 
 #include "device/parallel.h"
@@ -13,6 +14,7 @@
 #include "kernels/arg_checks.h"
 #include "kernels/convert.h"
 #include "kernels/cpu/batch_norm_nhwc.h"
+#include "kernels/cpu/batch_norm_reduced.h"
 #include "kernels/cpu/batch_norm_sums.h"
 #include "tensor/factory.h"
 
@@ -70,6 +72,15 @@ void store_back(const Tensor& dst, const Tensor& src) {
   if (!dst.is_same(src)) copy_(dst, src);
 }
 
+// f(T{}) for a float16 / bfloat16 dtype.
+template <class F>
+void reduced_types(ScalarType dt, F&& f) {
+  if (dt == ScalarType::BFloat16)
+    f(BFloat16());
+  else
+    f(Half());
+}
+
 // A per-channel vector as double (1 when undefined and `one`, else 0).
 std::vector<double> channel_values(const Tensor& t, int64_t c, double fallback) {
   std::vector<double> v(size_t(c), fallback);
@@ -99,12 +110,30 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
   const ScalarType ct = compute_type(input), st = param_type(input, {&weight, &bias, &running_mean, &running_var});
   Tensor save_mean = empty({L.c}, st, input.device()), save_invstd = empty({L.c}, st, input.device());
   if (input.is_meta() || input.numel() == 0) return {out, save_mean, save_invstd};
-  const Tensor x = nhwc ? bn::nhwc::dense_like(input, input, ct) : contiguous_as(input, ct);
-  const Tensor y = same_layout(out, ct), mean_c = same_layout(save_mean, ct), invstd_c = same_layout(save_invstd, ct);
+  const Tensor mean_c = same_layout(save_mean, ct), invstd_c = same_layout(save_invstd, ct);
   const std::vector<double> w = channel_values(weight, L.c, 1.0), b = channel_values(bias, L.c, 0.0);
   std::vector<double> mean(size_t(L.c)), var(size_t(L.c));
+  const bool narrow = !nhwc && reduced(input.dtype());  // 16-bit NCHW: a channel at a time, no float32 copies
+  if (narrow) {
+    if (!training) {
+      mean = channel_values(running_mean, L.c, 0.0);
+      var = channel_values(running_var, L.c, 1.0);
+    }
+    const Tensor xr = contiguous(input);
+    reduced_types(input.dtype(), [&](auto z) {
+      using T = decltype(z);
+      bn::reduced::forward(xr.data_as<T>(), {L.n, L.c, L.plane}, training, eps, w, b, mean, var, out.data_as<T>());
+    });
+    for (int64_t c = 0; c < L.c; c++) {
+      mean_c.data_as<float>()[c] = float(mean[size_t(c)]);
+      invstd_c.data_as<float>()[c] = float(1.0 / std::sqrt(var[size_t(c)] + eps));
+    }
+  }
+  const Tensor x = narrow ? Tensor() : nhwc ? bn::nhwc::dense_like(input, input, ct) : contiguous_as(input, ct);
+  const Tensor y = narrow ? out : same_layout(out, ct);
   float_types(ct, "batch_norm", [&](auto z) {
     using T = decltype(z);
+    if (narrow) return;
     const T* px = x.data_as<T>();
     T* py = y.data_as<T>();
     if (training && nhwc) {
@@ -193,12 +222,29 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_output
   const ScalarType ct = compute_type(input), pt = param_type(input, {&weight, &save_mean});
   Tensor gw = empty({L.c}, pt, input.device()), gb = empty({L.c}, pt, input.device());
   if (input.is_meta() || input.numel() == 0) return {gi, gw, gb};
-  const Tensor x = nhwc ? bn::nhwc::dense_like(input, input, ct) : contiguous_as(input, ct);
-  const Tensor g = nhwc ? bn::nhwc::dense_like(grad_output, input, ct) : contiguous_as(grad_output, ct);
-  const Tensor gi_c = same_layout(gi, ct), gw_c = same_layout(gw, ct), gb_c = same_layout(gb, ct);
+  const Tensor gw_c = same_layout(gw, ct), gb_c = same_layout(gb, ct);
   const std::vector<double> w = channel_values(weight, L.c, 1.0), mean = channel_values(save_mean, L.c, 0.0),
                             inv = channel_values(save_invstd, L.c, 1.0);
   const int64_t count = L.n * L.plane;
+  if (!nhwc && reduced(input.dtype()) && grad_output.dtype() == input.dtype()) {  // as forward's
+    const Tensor xr = contiguous(input), gr = contiguous(grad_output);
+    std::vector<double> sg(size_t(L.c)), sgx(size_t(L.c));
+    reduced_types(input.dtype(), [&](auto z) {
+      using T = decltype(z);
+      bn::reduced::backward(gr.data_as<T>(), xr.data_as<T>(), {L.n, L.c, L.plane}, training, w, mean, inv, sg, sgx,
+                            gi.data_as<T>());
+    });
+    for (int64_t c = 0; c < L.c; c++) {
+      gw_c.data_as<float>()[c] = float(sgx[size_t(c)]);
+      gb_c.data_as<float>()[c] = float(sg[size_t(c)]);
+    }
+    store_back(gw, gw_c);
+    store_back(gb, gb_c);
+    return {gi, gw, gb};
+  }
+  const Tensor x = nhwc ? bn::nhwc::dense_like(input, input, ct) : contiguous_as(input, ct);
+  const Tensor g = nhwc ? bn::nhwc::dense_like(grad_output, input, ct) : contiguous_as(grad_output, ct);
+  const Tensor gi_c = same_layout(gi, ct);
   float_types(ct, "batch_norm_backward", [&](auto z) {
     using T = decltype(z);
     const T *px = x.data_as<T>(), *pg = g.data_as<T>();

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "device/parallel.h"
 #include "generated/ops/adaptive_avg_pool.h"
@@ -126,6 +127,25 @@ bool square_2d(const Windows& w, int64_t k, int64_t stride, int64_t pad) {
   return true;
 }
 
+// The float32 max3x3s2 for 16-bit floats: each plane widened (exactly) into a scratch plane, the
+// maxima's indices found there, and the values taken from the input by index (bit for bit, NaN
+// payloads included, as the direct loop copies them).
+template <class T>
+void max3x3s2_widened(const T* x, int64_t planes, const Axis& ah, const Axis& aw, T* values, int64_t* indices) {
+  const int64_t S = ah.in * aw.in, L = ah.out * aw.out;
+  parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
+    const Tensor scratch = empty(DimVec{S + L}, ScalarType::Float32);  // the caching allocator: no page faults
+    float* plane = scratch.data_as<float>();
+    for (int64_t pl = pb; pl < pe; pl++) {
+      const T* xp = x + pl * S;
+      for (int64_t i = 0; i < S; i++) plane[i] = float(xp[i]);
+      int64_t* ip = indices + pl * L;
+      pool::max3x3s2(plane, 1, ah.in, aw.in, ah.out, aw.out, plane + S, ip);
+      for (int64_t o = 0; o < L; o++) values[pl * L + o] = xp[ip[o]];
+    }
+  });
+}
+
 std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, const char* op) {
   if (pool::nhwc::wanted(input)) return pool::nhwc::max(input, w, op);
   const DimVec osz = out_sizes(input.sizes(), w);
@@ -152,6 +172,10 @@ std::tuple<Tensor, Tensor> max_planes(const Tensor& input, const Windows& w, con
         });
         return;
       }
+    }
+    if constexpr (sizeof(T) == 2) {  // bfloat16 / float16 (ResNet's pool under autocast)
+      if (square_2d(w, 3, 2, 1) && pool::max3x3s2_applies(ah.in, aw.in, ah.out, aw.out))
+        return max3x3s2_widened(x.data_as<T>(), planes, ah, aw, values.data_as<T>(), indices.data_as<int64_t>());
     }
     if (w.ax[0].out == 1 && w.ax[0].in == 1 && w.ax[0].k == 1 && w.ax[0].pad == 0 && !ah.adaptive && !aw.adaptive) {
       // 1-d and 2-d windows: direct loops over the window's rows (the common max_pool2d)
