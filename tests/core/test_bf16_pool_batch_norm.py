@@ -108,7 +108,8 @@ def test_batch_norm_training_forward_backward(dtype_name, shape):
     shape_c = (1, -1) + (1,) * (xn.ndim - 2)
     xhat = (xn - mean.reshape(shape_c)) * inv.reshape(shape_c)
     sum_g, sum_gx = gn.sum(axis=axes), (gn * xhat).sum(axis=axes)
-    dx = (wn * inv).reshape(shape_c) * (gn - (sum_g / count).reshape(shape_c) - xhat * (sum_gx / count).reshape(shape_c))
+    centred = gn - (sum_g / count).reshape(shape_c) - xhat * (sum_gx / count).reshape(shape_c)
+    dx = (wn * inv).reshape(shape_c) * centred
     assert x.grad.dtype == dtype
     assert_rounded_once(x.grad, dx, bits, 1e-4 * (np.abs(gn).max() * (wn * inv).max()))
     np.testing.assert_allclose(w.grad.numpy(), sum_gx, rtol=1e-4, atol=1e-4)
