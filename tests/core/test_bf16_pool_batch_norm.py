@@ -57,6 +57,25 @@ def test_max_pool_3x3_stride_2_values_and_indices(dtype_name, shape):
     np.testing.assert_array_equal(values.float().numpy(), ref_v)  # NaN positions equal too
 
 
+@pytest.mark.parametrize("dtype_name", sorted(DTYPES))
+def test_max_pool_backward_sums_overlapping_windows_then_rounds_once(dtype_name):
+    dtype, bits = DTYPES[dtype_name]
+    x, xn = exact_values(RNG, (2, 3, 23, 26), dtype, levels=2)  # ties: a position wins several windows
+    x.requires_grad_(True)
+    y, idx = F.max_pool2d(x, 3, 2, 1, return_indices=True)
+    g, gn = exact_values(RNG, tuple(y.shape), dtype)
+    y.backward(g)
+    planes = 2 * 3
+    ref, terms = np.zeros((planes, 23 * 26)), np.zeros((planes, 23 * 26))
+    flat_idx, flat_g = idx.numpy().reshape(planes, -1), gn.reshape(planes, -1)
+    for p in range(planes):
+        np.add.at(ref[p], flat_idx[p], flat_g[p])
+        np.add.at(terms[p], flat_idx[p], np.abs(flat_g[p]))
+    assert x.grad.dtype == dtype
+    assert_rounded_once(x.grad, ref.reshape(xn.shape), bits, 4 * 2.0**-24 * terms.reshape(xn.shape))
+    assert np.count_nonzero(np.bincount(flat_idx[0]) > 2)  # the case checked: several windows add up
+
+
 def ulp(x, bits):
     """The spacing of floats with `bits` significant bits at |x|."""
     e = np.floor(np.log2(np.maximum(np.abs(x), 2.0**-100)))

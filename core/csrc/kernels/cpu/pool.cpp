@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "device/parallel.h"
@@ -339,11 +340,15 @@ Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const
     using T = decltype(z);
     using C = opmath_t<T>;
     parallel_for(planes, 1, [&](int64_t pb, int64_t pe) {
+      // 16-bit planes are summed in a float plane and rounded once (overlapping windows add up).
+      constexpr bool narrow = !std::is_same_v<T, C>;
+      const Tensor scratch = narrow ? empty(DimVec{S}, ScalarType::Float32) : Tensor();
       for (int64_t pl = pb; pl < pe; pl++) {
         const T* gp = g.data_as<T>() + pl * L;
         const int64_t* jp = ip + pl * L;
         T* dp = out.data_as<T>() + pl * S;
-        std::fill(dp, dp + S, T(0));
+        C* acc = narrow ? reinterpret_cast<C*>(scratch.data_as<float>()) : reinterpret_cast<C*>(dp);
+        std::fill(acc, acc + S, C(0));
         for (int64_t o = 0; o < L; o++) {
           const int64_t j = jp[o];
           if (j < 0 || j >= S) {
@@ -352,8 +357,10 @@ Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const
             }
             break;
           }
-          dp[j] = convert<T>(convert<C>(dp[j]) + convert<C>(gp[o]));
+          acc[j] += convert<C>(gp[o]);
         }
+        if constexpr (narrow)
+          for (int64_t j = 0; j < S; j++) dp[j] = convert<T>(acc[j]);
       }
     });
   });
