@@ -41,7 +41,7 @@ bool forward_blocks(const Problem& p, const Layout& l, const float* x, const flo
     const InputTiles tiles = input_tiles(p, l, t0, nt);
     if (!transform_input(x, p, l, tiles, nt, tiles.off.data(), v)) return false;
     for (int64_t xi = 0; xi < kPoints; xi++)
-      sgemm_unpacked::product(p.k, nt, p.c, u + xi * p.k * p.c, p.c, v + xi * vps, l.tb, m + xi * mps, l.tb, false);
+      tile_product(p.k, nt, p.c, u + xi * p.k * p.c, p.c, v + xi * vps, l.tb, m + xi * mps, l.tb, false);
     transform_output(m, mps, p.k, bias, p, l, t0, nt, y);
   }
   return true;
@@ -65,13 +65,19 @@ bool weight_grad_blocks(const Problem& p, const Layout& l, const float* x, const
     transform_output_grad(dyp, l, p.k, nt, yoff.data(), dm);
     for (int64_t xi = 0; xi < kPoints; xi++) {
       sgemm_unpacked::transpose(p.c, nt, v + xi * vps, l.tb, vt, p.c);
-      sgemm_unpacked::product(p.k, p.c, nt, dm + xi * mps, l.tb, vt, p.c, du + xi * p.k * p.c, p.c, true);
+      tile_product(p.k, p.c, nt, dm + xi * mps, l.tb, vt, p.c, du + xi * p.k * p.c, p.c, true);
     }
   }
   return true;
 }
 
 }  // namespace
+
+void tile_product(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
+                  int64_t ldc, bool accumulate) {
+  if (cpu_has_avx512()) return sgemm_unpacked::product512(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+  sgemm_unpacked::product(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+}
 
 bool geometry_fits(const Geometry& g) {
   return g.k[0] == 1 && g.in[0] == 1 && g.out[0] == 1 && g.pad[0] == 0 && g.k[1] == 3 && g.k[2] == 3 &&

@@ -74,8 +74,7 @@ bool forward_kernel_major(const Problem& p, const Layout& l, const float* x, con
         const int64_t cn = std::min(kSliceChannels, p.c - c0);
         transform_kernel(w, flipped_transposed, p.k, p.c, k0, k0 + kn, c0, c0 + cn, u, ups, cn);
         for (int64_t xi = 0; xi < kPoints; xi++)
-          sgemm_unpacked::product(kn, l.tiles, cn, u + xi * ups, cn, v + xi * vps + c0 * tp, tp, m + xi * mps, tp,
-                                  c0 > 0);
+          tile_product(kn, l.tiles, cn, u + xi * ups, cn, v + xi * vps + c0 * tp, tp, m + xi * mps, tp, c0 > 0);
       }
       transform_output(m, mps, kn, bias ? bias + k0 : nullptr, p, all, 0, l.tiles, y + k0 * plane);
     }
@@ -112,8 +111,8 @@ bool weight_grad_kernel_major(const Problem& p, const Layout& l, const float* x,
       const int64_t k0 = item % kblocks * kb, c0 = item / kblocks * cb;
       const int64_t kn = std::min(kb, p.k - k0), cn = std::min(cb, p.c - c0);
       for (int64_t xi = 0; xi < kPoints; xi++)
-        sgemm_unpacked::product(kn, cn, l.tiles, dm + xi * mps + k0 * tp, tp, vt + xi * tp * p.c + c0, p.c,
-                                du + xi * ups, cn, false);
+        tile_product(kn, cn, l.tiles, dm + xi * mps + k0 * tp, tp, vt + xi * tp * p.c + c0, p.c, du + xi * ups, cn,
+                     false);
       transform_kernel_grad(du, ups, cn, p.c, k0, k0 + kn, c0, c0 + cn, dw);
     }
   });
