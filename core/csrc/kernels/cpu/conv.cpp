@@ -218,7 +218,9 @@ bool winograd_problem(const Plan& p, bool adjoint, conv::winograd::Problem& w) {
 // Whether Winograd's F(4x4, 3x3) serves this plan's convolution (adjoint: its transposed one), or
 // (weight_grad) its weight gradient. bfloat16 ones it serves are computed in float32 on it and
 // rounded once: direct convolution on the bf16 product does four times the multiplications, at
-// only twice float32's rate.
+// only twice float32's rate. Rounding the transformed kernel and tiles to bf16 for the bf16 product
+// would lose the round-once result: a float64 simulation (256 channels) gives F(4x4, 3x3) an error of
+// 2% of the output's rms (20% at worst), F(3x3) 1%, F(2x2) 0.3%, against 0.16% for rounding once.
 bool winograd_serves(const Plan& p, bool adjoint, bool weight_grad) {
   conv::winograd::Problem wp;
   if (!winograd_problem(p, adjoint, wp)) return false;
