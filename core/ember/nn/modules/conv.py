@@ -9,7 +9,6 @@ from ... import _C
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
-from ..._tensor import Tensor
 from ..parameter import Parameter
 from .module import Module
 
