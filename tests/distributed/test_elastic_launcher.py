@@ -9,6 +9,7 @@ import os
 import pathlib
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -183,10 +184,23 @@ def test_two_agents_rendezvous_and_a_node_joining_restarts_into_a_bigger_group(w
                 p.wait()
 
 
+def _wait_for_store(port: int, timeout: float = 60):
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            assert time.monotonic() < end, f"no store on port {port}"
+            time.sleep(0.05)
+
+
 def test_a_node_leaving_makes_the_other_restart_alone(worker, tmp_path):
-    endpoint = f"localhost:{free_port()}"
+    port = free_port()
+    endpoint = f"localhost:{port}"
     env = {"OUT_DIR": str(tmp_path), "HOLD_FILE": str(tmp_path / "release")}
     a = _agent(worker, endpoint, env)
+    _wait_for_store(port)  # A hosts the rendezvous store: the node that leaves must not be its host
     b = _agent(worker, endpoint, env)
     try:
         _wait_for(tmp_path / "a0_r1.json")

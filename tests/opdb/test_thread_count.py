@@ -181,6 +181,7 @@ def _custom_calls():
     probs = ember.tensor(rng.random((64, 300)))
     divisor, rows = i64(N).clamp_min(1), i64(N // 4, 3) % 3
     small, w0, w1 = f32(8, 16, 16) * 0.1, f32(300, 300), f32(N)
+    img, kernel = f32(4, 8, 24, 24), f32(8, 8, 3, 3) * 0.2
     F = ember.nn.functional
 
     def matrix_exp_backward():
@@ -267,6 +268,9 @@ def _custom_calls():
         "allclose": [(lambda: ember.allclose(x, x + 1e-9), True)],
         "equal": [(lambda: ember.equal(x, x.clone()), True), (lambda: ember.equal(xi, xi + 1), True)],
         "copy": [(lambda: ember.empty(N, dtype=ember.float64).copy_(x), True)],
+        # jit's fused convolution epilogue (conv + residual + relu): a 3x3 conv on 4 x 8 x 24 x 24
+        "_conv_add_relu": [(lambda: ember._C._conv_add_relu(img, kernel, None, [1, 1], [1, 1], [1, 1], 1, img, True),
+                            False)],
         "_resize_": [(lambda: x.clone()._resize_([N // 2]), True), (lambda: x.clone()._resize_([N + 5])[:N], True)],
         # Random draws: the same seed on each thread count (at_each_thread_count) gives the same numbers.
         "rand": [(lambda: ember.rand(N), True)], "randn": [(lambda: ember.randn(N, dtype=ember.float64), True)],
