@@ -5,8 +5,6 @@ rank, whose state_dict() is then a plain optimizer's (it loads into optimizer_cl
 parameters); load_state_dict takes such a dict back."""
 from __future__ import annotations
 
-import io
-
 import ember
 from ember.distributed.algorithms.join import Join, Joinable, JoinHook, _ProcessGroupJoinable
 from ember.optim.optimizer import Optimizer
@@ -17,25 +15,6 @@ __all__ = ["ZeroRedundancyOptimizer"]
 def _dist():
     from ember import distributed
     return distributed
-
-
-def _broadcast_object(obj, src: int, group, rank: int):
-    """obj from rank src to every rank (pickled, with tensors saved by ember.save)."""
-    dist = _dist()
-    if rank == src:
-        buf = io.BytesIO()
-        ember.save(obj, buf)
-        payload = ember.frombuffer(bytearray(buf.getvalue()), dtype=ember.uint8)
-        length = ember.tensor([payload.numel()], dtype=ember.int64)
-    else:
-        length = ember.zeros(1, dtype=ember.int64)
-    dist.broadcast(length, src, group=group)
-    if rank != src:
-        payload = ember.empty(int(length.item()), dtype=ember.uint8)
-    dist.broadcast(payload, src, group=group)
-    if rank == src:
-        return obj
-    return ember.load(io.BytesIO(payload.numpy().tobytes()), weights_only=False)
 
 
 class _ZeROJoinHook(JoinHook):
@@ -161,9 +140,10 @@ class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
         local["state"] = {self._param_to_index[local_params[i]]: v for i, v in local["state"].items()}
         self._all_state_dicts = []
         for r in range(self.world_size):
-            got = _broadcast_object(local if r == self.rank else None, r, self.process_group, self.rank)
+            box = [local if r == self.rank else None]
+            _dist().broadcast_object_list(box, src=r, group=self.process_group)
             if self.rank == to:
-                self._all_state_dicts.append(got)
+                self._all_state_dicts.append(box[0])
 
     def state_dict(self):
         """The full state in a plain optimizer's format; only on the rank consolidate_state_dict sent it to."""
