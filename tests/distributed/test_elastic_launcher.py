@@ -39,7 +39,9 @@ out = os.environ.get("OUT_DIR")
 if out:
     with open(os.path.join(out, f"a{record['TORCHELASTIC_RESTART_COUNT']}_r{record['RANK']}.json"), "w") as f:
         json.dump(record, f)
-print(json.dumps(record), flush=True)
+# one write: the launcher runs workers unbuffered, and print() writes the text and its newline separately,
+# so two workers' lines could interleave on the shared pipe
+sys.stdout.write(json.dumps(record) + "\n")
 failing_attempts = os.environ.get("FAIL_ON", "0")
 if os.environ.get("FAIL_RANK") == record["RANK"] and record["TORCHELASTIC_RESTART_COUNT"] in failing_attempts:
     raise ValueError(f"boom from rank {record['RANK']}")
