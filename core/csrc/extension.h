@@ -8,6 +8,7 @@
 #include "dispatch/library.h"
 #include "dispatch/op_table.h"
 #include "generated/ops.h"
+#include "jit/custom_class.h"
 #include "iter/copy.h"
 #include "tensor/factory.h"
 #include "tensor/tensor_impl.h"

@@ -39,9 +39,13 @@ bool drop_dead(Graph& g, Block& b, const std::unordered_set<const Value*>& used)
 
 bool is_constant(const Value* v) { return v->node && v->node->has_constant; }
 
-bool is_container(const Value* v) { return v->type->kind == Type::Kind::List || v->type->kind == Type::Kind::Dict; }
+bool is_container(const Value* v) {
+  Type::Kind k = v->type->kind;
+  return k == Type::Kind::List || k == Type::Kind::Dict || k == Type::Kind::Class || k == Type::Kind::Union ||
+         k == Type::Kind::Any;
+}
 
-// Lists and dicts are mutable: a node that makes one gives a new one each run, and a node that reads one
+// Lists, dicts and objects are mutable: a node that makes one gives a new one each run, and a node that reads one
 // may see it changed since, so neither is folded or merged.
 bool touches_container(const Node& n) {
   for (const Value* v : n.inputs)

@@ -256,6 +256,7 @@ Outs str_compare(Ins& in, Cmp c) {
 }  // namespace
 
 bool values_equal(const RValue& a, const RValue& b) {
+  if (a.obj || b.obj) return a.obj == b.obj;  // objects compare by identity (a class's __eq__ is compiled)
   if (a.is_seq() || b.is_seq()) {
     if (!a.is_seq() || !b.is_seq() || a.seq->size() != b.seq->size()) return false;
     for (size_t i = 0; i < a.seq->size(); i++)
@@ -272,7 +273,7 @@ bool values_equal(const RValue& a, const RValue& b) {
 }
 
 std::string value_str(const RValue& r, bool quote_strings, const Type* t) {
-  if (t && t->kind == Type::Kind::Optional) t = r.is_seq() || !r.v.is_none() ? t->elems[0].get() : nullptr;
+  if (t && t->kind == Type::Kind::Optional) t = !r.is_none() ? t->elems[0].get() : nullptr;
   if (r.is_seq()) {
     const auto& items = *r.seq;
     if (t && t->kind == Type::Kind::Dict) {
@@ -309,7 +310,8 @@ bool mutates_container(const std::string& kind) {
   static const char* const kinds[] = {
       "prim::ListExtend",     "prim::ListInsert", "prim::ListPop",     "prim::ListRemove",  "prim::ListReverse",
       "prim::ListSort",       "prim::ListClear",  "prim::ListSetItem", "prim::DictSetItem", "prim::DictPop",
-      "prim::DictPopDefault", "prim::DictUpdate", "prim::DictClear",   "prim::print"};
+      "prim::DictPopDefault", "prim::DictUpdate", "prim::DictClear",   "prim::print",
+      "prim::SetAttr",        "prim::CallCustom"};
   for (const char* k : kinds)
     if (kind == k) return true;
   return false;

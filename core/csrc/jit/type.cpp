@@ -8,11 +8,12 @@ namespace ember::jit {
 namespace {
 
 const char* const kNames[] = {"Tensor", "int",   "float",    "bool", "str",   "NoneType",
-                              "List",   "Tuple", "Optional", "Dict", "Future"};
+                              "List",   "Tuple", "Optional", "Dict", "Future", "Union", "Any"};
 
 bool has_elems(Type::Kind k) {
   return k == Type::Kind::List || k == Type::Kind::Tuple || k == Type::Kind::Optional || k == Type::Kind::Dict ||
-         k == Type::Kind::Future;
+         k == Type::Kind::Future ||
+         k == Type::Kind::Union;
 }
 
 struct TypeParser {
@@ -28,9 +29,12 @@ struct TypeParser {
   TypePtr parse() {
     skip_space();
     size_t start = pos;
-    while (pos < text.size() && (isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_')) pos++;
+    while (pos < text.size() &&
+           (isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_' || text[pos] == '.'))
+      pos++;
     std::string name = text.substr(start, pos - start);
-    for (int k = 0; k < 11; k++) {
+    if (name.find('.') != std::string::npos) return Type::class_named(name);
+    for (int k = 0; k < 13; k++) {
       if (name != kNames[k]) continue;
       Type::Kind kind = Type::Kind(k);
       if (!has_elems(kind)) return Type::of(kind);
@@ -48,7 +52,9 @@ struct TypeParser {
       if (pos >= text.size()) bad("missing ']'");
       pos++;
       if (kind == Type::Kind::Dict && elems.size() != 2) bad("Dict takes a key and a value type");
-      if (kind != Type::Kind::Tuple && kind != Type::Kind::Dict && elems.size() != 1) bad(name + " takes one type");
+      if (kind == Type::Kind::Union && elems.size() < 2) bad("Union takes two or more types");
+      if (kind != Type::Kind::Tuple && kind != Type::Kind::Dict && kind != Type::Kind::Union && elems.size() != 1)
+        bad(name + " takes one type");
       return Type::of(kind, std::move(elems));
     }
     bad("unknown type name \"" + name + "\"");
@@ -64,6 +70,13 @@ TypePtr Type::of(Kind k, std::vector<TypePtr> elems) {
   return t;
 }
 
+TypePtr Type::class_named(const std::string& name) {
+  auto t = std::make_shared<Type>();
+  t->kind = Kind::Class;
+  t->name = name;
+  return t;
+}
+
 TypePtr Type::parse(const std::string& text) {
   TypeParser p{text};
   TypePtr t = p.parse();
@@ -73,6 +86,7 @@ TypePtr Type::parse(const std::string& text) {
 }
 
 std::string Type::str() const {
+  if (kind == Kind::Class) return name;
   std::string s = kNames[int(kind)];
   if (has_elems(kind)) {
     s += "[";
@@ -83,7 +97,7 @@ std::string Type::str() const {
 }
 
 bool Type::operator==(const Type& o) const {
-  if (kind != o.kind || elems.size() != o.elems.size()) return false;
+  if (kind != o.kind || elems.size() != o.elems.size() || name != o.name) return false;
   for (size_t i = 0; i < elems.size(); i++)
     if (*elems[i] != *o.elems[i]) return false;
   return true;

@@ -12,6 +12,7 @@
 #include "jit/ir_parser.h"
 #include "jit/passes.h"
 #include "jit/script_error.h"
+#include "python/jit_classes.h"
 #include "python/objects.h"
 #include "python/py_errors.h"
 
@@ -28,6 +29,8 @@ using Kind = jit::Type::Kind;
 [[noreturn]] void wrong_type(PyObject* o, const Type& t, const std::string& what) {
   EMBER_FAIL(Type, what, " expected a value of type '", t.str(), "', got ", Py_TYPE(o)->tp_name);
 }
+
+}  // namespace
 
 RValue to_rvalue(PyObject* o, const Type& t, const std::string& what) {
   switch (t.kind) {
@@ -75,6 +78,11 @@ RValue to_rvalue(PyObject* o, const Type& t, const std::string& what) {
       }
       return RValue::sequence(std::move(slots), false);
     }
+    case Kind::Class:
+      return object_to_rvalue(o, t, what);
+    case Kind::Union:
+    case Kind::Any:
+      return dynamic_to_rvalue(o, t, what);
   }
   wrong_type(o, t, what);
 }
@@ -82,6 +90,8 @@ RValue to_rvalue(PyObject* o, const Type& t, const std::string& what) {
 PyObject* from_rvalue(const RValue& r, const Type& t) {
   EMBER_CHECK(t.kind != Kind::Future, Type, "a scripted function cannot return a ", t.str(),
               ": ember.jit.wait it inside the function");
+  if (t.kind == Kind::Class) return object_from_rvalue(r, t);
+  if (t.kind == Kind::Union || t.kind == Kind::Any) return dynamic_from_rvalue(r, t);
   if (t.kind == Kind::Dict) {
     const auto& slots = r.items();
     PyObject* out = PyDict_New();
@@ -94,7 +104,7 @@ PyObject* from_rvalue(const RValue& r, const Type& t) {
     }
     return out;
   }
-  if (t.kind == Kind::Optional) return r.is_seq() || !r.v.is_none() ? from_rvalue(r, *t.elems[0]) : Py_NewRef(Py_None);
+  if (t.kind == Kind::Optional) return !r.is_none() ? from_rvalue(r, *t.elems[0]) : Py_NewRef(Py_None);
   if (t.kind == Kind::List || t.kind == Kind::Tuple) {
     const auto& items = r.items();
     PyObject* out = t.kind == Kind::List ? PyList_New(items.size()) : PyTuple_New(items.size());
@@ -124,6 +134,8 @@ PyObject* from_rvalue(const RValue& r, const Type& t) {
       EMBER_FAIL(Type, "a script value of kind ", r.v.tag_name(), " has no Python conversion");
   }
 }
+
+namespace {
 
 std::vector<jit::Value*> values(jit::Graph& g, const std::vector<int>& ids) {
   std::vector<jit::Value*> out;
@@ -174,6 +186,7 @@ pyb::object run_graph(jit::Graph& g, const pyb::list& args) {
 
 void add_jit_module(pyb::module_& parent) {
   pyb::module_ m = parent.def_submodule("_jit", "ember.jit's IR graphs and interpreter");
+  add_jit_classes(m);
   m.def("op_schema", [](const std::string& kind) -> pyb::object {
     OpEntry* e = jit::database_ops().find(kind);
     if (!e) return pyb::none();

@@ -20,12 +20,17 @@ __all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "export", "ig
 
 
 def script(obj):
-    """Compiles a function to a ScriptFunction, an nn.Module instance to a ScriptModule (scripted objects
-    are returned as they are)."""
+    """Compiles a function to a ScriptFunction, an nn.Module instance to a ScriptModule, a class to a scripted
+    class (returned itself: its objects are values scripted code makes, passes and returns); scripted objects
+    are returned as they are."""
     import ember.nn
+
+    from ._script_class import script_class
 
     if isinstance(obj, (ScriptFunction, ScriptModule)):
         return obj
     if isinstance(obj, ember.nn.Module):
         return script_module(prepare_scriptable(obj))
+    if isinstance(obj, type):
+        return script_class(obj)
     return script_function(obj)

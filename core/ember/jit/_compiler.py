@@ -88,7 +88,7 @@ class ParsedFunction:
         self.globals.update(closure.nonlocals)
         self.signature = inspect.signature(fn)
         try:
-            self.hints = typing.get_type_hints(fn)
+            self.hints = typing.get_type_hints(fn, localns=getattr(fn, "_ember_localns", None))
         except Exception as e:  # an annotation that does not evaluate
             raise ScriptTypeError(f"cannot evaluate the annotations of {fn.__qualname__}: {e}", self.ctx,
                                   self.def_) from None

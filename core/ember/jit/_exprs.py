@@ -18,6 +18,8 @@ from ._errors import NotSupportedError
 from ._exprs_builtins import BuiltinCalls
 from ._exprs_containers import ContainerExprs
 from ._exprs_static import StaticObjects, is_static
+from ._exprs_objects import ObjectExprs
+from ._script_class import info_of
 
 _TENSOR_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floor_divide",
                   ast.Mod: "remainder", ast.Pow: "pow", ast.MatMult: "matmul"}
@@ -32,7 +34,7 @@ def _number_result(a: T.JitType, b: T.JitType) -> T.JitType:
     return T.FLOAT if T.FLOAT in (a, b) else T.INT
 
 
-class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
+class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, CompilerBase):
     def expr(self, node: ast.expr, want: T.JitType | None = None) -> SValue:
         return self.as_value(self.expr_or_ref(node, want), node)
 
@@ -72,6 +74,8 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
             if isinstance(obj, (bool, int, float, str)):
                 return self.const(obj)
             return self.dtype_or_ref(obj)
+        if base.type.kind == "Class":
+            return self.object_attr(base, node.attr, node)
         if base.type == T.TENSOR and node.attr == "shape":
             return self.emit1("prim::sizes", [base], T.list_of(T.INT), node)
         if base.type == T.TENSOR and node.attr == "dtype":  # a dtype is its ScalarType code in scripted code
@@ -249,7 +253,7 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
             v = a if b.type == T.NONE else b
             if v.type == T.NONE:
                 is_none = self.const(True)
-            elif v.type.kind != "Optional":
+            elif v.type.kind not in ("Optional", "Any") and T.NONE not in (v.type.elems if v.type.kind == "Union" else ()):
                 is_none = self.const(False)  # statically known, as TorchScript folds it
             else:
                 is_none = self.emit1("prim::isNone", [v], T.BOOL, node)
@@ -261,6 +265,9 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
             return found if isinstance(op, ast.In) else self.emit1("prim::not", [found], T.BOOL, node)
         if type(op) not in _COMPARE:
             raise self.unsupported(f"the {type(op).__name__} comparison", node)
+        if a.type.kind == "Class" and isinstance(op, (ast.Eq, ast.NotEq)):  # the class's __eq__
+            eq = self.magic(a, "eq", [b], node)
+            return eq if isinstance(op, ast.Eq) else self.emit1("prim::not", [eq], T.BOOL, node)
         if a.type == b.type == T.STR and type(op) in (ast.Lt, ast.LtE, ast.Gt, ast.GtE):
             return self.emit1("prim::str_" + _COMPARE[type(op)][0], [a, b], T.BOOL, node)
         tensor_op, number_op, flipped = _COMPARE[type(op)]
@@ -312,8 +319,8 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
                 isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None and \
                 isinstance(test.ops[0], (ast.Is, ast.IsNot)):
             v = self.env.get(test.left.id)
-            if isinstance(v, SValue) and v.type.kind == "Optional":
-                inner = {test.left.id: v.type.elems[0]}
+            if isinstance(v, SValue) and T.without_none(v.type) != v.type:
+                inner = {test.left.id: T.without_none(v.type)}
                 return ({}, inner) if isinstance(test.ops[0], ast.Is) else (inner, {})
         return {}, {}
 
@@ -360,6 +367,9 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
         except AttributeError:
             raise self.error(f"module {type(m).__name__} has no attribute '{attr}'", node) from None
         constant = attr in getattr(m, "__constants__", ()) or _is_final(type(m), attr)
+        object_type = self.object_type_of(v)
+        if object_type is not None:  # a scripted class's or C++ class's object: read at each call
+            return self.attr_input(m, attr, object_type)
         if isinstance(v, ember.Tensor) or (type(v) in (bool, int, float) and not constant):
             return self.attr_input(m, attr, T.TENSOR if isinstance(v, ember.Tensor) else self.type_of_constant(v))
         if isinstance(v, list) and v and all(isinstance(t, ember.Tensor) for t in v):
@@ -401,6 +411,8 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
             return self.comp_add(base, args, node)
         if base.type.kind in ("List", "Dict", "str"):
             return self.container_method(base, name, args, kwargs, node)
+        if base.type.kind == "Class":
+            return self.call_object_method(base, name, args, kwargs, node)
         if base.type != T.TENSOR:
             raise self.unsupported(f"the method '{name}' of a {base.type}", node)
         if name == "to" and len(args) == 1 and not kwargs and args[0].type == T.INT:  # t.to(dtype)
@@ -449,6 +461,10 @@ class ExprCompiler(StaticObjects, BuiltinCalls, ContainerExprs, CompilerBase):
             return self.namedtuple_call(callee, node)
         if callee is collections.OrderedDict and not node.args and not node.keywords:  # TorchScript's Dict[str, Tensor]
             return self.emit1("prim::DictConstruct", [], T.dict_of(T.STR, T.TENSOR), node)
+        if info_of(callee) is not None:
+            return self.construct_object(callee, node)
+        if getattr(callee, "qualified_name", "").startswith("__torch__.torch.classes."):
+            return self.construct_custom(callee, node)
         if callee in _builtins.SCRIPT_IMPLS:
             args, kwargs = self.args_of(node)
             return self.inline_call(_builtins.SCRIPT_IMPLS[callee], args, kwargs, node)

@@ -230,6 +230,10 @@ class StmtCompiler(ExprCompiler):
                 return None
             self.assign_subscript(s.target, self.binop(s.op, cur, self.expr(s.value), s))
             return None
+        if isinstance(s.target, ast.Attribute):  # obj.x += v: read, combine, write back
+            cur = self.expr(ast.copy_location(ast.Attribute(s.target.value, s.target.attr, ast.Load()), s.target))
+            self.assign_attribute(s.target, self.binop(s.op, cur, self.expr(s.value), s))
+            return None
         if not isinstance(s.target, ast.Name):
             raise self.unsupported("augmented assignment to anything but a variable", s.target)
         cur = self.lookup(s.target.id, s.target)
@@ -260,6 +264,8 @@ class StmtCompiler(ExprCompiler):
             return
         if isinstance(target, ast.Subscript):
             return self.assign_subscript(target, value)
+        if isinstance(target, ast.Attribute):
+            return self.assign_attribute(target, value)
         raise self.unsupported(f"assignment to {type(target).__name__}", target)
 
     def assign_subscript(self, target: ast.Subscript, value: SValue) -> None:

@@ -1,6 +1,7 @@
 """Script types on the Python side: the same set the C++ IR knows (Tensor, int, float, bool, str,
-NoneType, List[T], Tuple[...], Optional[T], Dict[K, V]; a NamedTuple is a Tuple that keeps its class for
-field names and for building the Python result), built from annotations and printed as the IR spells them."""
+NoneType, List[T], Tuple[...], Optional[T], Dict[K, V], Union[...], Any, and classes -- scripted ones and the C++
+classes of ember.classes -- by qualified name; a NamedTuple is a Tuple that keeps its class for field names and for
+building the Python result), built from annotations and printed as the IR spells them."""
 from __future__ import annotations
 
 import dataclasses
@@ -12,9 +13,12 @@ class JitType:
     kind: str  # "Tensor", "int", "float", "bool", "str", "NoneType", "List", "Tuple", "Optional", "Dict"
     elems: tuple[JitType, ...] = ()
     named: object = dataclasses.field(default=None, compare=False)  # a NamedTuple's class
+    name: str = ""  # a Class's qualified name
 
     def __str__(self) -> str:
-        if self.kind in ("List", "Tuple", "Optional", "Dict", "Future"):
+        if self.kind == "Class":
+            return self.name
+        if self.kind in ("List", "Tuple", "Optional", "Dict", "Future", "Union"):
             return f"{self.kind}[{', '.join(str(e) for e in self.elems)}]"
         return self.kind
 
@@ -50,6 +54,31 @@ def namedtuple_type(cls) -> JitType | None:
     return None if None in fields else JitType("Tuple", tuple(fields), cls)
 
 
+def union_of(members) -> JitType:
+    """Union[...] of members (nested Unions and Optionals flattened, repeats dropped); one member is itself, and
+    a member with None is Optional[member], as typing spells them."""
+    flat: list[JitType] = []
+    for m in members:
+        for x in (m.elems if m.kind == "Union" else (m.elems[0], NONE) if m.kind == "Optional" else (m,)):
+            if x not in flat:
+                flat.append(x)
+    rest = [m for m in flat if m != NONE]
+    if len(flat) == 1:
+        return flat[0]
+    if len(rest) == 1:
+        return optional_of(rest[0])
+    return JitType("Union", tuple(flat))
+
+
+def without_none(t: JitType) -> JitType:
+    """The type a value of t has once it is known not to be None."""
+    if t.kind == "Optional":
+        return t.elems[0]
+    if t.kind == "Union" and NONE in t.elems:
+        return union_of([m for m in t.elems if m != NONE])
+    return t
+
+
 def optional_of(t: JitType) -> JitType:
     return t if t.kind in ("Optional", "NoneType") else JitType("Optional", (t,))
 
@@ -75,12 +104,17 @@ def from_annotation(ann) -> JitType | None:
             dict_of(k, v)
     if is_namedtuple_class(ann):
         return namedtuple_type(ann)
+    script_class = ann.__dict__.get("__ember_script_class__") if isinstance(ann, type) else None
+    if script_class is not None:
+        return script_class.type
+    if isinstance(getattr(ann, "qualified_name", None), str) and ann.qualified_name.startswith("__torch__."):
+        return JitType("Class", name=ann.qualified_name)  # an ember.classes C++ class
+    if origin is typing.Union or type(ann).__name__ == "UnionType":
+        members = [from_annotation(a) for a in args]
+        return None if None in members else union_of(members)
     if origin is tuple and args:
         inner = [from_annotation(a) for a in args]
         return None if None in inner else tuple_of(inner)
-    if origin is typing.Union and len(args) == 2 and type(None) in args:
-        inner = from_annotation(args[0] if args[1] is type(None) else args[1])
-        return inner and optional_of(inner)
     return None
 
 
@@ -96,6 +130,9 @@ def unify(a: JitType, b: JitType) -> JitType | None:
         return a
     if b.kind == "Optional" and unify(b.elems[0], a) == b.elems[0]:
         return b
+    for u, other in ((a, b), (b, a)):
+        if u.kind in ("Union", "Any") and accepts(u, other):
+            return u
     return None
 
 
@@ -105,6 +142,11 @@ def accepts(param: JitType, arg: JitType) -> bool:
         return True
     if param.kind == "Optional":
         return arg == NONE or accepts(param.elems[0], arg)
+    if param.kind == "Any":
+        return arg.kind != "Future"
+    if param.kind == "Union":
+        members = arg.elems if arg.kind == "Union" else (arg.elems[0], NONE) if arg.kind == "Optional" else (arg,)
+        return all(any(accepts(p, m) for p in param.elems) for m in members)
     if param == FLOAT and arg == INT:
         return True
     if param.kind == "List" and arg.kind == "List":

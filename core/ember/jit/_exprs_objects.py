@@ -1,0 +1,245 @@
+"""Objects in scripted code: constructing a scripted class (its __init__ inlined on a new object) or a C++
+class (ember.classes.NS.Name), reading and assigning attributes (slots), calling methods (a scripted
+class's inlined with self bound, a C++ class's through its boxed method), and the magic methods that
+len(), indexing, `in` and == call."""
+from __future__ import annotations
+
+import ast
+
+from . import _types as T
+from ._compiler import ParsedFunction, SValue
+from ._errors import NotSupportedError
+from ._script_class import BY_NAME, ClassInfo, info_of
+
+
+class MethodFunction(ParsedFunction):
+    """A scripted class's method: `self` has the class's type (a static method has no self)."""
+
+    def __init__(self, fn, info: ClassInfo):
+        super().__init__(fn)
+        self.info = info
+        self.static = isinstance(info.cls.__dict__.get(fn.__name__), staticmethod)
+
+    def param_types(self):
+        params = super().param_types()
+        if not self.static and params:
+            name, _, node = params[0]
+            params[0] = (name, self.info.type, node)
+        return params
+
+
+def class_info(t: T.JitType) -> ClassInfo | None:
+    """The scripted class of a Class type (None for a C++ class)."""
+    return BY_NAME.get(t.name)
+
+
+def custom_methods(t: T.JitType) -> dict[str, tuple[list[T.JitType], T.JitType]] | None:
+    """A C++ class's methods: name -> (parameter types after self, result type); None when t is not one."""
+    from ember._C import _jit
+
+    from ._serialization import _parse_type
+
+    info = _jit.class_info(t.name)
+    if info is None or not info[0]:
+        return None
+    return {name: ([_parse_type(p) for p in params], _parse_type(ret)) for name, params, ret in info[3]}
+
+
+_MAGIC_NAMES = {"len": "__len__", "getitem": "__getitem__", "contains": "__contains__", "eq": "__eq__"}
+
+
+class ObjectExprs:
+    # --- construction ---------------------------------------------------------------------------
+    def construct_object(self, cls, node: ast.Call) -> SValue:
+        """cls(...) for a scripted class: a new object, then its __init__ inlined on it."""
+        info = info_of(cls)
+        obj = self.emit1("prim::CreateObject", [], info.type, node)
+        args, kwargs = self.args_of(node)
+        self.inline_method(info, "__init__", obj, args, kwargs, node)
+        return obj
+
+    def construct_custom(self, custom, node: ast.Call) -> SValue:
+        """ember.classes.NS.Name(...): the C++ class's constructor."""
+        t = T.JitType("Class", name=custom.qualified_name)
+        methods = custom_methods(t)
+        if methods is None or "__init__" not in methods:
+            raise self.error(f"the C++ class {custom.namespace}.{custom.__name__} has no constructor", node)
+        args, kwargs = self.args_of(node)
+        if kwargs:
+            raise self.unsupported("keyword arguments to a C++ class's constructor", node)
+        args = self.check_custom_args(custom.__name__, methods["__init__"][0], args, node)
+        return self.emit1("prim::CustomNew", args, t, node)
+
+    # --- attributes -----------------------------------------------------------------------------
+    def object_attr(self, base: SValue, attr: str, node: ast.AST) -> SValue:
+        info = class_info(base.type)
+        if info is None or attr not in info.fields:
+            raise self.error(f"'{base.type}' object has no attribute or method '{attr}'. Did you forget to "
+                             "initialize an attribute in __init__()?", node)
+        return self.emit1("prim::GetAttr", [base, self.const(info.slot(attr))], info.fields[attr], node)
+
+    def assign_attribute(self, target: ast.Attribute, value: SValue) -> None:
+        base = self.expr_or_ref(target.value)
+        if not isinstance(base, SValue) or base.type.kind != "Class":
+            raise self.unsupported("assignment to an attribute of anything but a scripted class's object", target)
+        info = class_info(base.type)
+        if info is None:
+            raise self.error(f"attributes of the C++ class {base.type} cannot be assigned", target)
+        attr = target.attr
+        if attr not in info.fields:
+            if not info.defining or self.pf.fn is not info.method("__init__"):
+                raise self.error(f"'{base.type}' object has no attribute '{attr}': attributes are declared by "
+                                 "assigning them in __init__", target)
+            if value.id in self.empty_lists:
+                value = SValue(value.id, value.type)
+            info.fields[attr] = value.type
+        want = info.fields[attr]
+        if not T.accepts(want, value.type):
+            raise self.error(f"the attribute '{attr}' has type {want}, but the value assigned is {value.type}", target)
+        self.emit("prim::SetAttr", [base, self.const(info.slot(attr)), value], [], target)
+
+    # --- methods --------------------------------------------------------------------------------
+    def object_method(self, base: SValue, name: str, node: ast.Call) -> SValue:
+        args, kwargs = self.args_of(node)
+        return self.call_object_method(base, name, args, kwargs, node)
+
+    def call_object_method(self, base: SValue, name: str, args: list, kwargs: dict, node) -> SValue:
+        info = class_info(base.type)
+        if info is not None:
+            if info.method(name) is None:
+                raise self.error(f"'{base.type}' object has no attribute or method '{name}'", node)
+            return self.inline_method(info, name, base, args, kwargs, node)
+        methods = custom_methods(base.type)
+        if methods is None:
+            raise self.error(f"unknown class {base.type}: import the extension that registers it", node)
+        if name not in methods or name.startswith("__") and name not in _MAGIC_NAMES.values():
+            raise self.error(f"the C++ class {base.type} has no method '{name}'", node)
+        if kwargs:
+            raise self.unsupported("keyword arguments to a C++ class's method", node)
+        params, ret = methods[name]
+        args = self.check_custom_args(name, params, args, node)
+        outs = self.emit("prim::CallCustom", [self.const(name), base] + args, [ret], node)
+        return outs[0]
+
+    def check_custom_args(self, what: str, params: list[T.JitType], args: list, node) -> list[SValue]:
+        if len(args) != len(params):
+            raise self.error(f"{what}() expects {len(params)} argument(s), got {len(args)}", node)
+        out = []
+        for k, (p, a) in enumerate(zip(params, args)):
+            if not isinstance(a, SValue) or not T.accepts(p, a.type):
+                got = a.type if isinstance(a, SValue) else type(a.obj).__name__
+                raise self.error(f"argument {k + 1} of {what}() expects {p}, got {got}", node)
+            out.append(self.emit1("prim::unchecked_cast", [a], p, node) if a.type != p else a)
+        return out
+
+    def inline_method(self, info: ClassInfo, name: str, obj: SValue, args: list, kwargs: dict, node) -> SValue:
+        """The method's body compiled into the current block with self bound to obj (as inline_call does for
+        functions; recursion is refused the same way)."""
+        fn = info.method(name)
+        frame = (fn, None)
+        if frame in self.stack:
+            raise self.error(f"recursive calls are not supported: {fn.__qualname__} calls itself", node,
+                             cls=NotSupportedError)
+        pf = MethodFunction(fn, info)
+        call_args = list(args) if pf.static else [obj] + list(args)
+        try:
+            bound = pf.signature.bind(*call_args, **kwargs)
+        except TypeError as e:
+            raise self.error(f"call of {fn.__qualname__}: {e}", node) from None
+        values = []
+        for pname, p in pf.signature.parameters.items():
+            if pname in bound.arguments:
+                values.append(bound.arguments[pname])
+            elif isinstance(p.default, (bool, int, float, str)) or p.default is None:
+                values.append(self.const(p.default))
+            else:
+                raise self.error(f"the default of {fn.__qualname__}'s argument '{pname}' is not a constant", node)
+        callee = type(self)(self.g, self.block, pf, self.stack + [frame], self.root)
+        return callee.compile_function(values)
+
+    def magic(self, base: SValue, which: str, args: list[SValue], node) -> SValue:
+        """len(obj), obj[k], k in obj, obj == other: the class's magic method, refused clearly without one."""
+        name = _MAGIC_NAMES[which]
+        info = class_info(base.type)
+        has = info.method(name) is not None if info is not None else name in (custom_methods(base.type) or {})
+        if not has:
+            raise self.error(f"'{base.type}' object has no method '{name}' (needed by this expression)", node)
+        out = self.call_object_method(base, name, args, {}, node)
+        if which in ("contains", "eq") and out.type != T.BOOL:
+            raise self.error(f"{base.type}.{name} must return bool, it returns {out.type}", node)
+        if which == "len" and out.type != T.INT:
+            raise self.error(f"{base.type}.__len__ must return int, it returns {out.type}", node)
+        return out
+
+    # --- the magic methods' entry points (overriding the container versions for objects) ---------
+    def call_builtin(self, name: str, node: ast.Call) -> SValue:
+        if name == "len" and len(node.args) == 1 and not node.keywords:
+            v = self.expr_or_ref(node.args[0])
+            if isinstance(v, SValue) and v.type.kind == "Class":
+                return self.magic(v, "len", [], node)
+        return super().call_builtin(name, node)
+
+    def expr_Subscript(self, node: ast.Subscript, want):
+        base = self.expr_or_ref(node.value)
+        if isinstance(base, SValue) and base.type.kind == "Class":
+            return self.magic(base, "getitem", [self.expr(node.slice)], node)
+        return super().expr_Subscript(node, want)
+
+    def contains(self, item: SValue, seq: SValue, node) -> SValue:
+        if seq.type.kind == "Class":
+            return self.magic(seq, "contains", [item], node)
+        return super().contains(item, seq, node)
+
+    # --- module attributes holding objects --------------------------------------------------------
+    @staticmethod
+    def object_type_of(v) -> T.JitType | None:
+        """The Class type of a module attribute's value when it is an object scripted code can hold."""
+        from ember._C import _jit
+
+        if isinstance(v, _jit.ScriptObject):
+            return T.JitType("Class", name=v._type)
+        info = info_of(type(v))
+        return info.type if info is not None else None
+
+    # --- isinstance on Union and Any values -------------------------------------------------------
+    def isinstance_call(self, node: ast.Call) -> SValue:
+        if len(node.args) == 2 and not node.keywords:
+            v = self.expr_or_ref(node.args[0])
+            if isinstance(v, SValue) and v.type.kind in ("Union", "Any"):
+                return self.runtime_isinstance(v, self.isinstance_types(node.args[1]), node)
+        return super().isinstance_call(node)
+
+    def runtime_isinstance(self, v: SValue, wants: list, node) -> SValue:
+        """Whether v's run-time value is of one of wants (script types or bare container kinds), asked of the
+        value: prim::IsInstance(v, "int|List|__torch__.P")."""
+        spelled = []
+        for w in wants:
+            s = w if isinstance(w, str) else str(w)
+            if isinstance(w, T.JitType) and w.kind in ("List", "Dict", "Tuple"):
+                s = w.kind  # a container's items are not looked at: the Union's member says what they are
+            spelled.append(s)
+        return self.emit1("prim::IsInstance", [v, self.const("|".join(spelled))], T.BOOL, node)
+
+    def isinstance_refinements(self, test: ast.Call) -> tuple[dict, dict]:
+        x = test.args[0] if len(test.args) == 2 else None
+        v = self.env.get(x.id) if isinstance(x, ast.Name) else None
+        if isinstance(v, SValue) and v.type.kind == "Union":
+            try:
+                wants = self.isinstance_types(test.args[1])
+            except Exception:
+                return {}, {}
+            hit = [m for m in v.type.elems if any(self.type_matches(m, w) or (isinstance(w, T.JitType) and
+                                                                                w.kind == m.kind == "Class" and
+                                                                                w.name == m.name) for w in wants)]
+            miss = [m for m in v.type.elems if m not in hit]
+            then = {x.id: T.union_of(hit)} if hit else {}
+            return then, ({x.id: T.union_of(miss)} if miss else {})
+        if isinstance(v, SValue) and v.type.kind == "Any":
+            try:
+                wants = self.isinstance_types(test.args[1])
+            except Exception:
+                return {}, {}
+            if len(wants) == 1 and isinstance(wants[0], T.JitType):
+                return {x.id: wants[0]}, {}
+            return {}, {}
+        return super().isinstance_refinements(test)
