@@ -214,6 +214,10 @@ void add_jit_classes(pyb::module_& m) {
     return pyb::make_tuple(cls->custom, cls->attr_names, types, methods);
   });
   m.def("class_names", &jit::class_names);
+  m.def("python_class", [](const std::string& name) -> pyb::object {
+    EMBER_CHECK(python_classes().contains(name), Runtime, "no Python class for ", name);
+    return python_classes()[pyb::str(name)];
+  });
 }
 
 }  // namespace ember::py

@@ -193,11 +193,21 @@ class ObjectExprs:
     # --- module attributes holding objects --------------------------------------------------------
     @staticmethod
     def object_type_of(v) -> T.JitType | None:
-        """The Class type of a module attribute's value when it is an object scripted code can hold."""
+        """The type of a module attribute's value when it is an object scripted code can hold (or a non-empty
+        list of objects of one class, or a dict of str keys to them)."""
         from ember._C import _jit
 
         if isinstance(v, _jit.ScriptObject):
             return T.JitType("Class", name=v._type)
+        if isinstance(v, list) and v:
+            ts = {ObjectExprs.object_type_of(x) for x in v}
+            return T.list_of(ts.pop()) if len(ts) == 1 and None not in ts else None
+        if isinstance(v, dict) and v and all(isinstance(k, str) for k in v):
+            ts = {ObjectExprs.object_type_of(x) for x in v.values()}
+            return T.dict_of(T.STR, ts.pop()) if len(ts) == 1 and None not in ts else None
+        loaded = type(v).__dict__.get("__ember_loaded_class__")
+        if loaded is not None:
+            return T.JitType("Class", name=loaded)
         info = info_of(type(v))
         return info.type if info is not None else None
 

@@ -53,6 +53,13 @@ class ScriptModule:
 
     __call__ = forward
 
+    @staticmethod
+    def _object_type(value):
+        """The Class type of an attribute value that is a scripted or C++ class's object, else None."""
+        from ._exprs_objects import ObjectExprs
+
+        return ObjectExprs.object_type_of(value)
+
     def __getattr__(self, name):
         methods = self.__dict__.get("_methods", {})
         if name in methods:

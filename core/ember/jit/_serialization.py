@@ -19,6 +19,7 @@ from ..serialization import _copy_storage_out, _opened, _Pickler
 from . import _python_ops
 from . import _types as T
 from ._script_function import ScriptFunction
+from . import _serialization_objects as _objects
 from ._script_module import ScriptModule
 
 JIT_FORMAT_VERSION = 1
@@ -69,12 +70,19 @@ def _describe(obj):
                 attrs.append({"module": paths[id(m)], "name": name, "kind": "tensor"})
             elif isinstance(value, (bool, int, float)):
                 attrs.append({"module": paths[id(m)], "name": name, "kind": "value", "value": value})
+            elif ScriptModule._object_type(value) is not None:  # a scripted or C++ class's object
+                t = ScriptModule._object_type(value)
+                attrs.append({"module": paths[id(m)], "name": name, "kind": "object", "type": str(t),
+                              "value": _objects.encode(value, t)})
             else:
                 raise RuntimeError(f"ember.jit.save: attribute {name} is a {type(value).__name__}, which cannot be "
                                    "saved")
         meta = {"kind": "module", "name": "forward", "type": type(obj._module).__name__,
                 "params": list(obj._sig.parameters), "return_type": str(obj.return_type), "modules": modules,
                 "attr_inputs": attrs}
+    classes = _objects.classes_of([text] + [a["type"] for a in meta.get("attr_inputs", []) if "type" in a])
+    if classes:
+        meta["classes"] = classes
     meta["format"], meta["version"] = "ember.jit", JIT_FORMAT_VERSION
     meta["constants"] = list(range(len(tensors), len(tensors) + len(constants)))
     return meta, text, tensors + [c.detach() for c in constants]
@@ -115,8 +123,12 @@ def _parse_type(text: str) -> T.JitType:
     simple = {"Tensor": T.TENSOR, "int": T.INT, "float": T.FLOAT, "bool": T.BOOL, "str": T.STR, "NoneType": T.NONE}
     if text in simple:
         return simple[text]
+    if text == "Any":
+        return T.ANY
+    if text.startswith("__torch__.") and "[" not in text:
+        return T.JitType("Class", name=text)
     head, _, rest = text.partition("[")
-    if head not in ("List", "Tuple", "Optional") or not rest.endswith("]"):
+    if head not in ("List", "Tuple", "Optional", "Dict", "Union") or not rest.endswith("]"):
         raise RuntimeError(f"ember.jit.load: unknown type {text!r} in the archive")
     parts, depth, start, inner = [], 0, 0, rest[:-1]
     for i, c in enumerate(inner):
@@ -128,7 +140,8 @@ def _parse_type(text: str) -> T.JitType:
     parts.append(inner[start:])
     elems = [_parse_type(p) for p in parts if p.strip()]
     return {"List": lambda: T.list_of(elems[0]), "Tuple": lambda: T.tuple_of(elems),
-            "Optional": lambda: T.optional_of(elems[0])}[head]()
+            "Optional": lambda: T.optional_of(elems[0]), "Dict": lambda: T.dict_of(*elems),
+            "Union": lambda: T.union_of(elems)}[head]()
 
 
 def _read_records(fh, names):
@@ -162,6 +175,8 @@ def _rebuild_modules(meta, tensors):
     for a in meta["attr_inputs"]:
         if a["kind"] == "value":
             setattr(by_path[a["module"]], a["name"], a["value"])
+        elif a["kind"] == "object":
+            setattr(by_path[a["module"]], a["name"], _objects.decode(a["value"], _parse_type(a["type"])))
     return by_path
 
 
@@ -181,6 +196,7 @@ def load(f, map_location=None, _extra_files=None):
         content = records[f"extra/{name}"]
         if content is not None:
             _extra_files[name] = content
+    _objects.define_loaded_classes(meta.get("classes", []))
     graph = _C._jit.parse_graph(records["code/forward.graph"].decode(), [tensors[k] for k in meta["constants"]],
                                 _python_ops.BUILTIN_PYTHON_OPS)
     params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in meta["params"]]
