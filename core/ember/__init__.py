@@ -98,7 +98,7 @@ from .amp._scale_ops import _amp_foreach_non_finite_check_and_unscale_, _amp_upd
 # Submodules loaded on first use (ember.distributions is ~100 modules' worth of Python, ember.hub pulls
 # in http.client): `import ember` stays fast, and `ember.distributions.Normal` / `import
 # ember.distributions` work as in PyTorch.
-_LAZY_SUBMODULES = ("distributions", "fx", "hub", "jit", "multiprocessing", "onnx")
+_LAZY_SUBMODULES = ("classes", "distributions", "fx", "hub", "jit", "multiprocessing", "onnx")
 
 
 def __getattr__(name):

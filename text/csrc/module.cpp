@@ -7,6 +7,7 @@
 #include "gpt2_bpe.h"
 #include "py_utf8.h"
 #include "py_vocab.h"
+#include "script_classes.h"
 
 namespace py = pybind11;
 using namespace embertext;
@@ -35,8 +36,9 @@ R run_batch(const T& self, const py::list& texts, int threads,
 
 PYBIND11_MODULE(_C, m) {
   m.doc() = "embertext's C++ tokenizers and vocabulary table";
+  register_script_classes();
 
-  py::class_<PyVocab>(m, "Vocab")
+  py::class_<PyVocab, std::shared_ptr<PyVocab>>(m, "Vocab")
       .def(py::init<std::vector<std::string>, std::optional<int64_t>>(), py::arg("tokens"),
            py::arg("default_index") = py::none())
       .def("__len__", &PyVocab::size)
@@ -51,9 +53,18 @@ PYBIND11_MODULE(_C, m) {
       .def("insert_token", &PyVocab::insert)
       .def("itos", &PyVocab::itos)
       .def("stoi", &PyVocab::stoi)
+      // This table as ember.classes.text.Vocab (the same C++ object), for scripted code that holds it.
+      .def("_ember_script_object",
+           [](std::shared_ptr<PyVocab> self) {
+             auto* held = new std::shared_ptr<void>(std::move(self));
+             py::capsule payload(held, "ember.jit.payload",
+                                 [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
+             return py::module_::import("ember._C._jit").attr("adopt")("__torch__.torch.classes.text.Vocab", payload);
+           })
       .def(py::pickle([](const PyVocab& v) { return py::make_tuple(v.itos(), v.default_index()); },
                       [](const py::tuple& t) {
-                        return PyVocab(t[0].cast<std::vector<std::string>>(), t[1].cast<std::optional<int64_t>>());
+                        return std::make_shared<PyVocab>(t[0].cast<std::vector<std::string>>(),
+                                                         t[1].cast<std::optional<int64_t>>());
                       }));
 
   py::class_<GPT2BPEEncoder>(m, "GPT2BPEEncoder")

@@ -9,7 +9,8 @@
 //
 // and scripted code (and ember.classes.text.Vocab from Python) constructs it and calls its methods; the
 // arguments and results are boxed by their C++ types: int64_t, double, bool, std::string, Tensor,
-// std::vector<T>, std::optional<T>, std::shared_ptr<C> of a registered C, and void results. def_pickle's
+// std::vector<T>, std::optional<T>, std::tuple<T...>, std::unordered_map<std::string, T>, std::shared_ptr<C> of a
+// registered C, and void results. def_pickle's
 // state is what ember.jit.save writes for an instance a scripted module holds.
 #pragma once
 #include <memory>
@@ -17,6 +18,7 @@
 #include <string>
 #include <tuple>
 #include <typeindex>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -32,6 +34,8 @@ std::string& class_name_of(std::type_index t);
 
 template <class T>
 struct Boxer;
+template <class T>
+using Bare = std::remove_cv_t<std::remove_reference_t<T>>;
 
 template <>
 struct Boxer<int64_t> {
@@ -87,6 +91,41 @@ struct Boxer<std::optional<E>> {
   }
   static RValue box(std::optional<E> x) { return x ? Boxer<E>::box(std::move(*x)) : RValue(); }
 };
+template <class V>
+struct Boxer<std::unordered_map<std::string, V>> {  // Dict[str, V]
+  static TypePtr type() { return Type::of(Type::Kind::Dict, {Type::of(Type::Kind::Str), Boxer<V>::type()}); }
+  static std::unordered_map<std::string, V> unbox(const RValue& r) {
+    std::unordered_map<std::string, V> out;
+    const auto& s = r.items();
+    for (size_t i = 0; i + 1 < s.size(); i += 2) out[s[i].v.to_str()] = Boxer<V>::unbox(s[i + 1]);
+    return out;
+  }
+  static RValue box(std::unordered_map<std::string, V> d) {
+    std::vector<RValue> slots;  // jit/prims_extra.h's [key0, value0, ...] layout
+    for (auto& kv : d) {
+      slots.push_back(RValue(IValue(kv.first)));
+      slots.push_back(Boxer<V>::box(std::move(kv.second)));
+    }
+    return RValue::sequence(std::move(slots), false);
+  }
+};
+template <class... E>
+struct Boxer<std::tuple<E...>> {  // Tuple[E...]
+  static TypePtr type() { return Type::of(Type::Kind::Tuple, {Boxer<E>::type()...}); }
+  static std::tuple<E...> unbox(const RValue& r) { return unbox_at(r.items(), std::index_sequence_for<E...>{}); }
+  static RValue box(std::tuple<E...> t) {
+    return std::apply([](auto&&... xs) { return RValue::sequence({Boxer<Bare<decltype(xs)>>::box(xs)...}, true); },
+                      std::move(t));
+  }
+
+ private:
+  template <size_t... I>
+  static std::tuple<E...> unbox_at(const std::vector<RValue>& items, std::index_sequence<I...>) {
+    EMBER_CHECK(items.size() == sizeof...(E), Runtime, "expected a tuple of ", sizeof...(E), " items, got ",
+                items.size());
+    return std::tuple<E...>(Boxer<E>::unbox(items[I])...);
+  }
+};
 template <class C>
 struct Boxer<std::shared_ptr<C>> {
   static const std::string& name() {
@@ -107,9 +146,6 @@ struct Boxer<std::shared_ptr<C>> {
     return r;
   }
 };
-
-template <class T>
-using Bare = std::remove_cv_t<std::remove_reference_t<T>>;
 
 inline void check_arity(const std::string& cls, const std::string& method, size_t want, size_t got) {
   EMBER_CHECK(want == got, Runtime, cls, ".", method, "() expected ", want, " argument(s), got ", got);
@@ -161,13 +197,28 @@ class class_ {
     return *this;
   }
 
-  template <class R, class... Args>
-  class_& def(const std::string& name, R (T::*m)(Args...)) {
-    return def_method<R, Args...>(name, [m](T& self, Args... xs) -> R { return (self.*m)(std::move(xs)...); });
+  // A method of T (or of a base class of T).
+  template <class R, class B, class... Args>
+  class_& def(const std::string& name, R (B::*m)(Args...)) {
+    return def_fn<R, Args...>(name, [m](T& self, Args... xs) -> R { return (self.*m)(std::move(xs)...); });
   }
-  template <class R, class... Args>
-  class_& def(const std::string& name, R (T::*m)(Args...) const) {
-    return def_method<R, Args...>(name, [m](T& self, Args... xs) -> R { return (self.*m)(std::move(xs)...); });
+  template <class R, class B, class... Args>
+  class_& def(const std::string& name, R (B::*m)(Args...) const) {
+    return def_fn<R, Args...>(name, [m](T& self, Args... xs) -> R { return (self.*m)(std::move(xs)...); });
+  }
+
+  // A method written as a function of the object: f(T& self, Args...) -> R.
+  template <class R, class... Args, class F>
+  class_& def_fn(const std::string& name, F f) {
+    std::string cls = def_->name;
+    add(name, {detail::Boxer<detail::Bare<Args>>::type()...}, detail::result_type<R>(),
+        [cls, name, f](std::vector<RValue>& a) -> RValue {
+          detail::check_arity(cls, name, sizeof...(Args) + 1, a.size());
+          T& self = *detail::Boxer<std::shared_ptr<T>>::unbox(a[0]);
+          auto bound = [&self, &f](auto&&... xs) -> R { return f(self, std::forward<decltype(xs)>(xs)...); };
+          return detail::call_boxed<R, Args...>(bound, a, 1, std::index_sequence_for<Args...>{});
+        });
+    return *this;
   }
 
   // The instance's state S (any boxable type) for saving, and an instance made from it for loading.
@@ -186,19 +237,6 @@ class class_ {
   }
 
  private:
-  template <class R, class... Args, class F>
-  class_& def_method(const std::string& name, F f) {
-    std::string cls = def_->name;
-    add(name, {detail::Boxer<detail::Bare<Args>>::type()...}, detail::result_type<R>(),
-        [cls, name, f](std::vector<RValue>& a) -> RValue {
-          detail::check_arity(cls, name, sizeof...(Args) + 1, a.size());
-          T& self = *detail::Boxer<std::shared_ptr<T>>::unbox(a[0]);
-          auto bound = [&self, &f](auto&&... xs) -> R { return f(self, std::forward<decltype(xs)>(xs)...); };
-          return detail::call_boxed<R, Args...>(bound, a, 1, std::index_sequence_for<Args...>{});
-        });
-    return *this;
-  }
-
   void add(const std::string& name, std::vector<TypePtr> params, TypePtr ret, BoxedMethod fn) {
     for (auto& m : def_->methods)
       EMBER_CHECK(m.name != name, Runtime, def_->name, " already has a method '", name, "'");

@@ -23,10 +23,16 @@ size_t slot_of(Object& o, const RValue& index) {
   return size_t(i);
 }
 
-// Whether r's run-time kind is the script type (or bare container kind) `name`.
+bool matches(const RValue& r, const Type& t);
+
+// Whether r's run-time value is of the script type (or bare container kind) `name`. Run-time lists carry
+// no element type, so List[T] asks each element (an empty list is a List of every T).
 bool is_instance(const RValue& r, const std::string& name) {
+  if (r.is_seq() && (name == "List" || name == "Tuple" || name == "Dict"))
+    return name == (r.tuple ? "Tuple" : "List") || (!r.tuple && name == "Dict");
+  if (name.find('[') != std::string::npos) return matches(r, *Type::parse(name));
   if (r.obj) return name == r.obj->cls->name;
-  if (r.is_seq()) return name == (r.tuple ? "Tuple" : "List") || (!r.tuple && name == "Dict");
+  if (r.is_seq()) return false;
   switch (r.v.tag()) {
     case IValue::Tag::None:
       return name == "NoneType";
@@ -42,6 +48,39 @@ bool is_instance(const RValue& r, const std::string& name) {
       return name == "str";
     default:
       return false;
+  }
+}
+
+bool matches(const RValue& r, const Type& t) {
+  using K = Type::Kind;
+  switch (t.kind) {
+    case K::Any:
+      return true;
+    case K::Optional:
+      return r.is_none() || matches(r, *t.elems[0]);
+    case K::Union:
+      for (const auto& e : t.elems)
+        if (matches(r, *e)) return true;
+      return false;
+    case K::List:
+      if (!r.is_seq() || r.tuple) return false;
+      for (const RValue& x : *r.seq)
+        if (!matches(x, *t.elems[0])) return false;
+      return true;
+    case K::Tuple:
+      if (!r.is_seq() || !r.tuple || r.seq->size() != t.elems.size()) return false;
+      for (size_t i = 0; i < t.elems.size(); i++)
+        if (!matches((*r.seq)[i], *t.elems[i])) return false;
+      return true;
+    case K::Dict:
+      if (!r.is_seq() || r.tuple) return false;
+      for (size_t i = 0; i + 1 < r.seq->size(); i += 2)
+        if (!matches((*r.seq)[i], *t.elems[0]) || !matches((*r.seq)[i + 1], *t.elems[1])) return false;
+      return true;
+    case K::Future:
+      return bool(r.future);
+    default:
+      return is_instance(r, t.str());
   }
 }
 

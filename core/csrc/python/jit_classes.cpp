@@ -111,6 +111,11 @@ RValue object_to_rvalue(PyObject* o, const Type& t, const std::string& what) {
   auto cls = jit::get_class(t.name);
   pyb::handle h(o);
   if (cls->custom) {
+    pyb::object adopted;
+    if (!pyb::isinstance<ScriptObject>(h) && pyb::hasattr(h, "_ember_script_object")) {
+      adopted = h.attr("_ember_script_object")();  // an extension's own Python object sharing the C++ instance
+      h = adopted;
+    }
     EMBER_CHECK(pyb::isinstance<ScriptObject>(h) && h.cast<ScriptObject&>().cls().name == t.name, Type, what,
                 " expected an object of ", t.name, ", got ", Py_TYPE(o)->tp_name);
     return h.cast<ScriptObject&>().r;
@@ -194,6 +199,19 @@ void add_jit_classes(pyb::module_& m) {
       .def("__repr__", [](const ScriptObject& s) { return "<ember.ScriptObject " + s.cls().name + ">"; });
   m.def("construct", &construct, "A new object of the C++ class named qualname, from its constructor's arguments");
   m.def("object_from_state", &from_state);
+  // An extension's C++ instance as a ScriptObject of its registered class, sharing it: the capsule (named
+  // "ember.jit.payload") holds a std::shared_ptr<void>* to the instance, of the class's registered C++ type.
+  m.def("adopt", [](const std::string& qualname, pyb::capsule payload) {
+    auto cls = jit::get_class(qualname);
+    EMBER_CHECK(cls->custom, Type, qualname, " is not a C++ class");
+    EMBER_CHECK(payload.name() && std::string(payload.name()) == "ember.jit.payload", Type,
+                "adopt: expected a capsule named ember.jit.payload");
+    RValue r;
+    r.obj = std::make_shared<jit::Object>();
+    r.obj->cls = cls;
+    r.obj->payload = *payload.get_pointer<std::shared_ptr<void>>();
+    return ScriptObject{r};
+  });
   m.def("define_class", [](const std::string& name, const std::vector<std::string>& attrs,
                            const std::vector<std::string>& types, pyb::object pycls) {
     EMBER_CHECK(attrs.size() == types.size(), Value, "define_class: one type per attribute");

@@ -222,13 +222,8 @@ class ObjectExprs:
     def runtime_isinstance(self, v: SValue, wants: list, node) -> SValue:
         """Whether v's run-time value is of one of wants (script types or bare container kinds), asked of the
         value: prim::IsInstance(v, "int|List|__torch__.P")."""
-        spelled = []
-        for w in wants:
-            s = w if isinstance(w, str) else str(w)
-            if isinstance(w, T.JitType) and w.kind in ("List", "Dict", "Tuple"):
-                s = w.kind  # a container's items are not looked at: the Union's member says what they are
-            spelled.append(s)
-        return self.emit1("prim::IsInstance", [v, self.const("|".join(spelled))], T.BOOL, node)
+        spelled = "|".join(w if isinstance(w, str) else str(w) for w in wants)
+        return self.emit1("prim::IsInstance", [v, self.const(spelled)], T.BOOL, node)
 
     def isinstance_refinements(self, test: ast.Call) -> tuple[dict, dict]:
         x = test.args[0] if len(test.args) == 2 else None
