@@ -15,7 +15,8 @@ const PrimTable& list_prims();
 const PrimTable& dict_prims();
 const PrimTable& str_prims();
 const PrimTable& tensor_prims();
-const PrimTable& object_prims();  // jit/prims_object.cpp
+const PrimTable& object_prims();       // jit/prims_object.cpp
+const PrimTable& list_tensor_prims();  // jit/prims_list_tensor.cpp
 
 // Primitives that change a list or dict in place (or print): never removed, folded or merged.
 bool mutates_container(const std::string& kind);

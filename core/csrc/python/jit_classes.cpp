@@ -169,8 +169,13 @@ RValue dynamic_to_rvalue(PyObject* o, const Type& t, const std::string& what) {
   if (PyUnicode_Check(o)) return RValue(IValue(std::string(PyUnicode_AsUTF8(o))));
   pyb::handle h(o);
   if (pyb::isinstance<ScriptObject>(h)) return h.cast<ScriptObject&>().r;
-  EMBER_FAIL(Type, what, " is an Any: a scripted function takes a tensor, number, string, None or C++ object "
-             "there, got ", Py_TYPE(o)->tp_name);
+  if (PyList_Check(o) || PyTuple_Check(o)) {
+    std::vector<RValue> items;
+    for (pyb::handle x : h) items.push_back(dynamic_to_rvalue(x.ptr(), t, what));
+    return RValue::sequence(std::move(items), PyTuple_Check(o));
+  }
+  EMBER_FAIL(Type, what, " is an Any: a scripted function takes a tensor, number, string, None, list, tuple or C++ "
+             "object there, got ", Py_TYPE(o)->tp_name);
 }
 
 PyObject* dynamic_from_rvalue(const RValue& r, const Type& t) {
@@ -180,7 +185,18 @@ PyObject* dynamic_from_rvalue(const RValue& r, const Type& t) {
     return from_rvalue(r, *m);
   }
   if (r.obj) return from_rvalue(r, *Type::class_named(r.obj->cls->name));
-  EMBER_CHECK(!r.is_seq(), Type, "a scripted function cannot return a list or tuple as Any");
+  if (r.is_seq()) {  // run-time sequences carry no element type: each item converts by its own kind
+    const auto& items = r.items();
+    PyObject* out = r.tuple ? PyTuple_New(items.size()) : PyList_New(items.size());
+    for (size_t i = 0; i < items.size(); i++) {
+      PyObject* x = dynamic_from_rvalue(items[i], t);
+      if (r.tuple)
+        PyTuple_SET_ITEM(out, i, x);
+      else
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+  }
   return from_rvalue(r, *Type::of(Kind::Int));  // a plain value converts by its own tag
 }
 

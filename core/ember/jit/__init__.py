@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ._errors import FrontendError, NotSupportedError, ScriptTypeError
 from ._fork import fork, wait
+from . import _isinstance
 from ._freeze import freeze, optimize_for_inference
 from ._prepare import prepare_scriptable
 from ._script_function import ScriptFunction, script_function
@@ -16,7 +17,7 @@ from ._tracer import TracerWarning, TracingCheckError
 
 __all__ = ["script", "ScriptFunction", "ScriptModule", "annotate", "export", "ignore", "unused", "is_scripting",
            "FrontendError", "NotSupportedError", "ScriptTypeError", "trace", "trace_module", "TracerWarning",
-           "TracingCheckError", "save", "load", "freeze", "optimize_for_inference", "fork", "wait"]
+           "TracingCheckError", "save", "load", "freeze", "optimize_for_inference", "fork", "wait", "isinstance"]
 
 
 def script(obj):
@@ -34,3 +35,6 @@ def script(obj):
     if isinstance(obj, type):
         return script_class(obj)
     return script_function(obj)
+
+
+isinstance = _isinstance.isinstance  # ember.jit.isinstance (defined last: script() uses the builtin)

@@ -11,7 +11,7 @@ import inspect
 import typing
 import warnings
 
-from . import _builtins, _builtins_misc, _fork, _fork_compile, _ops, _python_ops, _script_helpers
+from . import _builtins, _builtins_misc, _fork, _fork_compile, _isinstance, _ops, _python_ops, _script_helpers
 from . import _types as T
 from ._compiler import CompilerBase, ModuleRef, ParsedFunction, PyRef, SValue
 from ._errors import NotSupportedError
@@ -315,6 +315,8 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" and \
                 "isinstance" not in self.env:
             return self.isinstance_refinements(test)
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "isinstance":
+            return self.isinstance_refinements(test)  # ember.jit.isinstance
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) and \
                 isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None and \
                 isinstance(test.ops[0], (ast.Is, ast.IsNot)):
@@ -463,6 +465,10 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return self.emit1("prim::DictConstruct", [], T.dict_of(T.STR, T.TENSOR), node)
         if info_of(callee) is not None:
             return self.construct_object(callee, node)
+        if callee is _tensor_factory():
+            return self.tensor_call(node)
+        if callee is _isinstance.isinstance:
+            return self.call_builtin("isinstance", node)
         if getattr(callee, "qualified_name", "").startswith("__torch__.torch.classes."):
             return self.construct_custom(callee, node)
         if callee in _builtins.SCRIPT_IMPLS:
@@ -677,6 +683,12 @@ def scripted_forward(cls):
     """The forward ember.jit compiles for a module class: its _script_forward when it has one (a forward the
     compiler takes, with the same results as the eager one), else forward."""
     return getattr(cls, "_script_forward", None) or cls.forward
+
+
+def _tensor_factory():
+    import ember
+
+    return ember.tensor
 
 
 def nn_module():

@@ -199,6 +199,8 @@ class ObjectExprs:
 
         if isinstance(v, _jit.ScriptObject):
             return T.JitType("Class", name=v._type)
+        if not isinstance(v, type) and hasattr(v, "_ember_script_object"):  # an extension's object sharing one
+            return T.JitType("Class", name=v._ember_script_object()._type)
         if isinstance(v, list) and v:
             ts = {ObjectExprs.object_type_of(x) for x in v}
             return T.list_of(ts.pop()) if len(ts) == 1 and None not in ts else None
@@ -248,3 +250,22 @@ class ObjectExprs:
                 return {x.id: wants[0]}, {}
             return {}, {}
         return super().isinstance_refinements(test)
+
+    # --- ember.tensor(list) -----------------------------------------------------------------------
+    def tensor_call(self, node: ast.Call) -> SValue:
+        """ember.tensor(data, dtype=None): data a number or a (nested) list of numbers (prim::tensor)."""
+        args, kwargs = self.args_of(node)
+        dtype = kwargs.pop("dtype", args[1] if len(args) > 1 else None)
+        if len(args) not in (1, 2) or kwargs or (len(args) == 2 and "dtype" in kwargs):
+            raise self.unsupported("ember.tensor with arguments other than data and dtype", node)
+        data = args[0]
+        leaf = data.type
+        while leaf.kind == "List":
+            leaf = leaf.elems[0]
+        if not leaf.is_number:
+            raise self.error(f"ember.tensor: expected a number or a list of numbers, got {data.type}", node)
+        if dtype is None:
+            dtype = self.const(None)
+        elif dtype.type not in (T.INT, T.NONE) and dtype.type.kind != "Optional":
+            raise self.error(f"ember.tensor: dtype must be an ember.dtype, got {dtype.type}", node)
+        return self.emit1("prim::tensor", [data, dtype], T.TENSOR, node)

@@ -64,6 +64,8 @@ def _stand_in_repr(self) -> str:
 def encode(value, t: T.JitType):
     """value (of script type t) as JSON."""
     if t.kind == "Class":
+        if not isinstance(value, _C._jit.ScriptObject) and hasattr(value, "_ember_script_object"):
+            value = value._ember_script_object()
         if isinstance(value, _C._jit.ScriptObject):
             from ._exprs_objects import custom_methods
 

@@ -375,6 +375,10 @@ class StmtCompiler(ExprCompiler):
             t = live[0].values[k].type
             for ex in live[1:]:
                 u = T.unify(t, ex.values[k].type)
+                declared = self.fctx.return_type if not self.ctx.loop else None
+                if u is None and declared is not None and declared.kind in ("Any", "Union") and \
+                        T.accepts(declared, t) and T.accepts(declared, ex.values[k].type):
+                    u = declared  # returns of different types, each an Any or a member of the declared Union
                 if u is None:
                     what = "return value" if not self.ctx.loop else "a variable carried by the loop"
                     raise self.error(f"the branches give {what} different types: {t} and {ex.values[k].type}", s)
