@@ -78,3 +78,13 @@ def _describe(x: Any) -> str:
         inner = sorted({type(v).__name__ for v in x})
         return f"list of {', '.join(inner)}" if inner else "an empty list"
     return type(x).__name__
+
+
+def _attach_script_impls() -> None:
+    from . import _script_impls
+
+    for fn in (to_tensor, truncate, add_token, str_to_int):
+        fn._ember_script_impl = getattr(_script_impls, fn.__name__)
+
+
+_attach_script_impls()

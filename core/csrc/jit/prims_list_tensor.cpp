@@ -1,8 +1,9 @@
 // prim::tensor: ember.tensor(data, dtype) in scripted code, for data that is a number or a (nested,
 // rectangular) list of numbers: the dtype inferred as eager ember.tensor infers it (bools -> bool, ints ->
-// int64, any float -> the default dtype) unless given.
+// int64, any float -> the default dtype) unless given. prim::StrToInt: int(s) of a str.
 #include "generated/ops/_to_copy.h"
 #include "jit/prims_extra.h"
+#include "jit/script_error.h"
 #include "tensor/factory.h"
 #include "types/promotion.h"
 
@@ -48,10 +49,36 @@ void walk(const RValue& r, size_t dim, Flat& f) {
   }
 }
 
+// Python's int(s) for a str s: surrounding white space, a sign, digits with single underscores between them.
+int64_t parse_int(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && isspace(static_cast<unsigned char>(s[b]))) b++;
+  while (e > b && isspace(static_cast<unsigned char>(s[e - 1]))) e--;
+  size_t i = b;
+  bool negative = i < e && s[i] == '-';
+  if (i < e && (s[i] == '-' || s[i] == '+')) i++;
+  bool ok = i < e && isdigit(static_cast<unsigned char>(s[i]));
+  int64_t v = 0;
+  for (; ok && i < e; i++) {
+    if (s[i] == '_' && i + 1 < e && isdigit(static_cast<unsigned char>(s[i + 1])) && i > b &&
+        isdigit(static_cast<unsigned char>(s[i - 1])))
+      continue;
+    if (!isdigit(static_cast<unsigned char>(s[i]))) ok = false;
+    else
+      v = v * 10 + (s[i] - '0');
+  }
+  if (!ok) throw ScriptException("ValueError", "invalid literal for int() with base 10: '" + s + "'");
+  return negative ? -v : v;
+}
+
 }  // namespace
 
 const PrimTable& list_tensor_prims() {
   static const PrimTable table = {
+      {"prim::StrToInt",
+       [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
+         return {RValue(IValue(parse_int(in[0].v.to_str())))};
+       }},
       {"prim::tensor",
        [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
          Flat f;

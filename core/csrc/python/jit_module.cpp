@@ -38,6 +38,8 @@ RValue to_rvalue(PyObject* o, const Type& t, const std::string& what) {
       if (!is_tensor(o)) wrong_type(o, t, what);
       return RValue(IValue(unwrap(o)));
     case Kind::Int:
+      if (is_dtype(o))  // a dtype is its ScalarType code in scripted code
+        return RValue(IValue(int64_t(reinterpret_cast<DTypeObject*>(o)->st)));
       if (!PyLong_Check(o) || PyBool_Check(o)) wrong_type(o, t, what);
       return RValue(IValue(int64_t(PyLong_AsLongLong(o))));
     case Kind::Float:

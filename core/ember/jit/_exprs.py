@@ -388,6 +388,8 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return PyRef(v)  # a method: inlined with self bound
         if callable(v) and not isinstance(v, type):
             return PyRef(v)  # a function held by the module (an activation): called as scripted code calls it
+        if _dtype_code(v) is not None:  # a dtype attribute: its ScalarType code, as dtypes are in scripted code
+            return self.const(_dtype_code(v))
         raise self.unsupported(f"the attribute '{attr}' of type {type(v).__name__} of {type(m).__name__}", node)
 
     def attr_input(self, m, attr: str, t: T.JitType) -> SValue:
@@ -474,6 +476,9 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         if callee in _builtins.SCRIPT_IMPLS:
             args, kwargs = self.args_of(node)
             return self.inline_call(_builtins.SCRIPT_IMPLS[callee], args, kwargs, node)
+        if getattr(callee, "_ember_script_impl", None) is not None:  # a library's script version of it
+            args, kwargs = self.args_of(node)
+            return self.inline_call(callee._ember_script_impl, args, kwargs, node)
         if isinstance(callee, _ops.AtenOp):
             args, kwargs = self.args_of(node)
             return self.call_op(callee.name, args, kwargs, node)

@@ -177,6 +177,10 @@ class ObjectExprs:
             v = self.expr_or_ref(node.args[0])
             if isinstance(v, SValue) and v.type.kind == "Class":
                 return self.magic(v, "len", [], node)
+        if name == "int" and len(node.args) == 1 and not node.keywords:
+            v = self.expr_or_ref(node.args[0])
+            if isinstance(v, SValue) and v.type == T.STR:
+                return self.emit1("prim::StrToInt", [v], T.INT, node)
         return super().call_builtin(name, node)
 
     def expr_Subscript(self, node: ast.Subscript, want):

@@ -68,7 +68,7 @@ def optimize(graph) -> None:
 def script_function(fn) -> ScriptFunction:
     from ember._C import _jit
 
-    pf = ParsedFunction(fn)
+    pf = ParsedFunction(getattr(fn, "_ember_script_impl", None) or fn)  # a library's script version of fn
     g = _jit.Graph()
     c = StmtCompiler(g, g.top, pf, [(fn, None)])
     params = pf.param_types()
