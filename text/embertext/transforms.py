@@ -43,6 +43,7 @@ class _PathBuilt(nn.Module):
     def __getstate__(self):
         state = self.__dict__.copy()
         state.pop("_impl", None)
+        state.pop("_script_impl", None)
         return state
 
     def __setstate__(self, state):
@@ -87,7 +88,26 @@ class GPT2BPETokenizer(_PathBuilt):
         self._build()
 
     def _build(self):
-        self._impl = _C.GPT2BPEEncoder(read_gpt2_encoder(self.encoder_json_path), read_gpt2_merges(self.vocab_bpe_path))
+        encoder, merges = read_gpt2_encoder(self.encoder_json_path), read_gpt2_merges(self.vocab_bpe_path)
+        self._impl = _C.GPT2BPEEncoder(encoder, merges)
+        # the same tokenizer as an ember.jit class, which scripted code calls
+        self._script_impl = ember.classes.text.GPT2BPEEncoder(encoder, [f"{a} {b}" for a, b in merges])
+
+    def _script_forward(self, input: Any) -> Any:
+        if ember.jit.isinstance(input, str):
+            if self._return_tokens:
+                return self._script_impl.tokenize(input)
+            return [str(i) for i in self._script_impl.encode(input)]
+        elif ember.jit.isinstance(input, List[str]):
+            out: List[List[str]] = []
+            for text in input:
+                if self._return_tokens:
+                    out.append(self._script_impl.tokenize(text))
+                else:
+                    out.append([str(i) for i in self._script_impl.encode(text)])
+            return out
+        else:
+            raise TypeError("GPT2BPETokenizer: input type not supported: expected str or List[str]")
 
     def _encode(self, text: str) -> List[str]:
         if self._return_tokens:
@@ -130,6 +150,25 @@ class BERTTokenizer(_PathBuilt):
     def _build(self):
         vocab = read_token_lines(self._vocab_path, "BERTTokenizer vocabulary")
         self._impl = _C.BERTTokenizer(vocab, self._do_lower_case, self._strip_accents, self._never_split)
+        # the same tokenizer as an ember.jit class, which scripted code calls
+        self._script_impl = ember.classes.text.BERTTokenizer(vocab, self._do_lower_case, self._strip_accents,
+                                                              self._never_split)
+
+    def _script_forward(self, input: Any) -> Any:
+        if ember.jit.isinstance(input, str):
+            if self._return_tokens:
+                return self._script_impl.tokenize(input)
+            return [str(i) for i in self._script_impl.encode(input)]
+        elif ember.jit.isinstance(input, List[str]):
+            out: List[List[str]] = []
+            for text in input:
+                if self._return_tokens:
+                    out.append(self._script_impl.tokenize(text))
+                else:
+                    out.append([str(i) for i in self._script_impl.encode(text)])
+            return out
+        else:
+            raise TypeError("BERTTokenizer: input type not supported: expected str or List[str]")
 
     def _encode(self, text: str) -> List[str]:
         if self._return_tokens:
@@ -178,6 +217,14 @@ class VocabTransform(nn.Module):
             f"got {type(input).__name__}"
         )
 
+    def _script_forward(self, input: Any) -> Any:
+        if ember.jit.isinstance(input, List[str]):
+            return self.vocab.lookup_indices(input)
+        elif ember.jit.isinstance(input, List[List[str]]):
+            return [self.vocab.lookup_indices(tokens) for tokens in input]
+        else:
+            raise TypeError("VocabTransform: input type not supported: expected List[str] or List[List[str]]")
+
 
 class ToTensor(nn.Module):
     """Ids (or a batch of them, padded with `padding_value`) to a tensor of `dtype`."""
@@ -216,6 +263,14 @@ class LabelToIndex(nn.Module):
             f"LabelToIndex: input type not supported: expected str or List[str], got {type(input).__name__}"
         )
 
+    def _script_forward(self, input: Any) -> Any:
+        if ember.jit.isinstance(input, str):
+            return self._label_vocab.vocab.index(input)
+        elif ember.jit.isinstance(input, List[str]):
+            return self._label_vocab.lookup_indices(input)
+        else:
+            raise TypeError("LabelToIndex: input type not supported: expected str or List[str]")
+
     @property
     def label_names(self) -> List[str]:
         return self._label_names
@@ -250,6 +305,14 @@ class PadTransform(nn.Module):
         length = x.size(-1)
         if length < self.max_length:
             x = nn.functional.pad(x, (0, self.max_length - length), value=self.pad_value)
+        return x
+
+    def _script_forward(self, x: ember.Tensor) -> ember.Tensor:
+        length = x.size(-1)
+        if length < self.max_length:  # F.pad's constant padding of the last dimension, as a concatenation
+            shape = x.size()
+            shape[-1] = self.max_length - length
+            x = ember.cat([x, ember.full(shape, self.pad_value, dtype=x.dtype)], -1)
         return x
 
 
