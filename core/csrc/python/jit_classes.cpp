@@ -207,6 +207,18 @@ void add_jit_classes(pyb::module_& m) {
         return call_method(s, name, args);
       })
       .def("_has_method", [](const ScriptObject& s, const std::string& name) { return s.cls().method(name) != nullptr; })
+      // obj.method(...) from eager Python, as TorchScript's script objects allow
+      .def("__getattr__",
+           [](const ScriptObject& s, const std::string& name) -> pyb::object {
+             if (!s.cls().method(name) || name.rfind("__", 0) == 0)
+               throw pyb::attribute_error("'" + s.cls().name + "' object has no attribute '" + name + "'");
+             return pyb::cpp_function([s, name](const pyb::args& a) { return call_method(s, name, a); });
+           })
+      .def("__len__", [](const ScriptObject& s) { return call_method(s, "__len__", pyb::args()); })
+      .def("__contains__",
+           [](const ScriptObject& s, pyb::object x) { return call_method(s, "__contains__", pyb::make_tuple(x)); })
+      .def("__getitem__",
+           [](const ScriptObject& s, pyb::object x) { return call_method(s, "__getitem__", pyb::make_tuple(x)); })
       .def("__getstate__", &get_state)
       .def("__reduce__",
            [m](const ScriptObject& s) {
