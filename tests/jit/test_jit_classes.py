@@ -86,7 +86,7 @@ def test_magic_methods():
         for i in range(n):
             p.tag(str(i))
         out = [p[0], p[n - 1]]
-        if "1" in p and not ("x" in p) and p == Point(1.0, 1.0) and p != Point(0.0, 1.0):
+        if "1" in p and "x" not in p and p == Point(1.0, 1.0) and p != Point(0.0, 1.0):
             out.append(str(len(p)))
         return out
 

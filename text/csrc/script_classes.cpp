@@ -2,6 +2,8 @@
 // GPT-2 BPE and BERT tokenizers, so scripted transforms call them without Python and scripted modules
 // holding them save and load (each class's state is what rebuilds it). The pybind11 classes in module.cpp
 // stay the eager fast paths; a Vocab is shared between the two (see module.cpp's _ember_script_object).
+#include "script_classes.h"
+
 #include <ember/extension.h>
 
 #include <memory>
@@ -14,7 +16,6 @@
 #include "bert_tokenizer.h"
 #include "gpt2_bpe.h"
 #include "py_vocab.h"
-#include "script_classes.h"
 
 namespace embertext {
 
@@ -28,8 +29,7 @@ std::vector<std::pair<std::string, std::string>> split_merges(const std::vector<
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& m : merges) {
     size_t space = m.find(' ');
-    EMBER_CHECK(space != std::string::npos, Value, "GPT2BPEEncoder: a merge is two symbols and a space, got '", m,
-                "'");
+    EMBER_CHECK(space != std::string::npos, Value, "GPT2BPEEncoder: a merge is two symbols and a space, got '", m, "'");
     out.emplace_back(m.substr(0, space), m.substr(space + 1));
   }
   return out;
@@ -62,7 +62,7 @@ void register_script_classes() {
         .def_fn<std::vector<std::string>, std::vector<int64_t>>(
             "tokens", [](PyVocab& v, std::vector<int64_t> is) { return v.tokens(is); })
         .def_fn<void, std::optional<int64_t>>("set_default_index",
-                                               [](PyVocab& v, std::optional<int64_t> i) { v.set_default_index(i); })
+                                              [](PyVocab& v, std::optional<int64_t> i) { v.set_default_index(i); })
         .def_fn<std::optional<int64_t>>("default_index", [](PyVocab& v) { return v.default_index(); })
         .def_fn<void, std::string>("append_token", [](PyVocab& v, std::string t) { v.append(t); })
         .def_fn<void, std::string, int64_t>("insert_token",
@@ -83,10 +83,9 @@ void register_script_classes() {
         .def_fn<std::vector<std::vector<int64_t>>, std::vector<std::string>, int64_t>(
             "encode_batch",
             [](ScriptGPT2& g, std::vector<std::string> ts, int64_t n) { return g.impl().encode_batch(ts, int(n)); })
-        .def_pickle<GPT2State>([](const std::shared_ptr<ScriptGPT2>& g) { return GPT2State(g->encoder(), g->merges()); },
-                               [](GPT2State s) {
-                                 return std::make_shared<ScriptGPT2>(std::get<0>(s), std::get<1>(s));
-                               });
+        .def_pickle<GPT2State>(
+            [](const std::shared_ptr<ScriptGPT2>& g) { return GPT2State(g->encoder(), g->merges()); },
+            [](GPT2State s) { return std::make_shared<ScriptGPT2>(std::get<0>(s), std::get<1>(s)); });
 
     using BERTState = std::tuple<std::vector<std::string>, bool, std::optional<bool>, std::vector<std::string>>;
     class_<ScriptBERT>("text", "BERTTokenizer")

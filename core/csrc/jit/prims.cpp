@@ -131,8 +131,7 @@ const PrimTable& prims() {
          return {};
        }},
       {"prim::unchecked_cast", [](const Node&, Ins& in) -> Outs { return {in[0]}; }},
-      {"prim::isNone",
-       [](const Node&, Ins& in) -> Outs { return {RValue(IValue(in[0].is_none()))}; }},
+      {"prim::isNone", [](const Node&, Ins& in) -> Outs { return {RValue(IValue(in[0].is_none()))}; }},
       {"prim::RaiseException",
        [](const Node&, Ins& in) -> Outs { throw ScriptException(in[1].v.to_str(), in[0].v.to_str()); }},
       {"prim::add",
@@ -233,8 +232,8 @@ const PrimTable& prims() {
 }  // namespace
 
 PrimFn find_prim(const std::string& kind) {
-  for (const PrimTable* t : {&prims(), &list_prims(), &dict_prims(), &str_prims(), &tensor_prims(), &object_prims(),
-                              &list_tensor_prims()}) {
+  for (const PrimTable* t :
+       {&prims(), &list_prims(), &dict_prims(), &str_prims(), &tensor_prims(), &object_prims(), &list_tensor_prims()}) {
     auto it = t->find(kind);
     if (it != t->end()) return it->second;
   }

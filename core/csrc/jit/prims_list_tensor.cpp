@@ -63,7 +63,8 @@ int64_t parse_int(const std::string& s) {
     if (s[i] == '_' && i + 1 < e && isdigit(static_cast<unsigned char>(s[i + 1])) && i > b &&
         isdigit(static_cast<unsigned char>(s[i - 1])))
       continue;
-    if (!isdigit(static_cast<unsigned char>(s[i]))) ok = false;
+    if (!isdigit(static_cast<unsigned char>(s[i])))
+      ok = false;
     else
       v = v * 10 + (s[i] - '0');
   }
@@ -83,10 +84,10 @@ const PrimTable& list_tensor_prims() {
        [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
          Flat f;
          walk(in[0], 0, f);
-         ScalarType inferred = f.any_float           ? default_dtype()
+         ScalarType inferred = f.any_float                       ? default_dtype()
                                : f.all_bool && !f.values.empty() ? ScalarType::Bool
-                               : f.values.empty()    ? default_dtype()
-                                                     : ScalarType::Int64;
+                               : f.values.empty()                ? default_dtype()
+                                                                 : ScalarType::Int64;
          // exact for ints up to 2^53, as the values pass through doubles
          Tensor t = empty(f.sizes, ScalarType::Float64);
          std::copy(f.values.begin(), f.values.end(), t.data_as<double>());

@@ -18,8 +18,7 @@ Object& object_of(const RValue& r) {
 
 size_t slot_of(Object& o, const RValue& index) {
   int64_t i = index.v.to_int();
-  EMBER_CHECK(i >= 0 && size_t(i) < o.slots.size(), Runtime, "attribute slot ", i, " out of range for ",
-              o.cls->name);
+  EMBER_CHECK(i >= 0 && size_t(i) < o.slots.size(), Runtime, "attribute slot ", i, " out of range for ", o.cls->name);
   return size_t(i);
 }
 

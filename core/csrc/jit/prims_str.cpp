@@ -308,10 +308,10 @@ std::string value_str(const RValue& r, bool quote_strings, const Type* t) {
 
 bool mutates_container(const std::string& kind) {
   static const char* const kinds[] = {
-      "prim::ListExtend",     "prim::ListInsert", "prim::ListPop",     "prim::ListRemove",  "prim::ListReverse",
-      "prim::ListSort",       "prim::ListClear",  "prim::ListSetItem", "prim::DictSetItem", "prim::DictPop",
-      "prim::DictPopDefault", "prim::DictUpdate", "prim::DictClear",   "prim::print",
-      "prim::SetAttr",        "prim::CallCustom"};
+      "prim::ListExtend",  "prim::ListInsert", "prim::ListPop",        "prim::ListRemove",
+      "prim::ListReverse", "prim::ListSort",   "prim::ListClear",      "prim::ListSetItem",
+      "prim::DictSetItem", "prim::DictPop",    "prim::DictPopDefault", "prim::DictUpdate",
+      "prim::DictClear",   "prim::print",      "prim::SetAttr",        "prim::CallCustom"};
   for (const char* k : kinds)
     if (kind == k) return true;
   return false;

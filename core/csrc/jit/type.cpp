@@ -7,13 +7,12 @@ namespace ember::jit {
 
 namespace {
 
-const char* const kNames[] = {"Tensor", "int",   "float",    "bool", "str",   "NoneType",
-                              "List",   "Tuple", "Optional", "Dict", "Future", "Union", "Any"};
+const char* const kNames[] = {"Tensor", "int",      "float", "bool",   "str",   "NoneType", "List",
+                              "Tuple",  "Optional", "Dict",  "Future", "Union", "Any"};
 
 bool has_elems(Type::Kind k) {
   return k == Type::Kind::List || k == Type::Kind::Tuple || k == Type::Kind::Optional || k == Type::Kind::Dict ||
-         k == Type::Kind::Future ||
-         k == Type::Kind::Union;
+         k == Type::Kind::Future || k == Type::Kind::Union;
 }
 
 struct TypeParser {

@@ -122,8 +122,8 @@ RValue object_to_rvalue(PyObject* o, const Type& t, const std::string& what) {
   }
   pyb::object want = pyb::none();
   if (python_classes().contains(t.name)) want = python_classes()[pyb::str(t.name)];
-  EMBER_CHECK(!want.is_none() && PyObject_IsInstance(o, want.ptr()) == 1, Type, what, " expected an object of ",
-              t.name, ", got ", Py_TYPE(o)->tp_name);
+  EMBER_CHECK(!want.is_none() && PyObject_IsInstance(o, want.ptr()) == 1, Type, what, " expected an object of ", t.name,
+              ", got ", Py_TYPE(o)->tp_name);
   RValue r = jit::new_object(cls);
   for (size_t i = 0; i < cls->attr_names.size(); i++) {
     PyObject* a = PyObject_GetAttrString(o, cls->attr_names[i].c_str());
@@ -174,8 +174,10 @@ RValue dynamic_to_rvalue(PyObject* o, const Type& t, const std::string& what) {
     for (pyb::handle x : h) items.push_back(dynamic_to_rvalue(x.ptr(), t, what));
     return RValue::sequence(std::move(items), PyTuple_Check(o));
   }
-  EMBER_FAIL(Type, what, " is an Any: a scripted function takes a tensor, number, string, None, list, tuple or C++ "
-             "object there, got ", Py_TYPE(o)->tp_name);
+  EMBER_FAIL(Type, what,
+             " is an Any: a scripted function takes a tensor, number, string, None, list, tuple or C++ "
+             "object there, got ",
+             Py_TYPE(o)->tp_name);
 }
 
 PyObject* dynamic_from_rvalue(const RValue& r, const Type& t) {
@@ -203,10 +205,10 @@ PyObject* dynamic_from_rvalue(const RValue& r, const Type& t) {
 void add_jit_classes(pyb::module_& m) {
   pyb::class_<ScriptObject>(m, "ScriptObject", "An instance of a C++ class registered for scripting")
       .def_property_readonly("_type", [](const ScriptObject& s) { return s.cls().name; })
-      .def("_call", [](const ScriptObject& s, const std::string& name, const pyb::args& args) {
-        return call_method(s, name, args);
-      })
-      .def("_has_method", [](const ScriptObject& s, const std::string& name) { return s.cls().method(name) != nullptr; })
+      .def("_call", [](const ScriptObject& s, const std::string& name,
+                       const pyb::args& args) { return call_method(s, name, args); })
+      .def("_has_method",
+           [](const ScriptObject& s, const std::string& name) { return s.cls().method(name) != nullptr; })
       // obj.method(...) from eager Python, as TorchScript's script objects allow
       .def("__getattr__",
            [](const ScriptObject& s, const std::string& name) -> pyb::object {

@@ -26,7 +26,7 @@ def script(obj):
     are returned as they are."""
     import ember.nn
 
-    from ._script_class import script_class
+    from ._script_class_compile import script_class
 
     if isinstance(obj, (ScriptFunction, ScriptModule)):
         return obj

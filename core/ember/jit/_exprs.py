@@ -253,7 +253,7 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             v = a if b.type == T.NONE else b
             if v.type == T.NONE:
                 is_none = self.const(True)
-            elif v.type.kind not in ("Optional", "Any") and T.NONE not in (v.type.elems if v.type.kind == "Union" else ()):
+            elif T.without_none(v.type) == v.type and v.type.kind != "Any":
                 is_none = self.const(False)  # statically known, as TorchScript folds it
             else:
                 is_none = self.emit1("prim::isNone", [v], T.BOOL, node)

@@ -9,7 +9,7 @@ import ast
 from . import _types as T
 from ._compiler import ParsedFunction, SValue
 from ._errors import NotSupportedError
-from ._script_class import BY_NAME, ClassInfo, info_of
+from ._script_class import BY_NAME, ClassInfo, custom_methods, info_of, object_type_of
 
 
 class MethodFunction(ParsedFunction):
@@ -31,18 +31,6 @@ class MethodFunction(ParsedFunction):
 def class_info(t: T.JitType) -> ClassInfo | None:
     """The scripted class of a Class type (None for a C++ class)."""
     return BY_NAME.get(t.name)
-
-
-def custom_methods(t: T.JitType) -> dict[str, tuple[list[T.JitType], T.JitType]] | None:
-    """A C++ class's methods: name -> (parameter types after self, result type); None when t is not one."""
-    from ember._C import _jit
-
-    from ._serialization import _parse_type
-
-    info = _jit.class_info(t.name)
-    if info is None or not info[0]:
-        return None
-    return {name: ([_parse_type(p) for p in params], _parse_type(ret)) for name, params, ret in info[3]}
 
 
 _MAGIC_NAMES = {"len": "__len__", "getitem": "__getitem__", "contains": "__contains__", "eq": "__eq__"}
@@ -195,27 +183,7 @@ class ObjectExprs:
         return super().contains(item, seq, node)
 
     # --- module attributes holding objects --------------------------------------------------------
-    @staticmethod
-    def object_type_of(v) -> T.JitType | None:
-        """The type of a module attribute's value when it is an object scripted code can hold (or a non-empty
-        list of objects of one class, or a dict of str keys to them)."""
-        from ember._C import _jit
-
-        if isinstance(v, _jit.ScriptObject):
-            return T.JitType("Class", name=v._type)
-        if not isinstance(v, type) and hasattr(v, "_ember_script_object"):  # an extension's object sharing one
-            return T.JitType("Class", name=v._ember_script_object()._type)
-        if isinstance(v, list) and v:
-            ts = {ObjectExprs.object_type_of(x) for x in v}
-            return T.list_of(ts.pop()) if len(ts) == 1 and None not in ts else None
-        if isinstance(v, dict) and v and all(isinstance(k, str) for k in v):
-            ts = {ObjectExprs.object_type_of(x) for x in v.values()}
-            return T.dict_of(T.STR, ts.pop()) if len(ts) == 1 and None not in ts else None
-        loaded = type(v).__dict__.get("__ember_loaded_class__")
-        if loaded is not None:
-            return T.JitType("Class", name=loaded)
-        info = info_of(type(v))
-        return info.type if info is not None else None
+    object_type_of = staticmethod(object_type_of)
 
     # --- isinstance on Union and Any values -------------------------------------------------------
     def isinstance_call(self, node: ast.Call) -> SValue:

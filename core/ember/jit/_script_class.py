@@ -8,7 +8,6 @@ from __future__ import annotations
 import ast
 import inspect
 import re
-import textwrap
 
 from . import _types as T
 from ._errors import NotSupportedError, SourceContext
@@ -44,7 +43,7 @@ def info_of(cls) -> ClassInfo | None:
     return cls.__dict__.get("__ember_script_class__") if isinstance(cls, type) else None
 
 
-def _check_members(info: ClassInfo) -> None:
+def check_members(info: ClassInfo) -> None:
     """Every member is a method, a static method or a docstring: anything else is refused where it is written."""
     for stmt in info.tree.body:
         if isinstance(stmt, ast.FunctionDef):
@@ -67,46 +66,34 @@ def _check_members(info: ClassInfo) -> None:
                                 info.tree)
 
 
-def script_class(cls):
-    """Compiles cls's __init__ to learn its attributes and registers the class; returns cls."""
+def custom_methods(t: T.JitType) -> dict[str, tuple[list[T.JitType], T.JitType]] | None:
+    """A C++ class's methods: name -> (parameter types after self, result type); None when t is not one."""
     from ember._C import _jit
 
-    from ._compiler import SValue
-    from ._exprs_objects import MethodFunction
-    from ._stmts import StmtCompiler
+    info = _jit.class_info(t.name)
+    if info is None or not info[0]:
+        return None
+    return {name: ([T.parse(p) for p in params], T.parse(ret)) for name, params, ret in info[3]}
 
-    if info_of(cls) is not None:
-        return cls
-    if cls.__bases__ != (object,):
-        raise NotSupportedError(f"scripted class {cls.__qualname__} derives from "
-                                f"{', '.join(b.__qualname__ for b in cls.__bases__)}: scripted classes cannot "
-                                "inherit")
-    lines, first = inspect.getsourcelines(cls)
-    raw = "".join(lines)
-    text = textwrap.dedent(raw)
-    col = len(lines[0]) - len(lines[0].lstrip()) if text != raw else 0
-    tree = ast.parse(text).body[0]
-    ctx = SourceContext(inspect.getsourcefile(cls) or "<unknown>", text.splitlines(), first, col, cls.__qualname__)
-    info = ClassInfo(cls, qualified_name(cls), ctx, tree)
-    _check_members(info)
-    for fn in vars(cls).values():
-        fn = fn.__func__ if isinstance(fn, staticmethod) else fn
-        if inspect.isfunction(fn):
-            fn._ember_localns = {cls.__name__: cls}  # the class names itself in its methods' annotations
-    cls.__ember_script_class__ = info
-    BY_NAME[info.qualname] = info
-    try:
-        init = info.method("__init__")
-        g = _jit.Graph()
-        pf = MethodFunction(init, info)
-        c = StmtCompiler(g, g.top, pf, [(init, None)])
-        params = pf.param_types()
-        args = [SValue(g.add_param(g.top, str(t), name), t) for name, t, _ in params]
-        c.compile_function(args)
-        info.defining = False
-        _jit.define_class(info.qualname, list(info.fields), [str(t) for t in info.fields.values()], cls)
-    except BaseException:
-        del cls.__ember_script_class__
-        BY_NAME.pop(info.qualname, None)
-        raise
-    return cls
+
+def object_type_of(v) -> T.JitType | None:
+    """The type of a value when it is an object scripted code can hold (a scripted class's, a C++ class's, an
+    extension's object sharing a C++ one), or a non-empty list of objects of one class, or a dict of str keys
+    to them; else None."""
+    from ember._C import _jit
+
+    if isinstance(v, _jit.ScriptObject):
+        return T.JitType("Class", name=v._type)
+    if not isinstance(v, type) and hasattr(v, "_ember_script_object"):
+        return T.JitType("Class", name=v._ember_script_object()._type)
+    if isinstance(v, list) and v:
+        ts = {object_type_of(x) for x in v}
+        return T.list_of(ts.pop()) if len(ts) == 1 and None not in ts else None
+    if isinstance(v, dict) and v and all(isinstance(k, str) for k in v):
+        ts = {object_type_of(x) for x in v.values()}
+        return T.dict_of(T.STR, ts.pop()) if len(ts) == 1 and None not in ts else None
+    loaded = type(v).__dict__.get("__ember_loaded_class__")
+    if loaded is not None:
+        return T.JitType("Class", name=loaded)
+    info = info_of(type(v))
+    return info.type if info is not None else None

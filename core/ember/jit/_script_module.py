@@ -56,9 +56,9 @@ class ScriptModule:
     @staticmethod
     def _object_type(value):
         """The Class type of an attribute value that is a scripted or C++ class's object, else None."""
-        from ._exprs_objects import ObjectExprs
+        from ._script_class import object_type_of
 
-        return ObjectExprs.object_type_of(value)
+        return object_type_of(value)
 
     def __getattr__(self, name):
         methods = self.__dict__.get("_methods", {})

@@ -7,6 +7,7 @@ import re
 
 from .. import _C
 from . import _types as T
+from ._script_class import custom_methods
 
 _CLASS_NAME = re.compile(r"__torch__\.[A-Za-z0-9_.]+")
 
@@ -67,14 +68,10 @@ def encode(value, t: T.JitType):
         if not isinstance(value, _C._jit.ScriptObject) and hasattr(value, "_ember_script_object"):
             value = value._ember_script_object()
         if isinstance(value, _C._jit.ScriptObject):
-            from ._exprs_objects import custom_methods
-
             state_type = custom_methods(t)["__getstate__"][1]
             return {"class": t.name, "state": encode(value.__getstate__(), state_type)}
         info = _C._jit.class_info(t.name)
-        from ._serialization import _parse_type
-
-        return {"class": t.name, "fields": {a: encode(getattr(value, a), _parse_type(ty))
+        return {"class": t.name, "fields": {a: encode(getattr(value, a), T.parse(ty))
                                             for a, ty in zip(info[1], info[2])}}
     if t.kind == "Optional":
         return None if value is None else encode(value, t.elems[0])
@@ -90,18 +87,14 @@ def encode(value, t: T.JitType):
 def decode(data, t: T.JitType):
     """The value encode() wrote."""
     if t.kind == "Class":
-        from ._serialization import _parse_type
-
         if "state" in data:
-            from ._exprs_objects import custom_methods
-
             state_type = custom_methods(t)["__setstate__"][0][0]
             return _C._jit.object_from_state(t.name, decode(data["state"], state_type))
         info = _C._jit.class_info(t.name)
         cls = _C._jit.python_class(t.name)
         obj = cls.__new__(cls)
         for a, ty in zip(info[1], info[2]):
-            object.__setattr__(obj, a, decode(data["fields"][a], _parse_type(ty)))
+            object.__setattr__(obj, a, decode(data["fields"][a], T.parse(ty)))
         return obj
     if t.kind == "Optional":
         return None if data is None else decode(data, t.elems[0])

@@ -170,3 +170,33 @@ def rebuild_named(value, t: JitType):
 
 def _has_named(t: JitType) -> bool:
     return t.named is not None or any(_has_named(e) for e in t.elems)
+
+
+_SIMPLE = {"Tensor": TENSOR, "int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "NoneType": NONE, "Any": ANY}
+
+
+def parse(text: str) -> JitType:
+    """The type the IR prints as text (Tensor, List[int], Dict[str, Tuple[int, float]], Union[...], a class's
+    qualified name); ValueError naming it when it is none."""
+    text = text.strip()
+    if text in _SIMPLE:
+        return _SIMPLE[text]
+    if text.startswith("__torch__.") and "[" not in text:
+        return JitType("Class", name=text)
+    head, _, rest = text.partition("[")
+    if head not in ("List", "Tuple", "Optional", "Dict", "Union", "Future") or not rest.endswith("]"):
+        raise ValueError(f"invalid script type {text!r}")
+    parts, depth, start, inner = [], 0, 0, rest[:-1]
+    for i, c in enumerate(inner):
+        depth += c == "["
+        depth -= c == "]"
+        if c == "," and depth == 0:
+            parts.append(inner[start:i])
+            start = i + 1
+    parts.append(inner[start:])
+    elems = tuple(parse(p) for p in parts if p.strip())
+    if head == "Union":
+        return union_of(elems)
+    if head == "Optional":
+        return optional_of(elems[0])
+    return JitType(head, elems)
