@@ -98,3 +98,14 @@ def test_union_annotation_in_graph_text():
         return x
 
     assert "Union[int, str]" in ember.jit.script(f).graph
+
+
+def test_refinement_ends_with_its_branch():
+    def f(x: Union[int, str], n: int) -> int:
+        if isinstance(x, int):
+            n += x
+        if isinstance(x, str):
+            n += len(x)
+        return n
+
+    assert _both(f, 3, 1) == 4 and _both(f, "ab", 1) == 3

@@ -353,9 +353,14 @@ class StmtCompiler(ExprCompiler):
             self.env = dict(before)
 
             def run(stmts=stmts, refine=refine):
+                casts = {}
                 for name, t in refine.items():
-                    self.env[name] = self.emit1("prim::unchecked_cast", [self.env[name]], t)
-                return self.compile_body(stmts) if continuation else self.compile_stmts(stmts)
+                    casts[name] = self.env[name] = self.emit1("prim::unchecked_cast", [self.env[name]], t)
+                out = self.compile_body(stmts) if continuation else self.compile_stmts(stmts)
+                for name, cast in casts.items():  # a refinement ends with its branch (unless reassigned there)
+                    if self.env.get(name) is cast:
+                        self.env[name] = before[name]
+                return out
 
             ex = self.in_block(blk, run)
             branches.append((blk, ex, self.env))
