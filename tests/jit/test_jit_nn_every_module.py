@@ -302,18 +302,9 @@ NOT_YET_SCRIPTABLE_HERE = {
     "Embedding_max_norm": "max_norm renormalizes weight rows in place; the script version of F.embedding refuses it",
 }
 
-# A known regression since scripted classes and Union refinement landed (stop 23): in training mode the
-# scripted Transformer layers draw their attention dropout in another order than eager ones (eval mode, and
-# training without attention dropout, are equal); to be found and fixed.
-ATTENTION_DROPOUT_ORDER = {"Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
-                           "TransformerDecoderLayer"}
-
-
 def _param(name):
     if name in NOT_YET_SCRIPTABLE_HERE:
         return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_SCRIPTABLE_HERE[name]))
-    if name in ATTENTION_DROPOUT_ORDER:
-        return pytest.param(name, marks=pytest.mark.xfail(strict=False, reason="attention dropout order in training"))
     return name
 
 

@@ -39,6 +39,10 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         return self.as_value(self.expr_or_ref(node, want), node)
 
     def expr_or_ref(self, node: ast.expr, want: T.JitType | None = None):
+        compiled = getattr(self, "_compiled_once", None)
+        if compiled is not None and compiled[0] is node:  # already compiled by a caller that peeked at its type
+            self._compiled_once = None
+            return compiled[1]
         method = getattr(self, "expr_" + type(node).__name__, None)
         if method is None:
             raise self.unsupported(f"the {type(node).__name__} expression", node)

@@ -161,20 +161,22 @@ class ObjectExprs:
 
     # --- the magic methods' entry points (overriding the container versions for objects) ---------
     def call_builtin(self, name: str, node: ast.Call) -> SValue:
-        if name == "len" and len(node.args) == 1 and not node.keywords:
+        if name in ("len", "int") and len(node.args) == 1 and not node.keywords:
             v = self.expr_or_ref(node.args[0])
-            if isinstance(v, SValue) and v.type.kind == "Class":
+            if name == "len" and isinstance(v, SValue) and v.type.kind == "Class":
                 return self.magic(v, "len", [], node)
-        if name == "int" and len(node.args) == 1 and not node.keywords:
-            v = self.expr_or_ref(node.args[0])
-            if isinstance(v, SValue) and v.type == T.STR:
+            if name == "int" and isinstance(v, SValue) and v.type == T.STR:
                 return self.emit1("prim::StrToInt", [v], T.INT, node)
+            # The argument is compiled: the generic builtin reuses it (compiling it again would run its side
+            # effects twice, a random draw say).
+            self._compiled_once = (node.args[0], v)
         return super().call_builtin(name, node)
 
     def expr_Subscript(self, node: ast.Subscript, want):
         base = self.expr_or_ref(node.value)
         if isinstance(base, SValue) and base.type.kind == "Class":
             return self.magic(base, "getitem", [self.expr(node.slice)], node)
+        self._compiled_once = (node.value, base)  # compiled once only (a call in it may have side effects)
         return super().expr_Subscript(node, want)
 
     def contains(self, item: SValue, seq: SValue, node) -> SValue:
@@ -191,6 +193,7 @@ class ObjectExprs:
             v = self.expr_or_ref(node.args[0])
             if isinstance(v, SValue) and v.type.kind in ("Union", "Any"):
                 return self.runtime_isinstance(v, self.isinstance_types(node.args[1]), node)
+            self._compiled_once = (node.args[0], v)
         return super().isinstance_call(node)
 
     def runtime_isinstance(self, v: SValue, wants: list, node) -> SValue:
