@@ -271,6 +271,8 @@ def _custom_calls():
         # jit's fused convolution epilogue (conv + residual + relu): a 3x3 conv on 4 x 8 x 24 x 24
         "_conv_add_relu": [(lambda: ember._C._conv_add_relu(img, kernel, None, [1, 1], [1, 1], [1, 1], 1, img, True),
                             False)],
+        # the convolution scripted F.conv2d calls, on unbatched input (4 x 24 x 24 of the same image)
+        "_conv_nd": [(lambda: ember._C._conv_nd(img[0], kernel, None, [1], [1], [1], 1), False)],
         "_resize_": [(lambda: x.clone()._resize_([N // 2]), True), (lambda: x.clone()._resize_([N + 5])[:N], True)],
         # Random draws: the same seed on each thread count (at_each_thread_count) gives the same numbers.
         "rand": [(lambda: ember.rand(N), True)], "randn": [(lambda: ember.randn(N, dtype=ember.float64), True)],

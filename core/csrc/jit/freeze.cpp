@@ -6,6 +6,7 @@
 
 #include "autograd/grad_mode.h"
 #include "jit/boxing.h"
+#include "jit/conv_pattern.h"
 
 namespace ember::jit {
 
@@ -48,14 +49,6 @@ Tensor call(const char* name, std::vector<IValue> args) {
   Stack s(std::move(args));
   database_ops().at(name).call(s);
   return s[0].to_tensor();
-}
-
-void count_uses(const Block& b, std::unordered_map<const Value*, int>& uses) {
-  for (const auto& n : b.nodes) {
-    for (const Value* v : n->inputs) uses[v]++;
-    for (const auto& sub : n->blocks) count_uses(*sub, uses);
-  }
-  for (const Value* v : b.returns) uses[v]++;
 }
 
 bool fold_block(Block& b) {
@@ -140,20 +133,19 @@ bool simplify_tuples(Graph& g) {
 int fold_conv_batchnorm(Graph& g) {
   autograd::NoGradGuard no_grad;
   g.touch();
-  std::unordered_map<const Value*, int> uses;
-  count_uses(*g.top(), uses);
+  std::unordered_map<const Value*, int> reads;  // the batch norm must be the convolution's only reader
+  count_reads(*g.top(), reads, false);          // (its shape checks read the shape, which folding keeps)
   int folded = 0;
   std::vector<Node*> norms;
   for (auto& n : g.top()->nodes)
     if (n->kind == "aten::native_batch_norm") norms.push_back(n.get());
   for (Node* bn : norms) {
     Node* conv = bn->inputs[0]->node;
-    if (!conv || conv->kind != "aten::convolution" || uses[conv->outputs[0]] != 1) continue;
-    if (uses[bn->outputs[1]] || uses[bn->outputs[2]]) continue;  // the batch statistics are read
-    bool constant = is_constant(conv->inputs[1]) && is_constant(conv->inputs[2]) && is_constant(conv->inputs[6]);
+    if (!is_forward_conv(conv) || reads[conv->outputs[0]] != 1) continue;  // transposed ones are left alone
+    if (reads[bn->outputs[1]] || reads[bn->outputs[2]]) continue;          // the batch statistics are read
+    bool constant = is_constant(conv->inputs[1]) && is_constant(conv->inputs[2]);
     for (int i = 1; i <= 7; i++) constant &= is_constant(bn->inputs[i]);
-    if (!constant || conv->inputs[6]->node->constant.v.to_bool() || bn->inputs[5]->node->constant.v.to_bool())
-      continue;  // transposed convolutions and training-mode norms are left alone
+    if (!constant || bn->inputs[5]->node->constant.v.to_bool()) continue;  // training-mode norms are left alone
     auto tensor_of = [](const Value* v) { return v->node->constant.v.to_tensor(); };
     const Tensor& w = tensor_of(conv->inputs[1]);
     const RValue& b = conv->inputs[2]->node->constant;

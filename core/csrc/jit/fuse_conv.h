@@ -7,9 +7,11 @@
 
 namespace ember::jit {
 
-// Rewrites each pattern whose convolution is not transposed, whose intermediate results are read by the
-// pattern alone and whose add has alpha 1 (add or add_, relu or relu_); returns the number of
-// convolutions fused. The replaced nodes are removed.
+// Rewrites each pattern whose convolution (aten::convolution or scripted code's aten::_conv_nd) is not
+// transposed, whose intermediate results are read by the pattern alone (readers of the shape aside) and whose
+// add has alpha 1 (add or add_, relu or relu_); returns the number of convolutions fused. An add_ into a
+// convolution's fresh output (scripted `out += conv(x)`) fuses the other convolution. The replaced nodes are
+// removed.
 int fuse_conv_add_relu(Graph& g);
 
 }  // namespace ember::jit

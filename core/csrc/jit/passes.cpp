@@ -178,6 +178,38 @@ bool cse_block(Graph& g, Block& b, Seen seen) {
   return changed;
 }
 
+bool raises(const Block& b) {
+  for (const auto& n : b.nodes)
+    if (n->kind == "prim::RaiseException") return true;
+  return false;
+}
+
+// `if c: raise ...` compiled with the rest of the code in the else block (or the other way round): the other
+// block's nodes move after the If, which keeps only the raise. Checks then stand in a straight line, where
+// the folding and fusion passes see the ops after them as neighbours.
+bool hoist_block(Graph& g, Block& b) {
+  bool changed = false;
+  std::vector<std::unique_ptr<Node>> out;
+  for (auto& n : b.nodes) {
+    for (auto& sub : n->blocks) changed |= hoist_block(g, *sub);
+    Node* node = n.get();
+    out.push_back(std::move(n));
+    if (node->kind != "prim::If" || raises(*node->blocks[0]) == raises(*node->blocks[1])) continue;
+    Block& rest = *node->blocks[raises(*node->blocks[0]) ? 1 : 0];
+    for (size_t i = 0; i < node->outputs.size(); i++) g.replace_uses(node->outputs[i], rest.returns[i]);
+    node->outputs.clear();
+    for (auto& blk : node->blocks) blk->returns.clear();
+    for (auto& m : rest.nodes) {
+      m->owner = &b;
+      out.push_back(std::move(m));
+    }
+    rest.nodes.clear();
+    changed = true;
+  }
+  b.nodes = std::move(out);
+  return changed;
+}
+
 }  // namespace
 
 bool eliminate_dead_code(Graph& g) {
@@ -202,6 +234,11 @@ bool propagate_constants(Graph& g) {
 bool eliminate_common_subexpressions(Graph& g) {
   g.touch();
   return cse_block(g, *g.top(), Seen());
+}
+
+bool hoist_raising_branches(Graph& g) {
+  g.touch();
+  return hoist_block(g, *g.top());
 }
 
 }  // namespace ember::jit

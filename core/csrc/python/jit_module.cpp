@@ -294,6 +294,7 @@ void add_jit_module(pyb::module_& parent) {
       .def("eliminate_dead_code", &jit::eliminate_dead_code)
       .def("propagate_constants", &jit::propagate_constants)
       .def("eliminate_common_subexpressions", &jit::eliminate_common_subexpressions)
+      .def("hoist_raising_branches", &jit::hoist_raising_branches)
       .def("code", &jit::graph_code)
       .def("run", &run_graph)
       .def("saved_text",  // the graph text with its tensor constants numbered, and those tensors

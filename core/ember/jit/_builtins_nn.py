@@ -57,12 +57,11 @@ def _same_padding(x: Tensor, weight: Tensor, padding: str, stride: List[int], di
 def _conv(input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, padding: Any, dilation: Any,
           groups: int, nd: int, name: str) -> Tensor:
     unbatched = _check_dims(input, nd, name)
-    x = input.unsqueeze(0) if unbatched else input
     s, d = _int_list(stride, nd), _int_list(dilation, nd)
-    if isinstance(padding, str):
-        x, p = _same_padding(x, weight, padding, s, d, nd)
-    else:
-        p = _int_list(padding, nd)
+    if not isinstance(padding, str):  # one node for the optimization passes to see, as TorchScript's aten::conv2d
+        return aten._conv_nd(input, weight, bias, s, _int_list(padding, nd), d, groups)
+    x = input.unsqueeze(0) if unbatched else input
+    x, p = _same_padding(x, weight, padding, s, d, nd)
     out = aten.convolution(x, weight, bias, s, p, d, False, [0] * nd, groups)
     return out.squeeze(0) if unbatched else out
 

@@ -20,6 +20,7 @@ def _simplify(g) -> None:
         changed = g.fold_constant_ops()
         changed |= g.propagate_constants()
         changed |= g.simplify_tuples()
+        changed |= g.hoist_raising_branches()
         changed |= g.eliminate_common_subexpressions()
         changed |= g.eliminate_dead_code()
         if not changed:

@@ -59,8 +59,10 @@ class ScriptFunction:
 
 
 def optimize(graph) -> None:
-    """The passes every scripted graph gets: constants folded, repeats merged, dead code dropped."""
+    """The passes every scripted graph gets: constants folded, checks' raising branches hoisted, repeats
+    merged, dead code dropped."""
     graph.propagate_constants()
+    graph.hoist_raising_branches()
     graph.eliminate_common_subexpressions()
     graph.eliminate_dead_code()
 

@@ -8,6 +8,8 @@
 #include "generated/ops/add.h"
 #include "generated/ops/convolution.h"
 #include "generated/ops/relu.h"
+#include "generated/ops/squeeze.h"
+#include "generated/ops/unsqueeze.h"
 
 namespace ember::ops {
 
@@ -28,7 +30,11 @@ void epilogue(T* y, const T* r, int64_t n, bool relu) {
 Tensor _conv_add_relu(const Tensor& input, const Tensor& weight, const Tensor& bias, const DimVec& stride,
                       const DimVec& padding, const DimVec& dilation, int64_t groups, const Tensor& residual,
                       bool relu) {
-  Tensor out = convolution(input, weight, bias, stride, padding, dilation, false, DimVec{0}, groups);
+  // unbatched (C, *spatial) input, as _conv_nd (which scripted convolutions call) takes it
+  const bool unbatched = input.dim() == weight.dim() - 1;
+  Tensor out = convolution(unbatched ? unsqueeze(input, 0) : input, weight, bias, stride, padding, dilation, false,
+                           DimVec{0}, groups);
+  if (unbatched) out = squeeze(out, DimVec{0});  // a view of the new (1, C, ...) output: still contiguous
   if (out.numel() == 0 || out.is_meta()) return out;
   const bool flat = out.is_contiguous() &&
                     (!residual.defined() ||
