@@ -130,15 +130,7 @@ def _parse_type(text: str) -> T.JitType:
     head, _, rest = text.partition("[")
     if head not in ("List", "Tuple", "Optional", "Dict", "Union") or not rest.endswith("]"):
         raise RuntimeError(f"ember.jit.load: unknown type {text!r} in the archive")
-    parts, depth, start, inner = [], 0, 0, rest[:-1]
-    for i, c in enumerate(inner):
-        depth += c == "["
-        depth -= c == "]"
-        if c == "," and depth == 0:
-            parts.append(inner[start:i])
-            start = i + 1
-    parts.append(inner[start:])
-    elems = [_parse_type(p) for p in parts if p.strip()]
+    elems = [_parse_type(p) for p in T.split_type_args(rest[:-1])]
     return {"List": lambda: T.list_of(elems[0]), "Tuple": lambda: T.tuple_of(elems),
             "Optional": lambda: T.optional_of(elems[0]), "Dict": lambda: T.dict_of(*elems),
             "Union": lambda: T.union_of(elems)}[head]()

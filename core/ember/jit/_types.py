@@ -175,6 +175,20 @@ def _has_named(t: JitType) -> bool:
 _SIMPLE = {"Tensor": TENSOR, "int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "NoneType": NONE, "Any": ANY}
 
 
+def split_type_args(inner: str) -> list:
+    """The arguments of a script type's brackets ("int, List[str]" of "Tuple[int, List[str]]"), split at the
+    commas outside nested brackets."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(inner):
+        depth += c == "["
+        depth -= c == "]"
+        if c == "," and depth == 0:
+            parts.append(inner[start:i])
+            start = i + 1
+    parts.append(inner[start:])
+    return [p for p in parts if p.strip()]
+
+
 def parse(text: str) -> JitType:
     """The type the IR prints as text (Tensor, List[int], Dict[str, Tuple[int, float]], Union[...], a class's
     qualified name); ValueError naming it when it is none."""
@@ -186,15 +200,7 @@ def parse(text: str) -> JitType:
     head, _, rest = text.partition("[")
     if head not in ("List", "Tuple", "Optional", "Dict", "Union", "Future") or not rest.endswith("]"):
         raise ValueError(f"invalid script type {text!r}")
-    parts, depth, start, inner = [], 0, 0, rest[:-1]
-    for i, c in enumerate(inner):
-        depth += c == "["
-        depth -= c == "]"
-        if c == "," and depth == 0:
-            parts.append(inner[start:i])
-            start = i + 1
-    parts.append(inner[start:])
-    elems = tuple(parse(p) for p in parts if p.strip())
+    elems = tuple(parse(p) for p in split_type_args(rest[:-1]))
     if head == "Union":
         return union_of(elems)
     if head == "Optional":
