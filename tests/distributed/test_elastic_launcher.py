@@ -41,7 +41,7 @@ if out:
         json.dump(record, f)
 # one write: the launcher runs workers unbuffered, and print() writes the text and its newline separately,
 # so two workers' lines could interleave on the shared pipe
-sys.stdout.write(json.dumps(record) + "\n")
+sys.stdout.write(json.dumps(record) + "\\n")
 failing_attempts = os.environ.get("FAIL_ON", "0")
 if os.environ.get("FAIL_RANK") == record["RANK"] and record["TORCHELASTIC_RESTART_COUNT"] in failing_attempts:
     raise ValueError(f"boom from rank {record['RANK']}")
