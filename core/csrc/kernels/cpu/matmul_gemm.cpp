@@ -106,6 +106,17 @@ void gemm_blas(const Tensor& out, const Tensor& a_in, const Tensor& b_in, const 
   auto one = [&](int64_t i) {
     int64_t oc, oa, ob;
     walk.offsets(i, oc, oa, ob);
+    if (m == 1) {  // one row (a batch-1 linear layer): gemv, which reads B in place where gemm packs it each call
+      T* y = pc + oc;
+      const int64_t incy = opc == Op::N ? 1 : ldc, incx = opa == Op::N ? 1 : lda;
+      if (beta_zero)  // gemv scales y by beta: 0 * NaN in fresh memory would stay NaN
+        for (int64_t j = 0; j < n; j++) y[j * incy] = T(0);
+      if (opb == Op::N)
+        blas::gemv<T>(Op::T, k, n, alpha, pb + ob, ldb, pa + oa, incx, beta, y, incy);
+      else
+        blas::gemv<T>(Op::N, n, k, alpha, pb + ob, ldb, pa + oa, incx, beta, y, incy);
+      return;
+    }
     if (opc == Op::N)
       blas::gemm<T>(opa, opb, m, n, k, alpha, pa + oa, lda, pb + ob, ldb, beta, pc + oc, ldc);
     else
