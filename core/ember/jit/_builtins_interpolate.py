@@ -9,6 +9,8 @@ import ember
 import ember.nn.functional as F
 from ember import Tensor
 
+from ._ops import aten
+
 _CUBIC_A = -0.75
 
 
@@ -95,12 +97,15 @@ def interpolate(input, size: Any = None, scale_factor: Any = None, mode: str = "
     if (mode == "nearest" or mode == "nearest-exact" or mode == "area") and align_corners is not None:
         raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
                          "bicubic | trilinear")
-    if antialias:
-        raise NotImplementedError("interpolate: antialias=True is not supported")
+    if antialias and not ((mode == "bilinear" or mode == "bicubic") and nd == 2):
+        raise ValueError("Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as "
+                         "input")
     corners = False if align_corners is None else align_corners
     in_sizes = input.shape[2:]
     out_sizes: List[int] = []
     scales: List[float] = []
+    factors: List[float] = []
+    given_factors = False
     if size is not None:
         if scale_factor is not None:
             raise ValueError("only one of size or scale_factor should be defined")
@@ -117,7 +122,6 @@ def interpolate(input, size: Any = None, scale_factor: Any = None, mode: str = "
     else:
         if scale_factor is None:
             raise ValueError("only one of size or scale_factor should be defined")
-        factors: List[float] = []
         if isinstance(scale_factor, float):
             factors = [scale_factor for _ in range(nd)]
         else:
@@ -127,6 +131,7 @@ def interpolate(input, size: Any = None, scale_factor: Any = None, mode: str = "
             raise ValueError(f"Input and scale_factor must have the same number of spatial dimensions, but got input "
                              f"with spatial dimensions of {in_sizes} and scale_factor of shape {factors}.")
         recompute = False if recompute_scale_factor is None else recompute_scale_factor
+        given_factors = not recompute
         for d in range(nd):
             out_sizes.append(int(in_sizes[d] * factors[d]))
             scales.append(in_sizes[d] / out_sizes[d] if recompute else 1.0 / factors[d])
@@ -140,6 +145,15 @@ def interpolate(input, size: Any = None, scale_factor: Any = None, mode: str = "
         if nd == 2:
             return F.adaptive_avg_pool2d(input, out_sizes)
         return F.adaptive_avg_pool3d(input, out_sizes)
+    if antialias:  # the op takes the factors themselves (None: from the sizes), as PyTorch's
+        scale_h: Optional[float] = None
+        scale_w: Optional[float] = None
+        if given_factors:
+            scale_h = factors[0]
+            scale_w = factors[1]
+        if mode == "bilinear":
+            return aten._upsample_bilinear2d_aa(input, out_sizes, corners, scale_h, scale_w)
+        return aten._upsample_bicubic2d_aa(input, out_sizes, corners, scale_h, scale_w)
     kind = "linear"
     if mode == "nearest" or mode == "nearest-exact":
         kind = mode

@@ -15,6 +15,7 @@ __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 _MODES = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "linear": (1,), "bilinear": (2,), "bicubic": (2,),
           "trilinear": (3,), "area": (1, 2, 3)}
 _CUBIC_A = -0.75
+ANTIALIAS_MODES = "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input"
 _CHANNELS_LAST_CODE = {4: 2, 5: 3}  # the channels_last(_3d) code of ember._C._suggest_memory_format per rank
 
 
@@ -137,8 +138,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if mode in ("nearest", "nearest-exact", "area") and align_corners is not None:
         raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
                          "bicubic | trilinear")
-    if antialias:
-        raise NotImplementedError("interpolate: antialias=True is not supported")
+    if antialias and not (mode in ("bilinear", "bicubic") and input.dim() == 4):
+        raise ValueError(ANTIALIAS_MODES)
     align_corners = bool(align_corners)
     if (size is None) == (scale_factor is None):
         raise ValueError("only one of size or scale_factor should be defined")
@@ -148,6 +149,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     reserve("interpolate", list(input.shape[:2]) + out_sizes, input.dtype)
     if mode == "area":
         return _C._nn.adaptive_avg_pool(input, out_sizes)
+    if antialias:  # the op takes the factors themselves (None: from the sizes), as PyTorch's
+        factors = None
+        if scale_factor is not None and not recompute_scale_factor:
+            factors = [float(f) for f in (scale_factor if isinstance(scale_factor, (list, tuple)) else [scale_factor] * 2)]
+        op = _C._nn._upsample_bilinear2d_aa if mode == "bilinear" else _C._nn._upsample_bicubic2d_aa
+        return op(input, out_sizes, align_corners, *(factors or [None, None]))
     kind = "nearest" if mode == "nearest" else "nearest-exact" if mode == "nearest-exact" else \
         "cubic" if mode == "bicubic" else "linear"
     out = input
