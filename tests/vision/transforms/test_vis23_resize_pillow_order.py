@@ -1,7 +1,8 @@
-"""antialias=True tensor resize against Pillow on noise, where bicubic's overshoot clips between the passes: the
-pass order (Pillow 13 filters vertically first when the height loses more than twice as many pixels as the
-width) and Pillow's 22-bit fixed-point taps make uint8 results Pillow's exactly, bicubic and bilinear, for
-reductions, enlargements and mixes of both."""
+"""antialias=True tensor resize against Pillow on noise, where bicubic's overshoot clips between the passes: with
+the pass order (Pillow 13 filters vertically first when the height loses more than twice as many pixels as the
+width) uint8 results are within one level of Pillow's, bicubic and bilinear, for reductions, enlargements and mixes
+of both. (Not to the level: the taps are the core op's, PyTorch's float weights and int16 fixed point, not Pillow's
+22-bit ones, so a sum on a rounding tie can land either side of it.)"""
 import numpy as np
 import PIL
 import pytest
@@ -33,7 +34,7 @@ def test_pass_order_rule():
 
 @pytest.mark.skipif(not PILLOW_13, reason="Pillow before 13 always filters horizontally first")
 @pytest.mark.parametrize("mode", [InterpolationMode.BICUBIC, InterpolationMode.BILINEAR])
-def test_noise_any_shapes_equal_pillow(mode):
+def test_noise_any_shapes_within_one_level_of_pillow(mode):
     rng = np.random.default_rng(11)
     orders = set()
     for _ in range(40):
@@ -41,7 +42,7 @@ def test_noise_any_shapes_equal_pillow(mode):
         oh, ow = (int(v) for v in rng.integers(2, 100, 2))
         arr = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
         orders.add(vertical_first(h, w, oh, ow))
-        assert _compare(arr, oh, ow, mode) == 0, (h, w, oh, ow)
+        assert _compare(arr, oh, ow, mode) <= 1, (h, w, oh, ow)
     assert orders == {True, False}
 
 
@@ -51,7 +52,7 @@ def test_vertical_first_cases_that_clip(shape):
     # these differed from Pillow by 2 to 16 levels when the horizontal pass always went first
     h, w, oh, ow = shape
     arr = np.random.default_rng(sum(shape)).integers(0, 256, (h, w, 3), dtype=np.uint8)
-    assert _compare(arr, oh, ow, InterpolationMode.BICUBIC) == 0
+    assert _compare(arr, oh, ow, InterpolationMode.BICUBIC) <= 1
 
 
 def test_batched_and_gray_uint8_use_the_same_arithmetic():
@@ -64,4 +65,4 @@ def test_batched_and_gray_uint8_use_the_same_arithmetic():
     gray = rng.integers(0, 256, (31, 47), dtype=np.uint8)
     ours = F.resize(ember.from_numpy(gray[None].copy()), [6, 40], InterpolationMode.BICUBIC, antialias=True)
     pillow = np.asarray(Image.fromarray(gray).resize((40, 6), Image.Resampling.BICUBIC))
-    assert np.abs(ours.numpy()[0].astype(int) - pillow.astype(int)).max() <= (0 if PILLOW_13 else 1)
+    assert np.abs(ours.numpy()[0].astype(int) - pillow.astype(int)).max() <= 1

@@ -8,27 +8,10 @@ from embervision.transforms import functional as TF
 from embervision.transforms._interpolation import InterpolationMode
 
 
-def _triangle_weights(n_in, n_out):
-    """[n_out, n_in] weights of antialiased bilinear resampling: a triangle filter widened by the
-    downscale factor (so every input pixel contributes), normalized per output pixel."""
-    scale = n_in / n_out
-    support = max(scale, 1.0)
-    w = [[0.0] * n_in for _ in range(n_out)]
-    for i in range(n_out):
-        center = (i + 0.5) * scale
-        lo, hi = max(int(center - support + 0.5), 0), min(int(center + support + 0.5), n_in)
-        taps = [max(0.0, 1.0 - abs((j - center + 0.5) / support)) for j in range(lo, hi)]
-        total = sum(taps)
-        for j, tap in zip(range(lo, hi), taps):
-            w[i][j] = tap / total
-    return w
-
-
 def resize_antialiased(x, size):
-    """Bilinear resize of NCHW x to size with antialiasing (torchvision's antialias=True), as two matmuls."""
-    wh = ember.tensor(_triangle_weights(x.shape[-2], size[0]), dtype=x.dtype)
-    ww = ember.tensor(_triangle_weights(x.shape[-1], size[1]), dtype=x.dtype)
-    return ember.matmul(ember.matmul(wh, x), ww.t())
+    """Bilinear resize of NCHW x to size with antialiasing (torchvision's antialias=True): the core's antialiased
+    interpolate, a triangle filter widened by the downscale factor."""
+    return F.interpolate(x, size=list(size), mode="bilinear", align_corners=False, antialias=True)
 
 
 class ImageClassification(nn.Module):

@@ -133,10 +133,7 @@ def resize(img, size: Any, interpolation: Any = "bilinear", antialias: Any = Fal
     check_image(img)
     out_h, out_w = size
     if antialias and interpolation in ("bilinear", "bicubic"):
-        if ember.jit.is_scripting():  # its filter weights come from NumPy and a Python-registered op
-            raise NotImplementedError("resize with antialias=True is not supported in scripted code")
-        else:
-            return resize_antialias(img, out_h, out_w, interpolation)
+        return resize_antialias(img, out_h, out_w, interpolation)
     flat = to_batch(img)
     align = None if interpolation == "nearest" else False
     out = F.interpolate(float_for_sampling(flat), size=[out_h, out_w], mode=interpolation, align_corners=align)

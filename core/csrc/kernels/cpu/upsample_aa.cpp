@@ -108,6 +108,57 @@ FixedTaps fixed_taps(const Axis<double>& a) {
   return f;
 }
 
+// uint8 rows (the horizontal pass of NCHW images, the slow one: nothing to vectorise across): each output's
+// window is moved to lie inside the row and padded with zero taps to the widest window's k taps, so the tap loop
+// has a fixed length the compiler unrolls (k a template constant up to 8). Zero taps add nothing to an int sum.
+template <int K>
+void fixed_rows(const uint8_t* src, uint8_t* dst, int64_t rows, int64_t in, int64_t out, int64_t k,
+                const int64_t* start, const int32_t* w, int bits) {
+  const int64_t taps = K > 0 ? K : k;
+  const int32_t bias = int32_t(1) << (bits - 1);
+  const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, out * taps));
+  parallel_for(rows, grain, [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; r++) {
+      const uint8_t* s = src + r * in;
+      uint8_t* d = dst + r * out;
+      for (int64_t j = 0; j < out; j++) {
+        const uint8_t* sj = s + start[j];
+        const int32_t* wj = w + j * taps;
+        int32_t v = bias;
+        for (int64_t t = 0; t < taps; t++) v += int32_t(sj[t]) * wj[t];
+        d[j] = static_cast<uint8_t>(std::clamp(v >> bits, 0, 255));
+      }
+    }
+  });
+}
+
+template <class A>
+void uint8_rows(const uint8_t* src, uint8_t* dst, int64_t rows, const A& a, const FixedTaps& ft) {
+  int64_t k = 1;
+  for (int64_t j = 0; j < a.out; j++) k = std::max(k, a.count[j]);
+  std::vector<int64_t> start(a.out);
+  std::vector<int32_t> w(static_cast<size_t>(a.out * k), 0);
+  for (int64_t j = 0; j < a.out; j++) {
+    start[j] = std::min(a.start[j], a.in - k);  // count <= in, so k <= in
+    const int64_t shift = a.start[j] - start[j];
+    for (int64_t t = 0; t < a.count[j]; t++) w[j * k + shift + t] = ft.w[j * a.ksize + t];
+  }
+  const auto run = [&](auto fixed) {
+    fixed_rows<decltype(fixed)::value>(src, dst, rows, a.in, a.out, k, start.data(), w.data(), ft.bits);
+  };
+  switch (k) {
+    case 1: return run(std::integral_constant<int, 1>());
+    case 2: return run(std::integral_constant<int, 2>());
+    case 3: return run(std::integral_constant<int, 3>());
+    case 4: return run(std::integral_constant<int, 4>());
+    case 5: return run(std::integral_constant<int, 5>());
+    case 6: return run(std::integral_constant<int, 6>());
+    case 7: return run(std::integral_constant<int, 7>());
+    case 8: return run(std::integral_constant<int, 8>());
+    default: return run(std::integral_constant<int, 0>());
+  }
+}
+
 // One pass along the middle axis of a dense [outer, a.in, inner] block into [outer, a.out, inner]:
 // dst[o, j, i] = sum_t w[j, t] * src[o, start[j] + t, i]. uint8 (Acc int32) sums from half a unit of the
 // fixed point and shifts back, clipped to 0..255.
@@ -223,7 +274,10 @@ void run_forward(const T* src, T* dst, const Shape& s, bool align_corners, std::
     }
     if constexpr (std::is_same_v<Acc, int32_t>) {
       const FixedTaps ft = fixed_taps(ax);
-      pass<T, Acc>(src, hdst, s.h_outer(), s.h_inner(), ax, ft.w.data(), ft.bits);
+      if (s.h_inner() == 1)
+        uint8_rows(src, hdst, s.h_outer(), ax, ft);
+      else
+        pass<T, Acc>(src, hdst, s.h_outer(), s.h_inner(), ax, ft.w.data(), ft.bits);
     } else {
       pass<T, Acc>(src, hdst, s.h_outer(), s.h_inner(), ax, ax.w.data(), 0);
     }
