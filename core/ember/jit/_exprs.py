@@ -423,6 +423,9 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return self.call_object_method(base, name, args, kwargs, node)
         if base.type != T.TENSOR:
             raise self.unsupported(f"the method '{name}' of a {base.type}", node)
+        if name == "item" and not args and not kwargs:
+            raise self.unsupported("Tensor.item() whose number type is not given (write int(t.item()), "
+                                   "float(t.item()) or bool(t.item()): a value's type is fixed when compiling)", node)
         if name == "to" and len(args) == 1 and not kwargs and args[0].type == T.INT:  # t.to(dtype)
             return self.call_op("_to_copy", [base], {"dtype": args[0]}, node)
         shape_fns = {"dim": ("prim::dim", T.INT), "numel": ("prim::numel", T.INT), "detach": ("prim::detach", T.TENSOR),

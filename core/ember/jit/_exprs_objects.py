@@ -36,6 +36,12 @@ def class_info(t: T.JitType) -> ClassInfo | None:
 _MAGIC_NAMES = {"len": "__len__", "getitem": "__getitem__", "contains": "__contains__", "eq": "__eq__"}
 
 
+def _is_item(node) -> bool:
+    """Whether node is a call `X.item()`."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "item"
+            and not node.args and not node.keywords)
+
+
 class ObjectExprs:
     # --- construction ---------------------------------------------------------------------------
     def construct_object(self, cls, node: ast.Call) -> SValue:
@@ -161,6 +167,11 @@ class ObjectExprs:
 
     # --- the magic methods' entry points (overriding the container versions for objects) ---------
     def call_builtin(self, name: str, node: ast.Call) -> SValue:
+        if name in ("int", "float", "bool") and len(node.args) == 1 and not node.keywords and _is_item(node.args[0]):
+            t = self.expr(node.args[0].func.value)  # int(t.item()): t's one element as that number type
+            if t.type == T.TENSOR:
+                return self.emit1("prim::" + name.capitalize(), [t], {"int": T.INT, "float": T.FLOAT, "bool": T.BOOL}[name],
+                                  node)
         if name in ("len", "int") and len(node.args) == 1 and not node.keywords:
             v = self.expr_or_ref(node.args[0])
             if name == "len" and isinstance(v, SValue) and v.type.kind == "Class":
