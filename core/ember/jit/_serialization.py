@@ -67,7 +67,11 @@ def _describe(obj):
                 raise RuntimeError(f"ember.jit.save: the graph reads {name} of a module outside the saved one")
             value = getattr(m, name)
             if isinstance(value, _C.TensorBase):
-                attrs.append({"module": paths[id(m)], "name": name, "kind": "tensor"})
+                entry = {"module": paths[id(m)], "name": name, "kind": "tensor"}
+                if name not in m._parameters and name not in m._buffers:  # a plain tensor attribute: saved here
+                    entry["tensor"] = len(tensors)
+                    tensors.append(value)
+                attrs.append(entry)
             elif isinstance(value, (bool, int, float)):
                 attrs.append({"module": paths[id(m)], "name": name, "kind": "value", "value": value})
             elif ScriptModule._object_type(value) is not None:  # a scripted or C++ class's object
@@ -167,6 +171,8 @@ def _rebuild_modules(meta, tensors):
     for a in meta["attr_inputs"]:
         if a["kind"] == "value":
             setattr(by_path[a["module"]], a["name"], a["value"])
+        elif a["kind"] == "tensor" and "tensor" in a:
+            setattr(by_path[a["module"]], a["name"], tensors[a["tensor"]])
         elif a["kind"] == "object":
             setattr(by_path[a["module"]], a["name"], _objects.decode(a["value"], _parse_type(a["type"])))
     return by_path

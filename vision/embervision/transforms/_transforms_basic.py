@@ -28,12 +28,19 @@ def _params_repr(module, **params):
     return f"{type(module).__name__}(" + ", ".join(f"{k}={v}" for k, v in params.items()) + ")"
 
 
+def module_list(transforms):
+    """The transforms as an nn.ModuleList when they are all modules (so they are submodules: ember.jit.save finds
+    the attributes a scripted container reads in them), else as a plain list (a Lambda's callable, say)."""
+    items = list(transforms)
+    return nn.ModuleList(items) if all(isinstance(t, nn.Module) for t in items) else items
+
+
 class Compose(nn.Module):
     """Applies `transforms` in order."""
 
     def __init__(self, transforms):
         super().__init__()
-        self.transforms = list(transforms)
+        self.transforms = module_list(transforms)
 
     def forward(self, img):
         for t in self.transforms:
@@ -163,7 +170,7 @@ class RandomApply(nn.Module):
 
     def __init__(self, transforms, p=0.5):
         super().__init__()
-        self.transforms, self.p = list(transforms), p
+        self.transforms, self.p = module_list(transforms), p
 
     def forward(self, img):
         if self.p < float(ember.rand(1)):
@@ -185,7 +192,7 @@ class RandomChoice(nn.Module):
             raise TypeError("Argument transforms should be a sequence")
         if p is not None and len(p) != len(transforms):
             raise ValueError(f"Length of p doesn't match the number of transforms: {len(p)} != {len(transforms)}")
-        self.transforms = list(transforms)
+        self.transforms = module_list(transforms)
         total = float(sum(p)) if p is not None else float(len(transforms))
         self.p = [float(v) / total for v in p] if p is not None else [1.0 / total] * len(transforms)
 
@@ -206,7 +213,7 @@ class RandomOrder(nn.Module):
         super().__init__()
         if not isinstance(transforms, (list, tuple)):
             raise TypeError("Argument transforms should be a sequence")
-        self.transforms = list(transforms)
+        self.transforms = module_list(transforms)
 
     def forward(self, img):
         order = ember.randperm(len(self.transforms))
