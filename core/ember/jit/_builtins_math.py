@@ -73,9 +73,17 @@ def degrees(x: float) -> float:
     return x * (180.0 / math.pi)
 
 
+def _original(fn):
+    """fn itself, or what ember.fx's tracer wrapped: ember.jit may first be imported while a symbolic trace has
+    math's functions patched (a traced forward asking ember.jit.is_scripting()), and the table must hold the real
+    ones that later calls name."""
+    return fn.__wrapped__ if getattr(fn, "_fx_leaf_wrapper", False) else fn
+
+
 def math_impls() -> dict:
-    return {math.floor: floor, math.ceil: ceil, math.log: log, math.exp: exp, math.sqrt: sqrt, math.sin: sin,
-            math.cos: cos, math.tan: tan, math.atan: atan, math.radians: radians, math.degrees: degrees}
+    table = {math.floor: floor, math.ceil: ceil, math.log: log, math.exp: exp, math.sqrt: sqrt, math.sin: sin,
+             math.cos: cos, math.tan: tan, math.atan: atan, math.radians: radians, math.degrees: degrees}
+    return {_original(fn): impl for fn, impl in table.items()}
 
 
 BUILTIN_IMPLS = {"round": round_}
