@@ -75,7 +75,8 @@ V2 = {
     "Resize": (lambda: v2.Resize([10, 12]), "uint8"),
     "ToDtype": (lambda: v2.ToDtype(ember.float32, scale=True), "uint8"),
 }
-V2_UNSCRIPTABLE = {  # no scriptable v1 counterpart, as in torchvision (tests/vision/test_vision_script_transforms_v2.py)
+# no scriptable v1 counterpart, as in torchvision (tests/vision/test_vision_script_transforms_v2.py)
+V2_UNSCRIPTABLE = {
     "ClampBoundingBoxes": "boxes", "ConvertBoundingBoxFormat": "boxes", "CutMix": "labels and a batch",
     "MixUp": "labels and a batch", "ToImage": "any input structure", "Transform": "the base class",
     "InterpolationMode": "an enum, not a transform",

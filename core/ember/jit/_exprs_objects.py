@@ -170,8 +170,8 @@ class ObjectExprs:
         if name in ("int", "float", "bool") and len(node.args) == 1 and not node.keywords and _is_item(node.args[0]):
             t = self.expr(node.args[0].func.value)  # int(t.item()): t's one element as that number type
             if t.type == T.TENSOR:
-                return self.emit1("prim::" + name.capitalize(), [t], {"int": T.INT, "float": T.FLOAT, "bool": T.BOOL}[name],
-                                  node)
+                number = {"int": T.INT, "float": T.FLOAT, "bool": T.BOOL}[name]
+                return self.emit1("prim::" + name.capitalize(), [t], number, node)
         if name in ("len", "int") and len(node.args) == 1 and not node.keywords:
             v = self.expr_or_ref(node.args[0])
             if name == "len" and isinstance(v, SValue) and v.type.kind == "Class":

@@ -152,7 +152,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if antialias:  # the op takes the factors themselves (None: from the sizes), as PyTorch's
         factors = None
         if scale_factor is not None and not recompute_scale_factor:
-            factors = [float(f) for f in (scale_factor if isinstance(scale_factor, (list, tuple)) else [scale_factor] * 2)]
+            given = scale_factor if isinstance(scale_factor, (list, tuple)) else [scale_factor] * 2
+            factors = [float(f) for f in given]
         op = _C._nn._upsample_bilinear2d_aa if mode == "bilinear" else _C._nn._upsample_bicubic2d_aa
         return op(input, out_sizes, align_corners, *(factors or [None, None]))
     kind = "nearest" if mode == "nearest" else "nearest-exact" if mode == "nearest-exact" else \

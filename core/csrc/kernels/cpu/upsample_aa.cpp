@@ -70,7 +70,8 @@ Axis<W> axis_weights(int64_t in, int64_t out, bool align_corners, std::optional<
   for (int64_t i = 0; i < out; i++) {
     const W center = static_cast<W>(scale * (i + 0.5));
     const int64_t lo = std::max(static_cast<int64_t>(center - support + 0.5), int64_t(0));
-    const int64_t size = std::clamp(std::min(static_cast<int64_t>(center + support + 0.5), in) - lo, int64_t(0), a.ksize);
+    const int64_t size =
+        std::clamp(std::min(static_cast<int64_t>(center + support + 0.5), in) - lo, int64_t(0), a.ksize);
     W* wt = a.w.data() + i * a.ksize;
     W total = W(0);
     for (int64_t j = 0; j < size; j++) {
@@ -147,15 +148,24 @@ void uint8_rows(const uint8_t* src, uint8_t* dst, int64_t rows, const A& a, cons
     fixed_rows<decltype(fixed)::value>(src, dst, rows, a.in, a.out, k, start.data(), w.data(), ft.bits);
   };
   switch (k) {
-    case 1: return run(std::integral_constant<int, 1>());
-    case 2: return run(std::integral_constant<int, 2>());
-    case 3: return run(std::integral_constant<int, 3>());
-    case 4: return run(std::integral_constant<int, 4>());
-    case 5: return run(std::integral_constant<int, 5>());
-    case 6: return run(std::integral_constant<int, 6>());
-    case 7: return run(std::integral_constant<int, 7>());
-    case 8: return run(std::integral_constant<int, 8>());
-    default: return run(std::integral_constant<int, 0>());
+    case 1:
+      return run(std::integral_constant<int, 1>());
+    case 2:
+      return run(std::integral_constant<int, 2>());
+    case 3:
+      return run(std::integral_constant<int, 3>());
+    case 4:
+      return run(std::integral_constant<int, 4>());
+    case 5:
+      return run(std::integral_constant<int, 5>());
+    case 6:
+      return run(std::integral_constant<int, 6>());
+    case 7:
+      return run(std::integral_constant<int, 7>());
+    case 8:
+      return run(std::integral_constant<int, 8>());
+    default:
+      return run(std::integral_constant<int, 0>());
   }
 }
 
@@ -390,15 +400,14 @@ Tensor _upsample_bicubic2d_aa(const Tensor& input, const DimVec& output_size, bo
   return resize_aa(input, output_size, align_corners, scales_h, scales_w, Filter::Cubic);
 }
 
-Tensor _upsample_bilinear2d_aa_backward(const Tensor& grad_output, const DimVec& output_size,
-                                        const DimVec& input_size, bool align_corners, std::optional<double> scales_h,
+Tensor _upsample_bilinear2d_aa_backward(const Tensor& grad_output, const DimVec& output_size, const DimVec& input_size,
+                                        bool align_corners, std::optional<double> scales_h,
                                         std::optional<double> scales_w) {
-  return resize_aa_backward(grad_output, output_size, input_size, align_corners, scales_h, scales_w,
-                            Filter::Triangle);
+  return resize_aa_backward(grad_output, output_size, input_size, align_corners, scales_h, scales_w, Filter::Triangle);
 }
 
-Tensor _upsample_bicubic2d_aa_backward(const Tensor& grad_output, const DimVec& output_size,
-                                       const DimVec& input_size, bool align_corners, std::optional<double> scales_h,
+Tensor _upsample_bicubic2d_aa_backward(const Tensor& grad_output, const DimVec& output_size, const DimVec& input_size,
+                                       bool align_corners, std::optional<double> scales_h,
                                        std::optional<double> scales_w) {
   return resize_aa_backward(grad_output, output_size, input_size, align_corners, scales_h, scales_w, Filter::Cubic);
 }
