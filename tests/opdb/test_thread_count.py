@@ -273,6 +273,22 @@ def _custom_calls():
                             False)],
         # the convolution scripted F.conv2d calls, on unbatched input (4 x 24 x 24 of the same image)
         "_conv_nd": [(lambda: ember._C._conv_nd(img[0], kernel, None, [1], [1], [1], 1), False)],
+        # antialiased resize: each thread filters whole rows/planes, so results are exact
+        "_upsample_bilinear2d_aa": [(lambda: ember._C._nn._upsample_bilinear2d_aa(img, [9, 31], False), True),
+                                 (lambda: ember._C._nn._upsample_bilinear2d_aa((img * 40).clamp(0, 255).to(ember.uint8),
+                                                                           [17, 10], False), True),
+                                 (lambda: ember._C._nn._upsample_bilinear2d_aa(
+                                     img.contiguous(memory_format=ember.channels_last), [9, 31], True), True)],
+        "_upsample_bilinear2d_aa_backward": [(lambda: ember._C._nn._upsample_bilinear2d_aa_backward(
+            ember.ones(4, 8, 9, 31) * 0.5, [9, 31], list(img.shape), False), True)],
+        # antialiased resize: each thread filters whole rows/planes, so results are exact
+        "_upsample_bicubic2d_aa": [(lambda: ember._C._nn._upsample_bicubic2d_aa(img, [9, 31], False), True),
+                                 (lambda: ember._C._nn._upsample_bicubic2d_aa((img * 40).clamp(0, 255).to(ember.uint8),
+                                                                           [17, 10], False), True),
+                                 (lambda: ember._C._nn._upsample_bicubic2d_aa(
+                                     img.contiguous(memory_format=ember.channels_last), [9, 31], True), True)],
+        "_upsample_bicubic2d_aa_backward": [(lambda: ember._C._nn._upsample_bicubic2d_aa_backward(
+            ember.ones(4, 8, 9, 31) * 0.5, [9, 31], list(img.shape), False), True)],
         "_resize_": [(lambda: x.clone()._resize_([N // 2]), True), (lambda: x.clone()._resize_([N + 5])[:N], True)],
         # Random draws: the same seed on each thread count (at_each_thread_count) gives the same numbers.
         "rand": [(lambda: ember.rand(N), True)], "randn": [(lambda: ember.randn(N, dtype=ember.float64), True)],
