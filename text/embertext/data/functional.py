@@ -37,8 +37,6 @@ def load_sp_model(spm: Union[str, os.PathLike, io.IOBase]) -> Any:
     """A SentencePiece model from a model file's path or a binary file object, as torchtext's: an ember.jit
     object (ember.classes.text.SentencePiece, on Google's C++ library) with EncodeAsIds, EncodeAsPieces,
     DecodeIds, DecodePieces, GetPieceSize, unk_id, PieceToId and IdToPiece, which scripted code can call."""
-    import ember
-
     if isinstance(spm, (str, os.PathLike)):
         if not os.path.isfile(spm):
             raise FileNotFoundError(f"load_sp_model: no such file: '{os.fspath(spm)}'")
