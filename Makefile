@@ -181,7 +181,7 @@ lint: $(STAMP)/lint-tools
 # Wheels of every package into dist/, each built with build isolation from its own pyproject.toml
 # (the core in core/build/wheel, apart from the editable build); csprng builds against the ember
 # wheel it finds there. `pip install dist/ember-*.whl dist/embervision-*.whl` installs one package.
-wheels: $(STAMP)/venv $(STAMP)/vision-libs
+wheels: $(STAMP)/venv $(STAMP)/vision-libs $(STAMP)/text-libs
 	rm -rf dist && mkdir -p dist
 	$(VPY) -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist --config-settings=build-dir=build/wheel ./core
 	$(VPY) -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist --find-links dist \
