@@ -83,10 +83,11 @@ REGEX_CASES = [
     [(r"(\w+)@(\w+)", r"\2 at \1"), (r"(?P<num>\d+)", r"<\g<num>>"), (r"x*", "-")],
     [(r"(?i)straße|ΣΊΣ", "X"), (r"[^\w\s]", ""), (r"\W+", " ")],
     [(r"[\d,.]+", " NUM "), (r"\s{2,}", " "), (r"\u00e9|\N{LATIN SMALL LETTER I WITH DIAERESIS}", "e")],
+    [(r"(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)(l)", r"\12\101\0\012|\g<1>0\²\&"), (r"x", "\\n"), (r"\150|\0", "?")],
     [(r"(a)|b", r"[\1]"), (r"\t", r"\\t"), (r"[\]\[]", "|"), (r"o{,1}r", "R"), (r"(?m)^\s+|\s+$", "")],
 ]
 REGEX_TEXTS = LINES + ["mail bob@example now", "Straße STRASSE ΣΊΣΥΦΟΣ σίσυφος", "١٢٣ ๑๒ 12,5 x]y[z",
-                       "ab aab xxaxx", "\u3000wide\u2003space\u0085nel\x1cfs", "üñí\u0301cödé w_rd"]
+                       "ab aab xxaxx abcdefghijkl", "\u3000wide\u2003space\u0085nel\x1cfs", "üñí\u0301cödé w_rd"]
 
 
 def _python(patterns, text):

@@ -14,6 +14,7 @@ from typing import List, Tuple
 _CLASSES = "dDwWsS"  # Python's Unicode classes, spelt out for RE2 from Python's own matches (see _members)
 _HEX = {"x": 2, "u": 4, "U": 8}
 _OCTAL = "01234567"
+_DIGITS = "0123456789"
 _TEMPLATE_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
 
 
@@ -35,6 +36,12 @@ def _members(escape: str) -> str:
     return "".join(out)
 
 
+def _three_octal(text: str, i: int) -> bool:
+    """Whether the escape at text[i] is an octal one of three digits (\\101), not a group reference (\\10)."""
+    digits = text[i + 1:i + 4]
+    return len(digits) == 3 and all(d in _OCTAL for d in digits)
+
+
 def _escape(pattern: str, i: int, in_set: bool) -> Tuple[str, int]:
     """The RE2 form of the escape at pattern[i] (a backslash) and the index after it."""
     c = pattern[i + 1]
@@ -53,7 +60,7 @@ def _escape(pattern: str, i: int, in_set: bool) -> Tuple[str, int]:
     if c == "N":
         end = pattern.index("}", i)
         return _code_point(ord(unicodedata.lookup(pattern[i + 3:end]))), end + 1
-    if c == "0" or (c in _OCTAL and pattern[i + 2:i + 4] and all(d in _OCTAL for d in pattern[i + 2:i + 4])):
+    if c == "0" or _three_octal(pattern, i):
         j = i + 2
         while j < len(pattern) and j < i + 4 and pattern[j] in _OCTAL:
             j += 1
@@ -124,14 +131,14 @@ def to_template(template: str, pattern: str) -> str:
             group = compiled.groupindex[name] if name.isidentifier() else int(name)
             out.append(f"\\g<{group}>")
             i = end + 1
-        elif n == "0" or (n in _OCTAL and template[i + 2:i + 4] and all(d in _OCTAL for d in template[i + 2:i + 4])):
+        elif n == "0" or _three_octal(template, i):
             j = i + 2
             while j < len(template) and j < i + 4 and template[j] in _OCTAL:
                 j += 1
             out.append(chr(int(template[i + 1:j], 8)).replace("\\", "\\\\"))
             i = j
-        elif n.isdigit():
-            j = i + 2 + (template[i + 2:i + 3].isdigit())
+        elif n in _DIGITS:  # ASCII digits only, as Python's template parser
+            j = i + 2 + (template[i + 2:i + 3] != "" and template[i + 2] in _DIGITS)
             out.append(f"\\g<{int(template[i + 1:j])}>")
             i = j
         elif n in _TEMPLATE_ESCAPES:
