@@ -146,12 +146,22 @@ $(STAMP)/vision-libs:
 	fi
 	@mkdir -p $(STAMP) && touch $@
 
+# embertext links Debian's SentencePiece (libsentencepiece-dev: the C++ library its SentencePiece transforms
+# script with) and RE2 (libre2-dev: RegexTokenizer's engine): installed here with apt-get when their headers are
+# missing (as root, or through sudo), as vision-libs does.
+$(STAMP)/text-libs:
+	@if [ ! -f /usr/include/sentencepiece_processor.h ] || [ ! -f /usr/include/re2/re2.h ]; then \
+	    sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq libsentencepiece-dev libre2-dev; \
+	fi
+	@mkdir -p $(STAMP) && touch $@
+
 # embervision's Python dependencies (its pyproject's), which the --no-deps editable install leaves out.
 $(STAMP)/vision-deps: $(STAMP)/venv
 	$(VPY) -m pip install --quiet --disable-pip-version-check "pillow>=9" "av>=12"
 	@touch $@
 
-$(STAMP)/domains: $(STAMP)/core $(STAMP)/domaindeps $(STAMP)/textdeps $(STAMP)/vision-libs $(STAMP)/vision-deps $(DOMAIN_SRC)
+$(STAMP)/domains: $(STAMP)/core $(STAMP)/domaindeps $(STAMP)/textdeps $(STAMP)/text-libs $(STAMP)/vision-libs $(STAMP)/vision-deps $(DOMAIN_SRC)
 	PATH="$(abspath $(VENV))/bin:$$PATH" CCACHE_BASEDIR="$(CURDIR)" $(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps -e vision -e audio -e text -e csprng
 	@touch $@
 
@@ -171,7 +181,7 @@ lint: $(STAMP)/lint-tools
 # Wheels of every package into dist/, each built with build isolation from its own pyproject.toml
 # (the core in core/build/wheel, apart from the editable build); csprng builds against the ember
 # wheel it finds there. `pip install dist/ember-*.whl dist/embervision-*.whl` installs one package.
-wheels: $(STAMP)/venv $(STAMP)/vision-libs
+wheels: $(STAMP)/venv $(STAMP)/vision-libs $(STAMP)/text-libs
 	rm -rf dist && mkdir -p dist
 	$(VPY) -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist --config-settings=build-dir=build/wheel ./core
 	$(VPY) -m pip wheel --quiet --disable-pip-version-check --no-deps -w dist --find-links dist \

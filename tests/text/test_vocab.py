@@ -24,7 +24,7 @@ def test_specials_min_freq_max_tokens():
     assert v.get_itos() == ["<unk>", "<pad>", "the", "cat", "sat"]
     v = build_vocab_from_iterator(LINES, specials=["<unk>"], special_first=False, max_tokens=3)
     assert v.get_itos() == ["the", "cat", "<unk>"]
-    with pytest.raises(ValueError, match="max_tokens"):
+    with pytest.raises(AssertionError, match="max_tokens"):
         build_vocab_from_iterator(LINES, specials=["<unk>", "<pad>"], max_tokens=2)
 
 

@@ -1,7 +1,8 @@
-// embertext's C++ classes registered for ember.jit (ember.classes.text.*): the vocabulary table and the
-// GPT-2 BPE and BERT tokenizers, so scripted transforms call them without Python and scripted modules
-// holding them save and load (each class's state is what rebuilds it). The pybind11 classes in module.cpp
-// stay the eager fast paths; a Vocab is shared between the two (see module.cpp's _ember_script_object).
+// embertext's C++ classes registered for ember.jit (ember.classes.text.*): the vocabulary table, the
+// GPT-2 BPE and BERT tokenizers, SentencePiece and RegexTokenizer, so scripted transforms call them without Python and
+// scripted modules holding them save and load (each class's state is what rebuilds it). The pybind11 classes in
+// module.cpp stay the eager fast paths of Vocab, GPT-2 and BERT (SentencePiece and RegexTokenizer have only these); a
+// Vocab is shared between the two (see module.cpp's _ember_script_object).
 #include "script_classes.h"
 
 #include <ember/extension.h>
@@ -13,9 +14,12 @@
 #include <utility>
 #include <vector>
 
+#include "base64.h"
 #include "bert_tokenizer.h"
 #include "gpt2_bpe.h"
 #include "py_vocab.h"
+#include "regex_tokenizer.h"
+#include "sentencepiece_model.h"
 
 namespace embertext {
 
@@ -107,6 +111,37 @@ void register_script_classes() {
             [](BERTState s) {
               return std::make_shared<ScriptBERT>(std::get<0>(s), std::get<1>(s), std::get<2>(s), std::get<3>(s));
             });
+
+    // torchtext's method names; the model's bytes travel in base64 (ember.jit's strings are text).
+    class_<ScriptSentencePiece>("text", "SentencePiece")
+        .def(init<std::string>())
+        .def_fn<std::vector<int64_t>, std::string>(
+            "EncodeAsIds", [](ScriptSentencePiece& m, std::string s) { return m.encode_as_ids(s); })
+        .def_fn<std::vector<std::string>, std::string>(
+            "EncodeAsPieces", [](ScriptSentencePiece& m, std::string s) { return m.encode_as_pieces(s); })
+        .def_fn<std::string, std::vector<int64_t>>(
+            "DecodeIds", [](ScriptSentencePiece& m, std::vector<int64_t> ids) { return m.decode_ids(ids); })
+        .def_fn<std::string, std::vector<std::string>>(
+            "DecodePieces", [](ScriptSentencePiece& m, std::vector<std::string> ps) { return m.decode_pieces(ps); })
+        .def_fn<int64_t>("GetPieceSize", [](ScriptSentencePiece& m) { return m.piece_size(); })
+        .def_fn<int64_t>("unk_id", [](ScriptSentencePiece& m) { return m.unk_id(); })
+        .def_fn<int64_t, std::string>("PieceToId",
+                                      [](ScriptSentencePiece& m, std::string p) { return m.piece_to_id(p); })
+        .def_fn<std::string, int64_t>("IdToPiece", [](ScriptSentencePiece& m, int64_t i) { return m.id_to_piece(i); })
+        .def_pickle<std::string>(
+            [](const std::shared_ptr<ScriptSentencePiece>& m) { return base64_encode(m->serialized()); },
+            [](std::string s) { return std::make_shared<ScriptSentencePiece>(s); });
+
+    using RegexState = std::tuple<std::vector<std::string>, std::vector<std::string>>;
+    class_<RegexTokenizer>("text", "RegexTokenizer")
+        .def(init<std::vector<std::string>, std::vector<std::string>>())
+        .def_fn<std::vector<std::string>, std::string>("forward",
+                                                       [](RegexTokenizer& r, std::string s) { return r.tokenize(s); })
+        .def_fn<std::string, std::string>("replace_all",
+                                          [](RegexTokenizer& r, std::string s) { return r.replace_all(s); })
+        .def_pickle<RegexState>(
+            [](const std::shared_ptr<RegexTokenizer>& r) { return RegexState(r->patterns(), r->replacements()); },
+            [](RegexState s) { return std::make_shared<RegexTokenizer>(std::get<0>(s), std::get<1>(s)); });
     return true;
   }();
   (void)done;

@@ -7,8 +7,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base64.h"
 #include "bert_tokenizer.h"
 #include "gpt2_bpe.h"
+#include "sentencepiece_model.h"
 
 namespace embertext {
 
@@ -43,7 +45,15 @@ class ScriptBERT {
   BERTTokenizer impl_;
 };
 
-// Registers text.Vocab, text.GPT2BPEEncoder and text.BERTTokenizer with ember.jit (once).
+// A SentencePiece model built from its bytes in base64 (ember.jit's strings are text: UTF-8 in eager code,
+// JSON in saved archives), which is also its saved state.
+class ScriptSentencePiece : public SentencePieceModel {
+ public:
+  explicit ScriptSentencePiece(const std::string& model_base64) : SentencePieceModel(base64_decode(model_base64)) {}
+};
+
+// Registers text.Vocab, text.GPT2BPEEncoder, text.BERTTokenizer, text.SentencePiece and text.RegexTokenizer
+// with ember.jit (once).
 void register_script_classes();
 
 }  // namespace embertext

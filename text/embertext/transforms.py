@@ -1,13 +1,12 @@
 """Composable text transforms (torchtext.transforms), each an nn.Module taking one text/sequence or a
 batch (a list of them). The tokenizers run in C++ and tokenize batches across threads."""
 
-import re
-from typing import Any, List, Optional, Union
+from typing import Any, List, Optional, Tuple, Union
 
 import ember
 from ember import nn
 
-from . import _C
+from . import _C, _regex_translate
 from . import functional as F
 from ._tokenizer_files import read_gpt2_encoder, read_gpt2_merges, read_token_lines
 from .data.functional import load_sp_model
@@ -52,7 +51,8 @@ class _PathBuilt(nn.Module):
 
 
 class SentencePieceTokenizer(_PathBuilt):
-    """Pieces of a SentencePiece model (the sentencepiece library's, loaded from `sp_model_path`)."""
+    """Pieces of a SentencePiece model loaded from `sp_model_path` (Google's C++ library, as an ember.jit class,
+    so the transform scripts)."""
 
     def __init__(self, sp_model_path: str):
         super().__init__()
@@ -69,6 +69,17 @@ class SentencePieceTokenizer(_PathBuilt):
             lambda xs: [self._impl.EncodeAsPieces(x) for x in xs],
             "SentencePieceTokenizer",
         )
+
+    def _script_forward(self, input: Any) -> Any:
+        if ember.jit.isinstance(input, str):
+            return self._impl.EncodeAsPieces(input)
+        elif ember.jit.isinstance(input, List[str]):
+            out: List[List[str]] = []
+            for text in input:
+                out.append(self._impl.EncodeAsPieces(text))
+            return out
+        else:
+            raise TypeError("SentencePieceTokenizer: input type not supported: expected str or List[str]")
 
     def decode(self, pieces: List[str]) -> str:
         return self._impl.DecodePieces(pieces)
@@ -186,16 +197,40 @@ class BERTTokenizer(_PathBuilt):
 
 
 class RegexTokenizer(nn.Module):
-    """Applies each (regex, replacement) of `patterns_list` in order, then splits at spaces."""
+    """Applies each (regex, replacement) of `patterns_list` in order, as Python's re.sub, then splits at spaces.
+    It runs on RE2 (as torchtext's), as an ember.jit class so it scripts; the patterns are written in Python's
+    syntax and keep Python's meaning (Unicode \\d, \\w, \\s); ValueError names a pattern RE2 cannot match the
+    way Python would (lookarounds, backreferences, \\b)."""
 
-    def __init__(self, patterns_list):
+    def __init__(self, patterns_list: List[Tuple[str, str]]):
         super().__init__()
-        self.patterns_list = [(re.compile(p), r) for p, r in patterns_list]
+        self.patterns_list = [(p, r) for p, r in patterns_list]
+        self._build()
 
-    def forward(self, line: str) -> List[str]:
-        for pattern, replacement in self.patterns_list:
-            line = pattern.sub(replacement, line)
-        return [t for t in line.split(" ") if t]
+    def _build(self):
+        patterns = [_regex_translate.to_re2(p) for p, _ in self.patterns_list]
+        templates = [_regex_translate.to_template(r, p) for p, r in self.patterns_list]
+        self._impl = ember.classes.text.RegexTokenizer(patterns, templates)
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_impl", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._build()
+
+    def forward(self, line: Any) -> List[str]:
+        if not isinstance(line, str):
+            raise TypeError(f"RegexTokenizer: input type not supported: expected str, got {type(line).__name__}")
+        return self._impl.forward(line)
+
+    def _script_forward(self, line: Any) -> List[str]:
+        if ember.jit.isinstance(line, str):
+            return self._impl.forward(line)
+        else:
+            raise TypeError("RegexTokenizer: input type not supported: expected str")
 
 
 class VocabTransform(nn.Module):

@@ -134,6 +134,19 @@ RValue object_to_rvalue(PyObject* o, const Type& t, const std::string& what) {
   return r;
 }
 
+std::string str_to_utf8(PyObject* str) {
+  Py_ssize_t size = 0;
+  const char* text = PyUnicode_AsUTF8AndSize(str, &size);
+  if (text == nullptr) throw pybind11::error_already_set();
+  return std::string(text, size_t(size));
+}
+
+PyObject* str_from_utf8(const std::string& text) {
+  PyObject* out = PyUnicode_DecodeUTF8(text.data(), Py_ssize_t(text.size()), nullptr);
+  if (out == nullptr) throw pybind11::error_already_set();
+  return out;
+}
+
 PyObject* object_from_rvalue(const RValue& r, const Type& t) {
   EMBER_CHECK(r.obj, Type, "expected an object of ", t.name, ", got another value");
   const jit::ClassDef& cls = *r.obj->cls;
@@ -166,7 +179,7 @@ RValue dynamic_to_rvalue(PyObject* o, const Type& t, const std::string& what) {
   if (PyBool_Check(o)) return RValue(IValue(o == Py_True));
   if (PyLong_Check(o)) return RValue(IValue(int64_t(PyLong_AsLongLong(o))));
   if (PyFloat_Check(o)) return RValue(IValue(PyFloat_AsDouble(o)));
-  if (PyUnicode_Check(o)) return RValue(IValue(std::string(PyUnicode_AsUTF8(o))));
+  if (PyUnicode_Check(o)) return RValue(IValue(str_to_utf8(o)));
   pyb::handle h(o);
   if (pyb::isinstance<ScriptObject>(h)) return h.cast<ScriptObject&>().r;
   if (PyList_Check(o) || PyTuple_Check(o)) {

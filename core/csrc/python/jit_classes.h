@@ -19,6 +19,11 @@ PyObject* object_from_rvalue(const jit::RValue& r, const jit::Type& t);
 jit::RValue dynamic_to_rvalue(PyObject* o, const jit::Type& t, const std::string& what);  // Union, Any
 PyObject* dynamic_from_rvalue(const jit::RValue& r, const jit::Type& t);
 
+// A str's text as UTF-8, NULs included (a str with lone surrogates raises Python's UnicodeEncodeError), and
+// back (text that is not UTF-8 raises UnicodeDecodeError).
+std::string str_to_utf8(PyObject* str);
+PyObject* str_from_utf8(const std::string& text);
+
 void add_jit_classes(pybind11::module_& jit_module);
 
 }  // namespace ember::py

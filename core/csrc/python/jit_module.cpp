@@ -50,7 +50,7 @@ RValue to_rvalue(PyObject* o, const Type& t, const std::string& what) {
       return RValue(IValue(o == Py_True));
     case Kind::Str:
       if (!PyUnicode_Check(o)) wrong_type(o, t, what);
-      return RValue(IValue(std::string(PyUnicode_AsUTF8(o))));
+      return RValue(IValue(str_to_utf8(o)));
     case Kind::None:
       if (o != Py_None) wrong_type(o, t, what);
       return RValue();
@@ -131,7 +131,7 @@ PyObject* from_rvalue(const RValue& r, const Type& t) {
     case IValue::Tag::Bool:
       return PyBool_FromLong(r.v.to_bool());
     case IValue::Tag::Str:
-      return PyUnicode_FromString(r.v.to_str().c_str());
+      return str_from_utf8(r.v.to_str());
     default:
       EMBER_FAIL(Type, "a script value of kind ", r.v.tag_name(), " has no Python conversion");
   }

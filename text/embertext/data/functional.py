@@ -1,10 +1,12 @@
 """SentencePiece helpers and iterator transforms (torchtext.data.functional)."""
 
+import base64
 import io
 import os
 import re
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple, Union
 
+import ember
 from ember.utils.data import Dataset
 
 
@@ -32,20 +34,21 @@ def generate_sp_model(
 
 
 def load_sp_model(spm: Union[str, os.PathLike, io.IOBase]) -> Any:
-    """A SentencePiece processor loaded from a model file's path or a binary file object."""
-    processor = _sentencepiece().SentencePieceProcessor()
+    """A SentencePiece model from a model file's path or a binary file object, as torchtext's: an ember.jit
+    object (ember.classes.text.SentencePiece, on Google's C++ library) with EncodeAsIds, EncodeAsPieces,
+    DecodeIds, DecodePieces, GetPieceSize, unk_id, PieceToId and IdToPiece, which scripted code can call."""
     if isinstance(spm, (str, os.PathLike)):
         if not os.path.isfile(spm):
             raise FileNotFoundError(f"load_sp_model: no such file: '{os.fspath(spm)}'")
-        processor.Load(os.fspath(spm))
+        with open(spm, "rb") as f:
+            data = f.read()
     elif isinstance(spm, io.IOBase):
         data = spm.read()
         if not isinstance(data, bytes):
             raise TypeError("load_sp_model: the file object must be opened in binary mode")
-        processor.LoadFromSerializedProto(data)
     else:
         raise TypeError(f"load_sp_model: expected a path or a binary file object, got {type(spm).__name__}")
-    return processor
+    return ember.classes.text.SentencePiece(base64.b64encode(data).decode("ascii"))
 
 
 def sentencepiece_numericalizer(sp_model) -> Callable[[Iterable[str]], Iterator[List[int]]]:
