@@ -85,6 +85,11 @@ def training_batch(items, size, frames, pad, rng):
     return mels, classes_to_unit(labels[:, :-1]).unsqueeze(1), labels[:, 1:]
 
 
-def log_mel_distance_db(reference_norm, mel_norm):
-    """Mean absolute difference in dB between two normalised mels (both floored at MIN_DB)."""
+def log_mel_distance_db(reference_norm, mel_norm, top_db=None):
+    """Mean absolute difference in dB between two normalised mels (both floored at MIN_DB). With `top_db`, both are
+    first raised to (the reference's peak - top_db): differences far below the loudest bin (8-bit mu-law's
+    quantisation noise in pauses, say) then do not count."""
+    if top_db is not None:
+        floor = float(reference_norm.max()) - top_db / -MIN_DB
+        reference_norm, mel_norm = reference_norm.clamp(min=floor), mel_norm.clamp(min=floor)
     return float((reference_norm - mel_norm).abs().mean()) * -MIN_DB

@@ -32,6 +32,10 @@ def test_db_normalisation_round_trip_and_floor():
     np.testing.assert_allclose(vd.denormalize_db(vd.normalize_db(mel[:4])).numpy(), mel[:4].numpy(), rtol=1e-4)
     a, b = ember.tensor([[0.5, 0.5]]), ember.tensor([[0.4, 0.7]])
     assert vd.log_mel_distance_db(a, b) == pytest.approx((10 + 20) / 2, abs=1e-4)  # mean |difference| in dB
+    # the top 20 dB below the reference's peak (0.9 -> -10 dB): bins under -30 dB count as -30 dB
+    ref, out = ember.tensor([[0.9, 0.5, 0.1]]), ember.tensor([[0.8, 0.6, 0.75]])
+    assert vd.log_mel_distance_db(ref, out, top_db=20) == pytest.approx((10 + 0 + 5) / 3, abs=1e-4)
+    assert vd.log_mel_distance_db(ref, out) == pytest.approx((10 + 10 + 65) / 3, abs=1e-4)
 
 
 def test_classes_to_unit_and_waveform():
@@ -76,8 +80,14 @@ def test_tiny_run_interrupted_and_resumed_equals_uninterrupted(tmp_path, monkeyp
     full = train.main(["--data", str(tmp_path / "a")] + TINY)
     assert len(full["history"]) == 2 and full["held_out_utterances"] == 2
     assert math.isfinite(full["wavernn_log_mel_distance_db"]) and full["griffinlim_log_mel_distance_db"] >= 0
+    assert full["mulaw_original_full_range_log_mel_distance_db"] >= full["mulaw_original_log_mel_distance_db"]
     for name in ("original", "wavernn", "griffinlim"):
         assert (tmp_path / "a" / "sample" / f"{name}.wav").exists()
+    again = train.main(["--data", str(tmp_path / "a"), "--eval-only"] + TINY)  # generation draws are seeded
+    assert again["wavernn_log_mel_distance_db"] == pytest.approx(full["wavernn_log_mel_distance_db"], rel=1e-5)
+    assert again["history"] == full["history"]
+    with pytest.raises(FileNotFoundError, match="--eval-only needs a checkpoint"):
+        train.main(["--data", str(tmp_path / "c"), "--eval-only"] + TINY)
     shutil.copytree(tmp_path / "a" / "speech", tmp_path / "b" / "speech")  # the same speech, not re-rendered
     assert len(train.main(["--data", str(tmp_path / "b"), "--stop-after", "1"] + TINY)) == 1
     resumed = train.main(["--data", str(tmp_path / "b"), "--resume"] + TINY)
