@@ -5,9 +5,10 @@ from the previous sample and the mel spectrogram of espeak-ng speech, then gener
     python examples/vocoder/train.py --resume   # carry on from the last epoch's checkpoint
     python examples/vocoder/train.py --eval-only  # vocode the held-out speech again with the checkpoint
 
-Held-out figure: the log-mel distance (dB) between a held-out utterance's mel spectrogram and the mel spectrogram of
-the audio generated from it, beside Griffin-Lim (32 iterations on the least-squares inverse of the mel scale) on
-the same mel (the loudest 60 dB of each utterance's mel compared). Held-out utterances are voices never heard in training speaking sentences never heard in training."""
+Held-out figure: the log-mel distance (dB, over the loudest 60 dB of each utterance's mel) between a held-out
+utterance's mel spectrogram and the mel spectrogram of the audio generated from it, beside Griffin-Lim (32
+iterations on the least-squares inverse of the mel scale) on the same mel. Held-out utterances are voices never
+heard in training speaking sentences never heard in training."""
 from __future__ import annotations
 
 import argparse
