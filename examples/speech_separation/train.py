@@ -63,6 +63,16 @@ def build_model(args):
                       msk_num_layers=args.layers, msk_num_stacks=args.stacks)
 
 
+def tie_decoder_to_encoder(model):
+    """Starts the decoder as the encoder's transpose, scaled so decoding the encoding returns about the input: with
+    independent random filters the pair starts as a random filter (the estimates near -25 dB SI-SDR), and the first
+    hundreds of updates only learn to reconstruct the mixture; tied, they start at the mixture's own SI-SDR. (Both
+    stay free parameters; overfitting one batch of 4, 150 updates reached 13.3 dB tied against 6.1 dB untied.)"""
+    with ember.no_grad():
+        weight = model.encoder.weight  # (filters, 1, kernel), as the transposed convolution's (in, out, kernel)
+        model.decoder.weight.copy_(weight * (model.enc_stride / weight.pow(2).sum()))
+
+
 def learning_rate(peak, step, total, warmup):
     """Linear warm-up, then cosine decay to a tenth of the peak: a function of the update count alone, so a
     resumed run follows the same schedule."""
@@ -125,6 +135,7 @@ def main(argv=None):
 
     ember.manual_seed(args.seed)
     model = build_model(args)
+    tie_decoder_to_encoder(model)
     optimizer = ember.optim.Adam(model.parameters(), lr=args.lr)
     history, start_epoch = [], 0
     ckpt = data / "convtasnet.ckpt"

@@ -41,7 +41,7 @@ def parse_args(argv=None):
     ap.add_argument("--per-voice", type=int, default=25, help="training utterances per training voice")
     ap.add_argument("--test-per-voice", type=int, default=2, help="utterances per held-out voice")
     ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--steps", type=int, default=50, help="updates per epoch (random windows each)")
+    ap.add_argument("--steps", type=int, default=60, help="updates per epoch (random windows each)")
     ap.add_argument("--batch-size", type=int, default=8)
     ap.add_argument("--frames", type=int, default=5, help="mel frames per window (seq_len_factor)")
     ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (warm-up, then cosine decay)")
