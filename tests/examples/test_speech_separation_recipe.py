@@ -86,6 +86,21 @@ def test_mixing_levels_lengths_and_voices():
     assert not set(mixtures.TRAIN_VOICES) & {j["voice"] for j in test}
 
 
+def test_tied_decoder_reconstructs_the_encoders_input():
+    train = _module("train")
+    metrics = _module("separation_metrics")
+    ember.manual_seed(0)
+    model = train.build_model(train.parse_args(["--enc-kernel", "8", "--enc-feats", "32"]))
+    x = ember.randn(2, 1, 2000)
+    with ember.no_grad():
+        untied = metrics.si_sdr(model.decoder(model.encoder(x)), x)
+        train.tie_decoder_to_encoder(model)
+        tied = model.decoder(model.encoder(x))
+    assert (untied < 0).all()  # independent random filters: not the input
+    assert (metrics.si_sdr(tied, x) > 5).all()  # tied: about the input (about 11 dB for 32 filters of 8 samples)
+    assert 0.5 < (tied.pow(2).mean() / x.pow(2).mean()).item() < 2.0  # and at about its level
+
+
 TINY = ["--per-voice", "2", "--test-per-voice", "1", "--epochs", "2", "--steps", "2", "--batch-size", "2",
         "--seconds", "0.5", "--test-mixtures", "2", "--test-seconds", "0.5", "--enc-feats", "16", "--feats", "8",
         "--hidden", "16", "--layers", "2", "--stacks", "1"]
