@@ -89,21 +89,22 @@ def trim_silence(wave, threshold=1e-3, margin=160):
 
 
 def load_waves(folder, rows, rate, progress=None):
-    """{file name: 1-D float32 waveform at `rate`, silence trimmed}, cached in folder/waves-RATE.pt."""
+    """{file name: 1-D float32 waveform at `rate`, silence trimmed}, cached in folder/waves-RATE.pt (with the rows it
+    was made from: speech rendered again under the same names is loaded again)."""
     cache = os.path.join(folder, f"waves-{rate}.pt")
-    names = [r["file"] for r in rows]
+    key = hashlib.sha256(json.dumps(rows, sort_keys=True).encode()).hexdigest()[:16]
     if os.path.exists(cache):
         stored = ember.load(cache)
-        if sorted(stored) == sorted(names):
-            return stored
+        if stored.get("key") == key:
+            return stored["waves"]
     out = {}
-    for name in names:
-        wave, file_rate = emberaudio.load(os.path.join(folder, name))
+    for row in rows:
+        wave, file_rate = emberaudio.load(os.path.join(folder, row["file"]))
         if file_rate != rate:
             wave = AF.resample(wave, file_rate, rate)
-        out[name] = trim_silence(wave[0])
+        out[row["file"]] = trim_silence(wave[0])
         if progress is not None:
             progress.update()
-    ember.save(out, cache + ".tmp")
+    ember.save({"key": key, "waves": out}, cache + ".tmp")
     os.replace(cache + ".tmp", cache)
     return out
