@@ -1,0 +1,194 @@
+"""Speech separation recipe (as torchaudio's Conv-TasNet pipeline): a small Conv-TasNet trained with negative
+SI-SDR under permutation-invariant training on two-speaker mixtures of espeak-ng speech.
+
+    python examples/speech_separation/train.py            # speech (once), train, held-out SI-SDR improvement
+    python examples/speech_separation/train.py --resume   # carry on from the last epoch's checkpoint
+
+Held-out mixtures pair voices never heard in training speaking sentences never heard in training."""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import pathlib
+import random
+import sys
+import time
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(1, str(HERE.parent / "common"))  # progress bar, checkpoints, espeak-ng speech
+
+import ember  # noqa: E402
+import emberaudio  # noqa: E402
+from emberaudio.models import ConvTasNet  # noqa: E402
+
+import espeak_speech  # noqa: E402
+import mixtures  # noqa: E402
+from checkpoint import save_checkpoint  # noqa: E402
+from progress import ProgressBar  # noqa: E402
+from separation_metrics import pit_loss, si_sdr_improvement  # noqa: E402
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", default="runs/speech_separation", help="speech, checkpoint and results folder")
+    ap.add_argument("--per-voice", type=int, default=30, help="training utterances per training voice")
+    ap.add_argument("--test-per-voice", type=int, default=12, help="utterances per held-out voice")
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--steps", type=int, default=50, help="updates per epoch (fresh random mixtures each)")
+    ap.add_argument("--batch-size", type=int, default=8)
+    ap.add_argument("--seconds", type=float, default=1.0, help="training segment length")
+    ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (warm-up, then cosine decay)")
+    ap.add_argument("--warmup", type=int, default=20, help="warm-up updates")
+    ap.add_argument("--test-mixtures", type=int, default=48)
+    ap.add_argument("--test-seconds", type=float, default=3.0)
+    ap.add_argument("--enc-kernel", type=int, default=32, help="encoder window in samples (stride is half)")
+    ap.add_argument("--enc-feats", type=int, default=128)
+    ap.add_argument("--feats", type=int, default=64, help="bottleneck channels of the mask network")
+    ap.add_argument("--hidden", type=int, default=128, help="channels inside each convolution block")
+    ap.add_argument("--layers", type=int, default=6, help="blocks per stack (dilations 1 .. 2^(layers-1))")
+    ap.add_argument("--stacks", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--resume", action="store_true", help="continue from DATA/convtasnet.ckpt")
+    ap.add_argument("--stop-after", type=int, metavar="N", help="leave after N epochs of this invocation")
+    return ap.parse_args(argv)
+
+
+def build_model(args):
+    return ConvTasNet(num_sources=2, enc_kernel_size=args.enc_kernel, enc_num_feats=args.enc_feats,
+                      msk_kernel_size=3, msk_num_feats=args.feats, msk_num_hidden_feats=args.hidden,
+                      msk_num_layers=args.layers, msk_num_stacks=args.stacks)
+
+
+def tie_decoder_to_encoder(model):
+    """Starts the decoder as the encoder's transpose, scaled so decoding the encoding returns about the input: with
+    independent random filters the pair starts as a random filter (the estimates near -25 dB SI-SDR), and the first
+    hundreds of updates only learn to reconstruct the mixture; tied, they start at the mixture's own SI-SDR. (Both
+    stay free parameters; fitting one batch of 4, 135 updates reached 13.3 dB tied against 6.1 dB untied.)"""
+    with ember.no_grad():
+        weight = model.encoder.weight  # (filters, 1, kernel), as the transposed convolution's (in, out, kernel)
+        model.decoder.weight.copy_(weight * (model.enc_stride / weight.pow(2).sum()))
+
+
+def learning_rate(peak, step, total, warmup):
+    """Linear warm-up, then cosine decay to a tenth of the peak: a function of the update count alone, so a
+    resumed run follows the same schedule."""
+    cosine = 0.55 + 0.45 * math.cos(math.pi * min(step, total) / total)
+    return peak * min(1.0, (step + 1) / warmup) * cosine
+
+
+def load_speech(args, data):
+    jobs = mixtures.corpus_jobs(args.per_voice, args.test_per_voice, args.seed)
+    rows = espeak_speech.render(str(data / "speech"), jobs, progress=ProgressBar(len(jobs), "espeak-ng"))
+    waves = espeak_speech.load_waves(str(data / "speech"), rows, mixtures.RATE,
+                                     progress=ProgressBar(len(rows), f"resample to {mixtures.RATE} Hz"))
+    split = {"train": [], "test": []}
+    for r in rows:
+        split[r["split"]].append((r["voice"], waves[r["file"]].numpy()))
+    return split
+
+
+def held_out_set(utterances, args):
+    """The fixed held-out mixtures (the same every epoch and every run with this seed)."""
+    rng = random.Random(args.seed + 7919)
+    length = int(args.test_seconds * mixtures.RATE)
+    return mixtures.batch(utterances, args.test_mixtures, length, rng)
+
+
+def evaluate(model, test, batch_size=8):
+    """Per-mixture (SI-SDR improvement, estimate SI-SDR, mixture SI-SDR) in dB, and the estimates."""
+    mixed, sources = test
+    model.eval()
+    parts, estimates = [], []
+    with ember.no_grad():
+        for i in range(0, len(mixed), batch_size):
+            x, s = ember.tensor(mixed[i:i + batch_size]), ember.tensor(sources[i:i + batch_size])
+            est = model(x)
+            parts.append(ember.stack(si_sdr_improvement(est, s, x), dim=1))
+            estimates.append(est)
+    return ember.cat(parts).numpy(), ember.cat(estimates)
+
+
+def write_sample(folder, test, estimates, index=0):
+    """The first held-out mixture, its two sources and the two separated estimates as WAV files."""
+    mixed, sources = test
+    folder.mkdir(parents=True, exist_ok=True)
+    emberaudio.save(str(folder / "mixture.wav"), ember.tensor(mixed[index]), mixtures.RATE)
+    for k in range(2):
+        emberaudio.save(str(folder / f"source{k + 1}.wav"), ember.tensor(sources[index, k:k + 1]), mixtures.RATE)
+        est = estimates[index, k:k + 1]
+        emberaudio.save(str(folder / f"estimate{k + 1}.wav"), est / max(float(est.abs().max()), 1.0), mixtures.RATE)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    started = time.perf_counter()
+    data = pathlib.Path(args.data)
+    split = load_speech(args, data)
+    test = held_out_set(split["test"], args)
+    print(f"speech: {len(split['train'])} training utterances ({len(mixtures.TRAIN_VOICES)} voices), "
+          f"{len(split['test'])} held-out ({len(mixtures.TEST_VOICES)} other voices, other sentences); "
+          f"{len(test[0])} held-out mixtures of {args.test_seconds:g} s")
+
+    ember.manual_seed(args.seed)
+    model = build_model(args)
+    tie_decoder_to_encoder(model)
+    optimizer = ember.optim.Adam(model.parameters(), lr=args.lr)
+    history, start_epoch = [], 0
+    ckpt = data / "convtasnet.ckpt"
+    if args.resume and ckpt.exists():
+        state = ember.load(ckpt)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        history, start_epoch = state["history"], state["epoch"]
+        print(f"resumed after epoch {start_epoch}")
+    length = int(args.seconds * mixtures.RATE)
+    total_steps = args.epochs * args.steps
+    run_epochs = 0
+    for epoch in range(start_epoch, args.epochs):
+        model.train()
+        rng = random.Random(args.seed * 1000 + epoch)  # each epoch's mixtures depend only on (seed, epoch)
+        bar = ProgressBar(args.steps, f"epoch {epoch + 1}/{args.epochs}")
+        total = 0.0
+        for step in range(args.steps):
+            for group in optimizer.param_groups:
+                group["lr"] = learning_rate(args.lr, epoch * args.steps + step, total_steps, args.warmup)
+            mixed, sources = mixtures.batch(split["train"], args.batch_size, length, rng)
+            loss = pit_loss(model(ember.tensor(mixed)), ember.tensor(sources))
+            optimizer.zero_grad()
+            loss.backward()
+            ember.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+            optimizer.step()
+            total += loss.item()
+            bar.update(si_sdr=-total / (step + 1))
+        scores, _ = evaluate(model, test)
+        history.append({"epoch": epoch + 1, "train_si_sdr": -total / args.steps,
+                        "test_si_sdri": float(scores[:, 0].mean()), "test_si_sdr": float(scores[:, 1].mean()),
+                        "minutes": (time.perf_counter() - started) / 60})
+        print(f"epoch {epoch + 1}: training SI-SDR {-total / args.steps:.2f} dB, held-out SI-SDRi "
+              f"{scores[:, 0].mean():.2f} dB")
+        save_checkpoint(ckpt, {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch + 1,
+                               "history": history})
+        run_epochs += 1
+        if args.stop_after is not None and run_epochs >= args.stop_after and epoch + 1 < args.epochs:
+            print("stopping early (--stop-after): resume with --resume")
+            return history
+    scores, estimates = evaluate(model, test)
+    write_sample(data / "sample", test, estimates)
+    result = {"history": history, "test_si_sdri_db": float(scores[:, 0].mean()),
+              "test_si_sdri_median_db": float(np.median(scores[:, 0])),
+              "test_si_sdr_db": float(scores[:, 1].mean()), "test_mixture_si_sdr_db": float(scores[:, 2].mean()),
+              "test_mixtures": len(scores), "parameters": sum(p.numel() for p in model.parameters()),
+              "minutes": (time.perf_counter() - started) / 60, "args": vars(args)}
+    (data / "results.json").write_text(json.dumps(result, indent=1))
+    print(f"held-out SI-SDRi {result['test_si_sdri_db']:.2f} dB (median {result['test_si_sdri_median_db']:.2f}; "
+          f"mixture {result['test_mixture_si_sdr_db']:.2f} dB -> estimates {result['test_si_sdr_db']:.2f} dB) "
+          f"over {len(scores)} mixtures; {result['minutes']:.1f} min")
+    return result
+
+
+if __name__ == "__main__":
+    main()
