@@ -7,6 +7,8 @@ import os
 import random
 import shutil
 import subprocess
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 DIGITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 TEMPLATES = [  # D: a digit word
@@ -51,6 +53,30 @@ def espeak_binary():
     return exe
 
 
+def _held_out_sentences(jobs, rng, fraction=8):
+    """About 1/fraction of the distinct sentences with digits, never heard in training: new combinations of trained
+    words. A sentence is held out only if each of its words is still spoken in training without it (holding out a
+    fixed command such as "open the door" would test a word never trained on)."""
+    trained = [t for voice, t in jobs if voice != UNSEEN_VOICE]
+    spoken = Counter(w for t in trained for w in t.split())
+    utterances = Counter(trained)
+    texts = sorted(t for t in utterances if any(w in DIGITS for w in t.split()))
+    rng.shuffle(texts)
+    held = set()
+    for text in texts:
+        if len(held) >= max(1, len(texts) // fraction):
+            break
+        words = Counter(text.split())
+        if all(spoken[w] > n * utterances[text] for w, n in words.items()):
+            held.add(text)
+            spoken.subtract({w: n * utterances[text] for w, n in words.items()})
+    return held
+
+
+def _render(command):
+    subprocess.run(command, check=True, capture_output=True)
+
+
 def generate(folder, per_voice=150, unseen=60, seed=0, progress=None):
     """Writes the corpus into `folder` unless a manifest with the same settings is there; returns the rows
     (path, text, voice, split) with split "train", "test" (held-out sentences of trained voices) or "unseen"."""
@@ -67,19 +93,20 @@ def generate(folder, per_voice=150, unseen=60, seed=0, progress=None):
     rng = random.Random(seed)
     jobs = [(voice, _sentence(rng)) for voice in TRAIN_VOICES for _ in range(per_voice)]
     jobs += [(UNSEEN_VOICE, _sentence(rng)) for _ in range(unseen)]
-    texts = sorted({t for _, t in jobs})
-    held_out = set(rng.sample(texts, max(1, len(texts) // 8)))  # test sentences are never heard in training
+    held_out = _held_out_sentences(jobs, rng)
     exe = espeak_binary()
-    rows = []
+    rows, commands = [], []
     for i, (voice, text) in enumerate(jobs):
         path = os.path.join(folder, f"{i:05d}.wav")
         speed, pitch = rng.randint(140, 200), rng.randint(25, 75)
-        subprocess.run([exe, "-v", voice, "-s", str(speed), "-p", str(pitch), "-w", path, text], check=True,
-                       capture_output=True)
+        commands.append([exe, "-v", voice, "-s", str(speed), "-p", str(pitch), "-w", path, text])
         split = "unseen" if voice == UNSEEN_VOICE else ("test" if text in held_out else "train")
         rows.append((os.path.basename(path), text, voice, split))
-        if progress is not None:
-            progress(i + 1, len(jobs))
+    # each espeak-ng process is short and mostly start-up: several at once keep the cores busy
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for done, _ in enumerate(pool.map(_render, commands), 1):
+            if progress is not None:
+                progress(done, len(jobs))
     with open(manifest + ".tmp", "w", encoding="utf-8") as f:
         f.write(f"# {tag}\n" + "".join("\t".join(r) + "\n" for r in rows))
     os.replace(manifest + ".tmp", manifest)

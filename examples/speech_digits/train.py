@@ -32,9 +32,9 @@ def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default="runs/speech_digits", help="corpus, feature cache and checkpoint folder")
     ap.add_argument("--per-voice", type=int, default=100, help="utterances per training voice")
-    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--epochs", type=int, default=5)
     ap.add_argument("--batch-size", type=int, default=8)
-    ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (warm-up, then cosine decay)")
+    ap.add_argument("--lr", type=float, default=3e-4, help="peak learning rate (warm-up, then cosine decay)")
     ap.add_argument("--warmup", type=int, default=30, help="warm-up updates")
     ap.add_argument("--hop", type=int, default=features.HOP, help="feature hop in samples at 16 kHz (640: 25 frames/s)")
     ap.add_argument("--seed", type=int, default=0)
@@ -99,6 +99,7 @@ def emissions(model, items, batch_size=32):
 
 def evaluate(model, items, beam):
     """(greedy WER, beam WER) over items (features, token ids)."""
+    items = sorted(items, key=lambda it: it[0].shape[1])  # batches of similar lengths: little zero padding
     errors = {"greedy": 0, "beam": 0}
     words = 0
     k = 0
