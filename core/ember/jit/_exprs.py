@@ -86,6 +86,10 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return self.emit1("prim::dtype", [base], T.INT, node)
         if base.type == T.TENSOR and node.attr == "ndim":
             return self.emit1("prim::dim", [base], T.INT, node)
+        if base.type == T.TENSOR and node.attr in ("real", "imag"):  # views of a complex tensor's parts
+            return self.call_op(node.attr, [base], {}, node)
+        if base.type == T.TENSOR and node.attr == "device":  # a device is its string ("cpu") in scripted code
+            return self.emit1("prim::device", [base], T.STR, node)
         if base.type.named is not None and node.attr in base.type.named._fields:
             k = base.type.named._fields.index(node.attr)
             return self.emit1("prim::TupleIndex", [base, self.const(k)], base.type.elems[k], node)
@@ -426,7 +430,8 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         if name == "to" and len(args) == 1 and not kwargs and args[0].type == T.INT:  # t.to(dtype)
             return self.call_op("_to_copy", [base], {"dtype": args[0]}, node)
         shape_fns = {"dim": ("prim::dim", T.INT), "numel": ("prim::numel", T.INT), "detach": ("prim::detach", T.TENSOR),
-                     "is_floating_point": ("prim::is_floating_point", T.BOOL)}
+                     "is_floating_point": ("prim::is_floating_point", T.BOOL),
+                     "is_complex": ("prim::is_complex", T.BOOL)}
         if name in shape_fns and not args and not kwargs:
             return self.emit1(shape_fns[name][0], [base], shape_fns[name][1], node)
         if name == "size" and not kwargs and len(args) <= 1:
