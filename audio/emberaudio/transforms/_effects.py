@@ -3,8 +3,10 @@ SlidingWindowCmn, Vad, Loudness, Convolve, FFTConvolve, AddNoise, Preemphasis, D
 SpeedPerturbation and PitchShift."""
 from __future__ import annotations
 
+from typing import Optional, Tuple
+
 import ember
-from ember import nn
+from ember import Tensor, nn
 
 from .. import functional as F
 
@@ -23,7 +25,7 @@ class SpectralCentroid(nn.Module):
         self.register_buffer("window", window)
         self.pad = pad
 
-    def forward(self, waveform):
+    def forward(self, waveform: Tensor) -> Tensor:
         return F.spectral_centroid(waveform, self.sample_rate, self.pad, self.window, self.n_fft, self.hop_length,
                                    self.win_length)
 
@@ -36,7 +38,7 @@ class SlidingWindowCmn(nn.Module):
         self.center = center
         self.norm_vars = norm_vars
 
-    def forward(self, specgram):
+    def forward(self, specgram: Tensor) -> Tensor:
         """(..., time, freq), as torchaudio's functional takes it."""
         return F.sliding_window_cmn(specgram, self.cmn_window, self.min_cmn_window, self.center, self.norm_vars)
 
@@ -56,7 +58,7 @@ class Vad(nn.Module):
                             hp_filter_freq=hp_filter_freq, lp_filter_freq=lp_filter_freq,
                             hp_lifter_freq=hp_lifter_freq, lp_lifter_freq=lp_lifter_freq)
 
-    def forward(self, waveform):
+    def forward(self, waveform: Tensor) -> Tensor:
         return F.vad(waveform, self.sample_rate, **self.options)
 
 
@@ -65,7 +67,7 @@ class Loudness(nn.Module):
         super().__init__()
         self.sample_rate = sample_rate
 
-    def forward(self, wavefrom):
+    def forward(self, wavefrom: Tensor) -> Tensor:
         return F.loudness(wavefrom, self.sample_rate)
 
 
@@ -75,17 +77,17 @@ class Convolve(nn.Module):
         F._convolution._check_mode(mode)
         self.mode = mode
 
-    def forward(self, x, y):
+    def forward(self, x: Tensor, y: Tensor) -> Tensor:
         return F.convolve(x, y, mode=self.mode)
 
 
 class FFTConvolve(Convolve):
-    def forward(self, x, y):
+    def forward(self, x: Tensor, y: Tensor) -> Tensor:
         return F.fftconvolve(x, y, mode=self.mode)
 
 
 class AddNoise(nn.Module):
-    def forward(self, waveform, noise, snr, lengths=None):
+    def forward(self, waveform: Tensor, noise: Tensor, snr: Tensor, lengths: Optional[Tensor] = None) -> Tensor:
         return F.add_noise(waveform, noise, snr, lengths)
 
 
@@ -94,12 +96,12 @@ class Preemphasis(nn.Module):
         super().__init__()
         self.coeff = coeff
 
-    def forward(self, waveform):
+    def forward(self, waveform: Tensor) -> Tensor:
         return F.preemphasis(waveform, coeff=self.coeff)
 
 
 class Deemphasis(Preemphasis):
-    def forward(self, waveform):
+    def forward(self, waveform: Tensor) -> Tensor:
         return F.deemphasis(waveform, coeff=self.coeff)
 
 
@@ -109,7 +111,7 @@ class Speed(nn.Module):
         self.orig_freq = orig_freq
         self.factor = factor
 
-    def forward(self, waveform, lengths=None):
+    def forward(self, waveform: Tensor, lengths: Optional[Tensor] = None) -> Tuple[Tensor, Optional[Tensor]]:
         return F.speed(waveform, self.orig_freq, self.factor, lengths)
 
 
@@ -122,9 +124,14 @@ class SpeedPerturbation(nn.Module):
             raise ValueError("factors must not be empty")
         self.speeders = nn.ModuleList([Speed(orig_freq=orig_freq, factor=factor) for factor in factors])
 
-    def forward(self, waveform, lengths=None):
-        index = int(ember.randint(len(self.speeders), ()).item())
-        return self.speeders[index](waveform, lengths)
+    def forward(self, waveform: Tensor, lengths: Optional[Tensor] = None) -> Tuple[Tensor, Optional[Tensor]]:
+        index = int(ember.randint(len(self.speeders), ()))
+        k = 0
+        for speeder in self.speeders:  # a ModuleList is indexed by constants in scripted code
+            if k == index:
+                return speeder(waveform, lengths)
+            k += 1
+        raise AssertionError("unreachable: randint draws an index of the list")
 
 
 class PitchShift(nn.Module):
@@ -142,6 +149,6 @@ class PitchShift(nn.Module):
         window = window_fn(self.win_length) if wkwargs is None else window_fn(self.win_length, **wkwargs)
         self.register_buffer("window", window)
 
-    def forward(self, waveform):
+    def forward(self, waveform: Tensor) -> Tensor:
         return F.pitch_shift(waveform, self.sample_rate, self.n_steps, self.bins_per_octave, self.n_fft,
                              self.win_length, self.hop_length, self.window)

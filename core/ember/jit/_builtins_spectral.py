@@ -96,23 +96,6 @@ def irfft(input: Tensor, n: Optional[int] = None, dim: int = -1, norm: Optional[
     return aten._fft_c2r(_resize(x, d, last // 2 + 1), [d], _norm_code(norm, False), last)
 
 
-def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
-    """Tensor.unfold (a method-only view, outside the op table): the same windows gathered by index, so the
-    values (and gradients) are the view's."""
-    d = _wrap_dim(dimension, max(self.dim(), 1))
-    length = self.size(d) if self.dim() > 0 else 1
-    if size > length:
-        raise RuntimeError(f"maximum size for tensor at dimension {d} is {length} but size is {size}")
-    if step <= 0:
-        raise RuntimeError(f"step is {step} but must be > 0")
-    count = (length - size) // step + 1
-    index = (ember.arange(count) * step).unsqueeze(1) + ember.arange(size).unsqueeze(0)
-    picked = self.index_select(d, index.reshape([-1]))
-    shape = self.shape
-    windows = picked.reshape(shape[:d] + [count, size] + shape[d + 1:])
-    return windows.movedim(d + 1, -1)
-
-
 def _padded_window(window: Optional[Tensor], win_length: int, n_fft: int, dtype: int) -> Tensor:
     """The window (ones when None) zero-padded on both sides to n_fft, centred as PyTorch does."""
     w = ember.ones([win_length], dtype=dtype) if window is None else window

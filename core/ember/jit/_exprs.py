@@ -465,6 +465,7 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return self.python_op(callee, node)
         if callee is warnings.warn:  # Python's warning machinery, reached from the graph
             args, kwargs = self.args_of(node)
+            kwargs.pop("stacklevel", None)  # where Python reports it from: the graph has no frames to skip
             if kwargs or len(args) != 1 or args[0].type != T.STR:
                 raise self.unsupported("warnings.warn with anything but a message", node)
             return self.python_call(_python_ops._warn, "warnings.warn", args, T.NONE, node)
@@ -488,6 +489,9 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         if getattr(callee, "_ember_script_impl", None) is not None:  # a library's script version of it
             args, kwargs = self.args_of(node)
             return self.inline_call(callee._ember_script_impl, args, kwargs, node)
+        if _ops.registered_op_name(callee) is not None:  # ember.ops.NS.name: an extension's op, by its schema
+            args, kwargs = self.args_of(node)
+            return self.call_schema(_ops.qualified_schema(_ops.registered_op_name(callee)), args, kwargs, node)
         if isinstance(callee, _ops.AtenOp):
             args, kwargs = self.args_of(node)
             return self.call_op(callee.name, args, kwargs, node)
@@ -592,6 +596,13 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             raise self.error(f"unknown op {name}: the op table has no op of that name", node)
         got = ", ".join([str(a.type) for a in args] + [f"{k}={v.type}" for k, v in kwargs.items()])
         raise self.error(f"arguments for call of {name} are not valid (got {got}):\n" + "\n".join(reasons), node)
+
+    def call_schema(self, sch: _ops.Schema, args: list[SValue], kwargs: dict[str, SValue], node: ast.AST) -> SValue:
+        bound = self.bind(sch, args, dict(kwargs))
+        if isinstance(bound, str):
+            raise self.error(f"arguments for call of {sch.kind} are not valid: {bound}", node)
+        outs = self.emit(sch.kind, bound, sch.returns, node)
+        return outs[0] if len(outs) == 1 else self.emit1("prim::TupleConstruct", outs, T.tuple_of(sch.returns), node)
 
     def bind(self, sch: _ops.Schema, args: list[SValue], kwargs: dict[str, SValue]) -> list[SValue] | str:
         """The inputs of a call of sch, defaults filled in; or why the arguments do not fit."""
