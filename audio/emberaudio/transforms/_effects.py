@@ -126,12 +126,15 @@ class SpeedPerturbation(nn.Module):
 
     def forward(self, waveform: Tensor, lengths: Optional[Tensor] = None) -> Tuple[Tensor, Optional[Tensor]]:
         index = int(ember.randint(len(self.speeders), ()))
+        result: Optional[Tuple[Tensor, Optional[Tensor]]] = None
         k = 0
-        for speeder in self.speeders:  # a ModuleList is indexed by constants in scripted code
+        for speeder in self.speeders:  # a ModuleList is indexed by constants in scripted code (an unrolled loop)
             if k == index:
-                return speeder(waveform, lengths)
+                result = speeder(waveform, lengths)
             k += 1
-        raise AssertionError("unreachable: randint draws an index of the list")
+        if result is None:
+            raise RuntimeError("Speeder not found; execution should have never reached here.")
+        return result
 
 
 class PitchShift(nn.Module):
