@@ -1,5 +1,5 @@
 """Script versions of Tensor methods that are method-only in the op database (so outside the op table the
-interpreter calls): unfold and repeat, and the dtype-conversion methods (long, int, double, bool, half and to with a dtype
+interpreter calls): unfold, repeat and repeat_interleave (by an int count), and the dtype-conversion methods (long, int, double, bool, half and to with a dtype
 keyword), over ops that are in it, with the same values and gradients."""
 from __future__ import annotations
 
@@ -34,6 +34,23 @@ def repeat(self: Tensor, sizes: List[int]) -> Tensor:
     return ember.tile(self, sizes)
 
 
+def repeat_interleave(self: Tensor, repeats: int, dim: Optional[int] = None,
+                      output_size: Optional[int] = None) -> Tensor:
+    """Each slice along dim (of the flattened tensor when None) repeated `repeats` times, by index_select as the
+    eager function does."""
+    if repeats < 0:
+        raise RuntimeError("repeats can not be negative")
+    x = self.reshape([-1]) if dim is None else self
+    d = 0 if dim is None else dim
+    d = d + x.dim() if d < 0 else d
+    n = x.size(d) if x.dim() > 0 else 1
+    total = n * repeats
+    if output_size is not None and output_size != total:
+        raise RuntimeError(f"allocated size does not match required size: {output_size} vs {total}")
+    index = ember.arange(n).unsqueeze(1).expand([n, repeats]).reshape([-1])
+    return x.index_select(d, index)
+
+
 def long(self: Tensor) -> Tensor:
     return self.to(ember.int64)
 
@@ -65,4 +82,10 @@ def to(self: Tensor, dtype: Optional[int] = None, non_blocking: bool = False, co
 
 # name -> (script version, whether its int arguments may come one by one as *sizes)
 METHODS = {"unfold": (unfold, False), "repeat": (repeat, True), "long": (long, False), "int": (int_, False),
-           "double": (double, False), "bool": (bool_, False), "half": (half, False), "to": (to, False)}
+           "double": (double, False), "bool": (bool_, False), "half": (half, False), "to": (to, False),
+           "repeat_interleave": (repeat_interleave, False)}
+
+
+def method_function_impls() -> dict:
+    """The ember functions of the same name: ember.repeat_interleave(x, 2, dim)."""
+    return {ember.repeat_interleave: repeat_interleave}
