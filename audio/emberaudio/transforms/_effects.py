@@ -44,22 +44,38 @@ class SlidingWindowCmn(nn.Module):
 
 
 class Vad(nn.Module):
-    def __init__(self, sample_rate, trigger_level=7.0, trigger_time=0.25, search_time=1.0, allowed_gap=0.25,
-                 pre_trigger_time=0.0, boot_time=0.35, noise_up_time=0.1, noise_down_time=0.01,
-                 noise_reduction_amount=1.35, measure_freq=20.0, measure_duration=None, measure_smooth_time=0.4,
-                 hp_filter_freq=50.0, lp_filter_freq=6000.0, hp_lifter_freq=150.0, lp_lifter_freq=2000.0):
+    def __init__(self, sample_rate: int, trigger_level: float = 7.0, trigger_time: float = 0.25,
+                 search_time: float = 1.0, allowed_gap: float = 0.25, pre_trigger_time: float = 0.0,
+                 boot_time: float = 0.35, noise_up_time: float = 0.1, noise_down_time: float = 0.01,
+                 noise_reduction_amount: float = 1.35, measure_freq: float = 20.0,
+                 measure_duration: Optional[float] = None, measure_smooth_time: float = 0.4,
+                 hp_filter_freq: float = 50.0, lp_filter_freq: float = 6000.0, hp_lifter_freq: float = 150.0,
+                 lp_lifter_freq: float = 2000.0) -> None:
         super().__init__()
         self.sample_rate = sample_rate
-        self.options = dict(trigger_level=trigger_level, trigger_time=trigger_time, search_time=search_time,
-                            allowed_gap=allowed_gap, pre_trigger_time=pre_trigger_time, boot_time=boot_time,
-                            noise_up_time=noise_up_time, noise_down_time=noise_down_time,
-                            noise_reduction_amount=noise_reduction_amount, measure_freq=measure_freq,
-                            measure_duration=measure_duration, measure_smooth_time=measure_smooth_time,
-                            hp_filter_freq=hp_filter_freq, lp_filter_freq=lp_filter_freq,
-                            hp_lifter_freq=hp_lifter_freq, lp_lifter_freq=lp_lifter_freq)
+        self.trigger_level = trigger_level
+        self.trigger_time = trigger_time
+        self.search_time = search_time
+        self.allowed_gap = allowed_gap
+        self.pre_trigger_time = pre_trigger_time
+        self.boot_time = boot_time
+        self.noise_up_time = noise_up_time
+        self.noise_down_time = noise_down_time
+        self.noise_reduction_amount = noise_reduction_amount
+        self.measure_freq = measure_freq
+        self.measure_duration = measure_duration
+        self.measure_smooth_time = measure_smooth_time
+        self.hp_filter_freq = hp_filter_freq
+        self.lp_filter_freq = lp_filter_freq
+        self.hp_lifter_freq = hp_lifter_freq
+        self.lp_lifter_freq = lp_lifter_freq
 
     def forward(self, waveform: Tensor) -> Tensor:
-        return F.vad(waveform, self.sample_rate, **self.options)
+        return F.vad(waveform, self.sample_rate, self.trigger_level, self.trigger_time, self.search_time,
+                     self.allowed_gap, self.pre_trigger_time, self.boot_time, self.noise_up_time,
+                     self.noise_down_time, self.noise_reduction_amount, self.measure_freq, self.measure_duration,
+                     self.measure_smooth_time, self.hp_filter_freq, self.lp_filter_freq, self.hp_lifter_freq,
+                     self.lp_lifter_freq)
 
 
 class Loudness(nn.Module):

@@ -54,11 +54,14 @@ class Parser {
     i_ += word.size();
   }
 
-  // %name: a value's printed name, without the %
+  // %name: a value's printed name, without the % ($ in the compiler's own names, as %$returned, which no
+  // Python variable can take)
   std::string value_name() {
     expect("%");
     size_t start = i_;
-    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '.')) i_++;
+    while (i_ < s_.size() &&
+           (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '.' || s_[i_] == '$'))
+      i_++;
     if (i_ == start) fail("expected a value name after %");
     return s_.substr(start, i_ - start);
   }
