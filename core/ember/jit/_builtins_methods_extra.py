@@ -1,6 +1,7 @@
 """Script versions of Tensor methods that are method-only in the op database (so outside the op table the
-interpreter calls): unfold, repeat and repeat_interleave (by an int count), and the dtype-conversion methods (long, int, double, bool, half and to with a dtype
-keyword), over ops that are in it, with the same values and gradients."""
+interpreter calls): unfold, repeat and repeat_interleave (by an int count), and the dtype-conversion methods
+(long, int, double, bool, half and to with a dtype keyword), over ops that are in it, with the same values
+and gradients."""
 from __future__ import annotations
 
 from typing import List, Optional

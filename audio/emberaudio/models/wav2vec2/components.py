@@ -1,7 +1,7 @@
 """wav2vec 2.0 / HuBERT building blocks with torchaudio's module tree (feature_extractor.conv_layers.N.{conv,
 layer_norm}, encoder.feature_projection, encoder.transformer.{pos_conv_embed,layer_norm,layers.N.{attention,
 layer_norm,feed_forward,final_layer_norm}}), so state dicts from torchaudio and Hugging Face load unchanged."""
-from typing import List, Optional, Tuple
+from typing import Optional, Tuple
 
 import ember
 from ember import Tensor, nn
