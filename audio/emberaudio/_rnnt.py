@@ -1,8 +1,10 @@
 """RNN-Transducer loss (Graves 2012) as torchaudio has it: the negative log-likelihood of each target sequence
 summed over all alignments on the (time, target) lattice, by the forward recursion row by row over time; the
 gradient with respect to the logits comes from autograd through that recursion, optionally clamped."""
+from typing import List
+
 import ember
-from ember import nn
+from ember import Tensor, nn
 
 __all__ = ["rnnt_loss", "RNNTLoss"]
 
@@ -41,16 +43,17 @@ def _check(logits, targets, logit_lengths, target_lengths, blank, reduction):
     return blank
 
 
-def _costs(logits, targets, logit_lengths, target_lengths, blank, fused_log_softmax):
+def _costs(logits: Tensor, targets: Tensor, logit_lengths: Tensor, target_lengths: Tensor, blank: int,
+           fused_log_softmax: bool) -> Tensor:
     """Per-sequence negative log-likelihoods (batch,), differentiable through ember's autograd."""
-    batch, max_t, max_u1, _ = logits.shape
+    batch, max_t, max_u1 = logits.shape[0], logits.shape[1], logits.shape[2]
     lp = nn.functional.log_softmax(logits, dim=-1) if fused_log_softmax else logits
     blank_lp = lp[..., blank]  # (B, T, U+1)
     index = targets.to(ember.int64)[:, None, :, None].expand(batch, max_t, max_u1 - 1, 1)
     emit_lp = lp[:, :, : max_u1 - 1, :].gather(3, index).squeeze(-1)  # (B, T, U)
     zero = ember.zeros(batch, max_t, 1, dtype=lp.dtype)
     emit_cum = ember.cat([zero, emit_lp.cumsum(-1)], dim=-1)  # (B, T, U+1): emissions along one row
-    rows = [emit_cum[:, 0]]  # alpha at t = 0: only emissions
+    rows: List[Tensor] = [emit_cum[:, 0]]  # alpha at t = 0: only emissions
     for t in range(1, max_t):
         arrive = rows[-1] + blank_lp[:, t - 1]  # a blank step down from the row above
         # alpha[t, u] = log sum_k exp(arrive[k] + emissions k..u-1 in row t)
@@ -60,7 +63,8 @@ def _costs(logits, targets, logit_lengths, target_lengths, blank, fused_log_soft
     b = ember.arange(batch)
     t_last = logit_lengths.to(ember.int64) - 1
     u_last = target_lengths.to(ember.int64)
-    return -(alpha[b, t_last, u_last] + blank_lp[b, t_last, u_last])
+    flat = (b * max_t + t_last) * max_u1 + u_last  # alpha[b, t_last, u_last] by one index (as scripted code takes)
+    return -(alpha.reshape(-1).index_select(0, flat) + blank_lp.reshape(-1).index_select(0, flat))
 
 
 class _RNNTCost(ember.autograd.Function):
@@ -97,6 +101,30 @@ def rnnt_loss(logits, targets, logit_lengths, target_lengths, blank=-1, clamp=-1
     return costs
 
 
+def _rnnt_loss_script(logits: Tensor, targets: Tensor, logit_lengths: Tensor, target_lengths: Tensor, blank: int = -1,
+                      clamp: float = -1, reduction: str = "mean", fused_log_softmax: bool = True) -> Tensor:
+    """rnnt_loss in scripted code: the same costs by the same recursion, the gradient autograd's through it (equal
+    to the eager one's); clipping the gradient (clamp > 0) needs the eager autograd.Function, so it is refused."""
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(f"reduction must be 'none', 'mean' or 'sum', got '{reduction}'")
+    if clamp > 0:
+        raise RuntimeError("rnnt_loss: clamp > 0 (clipping each logit's gradient) is not supported in scripted code; "
+                           "call the eager rnnt_loss to clip gradients")
+    num_classes = logits.shape[-1]
+    index = blank if blank >= 0 else num_classes + blank
+    if index < 0 or index >= num_classes:
+        raise RuntimeError(f"blank must be within [0, {num_classes}), got {blank}")
+    costs = _costs(logits, targets, logit_lengths, target_lengths, index, fused_log_softmax)
+    if reduction == "mean":
+        return costs.mean()
+    if reduction == "sum":
+        return costs.sum()
+    return costs
+
+
+rnnt_loss._ember_script_impl = _rnnt_loss_script
+
+
 class RNNTLoss(nn.Module):
     """Module form of rnnt_loss."""
 
@@ -107,6 +135,6 @@ class RNNTLoss(nn.Module):
         self.reduction = reduction
         self.fused_log_softmax = fused_log_softmax
 
-    def forward(self, logits, targets, logit_lengths, target_lengths):
+    def forward(self, logits: Tensor, targets: Tensor, logit_lengths: Tensor, target_lengths: Tensor) -> Tensor:
         return rnnt_loss(logits, targets, logit_lengths, target_lengths, self.blank, self.clamp, self.reduction,
                          self.fused_log_softmax)

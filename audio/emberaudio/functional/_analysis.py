@@ -4,23 +4,25 @@ and variance normalisation) and loudness (ITU-R BS.1770-4: K-weighting, gated me
 from __future__ import annotations
 
 import math
+from typing import List, Tuple
 
 import ember
+from ember import Tensor
 
-from ._filters import _highpass_coefficients, _shelf_coefficients, biquad
+from ._filters import _highpass_coefficients, _shelf_from, biquad
 from ._spectral import spectrogram
 
 _EPSILON = 1e-9
 
 
-def _compute_nccf(waveform, sample_rate, frame_time, freq_low):
+def _compute_nccf(waveform: Tensor, sample_rate: int, frame_time: float, freq_low: int) -> Tensor:
     """(batch, frames, lags): sum_n w[n] w[n + lag] / (|frame|^2 |lagged frame|^2) for lags 1..ceil(sr / freq_low)."""
     lags = int(math.ceil(sample_rate / freq_low))
     frame_size = int(math.ceil(sample_rate * frame_time))
     length = waveform.shape[-1]
     frames = int(math.ceil(length / frame_size))
     waveform = ember.nn.functional.pad(waveform, (0, lags + frames * frame_size - length))
-    columns = []
+    columns: List[Tensor] = []
     for lag in range(1, lags + 1):
         s1 = waveform[..., :-lag].unfold(-1, frame_size, frame_size)[..., :frames, :]
         s2 = waveform[..., lag:].unfold(-1, frame_size, frame_size)[..., :frames, :]
@@ -29,7 +31,7 @@ def _compute_nccf(waveform, sample_rate, frame_time, freq_low):
     return ember.cat(columns, -1)
 
 
-def _find_max_per_frame(nccf, sample_rate, freq_high):
+def _find_max_per_frame(nccf: Tensor, sample_rate: int, freq_high: int) -> Tensor:
     """Each frame's best lag; a maximum in the first half of the lags wins when within 1% of the overall one."""
     lag_min = int(math.ceil(sample_rate / freq_high))
     best_values, best_indices = ember.max(nccf[..., lag_min:], -1)
@@ -39,15 +41,15 @@ def _find_max_per_frame(nccf, sample_rate, freq_high):
     return indices + lag_min + 1  # the minimal lag back, and torchaudio's one-lag calibration
 
 
-def _median_smoothing(indices, win_length):
+def _median_smoothing(indices: Tensor, win_length: int) -> Tensor:
     """Median over a centred window, the start padded by repeating the first value (torchaudio's rule)."""
     pad = (win_length - 1) // 2
-    padded = ember.cat([indices[..., :1].expand(*indices.shape[:-1], pad), indices], dim=-1)
-    return padded.unfold(-1, win_length, 1).median(-1).values
+    padded = ember.cat([indices[..., :1].expand(list(indices.shape[:-1]) + [pad]), indices], dim=-1)
+    return padded.unfold(-1, win_length, 1).median(-1)[0]
 
 
-def detect_pitch_frequency(waveform, sample_rate, frame_time=10 ** (-2), win_length=30, freq_low=85,
-                           freq_high=3400):
+def detect_pitch_frequency(waveform: Tensor, sample_rate: int, frame_time: float = 10 ** (-2), win_length: int = 30,
+                           freq_low: int = 85, freq_high: int = 3400) -> Tensor:
     """(..., time) -> (..., frames): each frame's pitch in Hz."""
     shape = list(waveform.shape)
     flat = waveform.reshape([-1] + shape[-1:])
@@ -57,7 +59,8 @@ def detect_pitch_frequency(waveform, sample_rate, frame_time=10 ** (-2), win_len
     return freq.reshape(shape[:-1] + list(freq.shape[-1:]))
 
 
-def spectral_centroid(waveform, sample_rate, pad, window, n_fft, hop_length, win_length):
+def spectral_centroid(waveform: Tensor, sample_rate: int, pad: int, window: Tensor, n_fft: int, hop_length: int,
+                      win_length: int) -> Tensor:
     """(..., time) -> (..., frames): the magnitude-weighted mean frequency of each frame."""
     specgram = spectrogram(waveform, pad=pad, window=window, n_fft=n_fft, hop_length=hop_length,
                            win_length=win_length, power=1.0, normalized=False)
@@ -65,15 +68,16 @@ def spectral_centroid(waveform, sample_rate, pad, window, n_fft, hop_length, win
     return (freqs * specgram).sum(dim=-2) / specgram.sum(dim=-2)
 
 
-def _cmn_windows(num_frames, cmn_window, min_cmn_window, center):
+def _cmn_windows(num_frames: int, cmn_window: int, min_cmn_window: int, center: bool) -> List[Tuple[int, int]]:
     """Kaldi's [start, end) window for every frame (shifted, not shrunk, at the edges)."""
-    windows = []
+    windows: List[Tuple[int, int]] = []
     for t in range(num_frames):
         if center:
             start = t - cmn_window // 2
             end = start + cmn_window
         else:
-            start, end = t - cmn_window, t + 1
+            start = t - cmn_window
+            end = t + 1
         if start < 0:
             end -= start
             start = 0
@@ -86,13 +90,14 @@ def _cmn_windows(num_frames, cmn_window, min_cmn_window, center):
     return windows
 
 
-def sliding_window_cmn(specgram, cmn_window=600, min_cmn_window=100, center=False, norm_vars=False):
+def sliding_window_cmn(specgram: Tensor, cmn_window: int = 600, min_cmn_window: int = 100, center: bool = False,
+                       norm_vars: bool = False) -> Tensor:
     """(..., time, freq): each frame minus the mean of its window (and divided by the window's standard
     deviation with norm_vars), computed from prefix sums."""
     shape = specgram.shape
     num_frames, num_feats = shape[-2], shape[-1]
     x = specgram.reshape(-1, num_frames, num_feats)
-    zero = x.new_zeros(x.shape[0], 1, num_feats)
+    zero = ember.zeros([x.shape[0], 1, num_feats], dtype=x.dtype)
     prefix = ember.cat([zero, ember.cumsum(x, 1)], 1)
     windows = _cmn_windows(num_frames, cmn_window, min_cmn_window, center)
     starts = ember.tensor([w[0] for w in windows], dtype=ember.int64)
@@ -107,7 +112,7 @@ def sliding_window_cmn(specgram, cmn_window=600, min_cmn_window=100, center=Fals
     return out.reshape(shape)
 
 
-def loudness(waveform, sample_rate):
+def loudness(waveform: Tensor, sample_rate: int) -> Tensor:
     """(..., channels, time) -> (...,) integrated loudness in LKFS (ITU-R BS.1770-4; up to 5 channels, the
     surround ones weighted 1.41): K-weighted 400 ms blocks with 75% overlap, absolute gate -70 LKFS, relative
     gate 10 LU below the absolutely gated loudness."""
@@ -122,18 +127,20 @@ def loudness(waveform, sample_rate):
                          f"got {waveform.shape[-1]}")
     # K-weighting (torchaudio's +4 dB treble shelf at 1500 Hz, then a 38 Hz high-pass), not clamped: torchaudio
     # clamps both stages to [-1, 1], which clips a full-scale signal and understates its loudness
-    shelf = _shelf_coefficients(sample_rate, 4.0, 1500.0, lambda w0, A: math.sin(w0) / 2 * math.sqrt(2), high=True)
-    weighted = biquad(waveform, *shelf, clamp=False)
-    weighted = biquad(weighted, *_highpass_coefficients(sample_rate, 38.0, 0.5), clamp=False)
+    w0 = 2 * math.pi * 1500.0 / sample_rate
+    b0, b1, b2, a0, a1, a2 = _shelf_from(w0, math.exp(4.0 / 40 * math.log(10)), math.sin(w0) / 2 * math.sqrt(2), True)
+    weighted = biquad(waveform, b0, b1, b2, a0, a1, a2, clamp=False)
+    b0, b1, b2, a0, a1, a2 = _highpass_coefficients(sample_rate, 38.0, 0.5)
+    weighted = biquad(weighted, b0, b1, b2, a0, a1, a2, clamp=False)
     energy = ember.square(weighted).unfold(-1, gate_samples, step).mean(dim=-1)
     g = ember.tensor([1.0, 1.0, 1.0, 1.41, 1.41], dtype=waveform.dtype)[:energy.shape[-2]]
     block_loudness = -0.691 + 10 * ember.log10((g.unsqueeze(-1) * energy).sum(dim=-2))
-
-    def gated_loudness(gate):
-        mask = gate.unsqueeze(-2).to(energy.dtype)
-        mean_energy = (mask * energy).sum(dim=-1) / mask.sum(dim=-1)
-        return -0.691 + 10 * ember.log10((g * mean_energy).sum(dim=-1))
-
     absolute = block_loudness > -70.0
-    relative = absolute & (block_loudness > (gated_loudness(absolute) - 10).unsqueeze(-1))
-    return gated_loudness(relative)
+    relative = absolute & (block_loudness > (_gated_loudness(absolute, energy, g) - 10).unsqueeze(-1))
+    return _gated_loudness(relative, energy, g)
+
+
+def _gated_loudness(gate: Tensor, energy: Tensor, g: Tensor) -> Tensor:
+    mask = gate.unsqueeze(-2).to(energy.dtype)
+    mean_energy = (mask * energy).sum(dim=-1) / mask.sum(dim=-1)
+    return -0.691 + 10 * ember.log10((g * mean_energy).sum(dim=-1))

@@ -4,18 +4,20 @@ designs (the Audio EQ Cookbook's formulas as SoX uses them)."""
 from __future__ import annotations
 
 import math
+from typing import Tuple
 
 import ember
+from ember import Tensor
 
 
-def _fir(waveform, b_coeffs):
+def _fir(waveform: Tensor, b_coeffs: Tensor) -> Tensor:
     """(batch, channels, time) filtered by b (channels, order): y[n] = sum_k b[k] x[n - k], zero history."""
     channels, order = b_coeffs.shape
     padded = ember.nn.functional.pad(waveform, (order - 1, 0))
     return ember.nn.functional.conv1d(padded, b_coeffs.flip(1).unsqueeze(1), groups=channels)
 
 
-def _lfilter(waveform, a_coeffs, b_coeffs):
+def _lfilter(waveform: Tensor, a_coeffs: Tensor, b_coeffs: Tensor) -> Tensor:
     """(batch, channels, time) through one (a, b) row per channel, both normalised by a[:, 0]."""
     if not waveform.is_floating_point():
         raise TypeError(f"lfilter: waveform must be a floating-point tensor, got {waveform.dtype}")
@@ -27,7 +29,8 @@ def _lfilter(waveform, a_coeffs, b_coeffs):
     return ember.ops.audio._lfilter_iir(_fir(waveform, b_coeffs / a0), a_coeffs / a0)
 
 
-def lfilter(waveform, a_coeffs, b_coeffs, clamp=True, batching=True):
+def lfilter(waveform: Tensor, a_coeffs: Tensor, b_coeffs: Tensor, clamp: bool = True,
+            batching: bool = True) -> Tensor:
     """IIR filter by the difference equation sum_k a[k] y[n-k] = sum_k b[k] x[n-k] (zero initial state).
 
     a_coeffs/b_coeffs: (order,) for one filter, or (num_filters, order): with batching=True the waveform's
@@ -61,20 +64,22 @@ def lfilter(waveform, a_coeffs, b_coeffs, clamp=True, batching=True):
     return output.reshape(shape)
 
 
-def filtfilt(waveform, a_coeffs, b_coeffs, clamp=True):
+def filtfilt(waveform: Tensor, a_coeffs: Tensor, b_coeffs: Tensor, clamp: bool = True) -> Tensor:
     """Zero-phase filtering: lfilter forwards, then backwards over the result (no edge padding, as
     torchaudio's; SciPy's filtfilt pads and sets initial states)."""
     forward = lfilter(waveform, a_coeffs, b_coeffs, clamp=False, batching=True)
     return lfilter(forward.flip(-1), a_coeffs, b_coeffs, clamp=clamp, batching=True).flip(-1)
 
 
-def _as_coeff(value, dtype):
+def _as_coeff(value: float, dtype: int) -> Tensor:
+    # a number in scripted code (torchaudio's annotation); eagerly also a 0-d tensor, whose gradient it keeps
     if isinstance(value, ember.Tensor):
         return value.to(dtype).reshape(1)
     return ember.tensor([float(value)], dtype=dtype)
 
 
-def biquad(waveform, b0, b1, b2, a0, a1, a2, *, clamp=True):
+def biquad(waveform: Tensor, b0: float, b1: float, b2: float, a0: float, a1: float, a2: float, *,
+           clamp: bool = True) -> Tensor:
     """Second-order IIR filter (numbers or 0-d tensors; tensors keep their gradient), zero initial state;
     clamped to [-1, 1] as torchaudio's is (clamp=False: loudness's K-weighting, which must not clip)."""
     dtype = waveform.dtype
@@ -83,7 +88,7 @@ def biquad(waveform, b0, b1, b2, a0, a1, a2, *, clamp=True):
     return lfilter(waveform, a, b, clamp=clamp)
 
 
-def _w0_alpha(sample_rate, freq, Q):
+def _w0_alpha(sample_rate: int, freq: float, Q: float) -> Tuple[float, float]:
     w0 = 2 * math.pi * freq / sample_rate
     return w0, math.sin(w0) / 2 / Q
 
@@ -121,7 +126,10 @@ def _shelf_coefficients(sample_rate, gain, central_freq, alpha_of, high):
     (treble), else below (bass)."""
     w0 = 2 * math.pi * central_freq / sample_rate
     A = math.exp(gain / 40 * math.log(10))
-    alpha = alpha_of(w0, A)
+    return _shelf_from(w0, A, alpha_of(w0, A), high)
+
+
+def _shelf_from(w0: float, A: float, alpha: float, high: bool) -> Tuple[float, float, float, float, float, float]:
     t1, t2, t3 = 2 * math.sqrt(A) * alpha, (A - 1) * math.cos(w0), (A + 1) * math.cos(w0)
     s = 1 if high else -1
     b0 = A * ((A + 1) + s * t2 + t1)
@@ -167,7 +175,8 @@ def equalizer_biquad(waveform, sample_rate, center_freq, gain, Q=0.707):
                   1 - alpha / A)
 
 
-def _highpass_coefficients(sample_rate, cutoff_freq, Q):
+def _highpass_coefficients(sample_rate: int, cutoff_freq: float,
+                           Q: float) -> Tuple[float, float, float, float, float, float]:
     w0, alpha = _w0_alpha(sample_rate, cutoff_freq, Q)
     b0 = (1 + math.cos(w0)) / 2
     return b0, -1 - math.cos(w0), b0, 1 + alpha, -2 * math.cos(w0), 1 - alpha

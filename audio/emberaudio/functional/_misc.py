@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import List
 
 import ember
+from ember import Tensor
 
 
-def mu_law_encoding(x, quantization_channels):
+def mu_law_encoding(x: Tensor, quantization_channels: int) -> Tensor:
     """[-1, 1] -> int64 codes in [0, quantization_channels)."""
     mu = quantization_channels - 1.0
     if not x.is_floating_point():
@@ -18,7 +20,7 @@ def mu_law_encoding(x, quantization_channels):
     return ((x_mu + 1) / 2 * mu + 0.5).to(ember.int64)
 
 
-def mu_law_decoding(x_mu, quantization_channels):
+def mu_law_decoding(x_mu: Tensor, quantization_channels: int) -> Tensor:
     """The inverse: codes -> [-1, 1]."""
     mu = quantization_channels - 1.0
     if not x_mu.is_floating_point():
@@ -27,7 +29,7 @@ def mu_law_decoding(x_mu, quantization_channels):
     return ember.sign(x) * (ember.exp(ember.abs(x) * math.log1p(mu)) - 1.0) / mu
 
 
-def compute_deltas(specgram, win_length=5, mode="replicate"):
+def compute_deltas(specgram: Tensor, win_length: int = 5, mode: str = "replicate") -> Tensor:
     """Delta coefficients along time: sum_n n * (c[t+n] - c[t-n]) / (2 * sum_n n^2), edges padded by `mode`."""
     if win_length < 3:
         raise ValueError(f"Window length should be greater than or equal to 3. Found win_length {win_length}")
@@ -41,25 +43,25 @@ def compute_deltas(specgram, win_length=5, mode="replicate"):
     return out.reshape(shape)
 
 
-def gain(waveform, gain_db=1.0):
+def gain(waveform: Tensor, gain_db: float = 1.0) -> Tensor:
     """waveform scaled by gain_db decibels."""
     if gain_db == 0:
         return waveform
     return waveform * 10 ** (gain_db / 20)
 
 
-def _mask_param(mask_param, p, axis_length):
+def _mask_param(mask_param: int, p: float, axis_length: int) -> int:
     return mask_param if p == 1.0 else min(mask_param, int(axis_length * p))
 
 
-def mask_along_axis(specgram, mask_param, mask_value, axis, p=1.0):
+def mask_along_axis(specgram: Tensor, mask_param: int, mask_value: float, axis: int, p: float = 1.0) -> Tensor:
     """One band [start, start + width) of `axis` (one of the last two dims) set to mask_value, with
     width ~ U[0, mask_param) and start ~ U[0, size - width), the same for every spectrogram."""
     dim = specgram.dim()
     if dim < 2:
         raise ValueError(f"Spectrogram must have at least two dimensions (time and frequency). "
                          f"Input has {dim} dimensions.")
-    if axis not in (dim - 2, dim - 1):
+    if axis != dim - 2 and axis != dim - 1:
         raise ValueError(f"Only Frequency and Time masking are supported (axis {dim - 2} and axis {dim - 1} "
                          f"supported; {axis} given).")
     if not 0.0 <= p <= 1.0:
@@ -80,12 +82,13 @@ def mask_along_axis(specgram, mask_param, mask_value, axis, p=1.0):
     return flat.masked_fill(mask, mask_value).reshape(shape)
 
 
-def mask_along_axis_iid(specgrams, mask_param, mask_value, axis, p=1.0):
+def mask_along_axis_iid(specgrams: Tensor, mask_param: int, mask_value: float, axis: int,
+                        p: float = 1.0) -> Tensor:
     """Like mask_along_axis on (batch, channel, freq, time), a band drawn for every spectrogram."""
     dim = specgrams.dim()
     if dim < 3:
         raise ValueError(f"Spectrogram must have at least three dimensions ({dim} given).")
-    if axis not in (dim - 2, dim - 1):
+    if axis != dim - 2 and axis != dim - 1:
         raise ValueError(f"Only Frequency and Time masking are supported (axis {dim - 2} and axis {dim - 1} "
                          f"supported; {axis} given).")
     if not 0.0 <= p <= 1.0:
@@ -93,7 +96,7 @@ def mask_along_axis_iid(specgrams, mask_param, mask_value, axis, p=1.0):
     mask_param = _mask_param(mask_param, p, specgrams.shape[axis])
     if mask_param < 1:
         return specgrams
-    lead = specgrams.shape[:-2]
+    lead: List[int] = list(specgrams.shape[:-2])
     value = ember.rand(lead, dtype=specgrams.dtype) * mask_param
     start = ember.rand(lead, dtype=specgrams.dtype) * (specgrams.shape[axis] - value)
     lo, hi = start.long()[..., None, None], (start.long() + value.long())[..., None, None]

@@ -4,14 +4,17 @@ momentum rule) and phase_vocoder."""
 from __future__ import annotations
 
 import math
+from typing import Optional, Union
 
 import ember
+from ember import Tensor
 
 from ._spectral import _spec_norms
 
 
-def inverse_spectrogram(spectrogram, length, pad, window, n_fft, hop_length, win_length, normalized, center=True,
-                        pad_mode="reflect", onesided=True):
+def inverse_spectrogram(spectrogram: Tensor, length: Optional[int], pad: int, window: Tensor, n_fft: int,
+                        hop_length: int, win_length: int, normalized: Union[bool, str], center: bool = True,
+                        pad_mode: str = "reflect", onesided: bool = True) -> Tensor:
     """(..., freq, frames) complex -> (..., time): the inverse of spectrogram(power=None)."""
     frame_length_norm, window_norm = _spec_norms(normalized)
     if not spectrogram.is_complex():
@@ -20,15 +23,19 @@ def inverse_spectrogram(spectrogram, length, pad, window, n_fft, hop_length, win
         spectrogram = spectrogram * window.pow(2.0).sum().sqrt()
     shape = spectrogram.shape
     flat = spectrogram.reshape(-1, shape[-2], shape[-1])
+    padded_length: Optional[int] = None
+    if length is not None:
+        padded_length = length + 2 * pad
     waveform = ember.istft(flat, n_fft=n_fft, hop_length=hop_length, win_length=win_length, window=window,
-                           center=center, normalized=frame_length_norm, onesided=onesided,
-                           length=length + 2 * pad if length is not None else None, return_complex=False)
+                           center=center, normalized=frame_length_norm, onesided=onesided, length=padded_length,
+                           return_complex=False)
     if length is not None and pad > 0:
         waveform = waveform[:, pad:-pad]
-    return waveform.reshape(tuple(shape[:-2]) + (waveform.shape[-1],))
+    return waveform.reshape(list(shape[:-2]) + [waveform.shape[-1]])
 
 
-def _complex_dtype(real_dtype):
+def _complex_dtype(real_dtype: int) -> int:
+    """The complex dtype of a real one (dtypes are ints in scripted code)."""
     if real_dtype == ember.float64:
         return ember.complex128
     if real_dtype == ember.float32:
@@ -36,7 +43,8 @@ def _complex_dtype(real_dtype):
     raise ValueError(f"Unexpected dtype {real_dtype}")
 
 
-def griffinlim(specgram, window, n_fft, hop_length, win_length, power, n_iter, momentum, length, rand_init):
+def griffinlim(specgram: Tensor, window: Tensor, n_fft: int, hop_length: int, win_length: int, power: float,
+               n_iter: int, momentum: float, length: Optional[int], rand_init: bool) -> Tensor:
     """A waveform whose STFT magnitude approaches `specgram` ((..., freq, frames) magnitude**power), by fast
     Griffin-Lim: alternate projections with momentum / (1 + momentum) of the previous rebuild subtracted."""
     if not 0 <= momentum < 1:
@@ -50,14 +58,11 @@ def griffinlim(specgram, window, n_fft, hop_length, win_length, power, n_iter, m
         angles = ember.rand(magnitude.shape, dtype=cdtype)
     else:
         angles = ember.ones(magnitude.shape, dtype=cdtype)
-
-    def istft(spec):
-        return ember.istft(spec, n_fft=n_fft, hop_length=hop_length, win_length=win_length, window=window,
-                           length=length)
-
-    previous = None
+    previous: Optional[Tensor] = None
     for _ in range(n_iter):
-        rebuilt = ember.stft(istft(magnitude * angles), n_fft=n_fft, hop_length=hop_length, win_length=win_length,
+        inverse = ember.istft(magnitude * angles, n_fft=n_fft, hop_length=hop_length, win_length=win_length,
+                              window=window, length=length)
+        rebuilt = ember.stft(inverse, n_fft=n_fft, hop_length=hop_length, win_length=win_length,
                              window=window, center=True, pad_mode="reflect", normalized=False, onesided=True,
                              return_complex=True)
         angles = rebuilt
@@ -65,11 +70,12 @@ def griffinlim(specgram, window, n_fft, hop_length, win_length, power, n_iter, m
             angles = angles - previous * (momentum / (1 + momentum))
         angles = angles / (angles.abs() + 1e-16)
         previous = rebuilt
-    waveform = istft(magnitude * angles)
-    return waveform.reshape(tuple(shape[:-2]) + (waveform.shape[-1],))
+    waveform = ember.istft(magnitude * angles, n_fft=n_fft, hop_length=hop_length, win_length=win_length,
+                           window=window, length=length)
+    return waveform.reshape(list(shape[:-2]) + [waveform.shape[-1]])
 
 
-def phase_vocoder(complex_specgrams, rate, phase_advance):
+def phase_vocoder(complex_specgrams: Tensor, rate: float, phase_advance: Tensor) -> Tensor:
     """Time-stretch (..., freq, frames) complex STFTs by `rate` (> 1 faster): magnitudes interpolated between
     neighbouring frames, phases advanced by each bin's measured instantaneous frequency."""
     if rate == 1.0:
@@ -91,4 +97,4 @@ def phase_vocoder(complex_specgrams, rate, phase_advance):
     phase_acc = ember.cumsum(phase, -1)
     magnitude = alphas * specs_1.abs() + (1 - alphas) * specs_0.abs()
     stretched = ember.polar(magnitude, phase_acc)
-    return stretched.reshape(tuple(shape[:-2]) + tuple(stretched.shape[1:]))
+    return stretched.reshape(list(shape[:-2]) + list(stretched.shape[1:]))

@@ -1,8 +1,10 @@
 """Conv-TasNet (Luo & Mesgarani 2019), non-causal: a learned convolutional encoder, a temporal convolution
 network that predicts one sigmoid mask per source, and a transposed-convolution decoder. Module names follow
 torchaudio so its checkpoints load."""
+from typing import Tuple
+
 import ember
-from ember import nn
+from ember import Tensor, nn
 
 __all__ = ["ConvBlock", "MaskGenerator", "ConvTasNet"]
 
@@ -82,9 +84,9 @@ class ConvTasNet(nn.Module):
         self.decoder = nn.ConvTranspose1d(enc_num_feats, 1, kernel_size=enc_kernel_size, stride=self.enc_stride,
                                           padding=self.enc_stride, bias=False)
 
-    def _align_num_frames_with_strides(self, input):
+    def _align_num_frames_with_strides(self, input: Tensor) -> Tuple[Tensor, int]:
         """Zero-pads the end so the last encoder window ends on a stride boundary; returns (padded, pad count)."""
-        batch_size, num_channels, num_frames = input.shape
+        batch_size, num_channels, num_frames = input.shape[0], input.shape[1], input.shape[2]
         is_odd = self.enc_kernel_size % 2
         num_strides = (num_frames - is_odd) // self.enc_stride
         remaining = num_frames - (is_odd + num_strides * self.enc_stride)

@@ -37,7 +37,7 @@ class DeepSpeech(nn.Module):
 
     def forward(self, x):
         if x.dim() != 4 or x.shape[1] != 1:
-            raise ValueError(f"DeepSpeech expects (batch, 1, time, n_feature), got {tuple(x.shape)}")
+            raise ValueError(f"DeepSpeech expects (batch, 1, time, n_feature), got {list(x.shape)}")
         x = self.fc3(self.fc2(self.fc1(x)))
         x = x.squeeze(1).transpose(0, 1)  # time-major for the RNN
         x, _ = self.bi_rnn(x)

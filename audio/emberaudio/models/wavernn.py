@@ -2,9 +2,10 @@
 stretch/smoothing upsampler condition two GRUs that predict each sample's class; `infer` generates audio
 sample by sample by multinomial sampling."""
 import math
+from typing import List
 
 import ember
-from ember import nn
+from ember import Tensor, nn
 
 __all__ = ["ResBlock", "MelResNet", "Stretch2d", "UpsampleNetwork", "WaveRNN"]
 
@@ -97,21 +98,24 @@ class WaveRNN(nn.Module):
         self.fc2 = nn.Linear(n_fc + self.n_aux, n_fc)
         self.fc3 = nn.Linear(n_fc, self.n_classes)
 
-    def _aux_parts(self, aux, dim):
+    def _aux_parts(self, aux: Tensor, dim: int) -> List[Tensor]:
         return [aux.narrow(dim, self.n_aux * i, self.n_aux) for i in range(4)]
 
-    def forward(self, waveform, specgram):
+    def forward(self, waveform: Tensor, specgram: Tensor) -> Tensor:
         if waveform.size(1) != 1:
             raise ValueError("Require the input channel of waveform is 1")
         if specgram.size(1) != 1:
             raise ValueError("Require the input channel of specgram is 1")
-        waveform, specgram = waveform.squeeze(1), specgram.squeeze(1)
+        waveform = waveform.squeeze(1)
+        specgram = specgram.squeeze(1)
         batch_size = waveform.size(0)
         h1 = ember.zeros(1, batch_size, self.n_rnn, dtype=waveform.dtype, device=waveform.device)
         h2 = ember.zeros(1, batch_size, self.n_rnn, dtype=waveform.dtype, device=waveform.device)
         specgram, aux = self.upsample(specgram)
-        specgram, aux = specgram.transpose(1, 2), aux.transpose(1, 2)
-        a1, a2, a3, a4 = self._aux_parts(aux, 2)
+        specgram = specgram.transpose(1, 2)
+        aux = aux.transpose(1, 2)
+        parts = self._aux_parts(aux, 2)
+        a1, a2, a3, a4 = parts[0], parts[1], parts[2], parts[3]
         x = self.fc(ember.cat([waveform.unsqueeze(-1), specgram, a1], dim=-1))
         res = x
         x, _ = self.rnn1(x, h1)

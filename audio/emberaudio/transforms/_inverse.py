@@ -2,8 +2,10 @@
 InverseSpectrogram, InverseMelScale (least squares through the filterbank), TimeStretch and LFCC."""
 from __future__ import annotations
 
+from typing import Optional
+
 import ember
-from ember import nn
+from ember import Tensor, nn
 
 from .. import functional as F
 from ._spectral import AmplitudeToDB, Spectrogram
@@ -31,7 +33,7 @@ class GriffinLim(nn.Module):
         self.momentum = momentum
         self.rand_init = rand_init
 
-    def forward(self, specgram):
+    def forward(self, specgram: Tensor) -> Tensor:
         """(..., freq, frames) magnitude**power -> (..., time)."""
         return F.griffinlim(specgram, self.window, self.n_fft, self.hop_length, self.win_length, self.power,
                             self.n_iter, self.momentum, self.length, self.rand_init)
@@ -53,7 +55,7 @@ class InverseSpectrogram(nn.Module):
         self.pad_mode = pad_mode
         self.onesided = onesided
 
-    def forward(self, spectrogram, length=None):
+    def forward(self, spectrogram: Tensor, length: Optional[int] = None) -> Tensor:
         return F.inverse_spectrogram(spectrogram, length, self.pad, self.window, self.n_fft, self.hop_length,
                                      self.win_length, self.normalized, self.center, self.pad_mode, self.onesided)
 
@@ -78,15 +80,15 @@ class InverseMelScale(nn.Module):
         self.register_buffer("fb", F.melscale_fbanks(n_stft, self.f_min, self.f_max, self.n_mels, self.sample_rate,
                                                      norm, mel_scale))
 
-    def forward(self, melspec):
+    def forward(self, melspec: Tensor) -> Tensor:
         """(..., n_mels, time) -> (..., n_stft, time)."""
         shape = melspec.shape
         if shape[-2] != self.n_mels:
             raise ValueError(f"Expected an input with {self.n_mels} mel bins. Found: {shape[-2]}")
         flat = melspec.reshape(-1, shape[-2], shape[-1])
         fb_t = self.fb.transpose(-1, -2).to(flat.dtype).unsqueeze(0).expand(flat.shape[0], -1, -1)
-        solution = ember.linalg.lstsq(fb_t, flat, driver=self.driver).solution
-        return ember.relu(solution).reshape(tuple(shape[:-2]) + (self.fb.shape[0], shape[-1]))
+        solution = ember.linalg.lstsq(fb_t, flat, driver=self.driver)[0]
+        return ember.relu(solution).reshape(list(shape[:-2]) + [self.fb.shape[0], shape[-1]])
 
 
 class TimeStretch(nn.Module):
@@ -99,7 +101,7 @@ class TimeStretch(nn.Module):
         hop_length = hop_length if hop_length is not None else n_fft // 2
         self.register_buffer("phase_advance", ember.linspace(0, 3.141592653589793 * hop_length, n_freq)[..., None])
 
-    def forward(self, complex_specgrams, overriding_rate=None):
+    def forward(self, complex_specgrams: Tensor, overriding_rate: Optional[float] = None) -> Tensor:
         """(..., freq, frames) complex -> (..., freq, ceil(frames / rate))."""
         if overriding_rate is None:
             if self.fixed_rate is None:
@@ -137,7 +139,7 @@ class LFCC(nn.Module):
         self.register_buffer("dct_mat", F.create_dct(self.n_lfcc, self.n_filter, self.norm))
         self.log_lf = log_lf
 
-    def forward(self, waveform):
+    def forward(self, waveform: Tensor) -> Tensor:
         """(..., time) -> (..., n_lfcc, frames)."""
         specgram = self.Spectrogram(waveform)
         specgram = ember.matmul(specgram.transpose(-1, -2), self.filter_mat).transpose(-1, -2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import ember
-from ember import nn
+from ember import Tensor, nn
 
 from .. import functional as F
 from ..functional._resample import _apply_sinc_resample_kernel, _resample_plan
@@ -27,7 +27,7 @@ class Resample(nn.Module):
                                                              rolloff, resampling_method, beta, dtype)
             self.register_buffer("kernel", kernel.clone(), persistent=False)  # the cached one stays untouched
 
-    def forward(self, waveform):
+    def forward(self, waveform: Tensor) -> Tensor:
         if self.orig_freq == self.new_freq:
             return waveform
         return _apply_sinc_resample_kernel(waveform, self.orig_freq, self.new_freq, self.gcd, self.kernel, self.width,
@@ -39,7 +39,7 @@ class MuLawEncoding(nn.Module):
         super().__init__()
         self.quantization_channels = quantization_channels
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.mu_law_encoding(x, self.quantization_channels)
 
 
@@ -48,7 +48,7 @@ class MuLawDecoding(nn.Module):
         super().__init__()
         self.quantization_channels = quantization_channels
 
-    def forward(self, x_mu):
+    def forward(self, x_mu: Tensor) -> Tensor:
         return F.mu_law_decoding(x_mu, self.quantization_channels)
 
 
@@ -58,36 +58,55 @@ class ComputeDeltas(nn.Module):
         self.win_length = win_length
         self.mode = mode
 
-    def forward(self, specgram):
+    def forward(self, specgram: Tensor) -> Tensor:
         return F.compute_deltas(specgram, win_length=self.win_length, mode=self.mode)
 
 
-_FADE_IN = {"linear": lambda f: f, "exponential": lambda f: ember.pow(2, (f - 1) * 5),
-            "logarithmic": lambda f: ember.log10(0.1 + f) + 1, "quarter_sine": lambda f: ember.sin(f * math.pi / 2),
-            "half_sine": lambda f: ember.sin(f * math.pi - math.pi / 2) / 2 + 0.5}
-_FADE_OUT = {"linear": lambda f: -f + 1, "exponential": lambda f: ember.pow(2, -f * 5),
-             "logarithmic": lambda f: ember.log10(1.1 - f) + 1,
-             "quarter_sine": lambda f: ember.sin(f * math.pi / 2 + math.pi / 2),
-             "half_sine": lambda f: ember.sin(f * math.pi + math.pi / 2) / 2 + 0.5}
+_FADE_SHAPES = ("linear", "exponential", "logarithmic", "quarter_sine", "half_sine")
+
+
+def _fade_in_curve(f: Tensor, shape: str) -> Tensor:
+    """The rising curve of each fade shape over f in [0, 1] (torchaudio's formulas)."""
+    if shape == "linear":
+        return f
+    if shape == "exponential":
+        return ember.pow(2, (f - 1) * 5)
+    if shape == "logarithmic":
+        return ember.log10(0.1 + f) + 1
+    if shape == "quarter_sine":
+        return ember.sin(f * math.pi / 2)
+    return ember.sin(f * math.pi - math.pi / 2) / 2 + 0.5
+
+
+def _fade_out_curve(f: Tensor, shape: str) -> Tensor:
+    if shape == "linear":
+        return -f + 1
+    if shape == "exponential":
+        return ember.pow(2, -f * 5)
+    if shape == "logarithmic":
+        return ember.log10(1.1 - f) + 1
+    if shape == "quarter_sine":
+        return ember.sin(f * math.pi / 2 + math.pi / 2)
+    return ember.sin(f * math.pi + math.pi / 2) / 2 + 0.5
 
 
 class Fade(nn.Module):
     def __init__(self, fade_in_len=0, fade_out_len=0, fade_shape="linear"):
         super().__init__()
-        if fade_shape not in _FADE_IN:
+        if fade_shape not in _FADE_SHAPES:
             raise ValueError(f"The fade_shape '{fade_shape}' is not supported. Supported fade shapes are: "
-                             f"{', '.join(_FADE_IN)}")
+                             f"{', '.join(_FADE_SHAPES)}")
         self.fade_in_len = fade_in_len
         self.fade_out_len = fade_out_len
         self.fade_shape = fade_shape
 
-    def forward(self, waveform):
+    def forward(self, waveform: Tensor) -> Tensor:
         length = waveform.shape[-1]
         if self.fade_in_len + self.fade_out_len > length:
             raise ValueError(f"Fade: fade_in_len ({self.fade_in_len}) + fade_out_len ({self.fade_out_len}) is longer "
                              f"than the waveform ({length} samples)")
-        rise = _FADE_IN[self.fade_shape](ember.linspace(0, 1, self.fade_in_len, dtype=waveform.dtype))
-        fall = _FADE_OUT[self.fade_shape](ember.linspace(0, 1, self.fade_out_len, dtype=waveform.dtype))
+        rise = _fade_in_curve(ember.linspace(0, 1, self.fade_in_len, dtype=waveform.dtype), self.fade_shape)
+        fall = _fade_out_curve(ember.linspace(0, 1, self.fade_out_len, dtype=waveform.dtype), self.fade_shape)
         ones_in = ember.ones(length - self.fade_in_len, dtype=waveform.dtype)
         ones_out = ember.ones(length - self.fade_out_len, dtype=waveform.dtype)
         fade_in = ember.cat((rise, ones_in)).clamp(0, 1)
@@ -105,7 +124,7 @@ class Vol(nn.Module):
         self.gain = gain
         self.gain_type = gain_type
 
-    def forward(self, waveform):
+    def forward(self, waveform: Tensor) -> Tensor:
         if self.gain_type == "amplitude":
             waveform = waveform * self.gain
         elif self.gain_type == "db":
@@ -123,7 +142,7 @@ class _AxisMasking(nn.Module):
         self.iid_masks = iid_masks
         self.p = p
 
-    def forward(self, specgram, mask_value=0.0):
+    def forward(self, specgram: Tensor, mask_value: float = 0.0) -> Tensor:
         """(..., freq, time) with one band masked (with iid_masks, one per spectrogram of the batch)."""
         axis = specgram.dim() - 3 + self.axis  # 1: frequency, 2: time, from the end
         if self.iid_masks:

@@ -6,7 +6,7 @@ import math
 import warnings
 
 import ember
-from ember import nn
+from ember import Tensor, nn
 
 from .. import functional as F
 
@@ -32,7 +32,7 @@ class Spectrogram(nn.Module):
             warnings.warn("`return_complex` argument is now deprecated and is not effective. `power=None` gives "
                           "a complex spectrogram.", stacklevel=2)
 
-    def forward(self, waveform):
+    def forward(self, waveform: Tensor) -> Tensor:
         return F.spectrogram(waveform, self.pad, self.window, self.n_fft, self.hop_length, self.win_length,
                              self.power, self.normalized, self.center, self.pad_mode, self.onesided)
 
@@ -51,7 +51,7 @@ class AmplitudeToDB(nn.Module):
         self.ref_value = 1.0
         self.db_multiplier = math.log10(max(self.amin, self.ref_value))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.amplitude_to_DB(x, self.multiplier, self.amin, self.db_multiplier, self.top_db)
 
 
@@ -71,7 +71,7 @@ class MelScale(nn.Module):
         self.register_buffer("fb", F.melscale_fbanks(n_stft, self.f_min, self.f_max, self.n_mels, self.sample_rate,
                                                      self.norm, self.mel_scale))
 
-    def forward(self, specgram):
+    def forward(self, specgram: Tensor) -> Tensor:
         """(..., freq, time) -> (..., n_mels, time)."""
         return ember.matmul(specgram.transpose(-1, -2), self.fb).transpose(-1, -2)
 
@@ -102,7 +102,7 @@ class MelSpectrogram(nn.Module):
         self.mel_scale = MelScale(self.n_mels, self.sample_rate, self.f_min, self.f_max, self.n_fft // 2 + 1, norm,
                                   mel_scale)
 
-    def forward(self, waveform):
+    def forward(self, waveform: Tensor) -> Tensor:
         return self.mel_scale(self.spectrogram(waveform))
 
 
@@ -125,7 +125,7 @@ class MFCC(nn.Module):
         self.register_buffer("dct_mat", F.create_dct(self.n_mfcc, self.MelSpectrogram.n_mels, self.norm))
         self.log_mels = log_mels
 
-    def forward(self, waveform):
+    def forward(self, waveform: Tensor) -> Tensor:
         """(..., time) -> (..., n_mfcc, frames)."""
         mel = self.MelSpectrogram(waveform)
         mel = ember.log(mel + 1e-6) if self.log_mels else self.amplitude_to_DB(mel)

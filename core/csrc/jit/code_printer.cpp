@@ -111,7 +111,7 @@ struct CodePrinter {
       std::string s;
       for (size_t i = 0; i < n.inputs.size(); i++)
         s += (i ? ", " : "") + (sargs[i].kwonly ? sargs[i].name + "=" : "") + name(n.inputs[i]);
-      return "ember.ops.aten." + n.op->schema().name + "(" + s + ")";
+      return "ember.ops." + n.op->schema().ns + "." + n.op->schema().name + "(" + s + ")";
     }
     return n.kind.substr(n.kind.find("::") + 2) + "(" + args(n.inputs) + ")";
   }

@@ -37,7 +37,8 @@ Node* Graph::append(Block* b, const std::string& kind, const std::vector<Value*>
   n->kind = kind;
   n->inputs = inputs;
   n->owner = b;
-  if (kind.rfind("aten::", 0) == 0) {
+  // every namespace but prim's names an op of the table: the database's (aten) or an extension's (audio::...)
+  if (kind.rfind("prim::", 0) != 0 && kind.find("::") != std::string::npos) {
     n->op = database_ops().find(kind);
     EMBER_CHECK(n->op, Value, "unknown op ", kind, ": the op table has no such op");
     const OpSchema& s = n->op->schema();

@@ -56,8 +56,13 @@ def _misc_impls() -> dict:
     from ._builtins_misc import misc_impls
     from ._builtins_math import math_impls
     from ._builtins_sampling import sampling_impls
+    from ._builtins_math_extra import math_extra_impls
+    from ._builtins_methods_extra import method_function_impls
+    from ._builtins_spectral import spectral_impls
+    from ._builtins_windows import window_impls
 
-    return {**misc_impls(), **sampling_impls(), **math_impls()}
+    return {**misc_impls(), **sampling_impls(), **math_impls(), **math_extra_impls(), **spectral_impls(),
+            **method_function_impls(), **window_impls()}
 
 
 SCRIPT_IMPLS = {F.linear: linear, F.relu: relu, F.dropout: dropout, **_nn_impls(), **_misc_impls()}

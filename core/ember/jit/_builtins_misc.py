@@ -9,6 +9,8 @@ import ember
 import ember.nn.functional as F
 from ember import Tensor
 
+from ._builtins_methods_extra import METHODS
+
 
 def _assert(condition: Any, message: str):
     assert condition, message
@@ -86,4 +88,4 @@ def misc_impls() -> dict:
 # Tensor methods by name -> (script version, whether its int arguments may come one by one as *sizes)
 TENSOR_METHODS = {"expand": (expand, True), "view": (view, True), "expand_as": (expand_as, False),
                   "is_floating_point": (is_floating_point, False), "float": (float_, False),
-                  "contiguous": (contiguous, False)}
+                  "contiguous": (contiguous, False), **METHODS}

@@ -86,6 +86,10 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return self.emit1("prim::dtype", [base], T.INT, node)
         if base.type == T.TENSOR and node.attr == "ndim":
             return self.emit1("prim::dim", [base], T.INT, node)
+        if base.type == T.TENSOR and node.attr in ("real", "imag"):  # views of a complex tensor's parts
+            return self.call_op(node.attr, [base], {}, node)
+        if base.type == T.TENSOR and node.attr == "device":  # a device is its string ("cpu") in scripted code
+            return self.emit1("prim::device", [base], T.STR, node)
         if base.type.named is not None and node.attr in base.type.named._fields:
             k = base.type.named._fields.index(node.attr)
             return self.emit1("prim::TupleIndex", [base, self.const(k)], base.type.elems[k], node)
@@ -429,7 +433,8 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         if name == "to" and len(args) == 1 and not kwargs and args[0].type == T.INT:  # t.to(dtype)
             return self.call_op("_to_copy", [base], {"dtype": args[0]}, node)
         shape_fns = {"dim": ("prim::dim", T.INT), "numel": ("prim::numel", T.INT), "detach": ("prim::detach", T.TENSOR),
-                     "is_floating_point": ("prim::is_floating_point", T.BOOL)}
+                     "is_floating_point": ("prim::is_floating_point", T.BOOL),
+                     "is_complex": ("prim::is_complex", T.BOOL)}
         if name in shape_fns and not args and not kwargs:
             return self.emit1(shape_fns[name][0], [base], shape_fns[name][1], node)
         if name == "size" and not kwargs and len(args) <= 1:
@@ -463,6 +468,7 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return self.python_op(callee, node)
         if callee is warnings.warn:  # Python's warning machinery, reached from the graph
             args, kwargs = self.args_of(node)
+            kwargs.pop("stacklevel", None)  # where Python reports it from: the graph has no frames to skip
             if kwargs or len(args) != 1 or args[0].type != T.STR:
                 raise self.unsupported("warnings.warn with anything but a message", node)
             return self.python_call(_python_ops._warn, "warnings.warn", args, T.NONE, node)
@@ -486,6 +492,9 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         if getattr(callee, "_ember_script_impl", None) is not None:  # a library's script version of it
             args, kwargs = self.args_of(node)
             return self.inline_call(callee._ember_script_impl, args, kwargs, node)
+        if _ops.registered_op_name(callee) is not None:  # ember.ops.NS.name: an extension's op, by its schema
+            args, kwargs = self.args_of(node)
+            return self.call_schema(_ops.qualified_schema(_ops.registered_op_name(callee)), args, kwargs, node)
         if isinstance(callee, _ops.AtenOp):
             args, kwargs = self.args_of(node)
             return self.call_op(callee.name, args, kwargs, node)
@@ -590,6 +599,13 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             raise self.error(f"unknown op {name}: the op table has no op of that name", node)
         got = ", ".join([str(a.type) for a in args] + [f"{k}={v.type}" for k, v in kwargs.items()])
         raise self.error(f"arguments for call of {name} are not valid (got {got}):\n" + "\n".join(reasons), node)
+
+    def call_schema(self, sch: _ops.Schema, args: list[SValue], kwargs: dict[str, SValue], node: ast.AST) -> SValue:
+        bound = self.bind(sch, args, dict(kwargs))
+        if isinstance(bound, str):
+            raise self.error(f"arguments for call of {sch.kind} are not valid: {bound}", node)
+        outs = self.emit(sch.kind, bound, sch.returns, node)
+        return outs[0] if len(outs) == 1 else self.emit1("prim::TupleConstruct", outs, T.tuple_of(sch.returns), node)
 
     def bind(self, sch: _ops.Schema, args: list[SValue], kwargs: dict[str, SValue]) -> list[SValue] | str:
         """The inputs of a call of sch, defaults filled in; or why the arguments do not fit."""

@@ -59,9 +59,20 @@ def _default(text: str) -> object:
 
 @functools.lru_cache(maxsize=None)
 def schema(name: str) -> Schema | None:
+    return qualified_schema("aten::" + name)
+
+
+def registered_op_name(obj) -> str | None:
+    """"NS::name" for an op handle from ember.ops.NS (an extension library's op, as emberaudio's), else None."""
+    kind = type(obj)
+    return obj.qualified_name if kind.__module__ == "ember._C" and kind.__qualname__ == "_Op" else None
+
+
+@functools.lru_cache(maxsize=None)
+def qualified_schema(qualified: str) -> Schema | None:
     from ember._C import _jit
 
-    text = _jit.op_schema("aten::" + name)
+    text = _jit.op_schema(qualified)
     if text is None:
         return None
     head, ret = text.rsplit("->", 1)
@@ -78,7 +89,7 @@ def schema(name: str) -> Schema | None:
     if ret.startswith("("):
         ret = ret[1:-1]
     returns = [_RET_TYPES[r.split()[0]] for r in _split_top(ret)]
-    return Schema("aten::" + name, args, returns)
+    return Schema(qualified, args, returns)
 
 
 @functools.lru_cache(maxsize=None)

@@ -51,6 +51,19 @@ def _module_tree(root):
     return modules, tensors, paths
 
 
+def _tensor_indices(values, tensors):
+    """Each tensor's index in tensors (which gains the ones not saved yet): list attributes holding a module's
+    parameters (an RNN's _flat_weights) name the parameters' entries."""
+    known = {id(t): k for k, t in enumerate(tensors)}
+    out = []
+    for t in values:
+        if id(t) not in known:
+            known[id(t)] = len(tensors)
+            tensors.append(t)
+        out.append(known[id(t)])
+    return out
+
+
 def _describe(obj):
     """(meta JSON, tensors) for a ScriptFunction or ScriptModule."""
     text, constants = obj._g.saved_text()
@@ -68,12 +81,14 @@ def _describe(obj):
             value = getattr(m, name)
             if isinstance(value, _C.TensorBase):
                 entry = {"module": paths[id(m)], "name": name, "kind": "tensor"}
-                if name not in m._parameters and name not in m._buffers:  # a plain tensor attribute: saved here
-                    entry["tensor"] = len(tensors)
-                    tensors.append(value)
+                if name not in m._parameters and name not in m._buffers:  # a plain attribute (weight_norm's weight)
+                    entry["tensor"] = _tensor_indices([value], tensors)[0]
                 attrs.append(entry)
             elif isinstance(value, (bool, int, float)):
                 attrs.append({"module": paths[id(m)], "name": name, "kind": "value", "value": value})
+            elif isinstance(value, list) and all(isinstance(t, _C.TensorBase) for t in value):
+                attrs.append({"module": paths[id(m)], "name": name, "kind": "tensor_list",
+                              "tensors": _tensor_indices(value, tensors)})  # an RNN's _flat_weights
             elif ScriptModule._object_type(value) is not None:  # a scripted or C++ class's object
                 t = ScriptModule._object_type(value)
                 attrs.append({"module": paths[id(m)], "name": name, "kind": "object", "type": str(t),
@@ -84,6 +99,11 @@ def _describe(obj):
         meta = {"kind": "module", "name": "forward", "type": type(obj._module).__name__,
                 "params": list(obj._sig.parameters), "return_type": str(obj.return_type), "modules": modules,
                 "attr_inputs": attrs}
+    defaults = {n: p.default for n, p in obj._sig.parameters.items()
+                if p.default is not inspect.Parameter.empty and (p.default is None or
+                                                                 isinstance(p.default, (bool, int, float, str)))}
+    if defaults:  # forward(x, mask_value: float = 0.0): calls of the loaded one may leave them out too
+        meta["defaults"] = defaults
     classes = _objects.classes_of([text] + [a["type"] for a in meta.get("attr_inputs", []) if "type" in a])
     if classes:
         meta["classes"] = classes
@@ -155,12 +175,14 @@ def _read_records(fh, names):
 
 def _rebuild_modules(meta, tensors):
     by_path = {}
+    loaded = dict(enumerate(tensors))  # tensor index -> the object the modules hold (parameters as Parameters)
     for entry in meta["modules"]:
         m = ember.nn.Module()
         m.training = entry["training"]
         for name, k in entry["parameters"].items():
             t = tensors[k]
-            m.register_parameter(name, ember.nn.Parameter(t, requires_grad=meta["tensors"][k]["requires_grad"]))
+            loaded[k] = ember.nn.Parameter(t, requires_grad=meta["tensors"][k]["requires_grad"])
+            m.register_parameter(name, loaded[k])
         for name, k in entry["buffers"].items():
             m.register_buffer(name, tensors[k])
         path = entry["path"]
@@ -171,10 +193,12 @@ def _rebuild_modules(meta, tensors):
     for a in meta["attr_inputs"]:
         if a["kind"] == "value":
             setattr(by_path[a["module"]], a["name"], a["value"])
-        elif a["kind"] == "tensor" and "tensor" in a:
-            setattr(by_path[a["module"]], a["name"], tensors[a["tensor"]])
         elif a["kind"] == "object":
             setattr(by_path[a["module"]], a["name"], _objects.decode(a["value"], _parse_type(a["type"])))
+        elif a["kind"] == "tensor" and "tensor" in a:
+            setattr(by_path[a["module"]], a["name"], loaded[a["tensor"]])
+        elif a["kind"] == "tensor_list":
+            setattr(by_path[a["module"]], a["name"], [loaded[k] for k in a["tensors"]])
     return by_path
 
 
@@ -197,7 +221,9 @@ def load(f, map_location=None, _extra_files=None):
     _objects.define_loaded_classes(meta.get("classes", []))
     graph = _C._jit.parse_graph(records["code/forward.graph"].decode(), [tensors[k] for k in meta["constants"]],
                                 _python_ops.BUILTIN_PYTHON_OPS)
-    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in meta["params"]]
+    defaults = meta.get("defaults", {})
+    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                default=defaults.get(n, inspect.Parameter.empty)) for n in meta["params"]]
     ret = _parse_type(meta["return_type"])
     if meta["kind"] == "function":
         fn = ScriptFunction.__new__(ScriptFunction)

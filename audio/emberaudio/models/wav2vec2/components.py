@@ -1,8 +1,10 @@
 """wav2vec 2.0 / HuBERT building blocks with torchaudio's module tree (feature_extractor.conv_layers.N.{conv,
 layer_norm}, encoder.feature_projection, encoder.transformer.{pos_conv_embed,layer_norm,layers.N.{attention,
 layer_norm,feed_forward,final_layer_norm}}), so state dicts from torchaudio and Hugging Face load unchanged."""
+from typing import Optional, Tuple
+
 import ember
-from ember import nn
+from ember import Tensor, nn
 
 _DEFAULT_CONV_LAYERS = [(512, 10, 5)] + [(512, 3, 2)] * 4 + [(512, 2, 2)] * 2
 
@@ -10,7 +12,7 @@ _DEFAULT_CONV_LAYERS = [(512, 10, 5)] + [(512, 3, 2)] * 4 + [(512, 2, 2)] * 2
 class LayerNorm(nn.LayerNorm):
     """LayerNorm over the channel axis of a (batch, channels, frames) tensor."""
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Tensor:
         x = nn.functional.layer_norm(input.transpose(-2, -1), self.normalized_shape, self.weight, self.bias, self.eps)
         return x.transpose(-2, -1)
 
@@ -25,7 +27,7 @@ class ConvLayerBlock(nn.Module):
         self.layer_norm = layer_norm
         self.conv = nn.Conv1d(in_channels, out_channels, kernel_size=kernel_size, stride=stride, bias=bias)
 
-    def forward(self, x, length):
+    def forward(self, x: Tensor, length: Optional[Tensor]) -> Tuple[Tensor, Optional[Tensor]]:
         x = self.conv(x)
         if self.layer_norm is not None:
             x = self.layer_norm(x)
@@ -43,7 +45,7 @@ class FeatureExtractor(nn.Module):
         super().__init__()
         self.conv_layers = conv_layers
 
-    def forward(self, x, length):
+    def forward(self, x: Tensor, length: Optional[Tensor]) -> Tuple[Tensor, Optional[Tensor]]:
         if x.dim() != 2:
             raise ValueError(f"Expected the input Tensor to be 2D (batch, time), but received {list(x.shape)}")
         x = x.unsqueeze(1)
@@ -98,18 +100,18 @@ class SelfAttention(nn.Module):
         self.q_proj = nn.Linear(embed_dim, embed_dim, bias=True)
         self.out_proj = nn.Linear(embed_dim, embed_dim, bias=True)
 
-    def forward(self, x, attention_mask=None):
+    def forward(self, x: Tensor, attention_mask: Optional[Tensor] = None) -> Tensor:
         if x.dim() != 3 or x.shape[2] != self.embed_dim:
             raise ValueError(f"The expected input shape is (batch, sequence, embed_dim=={self.embed_dim}). "
                              f"Found {x.shape}.")
-        batch_size, length, embed_dim = x.shape
-        if attention_mask is not None and tuple(attention_mask.shape) != (batch_size, 1, length, length):
+        batch_size, length, embed_dim = x.shape[0], x.shape[1], x.shape[2]
+        if attention_mask is not None and list(attention_mask.shape) != [batch_size, 1, length, length]:
             raise ValueError(f"The expected attention mask shape is {(batch_size, 1, length, length)}. "
                              f"Found {attention_mask.shape}.")
-        shape = (batch_size, length, self.num_heads, self.head_dim)
-        q = self.q_proj(x).view(*shape).transpose(2, 1)
-        k = self.k_proj(x).view(*shape).permute(0, 2, 3, 1)
-        v = self.v_proj(x).view(*shape).transpose(2, 1)
+        shape = [batch_size, length, self.num_heads, self.head_dim]
+        q = self.q_proj(x).view(shape).transpose(2, 1)
+        k = self.k_proj(x).view(shape).permute(0, 2, 3, 1)
+        v = self.v_proj(x).view(shape).transpose(2, 1)
         weights = self.scaling * (q @ k)
         if attention_mask is not None:
             weights = weights + attention_mask
@@ -144,7 +146,7 @@ class EncoderLayer(nn.Module):
         self.feed_forward = feed_forward
         self.final_layer_norm = nn.LayerNorm(attention.embed_dim)
 
-    def forward(self, x, attention_mask=None):
+    def forward(self, x: Tensor, attention_mask: Optional[Tensor] = None) -> Tensor:
         residual = x
         if self.layer_norm_first:
             x = self.layer_norm(x)
@@ -171,11 +173,11 @@ class Transformer(nn.Module):
             x = self.layer_norm(x)
         return self.dropout(x)
 
-    def forward(self, x, attention_mask=None):
+    def forward(self, x: Tensor, attention_mask: Optional[Tensor] = None) -> Tensor:
         x = self._preprocess(x)
         for layer in self.layers:
             # LayerDrop: in training each layer is skipped with probability layer_drop
-            if not (self.training and ember.rand(1).item() <= self.layer_drop):
+            if not (self.training and bool(ember.rand(1) <= self.layer_drop)):
                 x = layer(x, attention_mask)
         if not self.layer_norm_first:
             x = self.layer_norm(x)
@@ -201,11 +203,11 @@ class Encoder(nn.Module):
         self.feature_projection = feature_projection
         self.transformer = transformer
 
-    def _preprocess(self, features, lengths=None):
+    def _preprocess(self, features: Tensor, lengths: Optional[Tensor] = None) -> Tuple[Tensor, Optional[Tensor]]:
         x = self.feature_projection(features)
-        mask = None
+        mask: Optional[Tensor] = None
         if lengths is not None:
-            batch_size, max_len, _ = x.shape
+            batch_size, max_len = x.shape[0], x.shape[1]
             padded = ember.arange(max_len, device=lengths.device).expand(batch_size, max_len) >= lengths[:, None]
             x = x.masked_fill(padded[:, :, None], 0.0)
             # additive attention mask: padded keys get -10000 before the softmax
@@ -213,7 +215,7 @@ class Encoder(nn.Module):
             mask = mask.expand(batch_size, 1, max_len, max_len)
         return x, mask
 
-    def forward(self, features, lengths=None):
+    def forward(self, features: Tensor, lengths: Optional[Tensor] = None) -> Tensor:
         x, mask = self._preprocess(features, lengths)
         return self.transformer(x, attention_mask=mask)
 

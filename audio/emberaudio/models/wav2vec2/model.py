@@ -1,6 +1,8 @@
 """Wav2Vec2Model (also HuBERT's encoder), its generic builder `wav2vec2_model` and the published
 configurations (torchaudio 0.10's factories and argument names)."""
-from ember import nn
+from typing import Optional, Tuple
+
+from ember import Tensor, nn
 
 from . import components
 
@@ -23,7 +25,7 @@ class Wav2Vec2Model(nn.Module):
         x, lengths = self.feature_extractor(waveforms, lengths)
         return self.encoder.extract_features(x, lengths, num_layers), lengths
 
-    def forward(self, waveforms, lengths=None):
+    def forward(self, waveforms: Tensor, lengths: Optional[Tensor] = None) -> Tuple[Tensor, Optional[Tensor]]:
         x, lengths = self.feature_extractor(waveforms, lengths)
         x = self.encoder(x, lengths)
         if self.aux is not None:
