@@ -62,22 +62,15 @@ class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
 
     # -- partition -----------------------------------------------------------------------------------------
     def _init_overlap(self):
-        """Shards by DDP bucket (recorded by the hook): each bucket goes whole to the least-loaded rank, in bucket
-        order, the same on every rank; this rank's optimizer takes its buckets' parameters."""
+        """Shards by DDP bucket (recorded by the hook): bucket b goes whole to rank b % world_size (PyTorch's
+        assignment without shard_buckets); this rank's optimizer takes its buckets' parameters."""
         known = {p for params in self._ddp_buckets.values() for p in params}
         missing = [i for i, p in enumerate(self._index_to_param) if p not in known]
         if missing:
             raise RuntimeError(f"ZeroRedundancyOptimizer(overlap_with_ddp=True): parameters {missing} are in no DDP "
                                "bucket: construct it with the DDP model's parameters")
-        loads = [0] * self.world_size
-        self._bucket_owner = []
-        self._param_to_rank = {}
-        for b in range(len(self._ddp_buckets)):
-            owner = loads.index(min(loads))
-            self._bucket_owner.append(owner)
-            for p in self._ddp_buckets[b]:
-                self._param_to_rank[p] = owner
-                loads[owner] += p.numel()
+        self._bucket_owner = [b % self.world_size for b in range(len(self._ddp_buckets))]
+        self._param_to_rank = {p: self._bucket_owner[b] for b, params in self._ddp_buckets.items() for p in params}
         self._partitions = [[] for _ in range(self.world_size)]
         for group in self.param_groups:
             options = {k: v for k, v in group.items() if k != "params"}

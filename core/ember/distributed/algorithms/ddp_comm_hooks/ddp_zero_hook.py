@@ -2,7 +2,12 @@
 gradient bucket, once reduced, is stepped by the rank that owns it, and its updated parameters are broadcast to the
 others, while later buckets are still being reduced. As PyTorch's, the first two iterations update nothing: the
 first runs before DDP rebuilds its buckets (in gradient order), the second records those buckets, after which
-ZeRO shards its parameters by bucket."""
+ZeRO shards its parameters by bucket (bucket b to rank b % world_size).
+
+PyTorch 2.13 refuses this hook on gloo (RuntimeError: "Gloo backend using Overlapping DDP with ZeRO may meet
+hangs", its issue 62300). Here the steps and broadcasts run in the futures' callbacks, which ember runs in the
+reducer's finalize on the thread that ran backward, bucket after bucket in the same order on every rank, so gloo
+(ember's only CPU backend besides MPI) takes it like any other hook."""
 from __future__ import annotations
 
 import ember
