@@ -1,13 +1,13 @@
 """DDP's bucket rebuild after the first iteration (buckets refilled in the order gradients became ready, so the
 first bucket's reduction starts while backward still runs) and ZeroRedundancyOptimizer(overlap_with_ddp=True)
-stepped inside DDP's comm hook (hook_with_zero_step), each on 2 gloo processes against one process training on
-the whole global batch."""
+stepped inside DDP's comm hook (hook_with_zero_step), each on 2 gloo processes (and both once on MPI) against one
+process training on the whole global batch."""
 from __future__ import annotations
 
 import os
 
 import pytest
-from dist_launch import free_port, launch
+from dist_launch import free_port, launch, launch_mpi, mpiexec
 
 import ddp_rebuild_scenarios as scen
 import ember
@@ -18,8 +18,10 @@ pytestmark = pytest.mark.skipif(not dist.is_gloo_available(), reason="built with
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _run(call: str) -> list:
+def _run(call: str, backend: str = "gloo") -> list:
     script = f"import sys; sys.path.insert(0, {HERE!r}); import ddp_rebuild_scenarios as s; {call}"
+    if backend == "mpi":
+        return launch_mpi(script, 2, timeout=180)
     return launch(script, 2, env={"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(free_port())}, timeout=180)
 
 
@@ -55,6 +57,16 @@ def test_zero_overlap_with_ddp_equals_single_process(optimizer, as_view):
     assert sorted(results[0]["owned"] + results[1]["owned"]) == list(range(6))
     assert results[0]["owned"] and results[1]["owned"]
     assert results[0]["state_keys"] == list(range(6))
+
+
+@pytest.mark.skipif(not dist.is_mpi_available() or mpiexec() is None, reason="built without the mpich wheel")
+def test_rebuild_and_zero_overlap_on_mpi():
+    for r in _run("s.run_rebuild()", "mpi"):
+        assert scen.max_diff(r["params"], scen.single_process("sgd")) < 1e-5, r["rank"]
+        assert r["buckets"][-1] == [LAYERS["last"], LAYERS["mid"], LAYERS["first"]]
+    ref = scen.single_process("adam", first_update=2)
+    for r in _run("s.run_zero_overlap('adam')", "mpi"):
+        assert scen.max_diff(r["params"], ref) < 1e-5, r["rank"]
 
 
 def test_zero_overlap_errors():
