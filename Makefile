@@ -120,7 +120,7 @@ $(STAMP)/speech:
 	  echo "warning: espeak-ng is not installed (examples/speech_digits needs it): apt-get install espeak-ng"
 	@mkdir -p $(STAMP) && touch $@
 
-$(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(STAMP)/gloo $(CORE_SRC)
+$(STAMP)/core: $(STAMP)/venv $(STAMP)/openblas $(STAMP)/ccache $(STAMP)/gloo $(STAMP)/mpi $(CORE_SRC)
 	@start=$$(date +%s); \
 	PATH="$(abspath $(VENV))/bin:$$PATH" CCACHE_BASEDIR="$(CURDIR)" $(VPY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps $(if $(BUILD_DIR),--config-settings=build-dir=$(BUILD_DIR)) -e core && \
 	echo "core build: $$(( $$(date +%s) - start )) s"
@@ -136,6 +136,12 @@ $(STAMP)/gloo:
 	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq libgloo-dev libhiredis-dev redis-server; \
 	fi
 	@mkdir -p $(STAMP) && touch $@
+
+# ember.distributed's MPI backend (ember._mpi_C) builds against the MPI standard ABI of PyPI's mpich wheel, which
+# puts mpi.h/mpi_abi.h, libmpi_abi.so and mpiexec into the venv; tests/distributed runs its MPI tests under that mpiexec.
+$(STAMP)/mpi: $(STAMP)/venv
+	$(VPY) -m pip install --quiet --disable-pip-version-check "mpich>=4.2"
+	@touch $@
 
 # embervision's image codecs build on the system's libjpeg-turbo and libpng (Debian's dev packages):
 # installed here with apt-get when their headers are missing (as root, or through sudo).

@@ -82,7 +82,9 @@ def make_optimizer(name: str, parameters):
 
 def _init():
     import ember.distributed as dist
-    dist.init_process_group("gloo", timeout=timedelta(seconds=float(os.environ.get("DDP_TIMEOUT", "60"))))
+    # BACKEND=mpi under mpiexec (dist_launch.launch_mpi): rank and world size from MPI
+    dist.init_process_group(os.environ.get("BACKEND", "gloo"),
+                            timeout=timedelta(seconds=float(os.environ.get("DDP_TIMEOUT", "60"))))
     return dist.get_rank(), dist.get_world_size()
 
 

@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 
 
 def free_port() -> int:
@@ -38,4 +39,43 @@ def launch(script: str, world_size: int, env: dict | None = None, timeout: float
             if p.poll() is None:
                 p.kill()
                 p.wait()
+    return results
+
+
+def mpiexec() -> str | None:
+    """The mpich wheel's mpiexec beside this Python (the venv's bin), or None when it is not installed."""
+    path = os.path.join(os.path.dirname(sys.executable), "mpiexec")
+    return path if os.access(path, os.X_OK) else None
+
+
+# Run before a worker script under mpiexec: the script reads RANK/WORLD_SIZE, which MPI's launcher names PMI_*.
+_MPI_PRELUDE = ('import os\n'
+                'os.environ["RANK"], os.environ["WORLD_SIZE"] = os.environ["PMI_RANK"], os.environ["PMI_SIZE"]\n')
+
+
+def launch_mpi(script: str, world_size: int, env: dict | None = None, timeout: float = 120.0) -> list:
+    """launch() under mpiexec -n world_size (BACKEND=mpi in the environment): each rank's last JSON line, by rank
+    (each rank's output goes to a file of its own, so long lines stay whole). On timeout mpiexec is killed, and with
+    it every rank."""
+    penv = dict(os.environ, BACKEND="mpi", **(env or {}))
+    with tempfile.TemporaryDirectory() as outdir:
+        proc = subprocess.Popen([mpiexec(), "-outfile-pattern", f"{outdir}/out.%r", "-n", str(world_size),
+                                 sys.executable, "-c", _MPI_PRELUDE + script], env=penv, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, 9)
+                proc.wait()
+        outputs = []
+        for rank in range(world_size):
+            path = f"{outdir}/out.{rank}"
+            outputs.append(open(path).read() if os.path.exists(path) else "")
+    results = []
+    for rank, text in enumerate(outputs):
+        lines = [ln for ln in text.splitlines() if ln.startswith("{") or ln.startswith("[")]
+        assert proc.returncode == 0 and lines, (f"mpiexec failed (exit {proc.returncode}); rank {rank} printed:\n"
+                                                f"{text}\n{out}\n{err}")
+        results.append(json.loads(lines[-1]))
     return results

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from dist_launch import launch
+from dist_launch import launch, launch_mpi, mpiexec
 
 import ember.distributed as dist
 
 pytestmark = pytest.mark.skipif(not dist.is_gloo_available(), reason="built without libgloo-dev")
+BACKENDS = ["gloo", pytest.param("mpi", marks=pytest.mark.skipif(
+    not dist.is_mpi_available() or mpiexec() is None, reason="built without the mpich wheel"))]
 
 REDUCE_OPS = {"float16": ["SUM", "PRODUCT", "MIN", "MAX", "AVG"], "bfloat16": ["SUM", "PRODUCT", "MIN", "MAX", "AVG"],
               "bool": ["SUM", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR"],
@@ -42,8 +44,11 @@ import numpy as np
 import ember, ember.distributed as dist
 rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
 exec(os.environ["INPUTS_SRC"])
-dist.init_process_group("gloo", init_method=os.environ["INIT"], rank=rank, world_size=world,
-                        timeout=timedelta(seconds=60))
+if os.environ.get("BACKEND") == "mpi":  # rank and world size from MPI
+    dist.init_process_group("mpi")
+else:
+    dist.init_process_group("gloo", init_method=os.environ["INIT"], rank=rank, world_size=world,
+                            timeout=timedelta(seconds=60))
 ops = json.loads(os.environ["REDUCE_OPS"])
 out = {}
 def T(a, dtype=None):
@@ -154,17 +159,20 @@ w = dist.all_reduce(t, async_op=True)
 fut = w.get_future()
 chained = fut.then(lambda f: f.value()[0].sum().item())
 out["future"] = [L(fut.wait()[0]), chained.wait(), w.is_completed(), w.exception() is None]
-dist.monitored_barrier(timeout=timedelta(seconds=30), wait_all_ranks=True)
+if dist.get_backend() == "gloo":  # PyTorch's monitored_barrier is gloo's only
+    dist.monitored_barrier(timeout=timedelta(seconds=30), wait_all_ranks=True)
 dist.destroy_process_group()
 print(json.dumps(out))
 '''
 
 
-def _launch(world: int, tmp_path) -> list:
+def _launch(world: int, tmp_path, backend: str) -> list:
     import inspect
     import json
     src = "import numpy as np\n" + inspect.getsource(inputs)
     env = {"INIT": f"file://{tmp_path}/rendezvous", "INPUTS_SRC": src, "REDUCE_OPS": json.dumps(REDUCE_OPS)}
+    if backend == "mpi":
+        return launch_mpi(_WORKER, world, env, timeout=240)
     return launch(_WORKER, world, env, timeout=240)
 
 
@@ -242,9 +250,11 @@ def _check(results: list, world: int):
         assert out["future"] == [[float(total)] * 3, 3.0 * total, True, True]
 
 
-def test_collectives_two_processes(tmp_path):
-    _check(_launch(2, tmp_path), 2)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_collectives_two_processes(tmp_path, backend):
+    _check(_launch(2, tmp_path, backend), 2)
 
 
-def test_collectives_four_processes(tmp_path):
-    _check(_launch(4, tmp_path), 4)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_collectives_four_processes(tmp_path, backend):
+    _check(_launch(4, tmp_path, backend), 4)

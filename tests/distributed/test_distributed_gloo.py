@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import numpy as np
 import pytest
-from dist_launch import free_port, launch
+from dist_launch import free_port, launch, launch_mpi, mpiexec
 
 import ember
 import ember.distributed as dist
@@ -41,8 +41,11 @@ def inputs(rank, dtype):
 """
 
 _COLLECTIVES = _PRELUDE + """
-dist.init_process_group("gloo", init_method=os.environ["INIT"], rank=rank if "file" in os.environ["INIT"] else -1,
-                        world_size=world if "file" in os.environ["INIT"] else -1, timeout=timedelta(seconds=60))
+if os.environ.get("BACKEND") == "mpi":  # rank and world size from MPI
+    dist.init_process_group("mpi")
+else:
+    dist.init_process_group("gloo", init_method=os.environ["INIT"], rank=rank if "file" in os.environ["INIT"] else -1,
+                            world_size=world if "file" in os.environ["INIT"] else -1, timeout=timedelta(seconds=60))
 out = {"rank": dist.get_rank(), "world": dist.get_world_size(), "backend": dist.get_backend()}
 for dtype in ["float32", "float64", "int32", "int64"]:
     ops = ["SUM", "PRODUCT", "MIN", "MAX", "AVG"] if dtype.startswith("float") else [
@@ -91,9 +94,9 @@ def _expected_all_reduce(world: int, dtype: str, op: str) -> np.ndarray:
     return _REDUCE[op].reduce(xs)
 
 
-def _check_collectives(results: list, world: int):
+def _check_collectives(results: list, world: int, backend: str = "gloo"):
     for rank, out in enumerate(results):
-        assert (out["rank"], out["world"], out["backend"]) == (rank, world, "gloo")
+        assert (out["rank"], out["world"], out["backend"]) == (rank, world, backend)
         for dtype in DTYPES:
             exact = not dtype.startswith("float")
             rtol = 0 if exact else (1e-5 if dtype == "float32" else 1e-12)
@@ -130,6 +133,12 @@ def test_collectives_two_processes(init, tmp_path):
 
 def test_collectives_four_processes(tmp_path):
     _check_collectives(launch(_COLLECTIVES, 4, {"INIT": f"file://{tmp_path}/rendezvous"}, timeout=240), 4)
+
+
+@pytest.mark.skipif(not dist.is_mpi_available() or mpiexec() is None, reason="built without the mpich wheel")
+@pytest.mark.parametrize("world", [2, 4])
+def test_collectives_on_mpi(world):
+    _check_collectives(launch_mpi(_COLLECTIVES, world, timeout=240), world, "mpi")
 
 
 _PEER_DIES = _PRELUDE + """

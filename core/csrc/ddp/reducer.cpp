@@ -140,6 +140,7 @@ void Reducer::prepare_for_backward(const std::vector<Tensor>& outputs) {
   pending_.clear();
   for (const auto& b : buckets_) pending_.push_back(b.size());
   waits_.clear();
+  arrival_.clear();
   next_bucket_ = 0;
   finalize_queued_ = unused_marked_ = false;
   if (options_.find_unused_parameters || options_.static_graph) {
@@ -170,6 +171,7 @@ void Reducer::on_gradient(size_t i) {
               "reentrant backward passes. 3) Incorrect unused parameter detection. Parameter at index ",
               i, " has been marked as ready twice.");
   used_here_[i] = 1;
+  arrival_.push_back(i);
   mark_ready(i);
 }
 
@@ -196,6 +198,9 @@ void Reducer::launch_ready_buckets() {
 void Reducer::finalize() {
   if (!armed_ || next_bucket_ < buckets_.size()) return;  // incomplete: the next prepare_for_backward raises
   armed_ = false;
+  ready_order_ = arrival_;
+  for (size_t i = 0; i < params_.size(); i++)
+    if (!used_here_[i]) ready_order_.push_back(i);
   autograd::NoGradGuard no_grad;
   for (size_t b = 0; b < buckets_.size(); b++) {
     Tensor reduced = waits_[b]();

@@ -48,6 +48,9 @@ class Reducer {
   const std::vector<std::vector<size_t>>& bucket_indices() const { return buckets_; }
   const Tensor& bucket_buffer(size_t b) const { return flat_[b]; }
   bool armed() const { return armed_; }
+  // The order the last finished iteration's gradients became ready (parameters found unused last), which
+  // DDP rebuilds its buckets from after the first iteration; empty before one finished.
+  const std::vector<size_t>& ready_order() const { return ready_order_; }
 
  private:
   struct Slot {  // where a parameter's gradient lives in its bucket
@@ -76,6 +79,8 @@ class Reducer {
   std::vector<char> ready_, used_here_;
   std::vector<size_t> pending_;  // per bucket: gradients still missing
   std::vector<size_t> unused_;
+  std::vector<size_t> arrival_;      // this iteration's gradients, in the order they arrived
+  std::vector<size_t> ready_order_;  // the last finished iteration's (ready_order())
   size_t next_bucket_ = 0;
   std::vector<std::function<Tensor()>> waits_;
 };

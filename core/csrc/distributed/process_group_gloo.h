@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "distributed/buffer.h"
 #include "distributed/store.h"
 #include "distributed/work.h"
 
@@ -25,15 +26,6 @@ class UnboundBuffer;
 }  // namespace gloo
 
 namespace ember::distributed {
-
-enum class ReduceOp { SUM, PRODUCT, MIN, MAX, BAND, BOR, BXOR };
-enum class ElemType { Float32, Float64, Int32, Int64, Int8, UInt8, Float16, BFloat16, Bool };
-
-struct Buffer {
-  void* data;
-  size_t count;  // elements
-  ElemType type;
-};
 
 class ProcessGroupGloo {
  public:

@@ -96,6 +96,7 @@ void add_ddp_module(pyb::module_& parent) {
       .def("reduce_zero_buckets", &ddp::Reducer::reduce_zero_buckets)
       .def_property_readonly("armed", &ddp::Reducer::armed)
       .def_property_readonly("bucket_indices", &ddp::Reducer::bucket_indices)
+      .def_property_readonly("ready_order", &ddp::Reducer::ready_order)
       .def("bucket_buffer", [](ddp::Reducer& r, size_t b) {
         EMBER_CHECK(b < r.bucket_indices().size(), Index, "bucket ", b, " out of range");
         return pyb::reinterpret_steal<pyb::object>(wrap(r.bucket_buffer(b)));

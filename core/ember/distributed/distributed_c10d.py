@@ -12,12 +12,14 @@ from datetime import timedelta
 
 import ember
 from ember import _distributed_C as _C
+from ember.distributed import _mpi
 from ember.distributed.constants import default_pg_timeout
 from ember.distributed.rendezvous import rendezvous
 
 __all__ = ["Backend", "GroupMember", "ProcessGroup", "ReduceOp", "Work", "all_gather", "all_reduce", "barrier",
            "broadcast", "destroy_process_group", "get_backend", "get_global_rank", "get_group_rank", "get_rank",
-           "get_world_size", "init_process_group", "is_gloo_available", "is_initialized", "new_group", "reduce"]
+           "get_world_size", "init_process_group", "is_gloo_available", "is_initialized", "is_mpi_available",
+           "new_group", "reduce"]
 
 _NOT_INITIALIZED = "Default process group has not been initialized, please make sure to call init_process_group."
 
@@ -52,6 +54,10 @@ class Backend(str):
 
 def is_gloo_available() -> bool:
     return bool(_C.has_gloo)
+
+
+def is_mpi_available() -> bool:
+    return _mpi.is_mpi_available()
 
 
 class Work:
@@ -228,6 +234,9 @@ def init_process_group(backend=None, init_method=None, timeout: timedelta | None
         raise ValueError("Cannot specify both init_method and store.")
     timeout = _check_timeout(timeout)
     backend = _check_backend(backend if backend is not None else "gloo")
+    if backend == Backend.MPI:
+        _init_mpi(world_size, rank)
+        return
     if store is None:
         store, rank, world_size = rendezvous(init_method or "env://", rank, world_size, timeout)
     else:
@@ -243,6 +252,18 @@ def init_process_group(backend=None, init_method=None, timeout: timedelta | None
     _group_count = 0
 
 
+def _init_mpi(world_size: int, rank: int) -> None:
+    """The default group over MPI_COMM_WORLD: MPI assigns rank and world size (PyTorch warns when given)."""
+    global _group_count
+    if world_size != -1 or rank != -1:
+        warnings.warn(f"For MPI backend, world_size ({world_size}) and rank ({rank}) are ignored since they are "
+                      "assigned by the MPI runtime.", stacklevel=3)
+    pg = _mpi.world_group()
+    GroupMember.WORLD = ProcessGroup(Backend.MPI, pg, None, list(range(pg.size())))
+    _groups[:] = [GroupMember.WORLD]
+    _group_count = 0
+
+
 def _check_timeout(timeout) -> timedelta:
     if timeout is None:
         return default_pg_timeout
@@ -253,8 +274,11 @@ def _check_timeout(timeout) -> timedelta:
 
 def _check_backend(name) -> Backend:
     backend = Backend(name)
-    if backend in (Backend.NCCL, Backend.MPI):
+    if backend == Backend.NCCL:
         raise RuntimeError(f"Distributed package doesn't have {backend.upper()} built in")
+    if backend == Backend.MPI:
+        _mpi.load()  # raises, naming what is missing
+        return backend
     if backend != Backend.GLOO:
         raise ValueError(f"Unknown backend type {backend}")
     if not is_gloo_available():
@@ -283,6 +307,15 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local
     timeout = _check_timeout(timeout)
     _group_count += 1
     me = world.rank()
+    if backend == Backend.MPI or world._store is None:
+        if backend != Backend.MPI:
+            raise ValueError(f"new_group: a {backend} group needs a store, and the default MPI group has none")
+        pg = _mpi.subgroup(ranks)  # collective over the world: every rank calls it, members or not
+        if pg is None:
+            return GroupMember.NON_GROUP_MEMBER
+        group = ProcessGroup(backend, pg, None, ranks)
+        _groups.append(group)
+        return group
     if me not in ranks:
         return GroupMember.NON_GROUP_MEMBER
     store = _C.PrefixStore(f"group_{_group_count}", world._store)

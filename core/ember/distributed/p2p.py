@@ -107,6 +107,8 @@ def monitored_barrier(group=None, timeout: timedelta | None = None, wait_all_ran
     if _not_in_group(group, "monitored_barrier"):
         return
     pg = _group(group)
+    if pg.name() != "gloo":
+        raise ValueError("monitored_barrier is only implemented for GLOO backend.")
     if timeout is None:
         timeout = pg._pg.timeout
     ms = int(timeout.total_seconds() * 1000)

@@ -2,8 +2,12 @@
 only its shard of the parameters (assigned greedily, largest first, to the least-loaded rank), steps that
 shard, and broadcasts the updated shard to the others. consolidate_state_dict gathers the shards on one
 rank, whose state_dict() is then a plain optimizer's (it loads into optimizer_class over the same
-parameters); load_state_dict takes such a dict back."""
+parameters); load_state_dict takes such a dict back. With overlap_with_ddp=True the shards are DDP's gradient
+buckets instead, and each is stepped inside DDP's communication hook as soon as its reduction is done (see
+ddp_comm_hooks.ddp_zero_hook); step() is then a no-op."""
 from __future__ import annotations
+
+import logging
 
 import ember
 from ember.distributed.algorithms.join import Join, Joinable, JoinHook, _ProcessGroupJoinable
@@ -29,9 +33,6 @@ class _ZeROJoinHook(JoinHook):
 class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
     def __init__(self, params, optimizer_class, process_group=None, parameters_as_bucket_view: bool = False,
                  overlap_with_ddp: bool = False, **defaults):
-        if overlap_with_ddp:
-            raise ValueError("ZeroRedundancyOptimizer: overlap_with_ddp=True is not supported by ember; step after "
-                             "backward instead")
         if not (isinstance(optimizer_class, type) and issubclass(optimizer_class, Optimizer)):
             raise TypeError(f"optimizer_class must be an ember.optim.Optimizer subclass, got {optimizer_class!r}")
         super().__init__(params, defaults)
@@ -45,12 +46,57 @@ class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
         self._optim_defaults = defaults
         self.parameters_as_bucket_view = parameters_as_bucket_view
         self._all_state_dicts: list = []
+        self._overlap_with_ddp = overlap_with_ddp
+        self._index_to_param = [p for group in self.param_groups for p in group["params"]]
+        self._param_to_index = {p: i for i, p in enumerate(self._index_to_param)}
+        if overlap_with_ddp:
+            # Sharded by DDP's buckets once they are known (after DDP's bucket rebuild): see _init_overlap.
+            self.optim = None
+            self._ddp_buckets: dict = {}  # DDP bucket index -> its parameters
+            self._bucket_owner: list[int] = []
+            return
         self._partition_parameters()
         self._bucket_params()
         self.optim = optimizer_class(self._partitions[self.rank], **defaults)
         self._sync_param_groups(self.param_groups, self.optim.param_groups)
 
     # -- partition -----------------------------------------------------------------------------------------
+    def _init_overlap(self):
+        """Shards by DDP bucket (recorded by the hook): bucket b goes whole to rank b % world_size (PyTorch's
+        assignment without shard_buckets); this rank's optimizer takes its buckets' parameters."""
+        known = {p for params in self._ddp_buckets.values() for p in params}
+        missing = [i for i, p in enumerate(self._index_to_param) if p not in known]
+        if missing:
+            raise RuntimeError(f"ZeroRedundancyOptimizer(overlap_with_ddp=True): parameters {missing} are in no DDP "
+                               "bucket: construct it with the DDP model's parameters")
+        self._bucket_owner = [b % self.world_size for b in range(len(self._ddp_buckets))]
+        self._param_to_rank = {p: self._bucket_owner[b] for b, params in self._ddp_buckets.items() for p in params}
+        self._partitions = [[] for _ in range(self.world_size)]
+        for group in self.param_groups:
+            options = {k: v for k, v in group.items() if k != "params"}
+            for r in range(self.world_size):
+                self._partitions[r].append({**options, "params": [p for p in group["params"]
+                                                                  if self._param_to_rank[p] == r]})
+        self.optim = self._optim_constructor(self._partitions[self.rank], **self._optim_defaults)
+        self._sync_param_groups(self.param_groups, self.optim.param_groups)
+
+    def _step_bucket(self, params: list, grads: list):
+        """The local step of one DDP bucket this rank owns, with its reduced gradients: the optimizer's other
+        parameters are hidden (grad None) meanwhile, as their buckets may not be reduced yet."""
+        own = set(params)
+        saved = [(p, p.grad) for group in self.optim.param_groups for p in group["params"]]
+        for p, _ in saved:
+            if p not in own:
+                p.grad = None
+        for p, g in zip(params, grads):
+            p.grad = g
+        self._sync_param_groups(self.param_groups, self.optim.param_groups)
+        try:
+            self.optim.step()
+        finally:
+            for p, g in saved:
+                p.grad = g
+
     def _partition_parameters(self):
         sizes = [0] * self.world_size
         self._partitions = [[] for _ in range(self.world_size)]
@@ -111,6 +157,10 @@ class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
 
     # -- optimizer interface -------------------------------------------------------------------------------
     def step(self, closure=None, **kwargs):
+        if self._overlap_with_ddp:  # DDP's hook steps each bucket (PyTorch's message)
+            logging.getLogger(__name__).warning(
+                "`step()` should not be included in the training loop when `overlap_with_ddp=True`")
+            return None
         Join.notify_join_context(self)
         self._sync_param_groups(self.param_groups, self.optim.param_groups)
         loss = self.optim.step(closure=closure, **kwargs) if closure is not None else self.optim.step(**kwargs)
@@ -122,6 +172,9 @@ class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
         super().zero_grad(set_to_none)
 
     def add_param_group(self, param_group):
+        if getattr(self, "_overlap_with_ddp", False):
+            raise RuntimeError("ZeroRedundancyOptimizer with overlap_with_ddp=True does not support add_param_group: "
+                               "its shards are DDP's buckets")
         super().add_param_group(param_group)
         if hasattr(self, "optim"):  # after construction: re-partition and rebuild the local optimizer
             state = {p: s for p, s in self.optim.state.items()}
@@ -134,6 +187,7 @@ class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
 
     def consolidate_state_dict(self, to: int = 0):
         """Collective: gathers every rank's shard state on rank `to` (for state_dict() there)."""
+        self._check_initialized("consolidate_state_dict")
         local = self.optim.state_dict()
         # Local indices become global ones, so the shards merge into a plain optimizer's numbering.
         local_params = [p for group in self.optim.param_groups for p in group["params"]]
@@ -163,6 +217,7 @@ class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
 
     def load_state_dict(self, state_dict):
         """Takes a full state dict (this class's or a plain optimizer's over the same parameters)."""
+        self._check_initialized("load_state_dict")
         groups = state_dict["param_groups"]
         if len(groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
@@ -179,6 +234,11 @@ class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
                                     "param_groups": local_groups})
         self._sync_param_groups(groups, self.param_groups)
         self._sync_param_groups(self.param_groups, self.optim.param_groups)
+
+    def _check_initialized(self, what: str):
+        if self.optim is None:
+            raise RuntimeError(f"ZeroRedundancyOptimizer.{what}(): with overlap_with_ddp=True the optimizer is made "
+                               "in DDP's communication hook (its second training iteration); call it after that")
 
     # -- Join ----------------------------------------------------------------------------------------------
     def join_hook(self, **kwargs):

@@ -9,17 +9,17 @@ import ember
 DEFAULT_FIRST_BUCKET_BYTES = 1024 * 1024  # PyTorch's dist._DEFAULT_FIRST_BUCKET_BYTES
 
 
-def bucket_assignment(params: list, bucket_cap_mb: float, first_bucket_bytes: int = DEFAULT_FIRST_BUCKET_BYTES
-                      ) -> list[list[int]]:
-    """Parameter indices per bucket. Gradients arrive roughly in reverse order of registration, so the
-    parameters are taken from the last: the first bucket is small (at most 1 MiB: its reduction starts early
-    in backward), the others up to bucket_cap_mb; a bucket holds one dtype, and a parameter larger than the cap gets a
-    bucket of its own."""
+def bucket_assignment(params: list, bucket_cap_mb: float, first_bucket_bytes: int = DEFAULT_FIRST_BUCKET_BYTES,
+                      order: list[int] | None = None) -> list[list[int]]:
+    """Parameter indices per bucket, filled in `order`: by default the reverse of registration (roughly the
+    order gradients arrive); after the first iteration, the order they did arrive (PyTorch's bucket rebuild).
+    The first bucket is small (at most 1 MiB: its reduction starts early in backward), the others up to
+    bucket_cap_mb; a bucket holds one dtype, and a parameter larger than the cap gets a bucket of its own."""
     cap = int(bucket_cap_mb * 1024 * 1024)
     buckets: list[list[int]] = []
     open_buckets: dict = {}  # dtype -> (indices, bytes)
     limit = min(first_bucket_bytes, cap)
-    for i in reversed(range(len(params))):
+    for i in reversed(range(len(params))) if order is None else order:
         p = params[i]
         indices, size = open_buckets.get(p.dtype, ([], 0))
         indices.append(i)

@@ -38,6 +38,8 @@ class _DDPJoinHook(JoinHook):
         should_sync = ddp._global_requires_backward_grad_sync(joined=True)
         ddp._sync_buffers_if_needed(joined=True)
         if should_sync:
+            ddp._rebuild_buckets()  # as the active ranks' forward does, with the same broadcast
+            ddp._synced_iterations += 1
             ddp.reducer.reduce_zero_buckets()
 
     def post_hook(self, is_last_joiner: bool):
@@ -89,9 +91,40 @@ class DistributedDataParallel(Module, _ProcessGroupJoinable):
         self._verify_param_shape_across_processes()
         if init_sync:
             self._sync_module_states(0)
-        buckets = bucket_assignment(params, self.bucket_bytes_cap / (1024 * 1024))
-        self.reducer = _C._ddp.Reducer(params, buckets, self._default_launch, self._usage_sum,
-                                       gradient_as_bucket_view, find_unused_parameters, static_graph, self._rank)
+        self._has_rebuilt_buckets = False
+        self._synced_iterations = 0  # forwards (or Join shadows) whose backward was reduced
+        self._make_reducer(bucket_assignment(params, self.bucket_bytes_cap / (1024 * 1024)))
+
+    def _make_reducer(self, buckets: list[list[int]]):
+        self.reducer = _C._ddp.Reducer(self._params, buckets, self._default_launch, self._usage_sum,
+                                       self.gradient_as_bucket_view, self.find_unused_parameters, self.static_graph,
+                                       self._rank)
+        if self._comm_hook is not None:
+            self.reducer.set_launch(self._hook_launch)
+
+    def _rebuild_buckets(self) -> bool:
+        """Once, before the second reduced backward (PyTorch's Reducer::rebuild_buckets): buckets refilled in the
+        order the first one's gradients became ready, so the first bucket is the first one complete and its
+        reduction starts early. Every rank takes rank 0's order (the buckets must match). Not with
+        find_unused_parameters (the set of gradients may change per iteration), unless static_graph. Collective:
+        every rank calls it at the same point of the same iteration (a joined rank from its Join hook)."""
+        if self._has_rebuilt_buckets or self._synced_iterations < 1 or (self.find_unused_parameters and
+                                                                         not self.static_graph):
+            return False
+        self._has_rebuilt_buckets = True
+        order = list(self.reducer.ready_order)
+        if self._world_size > 1:
+            dist = _dist()
+            shared = ember.tensor(order if len(order) == len(self._params) else [-1] * len(self._params),
+                                  dtype=ember.int64)
+            dist.broadcast(shared, group=self.process_group, group_src=0)
+            order = shared.tolist()
+        if sorted(order) != list(range(len(self._params))):
+            return False  # rank 0 never finished a reduced backward (it joined at once): keep the buckets
+        buckets = bucket_assignment(self._params, self.bucket_bytes_cap / (1024 * 1024), order=order)
+        if buckets != [list(b) for b in self.reducer.bucket_indices]:
+            self._make_reducer(buckets)
+        return True
 
     # -- set-up --------------------------------------------------------------------------------------------
     def _verify_param_shape_across_processes(self):
@@ -208,6 +241,8 @@ class DistributedDataParallel(Module, _ProcessGroupJoinable):
         output = self.module(*inputs, **kwargs)
         if grad_sync:
             self.require_forward_param_sync = True
+            self._rebuild_buckets()
+            self._synced_iterations += 1
             self.reducer.prepare_for_backward(output_tensors(output))
         else:
             self.require_forward_param_sync = False
@@ -237,6 +272,7 @@ class DistributedDataParallel(Module, _ProcessGroupJoinable):
         return {"world_size": self._world_size, "bucket_cap_bytes": self.bucket_bytes_cap,
                 "num_buckets": len(self.reducer.bucket_indices), "find_unused_parameters": self.find_unused_parameters,
                 "gradient_as_bucket_view": self.gradient_as_bucket_view, "static_graph": self.static_graph,
+                "has_rebuilt_buckets": int(self._has_rebuilt_buckets),
                 "comm_hook": None if self._comm_hook is None else getattr(self._comm_hook[1], "__qualname__", "")}
 
     def _set_static_graph(self):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from functools import partial
 
-from . import default_hooks, powerSGD_hook as powerSGD  # noqa: F401
+from . import ddp_zero_hook, default_hooks, powerSGD_hook as powerSGD  # noqa: F401
 
 __all__ = ["DDPCommHookType", "register_ddp_comm_hook"]
 

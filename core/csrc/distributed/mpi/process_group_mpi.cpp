@@ -1,0 +1,314 @@
+// ProcessGroupMPI: MPI's set-up and tear-down, the worker thread, and the collectives mapped onto MPI's
+// large-count (_c) calls, so buffers past 2^31 elements need no chunking.
+#include "distributed/mpi/process_group_mpi.h"
+
+#include <chrono>
+
+#include "distributed/mpi/mpi_types.h"
+
+namespace ember::distributed {
+
+namespace {
+
+using mpi::check;
+
+std::mutex registry_mutex;
+std::vector<std::weak_ptr<ProcessGroupMPI>> live_groups;  // what finalize() shuts down
+bool mpi_finalized = false;
+
+void ensure_initialized() {
+  if (mpi_finalized) throw DistBackendError("ProcessGroupMPI: MPI was finalized, it cannot be initialized again");
+  int initialized = 0;
+  check(MPI_Initialized(&initialized), "MPI_Initialized");
+  if (initialized) return;
+  int provided = 0;
+  check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
+  if (provided != MPI_THREAD_MULTIPLE)
+    throw DistBackendError("ProcessGroupMPI: the MPI library does not support MPI_THREAD_MULTIPLE");
+}
+
+std::shared_ptr<ProcessGroupMPI> track(std::shared_ptr<ProcessGroupMPI> pg) {
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  live_groups.push_back(pg);
+  return pg;
+}
+
+uint8_t* bytes(const Buffer& buf) { return static_cast<uint8_t*>(buf.data); }
+
+std::vector<MPI_Aint> displacements(const std::vector<MPI_Count>& counts) {
+  std::vector<MPI_Aint> displs(counts.size());
+  MPI_Aint at = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    displs[i] = at;
+    at += counts[i];
+  }
+  return displs;
+}
+
+}  // namespace
+
+std::shared_ptr<ProcessGroupMPI> ProcessGroupMPI::world() {
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  ensure_initialized();
+  MPI_Comm comm;
+  check(MPI_Comm_dup(MPI_COMM_WORLD, &comm), "MPI_Comm_dup");
+  auto pg = std::make_shared<ProcessGroupMPI>(comm);
+  live_groups.push_back(pg);
+  return pg;
+}
+
+std::shared_ptr<ProcessGroupMPI> ProcessGroupMPI::subgroup(const std::vector<int>& world_ranks) {
+  MPI_Group world_group, group;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    ensure_initialized();
+  }
+  check(MPI_Comm_group(MPI_COMM_WORLD, &world_group), "MPI_Comm_group");
+  int rc = MPI_Group_incl(world_group, static_cast<int>(world_ranks.size()), world_ranks.data(), &group);
+  MPI_Group_free(&world_group);
+  check(rc, "MPI_Group_incl");
+  MPI_Comm comm;
+  rc = MPI_Comm_create(MPI_COMM_WORLD, group, &comm);
+  MPI_Group_free(&group);
+  check(rc, "MPI_Comm_create");
+  if (comm == MPI_COMM_NULL) return nullptr;
+  return track(std::make_shared<ProcessGroupMPI>(comm));
+}
+
+void ProcessGroupMPI::finalize() {
+  std::vector<std::shared_ptr<ProcessGroupMPI>> groups;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    if (mpi_finalized) return;
+    for (auto& weak : live_groups)
+      if (auto pg = weak.lock()) groups.push_back(pg);
+    live_groups.clear();
+  }
+  for (auto& pg : groups) pg->shutdown();
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  int initialized = 0, done = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&done);
+  if (initialized && !done) {
+    mpi::free_user_ops();
+    MPI_Finalize();
+  }
+  mpi_finalized = true;
+}
+
+bool ProcessGroupMPI::finalized() {
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  return mpi_finalized;
+}
+
+ProcessGroupMPI::ProcessGroupMPI(MPI_Comm comm) : comm_(comm) {
+  // Errors come back as codes (raised as DistBackendError) instead of aborting the job.
+  check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+  worker_ = std::thread([this] { worker_loop(); });
+}
+
+ProcessGroupMPI::~ProcessGroupMPI() { shutdown(); }
+
+void ProcessGroupMPI::shutdown() {
+  std::vector<PendingTransfer> transfers;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_ && !worker_.joinable()) return;
+    stopping_ = true;
+    transfers.swap(transfers_);
+  }
+  queued_.notify_all();
+  if (worker_.joinable()) worker_.join();
+  for (auto& t : transfers) {
+    *t.done = true;  // tells the waiter to cancel a transfer still pending
+    t.waiter.join();
+  }
+  if (comm_ != MPI_COMM_NULL && !mpi_finalized) MPI_Comm_free(&comm_);
+  comm_ = MPI_COMM_NULL;
+}
+
+void ProcessGroupMPI::worker_loop() {
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and every queued collective has run
+      job = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    job();
+  }
+}
+
+std::shared_ptr<Work> ProcessGroupMPI::enqueue(std::string name, std::function<void(MPI_Comm)> run) {
+  auto work = std::make_shared<Work>();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stopping_) throw DistBackendError(name + ": the process group was destroyed");
+  queue_.push_back([this, work, name = std::move(name), run = std::move(run)] {
+    try {
+      run(comm_);
+      work->finish(nullptr);
+    } catch (const DistBackendError& e) {
+      work->finish(std::make_exception_ptr(DistBackendError(name + " on rank " + std::to_string(rank_) + " of " +
+                                                            std::to_string(size_) + ": " + e.what())));
+    } catch (...) {
+      work->finish(std::current_exception());
+    }
+  });
+  queued_.notify_one();
+  return work;
+}
+
+void ProcessGroupMPI::check_root(int root, const char* name) const {
+  if (root < 0 || root >= size_)
+    throw std::invalid_argument(std::string(name) + ": root " + std::to_string(root) + " is not in [0, " +
+                                std::to_string(size_) + ")");
+}
+
+std::shared_ptr<Work> ProcessGroupMPI::allreduce(Buffer buf, ReduceOp op) {
+  MPI_Op mop = mpi::reduce_op(buf.type, op);  // a bad op raises here, in the caller
+  MPI_Datatype type = mpi::datatype(buf.type);
+  return enqueue("all_reduce", [buf, mop, type](MPI_Comm comm) {
+    check(MPI_Allreduce_c(MPI_IN_PLACE, buf.data, buf.count, type, mop, comm), "MPI_Allreduce");
+  });
+}
+
+std::shared_ptr<Work> ProcessGroupMPI::broadcast(Buffer buf, int root) {
+  check_root(root, "broadcast");
+  MPI_Datatype type = mpi::datatype(buf.type);
+  return enqueue("broadcast", [buf, type, root](MPI_Comm comm) {
+    check(MPI_Bcast_c(buf.data, buf.count, type, root, comm), "MPI_Bcast");
+  });
+}
+
+std::shared_ptr<Work> ProcessGroupMPI::reduce(Buffer buf, ReduceOp op, int root) {
+  check_root(root, "reduce");
+  MPI_Op mop = mpi::reduce_op(buf.type, op);
+  MPI_Datatype type = mpi::datatype(buf.type);
+  return enqueue("reduce", [this, buf, mop, type, root](MPI_Comm comm) {
+    const void* send = rank_ == root ? MPI_IN_PLACE : buf.data;
+    check(MPI_Reduce_c(send, buf.data, buf.count, type, mop, root, comm), "MPI_Reduce");
+  });
+}
+
+std::shared_ptr<Work> ProcessGroupMPI::allgather(Buffer in, Buffer out) {
+  if (out.type != in.type || out.count != in.count * static_cast<size_t>(size_))
+    throw std::invalid_argument("all_gather: the output must hold world_size * input elements of the input's type");
+  MPI_Datatype type = mpi::datatype(in.type);
+  return enqueue("all_gather", [in, out, type](MPI_Comm comm) {
+    check(MPI_Allgather_c(in.data, in.count, type, out.data, in.count, type, comm), "MPI_Allgather");
+  });
+}
+
+std::shared_ptr<Work> ProcessGroupMPI::barrier() {
+  return enqueue("barrier", [](MPI_Comm comm) { check(MPI_Barrier(comm), "MPI_Barrier"); });
+}
+
+std::shared_ptr<Work> ProcessGroupMPI::gather(Buffer in, Buffer out, int root) {
+  check_root(root, "gather");
+  if (rank_ == root && out.count != in.count * static_cast<size_t>(size_))
+    throw std::invalid_argument("gather: the output must hold world_size * input bytes");
+  return enqueue("gather", [this, in, out, root](MPI_Comm comm) {
+    void* recv = rank_ == root ? out.data : nullptr;
+    check(MPI_Gather_c(in.data, in.count, MPI_BYTE, recv, in.count, MPI_BYTE, root, comm), "MPI_Gather");
+  });
+}
+
+std::shared_ptr<Work> ProcessGroupMPI::scatter(Buffer in, Buffer out, int root) {
+  check_root(root, "scatter");
+  if (rank_ == root && in.count != out.count * static_cast<size_t>(size_))
+    throw std::invalid_argument("scatter: the input must hold world_size * output bytes");
+  return enqueue("scatter", [this, in, out, root](MPI_Comm comm) {
+    const void* send = rank_ == root ? in.data : nullptr;
+    check(MPI_Scatter_c(send, out.count, MPI_BYTE, out.data, out.count, MPI_BYTE, root, comm), "MPI_Scatter");
+  });
+}
+
+std::shared_ptr<Work> ProcessGroupMPI::alltoallv(void* in, std::vector<int64_t> in_counts, void* out,
+                                                 std::vector<int64_t> out_counts) {
+  if (in_counts.size() != static_cast<size_t>(size_) || out_counts.size() != static_cast<size_t>(size_))
+    throw std::invalid_argument("all_to_all: one split size per rank is needed");
+  std::vector<MPI_Count> sends(in_counts.begin(), in_counts.end()), recvs(out_counts.begin(), out_counts.end());
+  return enqueue("all_to_all", [in, out, sends = std::move(sends), recvs = std::move(recvs)](MPI_Comm comm) {
+    std::vector<MPI_Aint> sdispls = displacements(sends), rdispls = displacements(recvs);
+    check(
+        MPI_Alltoallv_c(in, sends.data(), sdispls.data(), MPI_BYTE, out, recvs.data(), rdispls.data(), MPI_BYTE, comm),
+        "MPI_Alltoallv");
+  });
+}
+
+std::shared_ptr<Work> ProcessGroupMPI::post_p2p(std::string where, MPI_Request request, bool sending) {
+  auto work = std::make_shared<Work>();
+  auto done = std::make_shared<std::atomic<bool>>(false);  // set by shutdown(): cancel what is still pending
+  auto req = std::make_shared<MPI_Request>(request);
+  // MPI_Test in a loop rather than MPI_Wait, so shutdown() can stop a transfer whose peer never comes.
+  auto wait = [work, req, sending, done, where] {
+    try {
+      for (;;) {
+        int flag = 0;
+        MPI_Status status;
+        check(MPI_Test(req.get(), &flag, &status), where);
+        if (flag) {
+          work->set_source(sending ? -1 : status.MPI_SOURCE);
+          work->finish(nullptr);
+          break;
+        }
+        if (*done) {
+          if (!sending) {
+            MPI_Cancel(req.get());
+            MPI_Wait(req.get(), MPI_STATUS_IGNORE);
+          }
+          throw DistBackendError(where + ": aborted, the process group was destroyed");
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      }
+    } catch (...) {
+      work->finish(std::current_exception());
+    }
+    *done = true;
+  };
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = transfers_.begin(); it != transfers_.end();) {  // reap the finished waiters
+    if (*it->done) {
+      it->waiter.join();
+      it = transfers_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  transfers_.push_back(PendingTransfer{req, sending, done, std::thread(wait)});
+  return work;
+}
+
+std::shared_ptr<Work> ProcessGroupMPI::send(Buffer buf, int dst, uint32_t tag) {
+  if (dst < 0 || dst >= size_) throw std::invalid_argument("send: invalid destination rank " + std::to_string(dst));
+  std::string where = "send to rank " + std::to_string(dst) + " failed on rank " + std::to_string(rank_) + " of " +
+                      std::to_string(size_);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) throw DistBackendError("send: the process group was destroyed");
+  }
+  MPI_Request request;
+  check(MPI_Isend_c(buf.data, buf.count, MPI_BYTE, dst, static_cast<int>(tag), comm_, &request), where);
+  return post_p2p(where, request, true);
+}
+
+std::shared_ptr<Work> ProcessGroupMPI::recv(Buffer buf, int src, uint32_t tag) {
+  if (src >= size_) throw std::invalid_argument("recv: invalid source rank " + std::to_string(src));
+  std::string where = std::string("recv from ") + (src < 0 ? "any rank" : "rank " + std::to_string(src)) +
+                      " failed on rank " + std::to_string(rank_) + " of " + std::to_string(size_);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) throw DistBackendError("recv: the process group was destroyed");
+  }
+  MPI_Request request;
+  check(MPI_Irecv_c(buf.data, buf.count, MPI_BYTE, src < 0 ? MPI_ANY_SOURCE : src, static_cast<int>(tag), comm_,
+                    &request),
+        where);
+  return post_p2p(where, request, false);
+}
+
+}  // namespace ember::distributed

@@ -1,0 +1,76 @@
+"""ZeroRedundancyOptimizer stepped inside DDP's communication (torch's ddp_zero_hook.hook_with_zero_step): each
+gradient bucket, once reduced, is stepped by the rank that owns it, and its updated parameters are broadcast to the
+others, while later buckets are still being reduced. As PyTorch's, the first two iterations update nothing: the
+first runs before DDP rebuilds its buckets (in gradient order), the second records those buckets, after which
+ZeRO shards its parameters by bucket (bucket b to rank b % world_size).
+
+PyTorch 2.13 refuses this hook on gloo (RuntimeError: "Gloo backend using Overlapping DDP with ZeRO may meet
+hangs", its issue 62300). Here the steps and broadcasts run in the futures' callbacks, which ember runs in the
+reducer's finalize on the thread that ran backward, bucket after bucket in the same order on every rank, so gloo
+(ember's only CPU backend besides MPI) takes it like any other hook."""
+from __future__ import annotations
+
+import ember
+
+__all__ = ["hook_with_zero_step"]
+
+
+def _dist():
+    from ember import distributed
+    return distributed
+
+
+def hook_with_zero_step(hook, ddp, zero, shard_buckets: bool = False):
+    """A DDP comm hook: `hook` (e.g. default_hooks.allreduce_hook) reduces each bucket, then zero's owner of the
+    bucket steps it. `zero` must be a ZeroRedundancyOptimizer(..., overlap_with_ddp=True) over ddp's parameters;
+    register the result with ddp.register_comm_hook(state, ...) and leave zero.step() out of the loop."""
+    if not getattr(zero, "_overlap_with_ddp", False):
+        raise ValueError("ZeroRedundancyOptimizer must be constructed with `overlap_with_ddp=True` to use this hook "
+                         "properly")
+    if shard_buckets:
+        raise ValueError("hook_with_zero_step: shard_buckets=True (a bucket's parameters split over the ranks) is not "
+                         "supported by ember; each bucket is stepped whole by one rank")
+    pending: list = []  # this iteration's parameter broadcasts: (work, flat, params, owner)
+
+    def hook_with_zero_fn(state, bucket):
+        fut = hook(state, bucket)
+        if not ddp._has_rebuilt_buckets:
+            return fut  # the first iteration: DDP's buckets are not final yet
+        if zero.optim is None:  # the second: learn the buckets, shard by them after the last
+            zero._ddp_buckets[bucket.index()] = bucket.parameters()
+            if bucket.is_last():
+                zero._init_overlap()
+            return fut
+        owner = zero._bucket_owner[bucket.index()]
+        params = bucket.parameters()
+
+        def step_and_share(done):
+            reduced = done.value()
+            if isinstance(reduced, (list, tuple)):
+                reduced = reduced[0]
+            if owner == zero.rank:
+                grads, offset = [], 0
+                for p in params:
+                    grads.append(reduced[offset:offset + p.numel()].view(p.shape))
+                    offset += p.numel()
+                with ember.no_grad():
+                    zero._step_bucket(params, grads)
+            with ember.no_grad():
+                flat = ember.cat([p.detach().reshape(-1) for p in params])
+            group = zero.process_group
+            work = _dist().broadcast(flat, group=group, group_src=owner, async_op=True)
+            pending.append((work, flat, params, owner))
+            if bucket.is_last():  # every bucket's parameters are home before backward returns
+                with ember.no_grad():
+                    for work, shared, ps, src in pending:
+                        work.wait()
+                        if src != zero.rank:
+                            offset = 0
+                            for p in ps:
+                                p.copy_(shared[offset:offset + p.numel()].view(p.shape))
+                                offset += p.numel()
+                pending.clear()
+            return reduced
+        return fut.then(step_and_share)
+
+    return hook_with_zero_fn
