@@ -37,9 +37,10 @@ Node* Graph::append(Block* b, const std::string& kind, const std::vector<Value*>
   n->kind = kind;
   n->inputs = inputs;
   n->owner = b;
-  if (kind.rfind("aten::", 0) == 0) {
+  if (kind.rfind("prim::", 0) != 0) {  // an op of the table: the database's (aten::) or an extension's (vision::)
     n->op = database_ops().find(kind);
-    EMBER_CHECK(n->op, Value, "unknown op ", kind, ": the op table has no such op");
+    EMBER_CHECK(n->op, Value, "unknown op ", kind, ": the op table has no such op",
+                kind.rfind("aten::", 0) == 0 ? "" : " (an extension's op: load the library that registers it first)");
     const OpSchema& s = n->op->schema();
     EMBER_CHECK(inputs.size() == s.args.size(), Type, kind, " takes ", s.args.size(), " arguments (",
                 s.python_signature(), "), the node has ", inputs.size());

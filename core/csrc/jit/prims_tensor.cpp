@@ -1,6 +1,7 @@
 // Tensor primitives the language reads off a tensor: its dtype (as its ScalarType code, what scripted code
 // compares with ember.float32 and passes to ops' dtype arguments), whether it is floating point, and
-// detach (a handle on the same data with no autograd history, as Tensor.detach).
+// detach (a handle on the same data with no autograd history, as Tensor.detach), and its device (as the string
+// devices are in scripted code, what ops' Device arguments parse).
 #include "autograd/meta.h"
 #include "jit/prims_extra.h"
 #include "types/dtype.h"
@@ -12,6 +13,10 @@ const PrimTable& tensor_prims() {
       {"prim::dtype",
        [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
          return {RValue(IValue(int64_t(in[0].v.to_tensor().dtype())))};
+       }},
+      {"prim::device",
+       [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
+         return {RValue(IValue(in[0].v.to_tensor().device().str()))};
        }},
       {"prim::is_floating_point",
        [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {

@@ -56,8 +56,9 @@ def _misc_impls() -> dict:
     from ._builtins_misc import misc_impls
     from ._builtins_math import math_impls
     from ._builtins_sampling import sampling_impls
+    from ._builtins_meshgrid import meshgrid
 
-    return {**misc_impls(), **sampling_impls(), **math_impls()}
+    return {**misc_impls(), **sampling_impls(), **math_impls(), ember.meshgrid: meshgrid}
 
 
 SCRIPT_IMPLS = {F.linear: linear, F.relu: relu, F.dropout: dropout, **_nn_impls(), **_misc_impls()}

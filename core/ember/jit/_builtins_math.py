@@ -39,6 +39,12 @@ def log(x: float) -> float:
     return float(ember.log(_f64(x)))
 
 
+def log2(x: float) -> float:
+    if x <= 0:
+        raise ValueError("math domain error")
+    return float(ember.log2(_f64(x)))
+
+
 def exp(x: float) -> float:
     return float(ember.exp(_f64(x)))
 
@@ -74,7 +80,7 @@ def degrees(x: float) -> float:
 
 
 def math_impls() -> dict:
-    return {math.floor: floor, math.ceil: ceil, math.log: log, math.exp: exp, math.sqrt: sqrt, math.sin: sin,
+    return {math.floor: floor, math.ceil: ceil, math.log: log, math.log2: log2, math.exp: exp, math.sqrt: sqrt, math.sin: sin,
             math.cos: cos, math.tan: tan, math.atan: atan, math.radians: radians, math.degrees: degrees}
 
 

@@ -10,6 +10,7 @@ from . import _types as T
 from ._compiler import ParsedFunction, SValue
 from ._errors import NotSupportedError
 from ._script_class import BY_NAME, ClassInfo, custom_methods, info_of, object_type_of
+from ._exprs_builtins import _is_item_call
 
 
 class MethodFunction(ParsedFunction):
@@ -61,6 +62,8 @@ class ObjectExprs:
     # --- attributes -----------------------------------------------------------------------------
     def object_attr(self, base: SValue, attr: str, node: ast.AST) -> SValue:
         info = class_info(base.type)
+        if info is not None and attr not in info.fields and attr in info.constants:  # a class-level constant
+            return self.const(info.constants[attr])
         if info is None or attr not in info.fields:
             raise self.error(f"'{base.type}' object has no attribute or method '{attr}'. Did you forget to "
                              "initialize an attribute in __init__()?", node)
@@ -161,7 +164,8 @@ class ObjectExprs:
 
     # --- the magic methods' entry points (overriding the container versions for objects) ---------
     def call_builtin(self, name: str, node: ast.Call) -> SValue:
-        if name in ("len", "int") and len(node.args) == 1 and not node.keywords:
+        if name in ("len", "int") and len(node.args) == 1 and not node.keywords and \
+                not _is_item_call(node.args[0]):  # int(t.item()): the generic builtin compiles t only
             v = self.expr_or_ref(node.args[0])
             if name == "len" and isinstance(v, SValue) and v.type.kind == "Class":
                 return self.magic(v, "len", [], node)
@@ -228,12 +232,22 @@ class ObjectExprs:
 
     # --- ember.tensor(list) -----------------------------------------------------------------------
     def tensor_call(self, node: ast.Call) -> SValue:
-        """ember.tensor(data, dtype=None): data a number or a (nested) list of numbers (prim::tensor)."""
+        """ember.tensor(data, dtype=None, device=None): data a number or a (nested) list of numbers (prim::tensor,
+        then moved when a device is given)."""
         args, kwargs = self.args_of(node)
         dtype = kwargs.pop("dtype", args[1] if len(args) > 1 else None)
-        if len(args) not in (1, 2) or kwargs or (len(args) == 2 and "dtype" in kwargs):
-            raise self.unsupported("ember.tensor with arguments other than data and dtype", node)
+        device = kwargs.pop("device", args[2] if len(args) > 2 else None)
+        if len(args) not in (1, 2, 3) or kwargs or (len(args) >= 2 and "dtype" in kwargs):
+            raise self.unsupported("ember.tensor with arguments other than data, dtype and device", node)
         data = args[0]
+        if data.type.kind == "Tuple" and data.type.elems and all(e.is_number for e in data.type.elems):
+            # a tuple of numbers (BoxCoder's weights): its items as a list, of one number type
+            kind = T.FLOAT if T.FLOAT in data.type.elems else T.INT if T.INT in data.type.elems else T.BOOL
+            items = [self.emit1("prim::TupleIndex", [data, self.const(k)], e, node)
+                     for k, e in enumerate(data.type.elems)]
+            items = [v if v.type == kind else self.emit1("prim::" + kind.kind.capitalize(), [v], kind, node)
+                     for v in items]
+            data = self.emit1("prim::ListConstruct", items, T.list_of(kind), node)
         leaf = data.type
         while leaf.kind == "List":
             leaf = leaf.elems[0]
@@ -243,4 +257,7 @@ class ObjectExprs:
             dtype = self.const(None)
         elif dtype.type not in (T.INT, T.NONE) and dtype.type.kind != "Optional":
             raise self.error(f"ember.tensor: dtype must be an ember.dtype, got {dtype.type}", node)
-        return self.emit1("prim::tensor", [data, dtype], T.TENSOR, node)
+        made = self.emit1("prim::tensor", [data, dtype], T.TENSOR, node)
+        if device is None or device.type == T.NONE:
+            return made
+        return self.call_op("_to_copy", [made], {"device": device}, node)

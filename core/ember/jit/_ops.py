@@ -61,7 +61,8 @@ def _default(text: str) -> object:
 def schema(name: str) -> Schema | None:
     from ember._C import _jit
 
-    text = _jit.op_schema("aten::" + name)
+    kind = name if "::" in name else "aten::" + name  # a library's op by its qualified name (vision::nms)
+    text = _jit.op_schema(kind)
     if text is None:
         return None
     head, ret = text.rsplit("->", 1)
@@ -78,7 +79,7 @@ def schema(name: str) -> Schema | None:
     if ret.startswith("("):
         ret = ret[1:-1]
     returns = [_RET_TYPES[r.split()[0]] for r in _split_top(ret)]
-    return Schema("aten::" + name, args, returns)
+    return Schema(kind, args, returns)
 
 
 @functools.lru_cache(maxsize=None)
@@ -112,6 +113,15 @@ def _callable_names() -> dict[int, str]:
             if callable(obj) and not isinstance(obj, type) and not n.startswith("__"):
                 table[id(obj)] = prefix + n
     return table
+
+
+def library_op_name(obj) -> str | None:
+    """The qualified name of an op an extension registered (ember.ops.vision.nms -> vision::nms), which scripted
+    code calls as it calls the database's ops; None for anything else."""
+    if type(obj).__name__ == "_Op" and isinstance(getattr(obj, "qualified_name", None), str) and \
+            schema(obj.qualified_name) is not None:
+        return obj.qualified_name
+    return None
 
 
 def op_name_of(obj) -> str | None:
