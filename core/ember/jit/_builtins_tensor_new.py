@@ -40,6 +40,25 @@ def new_tensor(self, data: Any, dtype: Optional[int] = None, device: Optional[st
     return ember.tensor(data, dtype=kind, device=where)
 
 
+def repeat(self, sizes: List[int]):
+    """Tensor.repeat: self tiled sizes[i] times along each dim (leading dims added when sizes is longer), by
+    an expand of a view with a unit dim before each of self's, then one reshape (a new tensor, as eager's)."""
+    n = len(sizes)
+    if n < self.dim():
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
+                           "tensor")
+    shape = [1 for _ in range(n - self.dim())] + self.shape
+    spread: List[int] = []
+    tiled: List[int] = []
+    out: List[int] = []
+    for i in range(n):
+        spread += [1, shape[i]]
+        tiled += [sizes[i], shape[i]]
+        out.append(sizes[i] * shape[i])
+    return self.reshape(spread).expand(tiled).reshape(out)
+
+
 # name -> (script version, whether its int arguments may come one by one as *sizes)
 NEW_TENSOR_METHODS = {"new_full": (new_full, False), "new_zeros": (new_zeros, True), "new_ones": (new_ones, True),
-                      "new_empty": (new_empty, True), "new_tensor": (new_tensor, False)}
+                      "new_empty": (new_empty, True), "new_tensor": (new_tensor, False),
+                      "repeat": (repeat, True)}

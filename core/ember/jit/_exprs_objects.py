@@ -97,6 +97,10 @@ class ObjectExprs:
     def call_object_method(self, base: SValue, name: str, args: list, kwargs: dict, node) -> SValue:
         info = class_info(base.type)
         if info is not None:
+            if info.method(name) is None and name in info.fields and info.fields[name].kind == "Class":
+                # self.matcher(x): an attribute holding an object, called (its class's __call__)
+                held = self.object_attr(base, name, node)
+                return self.call_object_method(held, "__call__", args, kwargs, node)
             if info.method(name) is None:
                 raise self.error(f"'{base.type}' object has no attribute or method '{name}'", node)
             return self.inline_method(info, name, base, args, kwargs, node)
