@@ -54,11 +54,13 @@ class Parser {
     i_ += word.size();
   }
 
-  // %name: a value's printed name, without the %
+  // %name: a value's printed name, without the % ($ starts the compiler's own: $returned of a return in a loop)
   std::string value_name() {
     expect("%");
     size_t start = i_;
-    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '.')) i_++;
+    while (i_ < s_.size() &&
+           (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '.' || s_[i_] == '$'))
+      i_++;
     if (i_ == start) fail("expected a value name after %");
     return s_.substr(start, i_ - start);
   }
@@ -244,14 +246,15 @@ class Parser {
       if (t.kind == Type::Kind::None) fail("a NoneType constant must be None");
       return constant(text, k, *t.elems[0]);
     }
-    if (t.kind == Type::Kind::List || t.kind == Type::Kind::Tuple) {
-      bool tuple = t.kind == Type::Kind::Tuple;
+    if (t.kind == Type::Kind::List || t.kind == Type::Kind::Tuple || t.kind == Type::Kind::Dict) {
+      // a dict constant is printed as its [key0, value0, key1, value1, ...] layout (prims_dict.cpp)
+      bool tuple = t.kind == Type::Kind::Tuple, dict = t.kind == Type::Kind::Dict;
       if (k >= text.size() || text[k] != (tuple ? '(' : '[')) fail("expected a " + t.str() + " constant");
       k++;
       std::vector<RValue> items;
       skip();
       while (k < text.size() && text[k] != (tuple ? ')' : ']')) {
-        const Type& et = *t.elems[tuple ? items.size() : 0];
+        const Type& et = *t.elems[tuple ? items.size() : dict ? items.size() % 2 : 0];
         items.push_back(constant(text, k, et));
         skip();
         if (k < text.size() && text[k] == ',') k++;

@@ -68,6 +68,10 @@ def _describe(obj):
             value = getattr(m, name)
             if isinstance(value, _C.TensorBase):
                 attrs.append({"module": paths[id(m)], "name": name, "kind": "tensor"})
+            elif isinstance(value, list) and all(isinstance(v, _C.TensorBase) for v in value):  # List[Tensor]
+                attrs.append({"module": paths[id(m)], "name": name, "kind": "tensors",
+                              "indices": list(range(len(tensors), len(tensors) + len(value)))})
+                tensors.extend(value)
             elif isinstance(value, (bool, int, float)):
                 attrs.append({"module": paths[id(m)], "name": name, "kind": "value", "value": value})
             elif ScriptModule._object_type(value) is not None:  # a scripted or C++ class's object
@@ -83,6 +87,10 @@ def _describe(obj):
     classes = _objects.classes_of([text] + [a["type"] for a in meta.get("attr_inputs", []) if "type" in a])
     if classes:
         meta["classes"] = classes
+    defaults = {n: p.default for n, p in obj._sig.parameters.items()
+                if p.default is not inspect.Parameter.empty and isinstance(p.default, (type(None), bool, int, float, str))}
+    if defaults:  # forward(images, targets=None): the defaults a call may leave out
+        meta["param_defaults"] = defaults
     meta["format"], meta["version"] = "ember.jit", JIT_FORMAT_VERSION
     meta["constants"] = list(range(len(tensors), len(tensors) + len(constants)))
     return meta, text, tensors + [c.detach() for c in constants]
@@ -167,6 +175,8 @@ def _rebuild_modules(meta, tensors):
     for a in meta["attr_inputs"]:
         if a["kind"] == "value":
             setattr(by_path[a["module"]], a["name"], a["value"])
+        elif a["kind"] == "tensors":
+            setattr(by_path[a["module"]], a["name"], [tensors[k] for k in a["indices"]])
         elif a["kind"] == "object":
             setattr(by_path[a["module"]], a["name"], _objects.decode(a["value"], _parse_type(a["type"])))
     return by_path
@@ -191,7 +201,9 @@ def load(f, map_location=None, _extra_files=None):
     _objects.define_loaded_classes(meta.get("classes", []))
     graph = _C._jit.parse_graph(records["code/forward.graph"].decode(), [tensors[k] for k in meta["constants"]],
                                 _python_ops.BUILTIN_PYTHON_OPS)
-    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in meta["params"]]
+    defaults = meta.get("param_defaults", {})
+    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                default=defaults.get(n, inspect.Parameter.empty)) for n in meta["params"]]
     ret = _parse_type(meta["return_type"])
     if meta["kind"] == "function":
         fn = ScriptFunction.__new__(ScriptFunction)
