@@ -169,8 +169,7 @@ bool mark_sources(const Block& b, std::unordered_set<const Value*>& m) {
     for (const Value* v : n->outputs) feeds |= m.count(v) > 0;
     if (feeds)
       for (const Value* v : n->inputs)
-        if (v->type->kind == Type::Kind::Tensor || v->type->kind == Type::Kind::Optional)
-          changed |= m.insert(v).second;
+        if (v->type->kind == Type::Kind::Tensor || v->type->kind == Type::Kind::Optional) changed |= m.insert(v).second;
     for (const auto& sub : n->blocks) changed |= mark_sources(*sub, m);
   }
   return changed;

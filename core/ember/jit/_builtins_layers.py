@@ -257,5 +257,5 @@ def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Opti
     return res
 
 
-NAMES = ["normalize", "glu", "relu6", "selu", "softmin", "prelu", "rrelu", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
-         "feature_alpha_dropout", "pad", "pixel_shuffle", "pixel_unshuffle"]
+NAMES = ["normalize", "glu", "relu6", "selu", "softmin", "prelu", "rrelu", "dropout1d", "dropout2d", "dropout3d",
+         "alpha_dropout", "feature_alpha_dropout", "pad", "pixel_shuffle", "pixel_unshuffle"]

@@ -80,8 +80,8 @@ def degrees(x: float) -> float:
 
 
 def math_impls() -> dict:
-    return {math.floor: floor, math.ceil: ceil, math.log: log, math.log2: log2, math.exp: exp, math.sqrt: sqrt, math.sin: sin,
-            math.cos: cos, math.tan: tan, math.atan: atan, math.radians: radians, math.degrees: degrees}
+    return {math.floor: floor, math.ceil: ceil, math.log: log, math.log2: log2, math.exp: exp, math.sqrt: sqrt,
+            math.sin: sin, math.cos: cos, math.tan: tan, math.atan: atan, math.radians: radians, math.degrees: degrees}
 
 
 BUILTIN_IMPLS = {"round": round_}

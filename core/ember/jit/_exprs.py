@@ -11,7 +11,8 @@ import inspect
 import typing
 import warnings
 
-from . import _builtins, _builtins_misc, _builtins_tolist, _fork, _fork_compile, _isinstance, _ops, _python_ops, _script_helpers
+from . import _builtins, _builtins_misc, _builtins_tolist, _fork, _fork_compile, _isinstance, _ops, _python_ops
+from . import _script_helpers
 from . import _types as T
 from ._compiler import CompilerBase, ModuleRef, ParsedFunction, PyRef, SValue
 from ._errors import NotSupportedError

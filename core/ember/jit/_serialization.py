@@ -87,8 +87,9 @@ def _describe(obj):
     classes = _objects.classes_of([text] + [a["type"] for a in meta.get("attr_inputs", []) if "type" in a])
     if classes:
         meta["classes"] = classes
+    simple = (type(None), bool, int, float, str)
     defaults = {n: p.default for n, p in obj._sig.parameters.items()
-                if p.default is not inspect.Parameter.empty and isinstance(p.default, (type(None), bool, int, float, str))}
+                if p.default is not inspect.Parameter.empty and isinstance(p.default, simple)}
     if defaults:  # forward(images, targets=None): the defaults a call may leave out
         meta["param_defaults"] = defaults
     meta["format"], meta["version"] = "ember.jit", JIT_FORMAT_VERSION

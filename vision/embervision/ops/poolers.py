@@ -2,7 +2,7 @@
 (FPN paper, eq. 1)."""
 
 import math
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 import ember
 from ember import Tensor, nn

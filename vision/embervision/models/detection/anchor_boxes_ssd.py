@@ -2,7 +2,7 @@
 one pair per aspect ratio, centred on every cell, as fractions of the image, then in pixels."""
 
 import math
-from typing import List, Optional
+from typing import List
 
 import ember
 from ember import Tensor, nn

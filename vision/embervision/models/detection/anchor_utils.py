@@ -1,7 +1,7 @@
 """AnchorGenerator: for each feature map, base anchors of the given sizes and aspect ratios (centred on 0)
 shifted to every cell of the map, in image coordinates."""
 
-from typing import List, Optional, Tuple
+from typing import List, Optional
 
 import ember
 from ember import Tensor, nn

@@ -7,7 +7,6 @@ from typing import Dict, List, Optional, Tuple
 import ember
 from ember import Tensor, nn
 
-from .image_list import ImageList
 
 
 def check_training_targets(targets: Optional[List[Dict[str, Tensor]]]) -> None:

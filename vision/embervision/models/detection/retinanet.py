@@ -20,7 +20,6 @@ from .anchor_utils import AnchorGenerator
 from .backbone_utils import _resnet_fpn_extractor, _validate_trainable_layers
 from .faster_rcnn import load_detector_weights, resolve_weights
 from .generalized_rcnn import check_degenerate_boxes, check_training_targets, original_sizes
-from .image_list import ImageList
 from .transform import GeneralizedRCNNTransform
 
 

@@ -2,7 +2,7 @@
 batches the input images with their targets, and maps detections back to the original image sizes."""
 
 import math
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import ember
 from ember import Tensor, nn
