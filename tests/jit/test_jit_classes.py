@@ -196,7 +196,7 @@ def _script_source(tmp_path, monkeypatch, source: str, name: str):
 @pytest.mark.parametrize("member, line, col, msg", [
     ("    @property\n    def y(self) -> int:\n        return 1\n", 7, 6, "@property"),
     ("    @classmethod\n    def c(cls) -> int:\n        return 1\n", 7, 6, "@classmethod"),
-    ("    z = 3\n", 7, 5, "Assign statement"),
+    ("    z = [3]\n", 7, 5, "Assign statement"),
 ])
 def test_unsupported_members_are_named_where_written(tmp_path, monkeypatch, member, line, col, msg):
     src = "import ember\n\n\nclass Bad:\n    def __init__(self):\n        self.x = 1\n" + member

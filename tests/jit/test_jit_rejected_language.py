@@ -37,8 +37,8 @@ def computed_format_spec(x: float, w: int) -> str:
     return f"{x:{w}}"
 
 
-def two_tensor_indices(x, i, j):
-    return x[i, j]
+def separated_tensor_indices(x, i, j):
+    return x[i, :, j]
 
 
 def two_ellipses(x):
@@ -86,7 +86,7 @@ REJECTED = [
     (unknown_dict_method, NotSupportedError, "the method 'setdefault' of a Dict\\[str, int\\]", "d.setdefault"),
     (unknown_str_method, NotSupportedError, "the method 'title' of a str is not supported", "s.title()"),
     (computed_format_spec, NotSupportedError, "a computed format spec is not supported", 'f"{x:{w}}"'),
-    (two_tensor_indices, NotSupportedError, "indexing a tensor with more than one tensor", "x[i, j]"),
+    (separated_tensor_indices, NotSupportedError, "tensor indices separated by other indices", "x[i, :, j]"),
     (two_ellipses, ScriptTypeError, "an index can only have a single ellipsis", "x[..., 0, ...]"),
     (tuple_index_out_of_range, ScriptTypeError, "tuple index 5 out of range for a tuple of 2 values", "t[5]"),
     (contains_wrong_type, ScriptTypeError, "cannot test whether a int is in a List\\[str\\]", "1 in xs"),

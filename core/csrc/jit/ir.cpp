@@ -40,7 +40,8 @@ Node* Graph::append(Block* b, const std::string& kind, const std::vector<Value*>
   // every namespace but prim's names an op of the table: the database's (aten) or an extension's (audio::...)
   if (kind.rfind("prim::", 0) != 0 && kind.find("::") != std::string::npos) {
     n->op = database_ops().find(kind);
-    EMBER_CHECK(n->op, Value, "unknown op ", kind, ": the op table has no such op");
+    EMBER_CHECK(n->op, Value, "unknown op ", kind, ": the op table has no such op",
+                kind.rfind("aten::", 0) == 0 ? "" : " (an extension's op: load the library that registers it first)");
     const OpSchema& s = n->op->schema();
     EMBER_CHECK(inputs.size() == s.args.size(), Type, kind, " takes ", s.args.size(), " arguments (",
                 s.python_signature(), "), the node has ", inputs.size());

@@ -247,14 +247,15 @@ class Parser {
       if (t.kind == Type::Kind::None) fail("a NoneType constant must be None");
       return constant(text, k, *t.elems[0]);
     }
-    if (t.kind == Type::Kind::List || t.kind == Type::Kind::Tuple) {
-      bool tuple = t.kind == Type::Kind::Tuple;
+    if (t.kind == Type::Kind::List || t.kind == Type::Kind::Tuple || t.kind == Type::Kind::Dict) {
+      // a dict constant is printed as its [key0, value0, key1, value1, ...] layout (prims_dict.cpp)
+      bool tuple = t.kind == Type::Kind::Tuple, dict = t.kind == Type::Kind::Dict;
       if (k >= text.size() || text[k] != (tuple ? '(' : '[')) fail("expected a " + t.str() + " constant");
       k++;
       std::vector<RValue> items;
       skip();
       while (k < text.size() && text[k] != (tuple ? ')' : ']')) {
-        const Type& et = *t.elems[tuple ? items.size() : 0];
+        const Type& et = *t.elems[tuple ? items.size() : dict ? items.size() % 2 : 0];
         items.push_back(constant(text, k, et));
         skip();
         if (k < text.size() && text[k] == ',') k++;

@@ -150,12 +150,50 @@ std::string constant_key(const Node& n) {
 
 using Seen = std::map<std::pair<std::string, std::vector<int>>, Node*>;
 
-bool cse_block(Graph& g, Block& b, Seen seen) {
+bool mark_inplace_targets(const Block& b, std::unordered_set<const Value*>& m) {
+  bool changed = false;
+  for (const auto& n : b.nodes) {
+    if (n->op && !n->inputs.empty() && n->inputs[0]->type->kind == Type::Kind::Tensor) {
+      const std::string& name = n->op->schema().name;
+      if (!name.empty() && name.back() == '_') changed |= m.insert(n->inputs[0]).second;
+    }
+    for (const auto& sub : n->blocks) changed |= mark_inplace_targets(*sub, m);
+  }
+  return changed;
+}
+
+bool mark_sources(const Block& b, std::unordered_set<const Value*>& m) {
+  bool changed = false;
+  for (const auto& n : b.nodes) {
+    bool feeds = false;
+    for (const Value* v : n->outputs) feeds |= m.count(v) > 0;
+    if (feeds)
+      for (const Value* v : n->inputs)
+        if (v->type->kind == Type::Kind::Tensor || v->type->kind == Type::Kind::Optional) changed |= m.insert(v).second;
+    for (const auto& sub : n->blocks) changed |= mark_sources(*sub, m);
+  }
+  return changed;
+}
+
+// Tensors an in-place op may write, and every tensor they may have been made from (any node's output may be a
+// view of its inputs): two nodes that would each make one of these are not merged (zeros_like twice, then one of
+// them filled in place, must stay two tensors), as TorchScript's CSE asks its alias analysis.
+std::unordered_set<const Value*> maybe_mutated(Graph& g) {
+  std::unordered_set<const Value*> m;
+  mark_inplace_targets(*g.top(), m);
+  while (mark_sources(*g.top(), m)) {
+  }
+  return m;
+}
+
+bool cse_block(Graph& g, Block& b, Seen seen, const std::unordered_set<const Value*>& mutated) {
   bool changed = false;
   std::vector<std::unique_ptr<Node>> kept;
   for (auto& n : b.nodes) {
-    for (auto& sub : n->blocks) changed |= cse_block(g, *sub, seen);
-    bool pure = !has_side_effects(*n) && !touches_container(*n) && n->blocks.empty();
+    for (auto& sub : n->blocks) changed |= cse_block(g, *sub, seen, mutated);
+    bool written = false;
+    for (const Value* v : n->outputs) written |= mutated.count(v) > 0;
+    bool pure = !has_side_effects(*n) && !touches_container(*n) && n->blocks.empty() && !written;
     std::string ck = constant_key(*n);
     if (!pure || (n->has_constant && ck.empty())) {
       kept.push_back(std::move(n));
@@ -233,7 +271,7 @@ bool propagate_constants(Graph& g) {
 
 bool eliminate_common_subexpressions(Graph& g) {
   g.touch();
-  return cse_block(g, *g.top(), Seen());
+  return cse_block(g, *g.top(), Seen(), maybe_mutated(g));
 }
 
 bool hoist_raising_branches(Graph& g) {

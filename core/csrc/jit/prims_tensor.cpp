@@ -14,6 +14,10 @@ const PrimTable& tensor_prims() {
        [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
          return {RValue(IValue(int64_t(in[0].v.to_tensor().dtype())))};
        }},
+      {"prim::device",
+       [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
+         return {RValue(IValue(in[0].v.to_tensor().device().str()))};
+       }},
       {"prim::is_floating_point",
        [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
          return {RValue(IValue(is_floating(in[0].v.to_tensor().dtype())))};
@@ -21,10 +25,6 @@ const PrimTable& tensor_prims() {
       {"prim::is_complex",
        [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
          return {RValue(IValue(is_complex(in[0].v.to_tensor().dtype())))};
-       }},
-      {"prim::device",
-       [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {
-         return {RValue(IValue(in[0].v.to_tensor().device().str()))};
        }},
       {"prim::detach",
        [](const Node&, std::vector<RValue>& in) -> std::vector<RValue> {

@@ -10,6 +10,14 @@ import ember.nn.functional as F
 
 
 def linear(input, weight, bias: Optional[ember.Tensor] = None):
+    # the kernels eager F.linear picks, so the sums round alike: one addmm with the bias when it can (a contiguous
+    # input's leading dims folded into its rows), else matmul then + bias
+    if bias is not None and weight.dim() == 2 and bias.dim() <= 1:
+        if input.dim() == 2:
+            return ember.addmm(bias, input, weight.t())
+        if input.dim() > 2:
+            out = ember.addmm(bias, input.reshape([-1, input.shape[-1]]), weight.t())
+            return out.reshape(input.shape[:-1] + [weight.shape[0]])
     out = ember.matmul(input, weight.t())
     if bias is not None:
         out = out + bias
@@ -60,9 +68,10 @@ def _misc_impls() -> dict:
     from ._builtins_methods_extra import method_function_impls
     from ._builtins_spectral import spectral_impls
     from ._builtins_windows import window_impls
+    from ._builtins_meshgrid import meshgrid
 
     return {**misc_impls(), **sampling_impls(), **math_impls(), **math_extra_impls(), **spectral_impls(),
-            **method_function_impls(), **window_impls()}
+            **method_function_impls(), **window_impls(), ember.meshgrid: meshgrid}
 
 
 SCRIPT_IMPLS = {F.linear: linear, F.relu: relu, F.dropout: dropout, **_nn_impls(), **_misc_impls()}

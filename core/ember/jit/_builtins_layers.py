@@ -10,6 +10,8 @@ import ember
 import ember.nn.functional as F
 from ember import Tensor
 
+from ._ops import aten
+
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
@@ -246,5 +248,14 @@ def pixel_unshuffle(input, downscale_factor: int):
     return x.reshape(lead + [c * r * r, h // r, w // r])
 
 
-NAMES = ["glu", "relu6", "selu", "softmin", "prelu", "rrelu", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
-         "feature_alpha_dropout", "pad", "pixel_shuffle", "pixel_unshuffle"]
+def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Optional[Tensor] = None):
+    # input / max(|input|_p, eps) along dim, by the same ops as eager F.normalize
+    n = aten.norm_p(input, p, [dim], True).clamp_min(eps)
+    res = input / n.expand_as(input)
+    if out is not None:
+        return out.copy_(res)
+    return res
+
+
+NAMES = ["normalize", "glu", "relu6", "selu", "softmin", "prelu", "rrelu", "dropout1d", "dropout2d", "dropout3d",
+         "alpha_dropout", "feature_alpha_dropout", "pad", "pixel_shuffle", "pixel_unshuffle"]

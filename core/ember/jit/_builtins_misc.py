@@ -10,6 +10,8 @@ import ember.nn.functional as F
 from ember import Tensor
 
 from ._builtins_methods_extra import METHODS
+from ._builtins_tensor_new import NEW_TENSOR_METHODS
+from ._builtins_tensor_to import to as tensor_to
 
 
 def _assert(condition: Any, message: str):
@@ -39,7 +41,7 @@ def expand(self, sizes: List[int]):
     return ember.tile(self, reps)
 
 
-def tensor(data: Any, dtype: Optional[int] = None):
+def tensor(data: Any, dtype: Optional[int] = None, device: Optional[str] = None):
     # ember.tensor of a list of numbers: float32 for floats, int64 for ints (or dtype), one element at a time
     if isinstance(data, List[float]):
         kind = ember.float32
@@ -50,8 +52,8 @@ def tensor(data: Any, dtype: Optional[int] = None):
     if dtype is not None:
         kind = dtype
     if len(data) == 0:
-        return ember.zeros([0], dtype=kind)
-    return ember.stack([ember.scalar_tensor(v, dtype=kind) for v in data])
+        return ember.zeros([0], dtype=kind, device=device)
+    return ember.stack([ember.scalar_tensor(v, dtype=kind, device=device) for v in data])
 
 
 def expand_as(self, other):
@@ -67,10 +69,30 @@ def float_(self):
     return self.to(ember.float32)
 
 
-def as_tensor(data: Any, dtype: Optional[int] = None):
+def bfloat16_(self):
+    return self.to(ember.bfloat16)
+
+
+def byte_(self):
+    return self.to(ember.uint8)
+
+
+def char_(self):
+    return self.to(ember.int8)
+
+
+def short_(self):
+    return self.to(ember.int16)
+
+
+def as_tensor(data: Any, dtype: Optional[int] = None, device: Optional[str] = None):
     if isinstance(data, Tensor):
-        return data if dtype is None else data.to(dtype)
-    return tensor(data, dtype)
+        if dtype is not None:
+            data = data.to(dtype)
+        if device is not None and data.device != device:  # devices are strings in scripted code
+            data = data.to(device=device)
+        return data
+    return tensor(data, dtype, device)
 
 
 def contiguous(self):
@@ -89,3 +111,8 @@ def misc_impls() -> dict:
 TENSOR_METHODS = {"expand": (expand, True), "view": (view, True), "expand_as": (expand_as, False),
                   "is_floating_point": (is_floating_point, False), "float": (float_, False),
                   "contiguous": (contiguous, False), **METHODS}
+
+for _name, _impl in (("bfloat16", bfloat16_), ("byte", byte_), ("char", char_), ("short", short_)):
+    TENSOR_METHODS.setdefault(_name, (_impl, False))
+TENSOR_METHODS.update(NEW_TENSOR_METHODS)
+TENSOR_METHODS["to"] = (tensor_to, False)

@@ -218,6 +218,12 @@ class CompilerBase:
             if isinstance(v, PyRef):  # a method's self; an enum member known when compiling
                 self.env[name] = v
                 continue
+            if t.kind == "List" and v.type.kind == "Tuple" and v.type.elems and \
+                    all(T.accepts(t.elems[0], e) for e in v.type.elems):
+                # a tuple where a list is declared (x.expand((1, -1)), new_zeros((2, 3))): its items as the list, as
+                # TorchScript takes a tuple literal for an int[] argument
+                items = [self.emit1("prim::TupleIndex", [v, self.const(k)], e) for k, e in enumerate(v.type.elems)]
+                v = self.emit1("prim::ListConstruct", items, t)
             if t != T.ANY and not T.accepts(t, v.type):
                 raise self.error(f"argument '{name}' of {self.pf.fn.__qualname__} expects type {t}, "
                                  f"got {v.type}", node)

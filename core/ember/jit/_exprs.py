@@ -11,7 +11,8 @@ import inspect
 import typing
 import warnings
 
-from . import _builtins, _builtins_misc, _fork, _fork_compile, _isinstance, _ops, _python_ops, _script_helpers
+from . import _builtins, _builtins_misc, _builtins_tolist, _fork, _fork_compile, _isinstance, _ops, _python_ops
+from . import _script_helpers
 from . import _types as T
 from ._compiler import CompilerBase, ModuleRef, ParsedFunction, PyRef, SValue
 from ._errors import NotSupportedError
@@ -84,12 +85,12 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return self.emit1("prim::sizes", [base], T.list_of(T.INT), node)
         if base.type == T.TENSOR and node.attr == "dtype":  # a dtype is its ScalarType code in scripted code
             return self.emit1("prim::dtype", [base], T.INT, node)
+        if base.type == T.TENSOR and node.attr == "device":  # a device is its string in scripted code ("cpu")
+            return self.emit1("prim::device", [base], T.STR, node)
         if base.type == T.TENSOR and node.attr == "ndim":
             return self.emit1("prim::dim", [base], T.INT, node)
         if base.type == T.TENSOR and node.attr in ("real", "imag"):  # views of a complex tensor's parts
             return self.call_op(node.attr, [base], {}, node)
-        if base.type == T.TENSOR and node.attr == "device":  # a device is its string ("cpu") in scripted code
-            return self.emit1("prim::device", [base], T.STR, node)
         if base.type.named is not None and node.attr in base.type.named._fields:
             k = base.type.named._fields.index(node.attr)
             return self.emit1("prim::TupleIndex", [base, self.const(k)], base.type.elems[k], node)
@@ -202,16 +203,27 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         cond = self.condition(node.test)
         if cond.id in self.const_values:  # known when compiling: only the taken branch is compiled, as in `if`
             return self.expr(node.body if self.const_values[cond.id] else node.orelse, want)
+        refine_then, refine_else = self.refinements(node.test)  # `x[i] if x is not None else y`, as in `if`
         nid, _ = self.g.append(self.block, "prim::If", [cond.id], [])
         then_b, else_b = self.g.add_block(nid), self.g.add_block(nid)
-        a = self.in_block(then_b, self.expr, node.body)
-        b = self.in_block(else_b, self.expr, node.orelse)
+        a = self.in_block(then_b, self.refined_expr, node.body, refine_then)
+        b = self.in_block(else_b, self.refined_expr, node.orelse, refine_else)
         t = T.unify(a.type, b.type)
         if t is None:
             raise self.error(f"the branches of a conditional expression have types {a.type} and {b.type}", node)
         self.g.set_returns(then_b, [a.id])
         self.g.set_returns(else_b, [b.id])
         return SValue(self.g.add_output(nid, str(t)), t)
+
+    def refined_expr(self, node: ast.expr, refine: dict) -> SValue:
+        """node compiled with the variables refine names cast to their refined types (restored after)."""
+        before = {name: self.env[name] for name in refine}
+        for name, t in refine.items():
+            self.env[name] = self.emit1("prim::unchecked_cast", [self.env[name]], t)
+        try:
+            return self.expr(node)
+        finally:
+            self.env.update(before)
 
     def expr_Compare(self, node: ast.Compare, want) -> SValue:
         module_test = self.module_is_none(node)
@@ -336,6 +348,14 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
 
     # --- calls ------------------------------------------------------------------------------------
     def expr_Call(self, node: ast.Call, want) -> SValue:
+        if want is not None and isinstance(node.func, ast.Attribute) and node.func.attr == "tolist" and \
+                not node.args and not node.keywords:
+            base = self.expr(node.func.value)
+            if base.type == T.TENSOR:  # t.tolist() where its type is annotated (_builtins_tolist.py)
+                if str(want) not in _builtins_tolist.TOLIST:
+                    raise self.unsupported(f"Tensor.tolist() as a {want} (List[int|float|bool], 1 or 2 deep)", node)
+                return self.inline_call(_builtins_tolist.TOLIST[str(want)], [base], {}, node)
+            self._compiled_once = (node.func.value, base)
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             raise self.unsupported("*args or **kwargs in a call", node)
         if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Call) and \
@@ -355,6 +375,9 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
                                  node.func)
         else:
             target = self.expr_or_ref(node.func)
+        if isinstance(target, SValue) and target.type.kind == "Class":  # obj(...): its class's __call__
+            args, kwargs = self.args_of(node)
+            return self.call_object_method(target, "__call__", args, kwargs, node)
         if isinstance(target, SValue):
             raise self.error(f"a value of type {target.type} is not callable", node.func)
         if isinstance(target, ModuleRef):
@@ -498,6 +521,10 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         if isinstance(callee, _ops.AtenOp):
             args, kwargs = self.args_of(node)
             return self.call_op(callee.name, args, kwargs, node)
+        library_op = _ops.library_op_name(callee)
+        if library_op is not None:  # an extension's op: ember.ops.NAMESPACE.NAME
+            args, kwargs = self.args_of(node)
+            return self.call_op(library_op, args, kwargs, node)
         name = _ops.op_name_of(callee)
         if name is not None:
             args, kwargs = self.args_of(node)
@@ -584,6 +611,8 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
 
     def call_op(self, name: str, args: list[SValue], kwargs: dict[str, SValue], node: ast.AST) -> SValue:
         """The first of name's ops (the op, then its overloads) whose schema the arguments fit."""
+        if name == "split" and len(args) >= 2 and args[1].type.kind == "List":  # split(t, [sizes]), as eager
+            name = "split_with_sizes"
         reasons = []
         for cand in _ops.candidates(name):
             sch = _ops.schema(cand)

@@ -19,6 +19,25 @@ def _number_result(a: T.JitType, b: T.JitType) -> T.JitType:
 
 
 class BuiltinCalls:
+    def all_or_any(self, name: str, node: ast.Call) -> SValue:
+        from . import _builtins_all_any
+
+        arg = node.args[0]
+        if isinstance(arg, ast.GeneratorExp):  # all(x > 0 for x in xs): the list comprehension's items
+            arg = ast.copy_location(ast.ListComp(arg.elt, arg.generators), arg)
+        items = self.expr(arg)
+        if items.type.kind != "List" or not (items.type.elems[0].is_number or items.type.elems[0] == T.STR):
+            raise self.unsupported(f"{name}() of a {items.type}", node)
+        if items.type.elems[0] != T.BOOL:
+            truth = ast.copy_location(ast.ListComp(ast.Call(ast.Name("bool", ast.Load()), [ast.Name("_x", ast.Load())],
+                                                            []),
+                                                   [ast.comprehension(ast.Name("_x", ast.Store()), arg, [], 0)]), arg)
+            ast.fix_missing_locations(truth)
+            self._compiled_once = (arg, items)
+            items = self.expr(truth)
+        fn = _builtins_all_any.all_ if name == "all" else _builtins_all_any.any_
+        return self.inline_call(fn, [items], {}, node)
+
     def call_builtin(self, name: str, node: ast.Call) -> SValue:
         if name == "isinstance":
             return self.isinstance_call(node)
@@ -30,6 +49,15 @@ class BuiltinCalls:
             ref = self.expr_or_ref(node.args[0])
             if isinstance(ref, ModuleRef):  # type(self).fn: the module's class, read when compiling
                 return PyRef(type(ref.obj))
+        if name in ("all", "any") and len(node.args) == 1 and not node.keywords:
+            return self.all_or_any(name, node)
+        if name in ("int", "float", "bool") and len(node.args) == 1 and _is_item_call(node.args[0]):
+            # int(t.item()) is int(t): the number's type is the one the conversion names, as TorchScript's Scalar
+            # is once converted
+            base = self.expr(node.args[0].func.value)
+            if base.type == T.TENSOR:
+                return self.emit1("prim::" + name.capitalize(), [base], {"int": T.INT, "float": T.FLOAT,
+                                                                          "bool": T.BOOL}[name], node)
         args, kwargs = self.args_of(node)
         if kwargs:
             raise self.unsupported(f"keyword arguments to {name}()", node)
@@ -198,3 +226,8 @@ class BuiltinCalls:
 
 
 _MISSING = object()
+
+
+def _is_item_call(e: ast.expr) -> bool:
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "item" and \
+        not e.args and not e.keywords

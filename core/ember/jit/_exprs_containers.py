@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from . import _python_ops
+from . import _builtins_indexing, _python_ops
 from . import _types as T
 from ._compiler import ModuleRef, SValue
 
@@ -187,9 +187,9 @@ class ContainerExprs:
             out.append(v)
         return out
 
-    def tensor_index(self, t: SValue, sl: ast.expr, node: ast.AST) -> SValue:
-        """Basic indexing as views (int: select, slice: narrow, None: unsqueeze, ...: the dims between),
-        and one integer-tensor index (index_select, reshaped to the index's shape)."""
+    def tensor_index(self, t: SValue, sl: ast.expr, node: ast.AST, for_write: bool = False) -> SValue:
+        """Basic indexing as views (int: select, slice: narrow, None: unsqueeze, ...: the dims between), then
+        tensor indices (a mask, an integer tensor, or adjacent integer tensors: _builtins_indexing.py)."""
         items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
         ells = [i for i, e in enumerate(items) if _is_ellipsis(e)]
         if len(ells) > 1:
@@ -208,9 +208,12 @@ class ContainerExprs:
                 if v.type in (T.INT, T.BOOL):
                     t = self.call_op("select", [t, self.const(dim), v], {}, e)
                 elif v.type == T.TENSOR:
-                    if advanced is not None:
-                        raise self.unsupported("indexing a tensor with more than one tensor", e)
-                    advanced = (dim, v, e)
+                    if advanced is None:
+                        advanced = (dim, [v], e)
+                    elif advanced[0] + len(advanced[1]) == dim:  # adjacent tensor indices pick jointly
+                        advanced[1].append(v)
+                    else:
+                        raise self.unsupported("tensor indices separated by other indices", e)
                     dim += 1
                 else:
                     raise self.error(f"a Tensor cannot be indexed by a {v.type}", e)
@@ -228,7 +231,15 @@ class ContainerExprs:
                     raise self.unsupported(f"a {v.type} index after an ellipsis", e)
                 t = self.call_op("select", [t, self.const(cur), v], {}, e)
         if advanced is not None:
-            t = self.index_by_tensor(t, *advanced)
+            first, idxs, e = advanced
+            if for_write:  # the picked elements are a copy: writing them would be lost
+                raise self.unsupported("assigning to a tensor indexed by tensors mixed with slices or None", e)
+            if len(idxs) == 1:
+                trailing = self.const(dim > first + 1 or bool(tail))
+                return self.inline_call(_builtins_indexing.index_one, [t, self.const(first), idxs[0], trailing], {},
+                                        e)
+            packed = self.emit1("prim::ListConstruct", idxs, T.list_of(T.TENSOR), e)
+            t = self.inline_call(_builtins_indexing.index_many, [t, self.const(first), packed], {}, e)
         return t
 
     def slice_tensor(self, t: SValue, dim: int, sl: ast.Slice) -> SValue:
@@ -243,18 +254,6 @@ class ContainerExprs:
         # a step: the picked positions 0, step, 2*step... of the narrowed dim (a copy, equal in value)
         picks = self.call_op("arange", [self.const(0), span, step], {}, sl)
         return self.call_op("index_select", [t, self.const(dim), picks], {}, sl)
-
-    def index_by_tensor(self, t: SValue, dim: int, idx: SValue, e: ast.AST) -> SValue:
-        flat = self.call_op("reshape", [idx, self.const([-1], T.list_of(T.INT))], {}, e)
-        picked = self.call_op("index_select", [t, self.const(dim), flat], {}, e)
-        sizes = self.emit1("prim::sizes", [t], T.list_of(T.INT), e)
-        none = self.const(None)
-        before = self.emit1("prim::ListSlice", [sizes, none, self.const(dim), none], sizes.type, e)
-        after = self.emit1("prim::ListSlice", [sizes, self.const(dim + 1), none, none], sizes.type, e)
-        idx_sizes = self.emit1("prim::sizes", [idx], sizes.type, e)
-        shape = self.emit1("prim::ListAdd", [self.emit1("prim::ListAdd", [before, idx_sizes], sizes.type, e), after],
-                           sizes.type, e)
-        return self.call_op("reshape", [picked, shape], {}, e)
 
     # --- methods ----------------------------------------------------------------------------------
     def container_method(self, base: SValue, name: str, args: list[SValue], kwargs: dict, node: ast.Call):

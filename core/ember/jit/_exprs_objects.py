@@ -67,6 +67,8 @@ class ObjectExprs:
     # --- attributes -----------------------------------------------------------------------------
     def object_attr(self, base: SValue, attr: str, node: ast.AST) -> SValue:
         info = class_info(base.type)
+        if info is not None and attr not in info.fields and attr in info.constants:  # a class-level constant
+            return self.const(info.constants[attr])
         if info is None or attr not in info.fields:
             raise self.error(f"'{base.type}' object has no attribute or method '{attr}'. Did you forget to "
                              "initialize an attribute in __init__()?", node)
@@ -100,6 +102,10 @@ class ObjectExprs:
     def call_object_method(self, base: SValue, name: str, args: list, kwargs: dict, node) -> SValue:
         info = class_info(base.type)
         if info is not None:
+            if info.method(name) is None and name in info.fields and info.fields[name].kind == "Class":
+                # self.matcher(x): an attribute holding an object, called (its class's __call__)
+                held = self.object_attr(base, name, node)
+                return self.call_object_method(held, "__call__", args, kwargs, node)
             if info.method(name) is None:
                 raise self.error(f"'{base.type}' object has no attribute or method '{name}'", node)
             return self.inline_method(info, name, base, args, kwargs, node)
@@ -239,12 +245,22 @@ class ObjectExprs:
 
     # --- ember.tensor(list) -----------------------------------------------------------------------
     def tensor_call(self, node: ast.Call) -> SValue:
-        """ember.tensor(data, dtype=None): data a number or a (nested) list of numbers (prim::tensor)."""
+        """ember.tensor(data, dtype=None, device=None): data a number or a (nested) list of numbers (prim::tensor,
+        then moved when a device is given)."""
         args, kwargs = self.args_of(node)
         dtype = kwargs.pop("dtype", args[1] if len(args) > 1 else None)
-        if len(args) not in (1, 2) or kwargs or (len(args) == 2 and "dtype" in kwargs):
-            raise self.unsupported("ember.tensor with arguments other than data and dtype", node)
+        device = kwargs.pop("device", args[2] if len(args) > 2 else None)
+        if len(args) not in (1, 2, 3) or kwargs or (len(args) >= 2 and "dtype" in kwargs):
+            raise self.unsupported("ember.tensor with arguments other than data, dtype and device", node)
         data = args[0]
+        if data.type.kind == "Tuple" and data.type.elems and all(e.is_number for e in data.type.elems):
+            # a tuple of numbers (BoxCoder's weights): its items as a list, of one number type
+            kind = T.FLOAT if T.FLOAT in data.type.elems else T.INT if T.INT in data.type.elems else T.BOOL
+            items = [self.emit1("prim::TupleIndex", [data, self.const(k)], e, node)
+                     for k, e in enumerate(data.type.elems)]
+            items = [v if v.type == kind else self.emit1("prim::" + kind.kind.capitalize(), [v], kind, node)
+                     for v in items]
+            data = self.emit1("prim::ListConstruct", items, T.list_of(kind), node)
         leaf = data.type
         while leaf.kind == "List":
             leaf = leaf.elems[0]
@@ -254,4 +270,7 @@ class ObjectExprs:
             dtype = self.const(None)
         elif dtype.type not in (T.INT, T.NONE) and dtype.type.kind != "Optional":
             raise self.error(f"ember.tensor: dtype must be an ember.dtype, got {dtype.type}", node)
-        return self.emit1("prim::tensor", [data, dtype], T.TENSOR, node)
+        made = self.emit1("prim::tensor", [data, dtype], T.TENSOR, node)
+        if device is None or device.type == T.NONE:
+            return made
+        return self.call_op("_to_copy", [made], {"device": device}, node)

@@ -59,7 +59,7 @@ def _default(text: str) -> object:
 
 @functools.lru_cache(maxsize=None)
 def schema(name: str) -> Schema | None:
-    return qualified_schema("aten::" + name)
+    return qualified_schema(name if "::" in name else "aten::" + name)  # a library's op by its own (vision::nms)
 
 
 def registered_op_name(obj) -> str | None:
@@ -123,6 +123,15 @@ def _callable_names() -> dict[int, str]:
             if callable(obj) and not isinstance(obj, type) and not n.startswith("__"):
                 table[id(obj)] = prefix + n
     return table
+
+
+def library_op_name(obj) -> str | None:
+    """The qualified name of an op an extension registered (ember.ops.vision.nms -> vision::nms), which scripted
+    code calls as it calls the database's ops; None for anything else."""
+    if type(obj).__name__ == "_Op" and isinstance(getattr(obj, "qualified_name", None), str) and \
+            schema(obj.qualified_name) is not None:
+        return obj.qualified_name
+    return None
 
 
 def op_name_of(obj) -> str | None:

@@ -19,6 +19,7 @@ class ClassInfo:
     def __init__(self, cls, qualname: str, ctx: SourceContext, tree: ast.ClassDef):
         self.cls, self.qualname, self.ctx, self.tree = cls, qualname, ctx, tree
         self.fields: dict[str, T.JitType] = {}
+        self.constants: dict[str, object] = {}  # class-level `NAME = literal` members (Matcher.BELOW_LOW_THRESHOLD)
         self.defining = True  # while __init__ is first compiled: attribute assignments declare attributes
         self.type = T.JitType("Class", name=qualname)
 
@@ -59,11 +60,32 @@ def check_members(info: ClassInfo) -> None:
             continue
         if isinstance(stmt, ast.AnnAssign) and stmt.value is None:
             continue  # an attribute's declaration: its type is what __init__ assigns
+        constant = _class_constant(info.cls, stmt)
+        if constant is not None:
+            info.constants[constant[0]] = constant[1]
+            continue
         raise NotSupportedError(f"a {type(stmt).__name__} statement in the body of a scripted class is not "
                                 "supported (only methods are)", info.ctx, stmt)
     if info.method("__init__") is None:
         raise NotSupportedError(f"the scripted class {info.cls.__qualname__} has no __init__ method", info.ctx,
                                 info.tree)
+
+
+def _class_constant(cls, stmt: ast.stmt):
+    """(name, value) of a class-level constant `NAME = <int, float, bool or str literal>` (its value read off the
+    class, as TorchScript reads a class's constants); None for any other statement."""
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None and stmt.simple:
+        target = stmt.target
+    elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+    else:
+        return None
+    if not isinstance(target, ast.Name):
+        return None
+    value = getattr(cls, target.id, None)
+    if type(value) not in (int, float, bool, str):
+        return None
+    return target.id, value
 
 
 def custom_methods(t: T.JitType) -> dict[str, tuple[list[T.JitType], T.JitType]] | None:

@@ -11,6 +11,7 @@ import ast
 import builtins
 
 from . import _types as T
+from . import _builtins_indexing
 from ._compiler import Exit, ModuleRef, PyRef, SValue
 from ._exprs import ExprCompiler
 
@@ -286,7 +287,9 @@ class StmtCompiler(ExprCompiler):
             self.emit("prim::DictSetItem", [base, key, value], [], target)
             return
         if kind == "Tensor":
-            view = self.tensor_index(base, target.slice, target)
+            if self.assign_tensor_items(base, target, value):
+                return
+            view = self.tensor_index(base, target.slice, target, for_write=True)
             if value.type == T.TENSOR:
                 self.call_op("copy_", [view, value], {}, target)
             elif value.type.is_number:
@@ -295,6 +298,33 @@ class StmtCompiler(ExprCompiler):
                 raise self.error(f"cannot assign a {value.type} into a Tensor", target)
             return
         raise self.unsupported(f"item assignment on a {base.type}", target)
+
+    def assign_tensor_items(self, base: SValue, target: ast.Subscript, value: SValue) -> bool:
+        """t[i, j] = v and t[mask] = v, t[idx] = v, t[i, rows, cols] = v: ints then tensors (no slices, None or
+        ...), written in place by select views and index_put_ as eager assignment does. False (nothing
+        compiled) for an index with slices, None or an ellipsis: the view path handles those."""
+        items = list(target.slice.elts) if isinstance(target.slice, ast.Tuple) else [target.slice]
+        if any(isinstance(e, ast.Slice) or (isinstance(e, ast.Constant) and e.value in (None, Ellipsis))
+               for e in items):
+            return False
+        vals = [self.expr(e) for e in items]
+        view, k = base, 0
+        while k < len(vals) and vals[k].type in (T.INT, T.BOOL):
+            view = self.call_op("select", [view, self.const(0), vals[k]], {}, items[k])
+            k += 1
+        rest = vals[k:]
+        if any(v.type != T.TENSOR for v in rest):
+            raise self.unsupported("an int index after a tensor index in an assignment", target)
+        if value.type.is_number:
+            value = self.call_op("scalar_tensor", [value], {}, target)
+        elif value.type != T.TENSOR:
+            raise self.error(f"cannot assign a {value.type} into a Tensor", target)
+        if not rest:
+            self.call_op("copy_", [view, value], {}, target)
+            return True
+        packed = self.emit1("prim::ListConstruct", rest, T.list_of(T.TENSOR), target)
+        self.inline_call(_builtins_indexing.index_put, [view, packed, value], {}, target)
+        return True
 
     # --- raise and assert -------------------------------------------------------------------------
     def stmt_Raise(self, s: ast.Raise) -> Exit:
@@ -522,6 +552,12 @@ class StmtCompiler(ExprCompiler):
         if not 1 <= len(it.args) <= 2 or start.type != T.INT or any(k.arg != "start" for k in it.keywords):
             raise self.error("enumerate() takes an iterable and an int start", it)
         inner = self.iteration(it.args[0])
+        if inner[0] == "modules" and start.id in self.const_values and not isinstance(inner[1], list) and \
+                not _is_parameter_list(inner[1].obj) and not _is_module_dict(inner[1].obj):
+            # enumerate(self.blocks): unrolled, each submodule with its index as a constant (TorchScript's way
+            # to pick a ModuleList's entry by a run-time index: `if i == idx: out = block(x)`)
+            first = self.const_values[start.id]
+            return ("modules", [(self.const(first + k), ModuleRef(m)) for k, m in enumerate(inner[1].obj)])
         if inner[0] != "loop":
             raise self.unsupported("enumerate() over tuples or modules", it)
         return ("loop", inner[1], lambda i: [self.emit1("prim::add", [i, start], T.INT), inner[2](i)])
@@ -552,7 +588,8 @@ class StmtCompiler(ExprCompiler):
         for item in items:
             if isinstance(item, tuple):
                 if not (isinstance(s.target, ast.Tuple) and len(s.target.elts) == 2):
-                    raise self.unsupported("a ModuleDict's items() not unpacked into (name, module)", s.target)
+                    raise self.unsupported("a ModuleDict's items() or enumerate() of modules not unpacked into "
+                                           "(key, module)", s.target)
                 self.assign(s.target.elts[0], item[0])
                 self.env[s.target.elts[1].id] = item[1]
             elif isinstance(item, ModuleRef):

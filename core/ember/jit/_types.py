@@ -133,6 +133,10 @@ def unify(a: JitType, b: JitType) -> JitType | None:
     for u, other in ((a, b), (b, a)):
         if u.kind in ("Union", "Any") and accepts(u, other):
             return u
+    if a.kind == "Tuple" and b.kind == "Tuple" and len(a.elems) == len(b.elems) and a.named is None and \
+            b.named is None:  # (T, None) and (T, D) give Tuple[T, Optional[D]], as TorchScript unifies tuples
+        elems = [unify(x, y) for x, y in zip(a.elems, b.elems)]
+        return None if None in elems else tuple_of(elems)
     return None
 
 

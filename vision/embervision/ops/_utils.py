@@ -1,9 +1,12 @@
 """Box-list helpers shared by the RoI ops (torchvision's rules and messages)."""
 
+from typing import List, Union
+
 import ember
+from ember import Tensor
 
 
-def convert_boxes_to_roi_format(boxes):
+def convert_boxes_to_roi_format(boxes: List[Tensor]) -> Tensor:
     """List[Tensor[L, 4]] -> Tensor[K, 5]: each box prefixed with the index of its image."""
     concat_boxes = ember.cat([b for b in boxes], dim=0)
     ids = ember.cat([ember.full_like(b[:, :1], i) for i, b in enumerate(boxes)], dim=0)
@@ -20,6 +23,18 @@ def check_roi_boxes_shape(boxes):
             raise AssertionError("The boxes tensor shape is not correct as Tensor[K, 5]")
     else:
         raise AssertionError("boxes is expected to be a Tensor[L, 5] or a List[Tensor[K, 4]]")
+
+
+def script_roi_tensor(boxes: Union[Tensor, List[Tensor]]) -> Tensor:
+    """roi_tensor in scripted code, where boxes is a Union refined by isinstance."""
+    if isinstance(boxes, Tensor):
+        if boxes.dim() != 2 or boxes.size(1) != 5:
+            raise AssertionError("The boxes tensor shape is not correct as Tensor[K, 5]")
+        return boxes
+    for tensor in boxes:
+        if tensor.dim() != 2 or tensor.size(1) != 4:
+            raise AssertionError("The shape of the tensor in the boxes list is not correct as List[Tensor[L, 4]]")
+    return convert_boxes_to_roi_format(boxes)
 
 
 def roi_tensor(boxes):

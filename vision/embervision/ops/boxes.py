@@ -1,38 +1,43 @@
 """Box utilities (boxes are (x1, y1, x2, y2) unless a format says otherwise) and nms."""
 
 import math
+from typing import Tuple
 
 import ember
+from ember import Tensor
 
 from ._utils import run_in_fp32_under_autocast, upcast
 
 
-def nms(boxes, scores, iou_threshold):
-    """Indices (int64) of the boxes kept by greedy non-maximum suppression, by decreasing score."""
+def nms(boxes: Tensor, scores: Tensor, iou_threshold: float) -> Tensor:
+    """Indices (int64) of the boxes kept by greedy non-maximum suppression, by decreasing score. Scripted code
+    calls the op (vision::nms) itself: scripted code has no autocast regions."""
+    if ember.jit.is_scripting():
+        return ember.ops.vision.nms(boxes, scores, float(iou_threshold))
     return run_in_fp32_under_autocast(ember.ops.vision.nms, boxes, scores, float(iou_threshold))
 
 
-def batched_nms(boxes, scores, idxs, iou_threshold):
+def batched_nms(boxes: Tensor, scores: Tensor, idxs: Tensor, iou_threshold: float) -> Tensor:
     """nms within each category of idxs: boxes of different categories never suppress each other
     (each category's boxes are shifted apart by more than the largest coordinate)."""
     if boxes.numel() == 0:
         return ember.empty((0,), dtype=ember.int64, device=boxes.device)
     if not (idxs.dim() == 1 and idxs.size(0) == boxes.size(0)):
         raise RuntimeError(f"batched_nms: idxs must be a 1-d tensor with one entry per box, got shape "
-                           f"{tuple(idxs.shape)} for {boxes.size(0)} boxes")
+                           f"{list(idxs.shape)} for {boxes.size(0)} boxes")
     max_coordinate = boxes.max()
     offsets = idxs.to(boxes) * (max_coordinate + ember.tensor(1).to(boxes))
     return nms(boxes + offsets[:, None], scores, iou_threshold)
 
 
-def remove_small_boxes(boxes, min_size):
+def remove_small_boxes(boxes: Tensor, min_size: float) -> Tensor:
     """Indices of the boxes whose sides are both at least min_size."""
     ws, hs = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
     keep = (ws >= min_size) & (hs >= min_size)
     return ember.where(keep)[0]
 
 
-def clip_boxes_to_image(boxes, size):
+def clip_boxes_to_image(boxes: Tensor, size: Tuple[int, int]) -> Tensor:
     """Clips boxes (Tensor[..., 4]) to an image of size (height, width)."""
     dim = boxes.dim()
     boxes_x, boxes_y = boxes[..., 0::2], boxes[..., 1::2]
@@ -45,7 +50,7 @@ def clip_boxes_to_image(boxes, size):
 _FORMATS = ("xyxy", "xywh", "cxcywh")
 
 
-def _to_xyxy(boxes, fmt):
+def _to_xyxy(boxes: Tensor, fmt: str) -> Tensor:
     a, b, c, d = boxes.unbind(-1)
     if fmt == "xywh":
         return ember.stack((a, b, a + c, b + d), dim=-1)
@@ -54,7 +59,7 @@ def _to_xyxy(boxes, fmt):
     return boxes
 
 
-def _from_xyxy(boxes, fmt):
+def _from_xyxy(boxes: Tensor, fmt: str) -> Tensor:
     x1, y1, x2, y2 = boxes.unbind(-1)
     if fmt == "xywh":
         return ember.stack((x1, y1, x2 - x1, y2 - y1), dim=-1)
@@ -63,7 +68,7 @@ def _from_xyxy(boxes, fmt):
     return boxes
 
 
-def box_convert(boxes, in_fmt, out_fmt):
+def box_convert(boxes: Tensor, in_fmt: str, out_fmt: str) -> Tensor:
     """Converts boxes between 'xyxy', 'xywh' (corner, size) and 'cxcywh' (centre, size)."""
     if in_fmt not in _FORMATS or out_fmt not in _FORMATS:
         raise ValueError("Unsupported Bounding Box Conversions for given in_fmt and out_fmt")
@@ -72,13 +77,13 @@ def box_convert(boxes, in_fmt, out_fmt):
     return _from_xyxy(_to_xyxy(boxes, in_fmt), out_fmt)
 
 
-def box_area(boxes):
+def box_area(boxes: Tensor) -> Tensor:
     """Areas of Tensor[N, 4] boxes."""
     boxes = upcast(boxes)
     return (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
 
 
-def _inter_union(boxes1, boxes2):
+def _inter_union(boxes1: Tensor, boxes2: Tensor) -> Tuple[Tensor, Tensor]:
     area1, area2 = box_area(boxes1), box_area(boxes2)
     lt = ember.max(boxes1[:, None, :2], boxes2[:, :2])
     rb = ember.min(boxes1[:, None, 2:], boxes2[:, 2:])
@@ -87,13 +92,13 @@ def _inter_union(boxes1, boxes2):
     return inter, area1[:, None] + area2 - inter
 
 
-def _check_pair(boxes1, boxes2, name):
-    for b in (boxes1, boxes2):
+def _check_pair(boxes1: Tensor, boxes2: Tensor, name: str) -> None:
+    for b in [boxes1, boxes2]:
         if b.dim() != 2 or b.size(-1) != 4:
-            raise ValueError(f"{name}: boxes must be Tensor[N, 4], got shape {tuple(b.shape)}")
+            raise ValueError(f"{name}: boxes must be Tensor[N, 4], got shape {list(b.shape)}")
 
 
-def box_iou(boxes1, boxes2):
+def box_iou(boxes1: Tensor, boxes2: Tensor) -> Tensor:
     """Intersection over union, Tensor[N, M], of every pair of boxes1 [N, 4] and boxes2 [M, 4]."""
     _check_pair(boxes1, boxes2, "box_iou")
     inter, union = _inter_union(boxes1, boxes2)

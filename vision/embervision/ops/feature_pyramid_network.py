@@ -2,8 +2,9 @@
 then a 3x3 conv per level; optional extra levels (a max-pooled one, or RetinaNet's P6/P7)."""
 
 from collections import OrderedDict
+from typing import Dict, List, Tuple
 
-from ember import nn
+from ember import Tensor, nn
 from ember.nn import functional as F
 
 from .misc import Conv2dNormActivation
@@ -12,14 +13,14 @@ from .misc import Conv2dNormActivation
 class ExtraFPNBlock(nn.Module):
     """Base of the blocks that add levels: forward(results, x, names) -> (results, names)."""
 
-    def forward(self, results, x, names):
+    def forward(self, results: List[Tensor], x: List[Tensor], names: List[str]) -> Tuple[List[Tensor], List[str]]:
         raise NotImplementedError(f"{type(self).__name__} must define forward(results, x, names)")
 
 
 class LastLevelMaxPool(ExtraFPNBlock):
     """Adds a "pool" level: the last level subsampled by 2."""
 
-    def forward(self, x, y, names):
+    def forward(self, x: List[Tensor], y: List[Tensor], names: List[str]) -> Tuple[List[Tensor], List[str]]:
         names.append("pool")
         x.append(F.max_pool2d(x[-1], kernel_size=1, stride=2, padding=0))
         return x, names
@@ -43,7 +44,7 @@ class LastLevelP6P7(ExtraFPNBlock):
         _init_convs(self)
         self.use_P5 = in_channels == out_channels
 
-    def forward(self, p, c, names):
+    def forward(self, p: List[Tensor], c: List[Tensor], names: List[str]) -> Tuple[List[Tensor], List[str]]:
         p5, c5 = p[-1], c[-1]
         p6 = self.p6(p5 if self.use_P5 else c5)
         p7 = self.p7(F.relu(p6))
@@ -88,16 +89,39 @@ class FeaturePyramidNetwork(nn.Module):
         super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                                       error_msgs)
 
-    def forward(self, x):
+    def get_result_from_inner_blocks(self, x: Tensor, idx: int) -> Tensor:
+        """self.inner_blocks[idx](x); a loop, as scripted code indexes a ModuleList only by constants."""
+        if idx < 0:
+            idx += len(self.inner_blocks)
+        out = x
+        for i, module in enumerate(self.inner_blocks):
+            if i == idx:
+                out = module(x)
+        return out
+
+    def get_result_from_layer_blocks(self, x: Tensor, idx: int) -> Tensor:
+        if idx < 0:
+            idx += len(self.layer_blocks)
+        out = x
+        for i, module in enumerate(self.layer_blocks):
+            if i == idx:
+                out = module(x)
+        return out
+
+    def forward(self, x: Dict[str, Tensor]) -> Dict[str, Tensor]:
         names = list(x.keys())
         feats = list(x.values())
-        last_inner = self.inner_blocks[-1](feats[-1])
-        results = [self.layer_blocks[-1](last_inner)]
+        last_inner = self.get_result_from_inner_blocks(feats[-1], -1)
+        results = [self.get_result_from_layer_blocks(last_inner, -1)]
         for idx in range(len(feats) - 2, -1, -1):
-            inner_lateral = self.inner_blocks[idx](feats[idx])
-            top_down = F.interpolate(last_inner, size=tuple(inner_lateral.shape[-2:]), mode="nearest")
+            inner_lateral = self.get_result_from_inner_blocks(feats[idx], idx)
+            feat_shape = inner_lateral.shape[-2:]
+            top_down = F.interpolate(last_inner, size=feat_shape, mode="nearest")
             last_inner = inner_lateral + top_down
-            results.insert(0, self.layer_blocks[idx](last_inner))
+            results.insert(0, self.get_result_from_layer_blocks(last_inner, idx))
         if self.extra_blocks is not None:
             results, names = self.extra_blocks(results, feats, names)
-        return OrderedDict(zip(names, results))
+        out: Dict[str, Tensor] = OrderedDict()
+        for name, result in zip(names, results):
+            out[name] = result
+        return out

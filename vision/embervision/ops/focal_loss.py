@@ -1,10 +1,12 @@
 """sigmoid_focal_loss (RetinaNet): cross entropy down-weighted on well-classified examples."""
 
 import ember
+from ember import Tensor
 from ember.nn import functional as F
 
 
-def sigmoid_focal_loss(inputs, targets, alpha=0.25, gamma=2, reduction="none"):
+def sigmoid_focal_loss(inputs: Tensor, targets: Tensor, alpha: float = 0.25, gamma: float = 2,
+                       reduction: str = "none") -> Tensor:
     """inputs are logits, targets the binary labels (same shape); alpha < 0 turns class weighting off."""
     p = ember.sigmoid(inputs)
     ce_loss = F.binary_cross_entropy_with_logits(inputs, targets, reduction="none")

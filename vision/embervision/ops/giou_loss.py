@@ -1,9 +1,10 @@
 """generalized_box_iou_loss: 1 - GIoU of each box with its pair (elementwise, not pairwise), as FCOS uses."""
 
 import ember
+from ember import Tensor
 
 
-def generalized_box_iou_loss(boxes1, boxes2, reduction="none", eps=1e-7):
+def generalized_box_iou_loss(boxes1: Tensor, boxes2: Tensor, reduction: str = "none", eps: float = 1e-7) -> Tensor:
     """boxes1, boxes2: Tensor[..., 4] (x1, y1, x2, y2), paired elementwise; reduction 'none' | 'mean' | 'sum'."""
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"Invalid Value for arg 'reduction': '{reduction} \n Supported reduction modes: 'none', "

@@ -1,14 +1,21 @@
 """roi_align / ps_roi_align over ember.ops.vision's kernels, and their module forms."""
 
+from typing import List, Union
+
 import ember
-from ember import nn
+from ember import Tensor, nn
 
-from ._utils import pair, roi_tensor, run_in_fp32_under_autocast
+from ._utils import pair, roi_tensor, run_in_fp32_under_autocast, script_roi_tensor
 
 
-def roi_align(input, boxes, output_size, spatial_scale=1.0, sampling_ratio=-1, aligned=False):
+def roi_align(input: Tensor, boxes: Union[Tensor, List[Tensor]], output_size: List[int], spatial_scale: float = 1.0,
+              sampling_ratio: int = -1, aligned: bool = False) -> Tensor:
     """Mask R-CNN's RoIAlign: boxes are a Tensor[K, 5] (image index, x1, y1, x2, y2) or a list of
-    Tensor[L, 4] (one per image); returns Tensor[K, C, output_size]."""
+    Tensor[L, 4] (one per image); returns Tensor[K, C, output_size]. Scripted code (output_size a list of two
+    ints there) calls the op (vision::roi_align) itself: scripted code has no autocast regions."""
+    if ember.jit.is_scripting():
+        return ember.ops.vision.roi_align(input, script_roi_tensor(boxes), float(spatial_scale), output_size[0],
+                                          output_size[1], sampling_ratio, aligned)
     rois = roi_tensor(boxes)
     oh, ow = pair(output_size)
     return run_in_fp32_under_autocast(ember.ops.vision.roi_align, input, rois, float(spatial_scale), oh, ow,

@@ -2,23 +2,27 @@
 best ground-truth box by IoU), the balanced positive/negative sampler, and small helpers."""
 
 import math
+from typing import Dict, List, Optional, Tuple
 
 import ember
+from ember import Tensor
 from ember.nn import functional as F
 
 from ...ops.misc import FrozenBatchNorm2d
 
 
+@ember.jit.script
 class BalancedPositiveNegativeSampler:
     """Samples batch_size_per_image labels per image, at most positive_fraction of them positive (label >= 1);
     negatives are label 0, -1 is ignored. Returns per-image uint8 masks (positives, negatives)."""
 
-    def __init__(self, batch_size_per_image, positive_fraction):
+    def __init__(self, batch_size_per_image: int, positive_fraction: float):
         self.batch_size_per_image = batch_size_per_image
         self.positive_fraction = positive_fraction
 
-    def __call__(self, matched_idxs):
-        pos_idx, neg_idx = [], []
+    def __call__(self, matched_idxs: List[Tensor]) -> Tuple[List[Tensor], List[Tensor]]:
+        pos_idx: List[Tensor] = []
+        neg_idx: List[Tensor] = []
         for matched_idxs_per_image in matched_idxs:
             positive = ember.where(matched_idxs_per_image >= 1)[0]
             negative = ember.where(matched_idxs_per_image == 0)[0]
@@ -35,7 +39,7 @@ class BalancedPositiveNegativeSampler:
         return pos_idx, neg_idx
 
 
-def encode_boxes(reference_boxes, proposals, weights):
+def encode_boxes(reference_boxes: Tensor, proposals: Tensor, weights: Tensor) -> Tensor:
     """Deltas (dx, dy, dw, dh) that take each proposal to its reference box (R-CNN's parametrization)."""
     wx, wy, ww, wh = weights[0], weights[1], weights[2], weights[3]
     ex_widths = proposals[:, 2:3] - proposals[:, 0:1]
@@ -53,31 +57,34 @@ def encode_boxes(reference_boxes, proposals, weights):
     return ember.cat((dx, dy, dw, dh), dim=1)
 
 
+@ember.jit.script
 class BoxCoder:
     """Encodes boxes as deltas relative to reference boxes and decodes them back; dw/dh are clipped at
     bbox_xform_clip before exp so a wild prediction cannot overflow."""
 
-    def __init__(self, weights, bbox_xform_clip=math.log(1000.0 / 16)):
+    def __init__(self, weights: Tuple[float, float, float, float], bbox_xform_clip: float = math.log(1000.0 / 16)):
         self.weights = weights
         self.bbox_xform_clip = bbox_xform_clip
 
-    def encode(self, reference_boxes, proposals):
+    def encode(self, reference_boxes: List[Tensor], proposals: List[Tensor]) -> List[Tensor]:
         boxes_per_image = [len(b) for b in reference_boxes]
         targets = self.encode_single(ember.cat(reference_boxes, dim=0), ember.cat(proposals, dim=0))
         return targets.split(boxes_per_image, 0)
 
-    def encode_single(self, reference_boxes, proposals):
+    def encode_single(self, reference_boxes: Tensor, proposals: Tensor) -> Tensor:
         weights = ember.tensor(self.weights, dtype=reference_boxes.dtype, device=reference_boxes.device)
         return encode_boxes(reference_boxes, proposals, weights)
 
-    def decode(self, rel_codes, boxes):
+    def decode(self, rel_codes: Tensor, boxes: List[Tensor]) -> Tensor:
         if not isinstance(boxes, (list, tuple)):
             raise TypeError(f"This function expects boxes of type list or tuple, got {type(boxes)}")
         if not isinstance(rel_codes, ember.Tensor):
             raise TypeError(f"This function expects rel_codes of type Tensor, got {type(rel_codes)}")
         boxes_per_image = [b.size(0) for b in boxes]
         concat_boxes = ember.cat(boxes, dim=0)
-        box_sum = sum(boxes_per_image)
+        box_sum = 0
+        for val in boxes_per_image:
+            box_sum += val
         if box_sum > 0:
             rel_codes = rel_codes.reshape(box_sum, -1)
         pred_boxes = self.decode_single(rel_codes, concat_boxes)
@@ -85,7 +92,7 @@ class BoxCoder:
             pred_boxes = pred_boxes.reshape(box_sum, -1, 4)
         return pred_boxes
 
-    def decode_single(self, rel_codes, boxes):
+    def decode_single(self, rel_codes: Tensor, boxes: Tensor) -> Tensor:
         """rel_codes [N, 4k] against boxes [N, 4] -> boxes [N, 4k] (x1, y1, x2, y2 per class)."""
         boxes = boxes.to(rel_codes.dtype)
         widths = boxes[:, 2] - boxes[:, 0]
@@ -105,6 +112,7 @@ class BoxCoder:
         return pred.flatten(1)
 
 
+@ember.jit.script
 class Matcher:
     """Assigns each prediction (column of an IoU matrix [gt, pred]) the index of its best ground truth, or
     BELOW_LOW_THRESHOLD (-1) / BETWEEN_THRESHOLDS (-2). With allow_low_quality_matches every ground truth
@@ -113,14 +121,14 @@ class Matcher:
     BELOW_LOW_THRESHOLD = -1
     BETWEEN_THRESHOLDS = -2
 
-    def __init__(self, high_threshold, low_threshold, allow_low_quality_matches=False):
+    def __init__(self, high_threshold: float, low_threshold: float, allow_low_quality_matches: bool = False):
         if low_threshold > high_threshold:
             raise ValueError("low_threshold should be <= high_threshold")
         self.high_threshold = high_threshold
         self.low_threshold = low_threshold
         self.allow_low_quality_matches = allow_low_quality_matches
 
-    def __call__(self, match_quality_matrix):
+    def __call__(self, match_quality_matrix: Tensor) -> Tensor:
         if match_quality_matrix.numel() == 0:
             if match_quality_matrix.shape[0] == 0:
                 raise ValueError("No ground-truth boxes available for one of the images during training")
@@ -132,24 +140,35 @@ class Matcher:
         matches[below_low] = self.BELOW_LOW_THRESHOLD
         matches[between] = self.BETWEEN_THRESHOLDS
         if self.allow_low_quality_matches:
-            self.set_low_quality_matches_(matches, all_matches, match_quality_matrix)
+            if all_matches is None:
+                ember._assert(False, "all_matches should not be None")
+            else:
+                self.set_low_quality_matches_(matches, all_matches, match_quality_matrix)
         return matches
 
-    def set_low_quality_matches_(self, matches, all_matches, match_quality_matrix):
+    def set_low_quality_matches_(self, matches: Tensor, all_matches: Tensor, match_quality_matrix: Tensor) -> None:
         highest_quality_foreach_gt, _ = match_quality_matrix.max(dim=1)
         pairs = ember.where(match_quality_matrix == highest_quality_foreach_gt[:, None])
         pred_inds_to_update = pairs[1]
         matches[pred_inds_to_update] = all_matches[pred_inds_to_update]
 
 
-class SSDMatcher(Matcher):
-    """SSD's matcher: one threshold, and every ground truth forced onto its best prediction."""
+@ember.jit.script
+class SSDMatcher:
+    """SSD's matcher: one threshold, and every ground truth forced onto its best prediction (a Matcher inside
+    rather than a subclass, as scripted classes do not inherit)."""
 
-    def __init__(self, threshold):
-        super().__init__(threshold, threshold, allow_low_quality_matches=False)
+    BELOW_LOW_THRESHOLD = -1
+    BETWEEN_THRESHOLDS = -2
 
-    def __call__(self, match_quality_matrix):
-        matches = super().__call__(match_quality_matrix)
+    def __init__(self, threshold: float):
+        self.matcher = Matcher(threshold, threshold, False)
+        self.high_threshold = threshold
+        self.low_threshold = threshold
+        self.allow_low_quality_matches = False
+
+    def __call__(self, match_quality_matrix: Tensor) -> Tensor:
+        matches = self.matcher(match_quality_matrix)
         _, highest_quality_pred_foreach_gt = match_quality_matrix.max(dim=1)
         n_gt = highest_quality_pred_foreach_gt.size(0)
         matches[highest_quality_pred_foreach_gt] = ember.arange(n_gt, dtype=ember.int64,
@@ -164,17 +183,20 @@ def overwrite_eps(model, eps):
             module.eps = eps
 
 
-def _topk_min(values, orig_kval, axis):
+def _topk_min(values: Tensor, orig_kval: int, axis: int) -> int:
     """k for topk: orig_kval, but never more than the axis holds."""
     return min(int(values.size(axis)), orig_kval)
 
 
-def _box_loss(kind, box_coder, anchors_per_image, matched_gt_boxes_per_image, bbox_regression_per_image, cnf=None):
+def _box_loss(kind: str, box_coder: BoxCoder, anchors_per_image: Tensor, matched_gt_boxes_per_image: Tensor,
+              bbox_regression_per_image: Tensor, cnf: Optional[Dict[str, float]] = None) -> Tensor:
     """Summed regression loss of one image's foreground anchors against their matched boxes (as deltas)."""
     if kind not in ("l1", "smooth_l1"):
         raise ValueError(f"Unsupported loss: {kind}")
     target_regression = box_coder.encode_single(matched_gt_boxes_per_image, anchors_per_image)
     if kind == "l1":
         return F.l1_loss(bbox_regression_per_image, target_regression, reduction="sum")
-    beta = cnf["beta"] if cnf is not None and "beta" in cnf else 1.0
+    beta = 1.0
+    if cnf is not None and "beta" in cnf:
+        beta = cnf["beta"]
     return F.smooth_l1_loss(bbox_regression_per_image, target_regression, reduction="sum", beta=beta)

@@ -2,9 +2,12 @@
 one pair per aspect ratio, centred on every cell, as fractions of the image, then in pixels."""
 
 import math
+from typing import List
 
 import ember
-from ember import nn
+from ember import Tensor, nn
+
+from .image_list import ImageList
 
 
 class DefaultBoxGenerator(nn.Module):
@@ -40,22 +43,24 @@ class DefaultBoxGenerator(nn.Module):
             wh_pairs_all.append(ember.as_tensor(wh_pairs, dtype=dtype, device=device))
         return wh_pairs_all
 
-    def num_anchors_per_location(self):
+    def num_anchors_per_location(self) -> List[int]:
         return [2 + 2 * len(r) for r in self.aspect_ratios]
 
-    def _grid_default_boxes(self, grid_sizes, image_size, dtype=ember.float32):
+    def _grid_default_boxes(self, grid_sizes: List[List[int]], image_size: List[int], dtype: int = ember.float32
+                            ) -> Tensor:
         """All maps' default boxes as (cx, cy, w, h) fractions of the image."""
-        default_boxes = []
+        default_boxes: List[Tensor] = []
         for k, f_k in enumerate(grid_sizes):
             if self.steps is not None:
                 x_f_k, y_f_k = image_size[1] / self.steps[k], image_size[0] / self.steps[k]
             else:
-                y_f_k, x_f_k = f_k
+                y_f_k, x_f_k = float(f_k[0]), float(f_k[1])
             shifts_x = ((ember.arange(0, f_k[1]) + 0.5) / x_f_k).to(dtype=dtype)
             shifts_y = ((ember.arange(0, f_k[0]) + 0.5) / y_f_k).to(dtype=dtype)
-            shift_y, shift_x = ember.meshgrid(shifts_y, shifts_x, indexing="ij")
-            shift_x, shift_y = shift_x.reshape(-1), shift_y.reshape(-1)
-            shifts = ember.stack((shift_x, shift_y) * len(self._wh_pairs[k]), dim=-1).reshape(-1, 2)
+            grids = ember.meshgrid([shifts_y, shifts_x], indexing="ij")
+            shift_x, shift_y = grids[1].reshape(-1), grids[0].reshape(-1)
+            # (x, y) once per default box of the cell: the pair repeated along the last dim, then as rows
+            shifts = ember.stack([shift_x, shift_y], dim=-1).repeat(1, len(self._wh_pairs[k])).reshape(-1, 2)
             # Sizes are clipped to the image in (cx, cy, w, h) form, before conversion to corners.
             wh = self._wh_pairs[k].clamp(min=0, max=1) if self.clip else self._wh_pairs[k]
             default_boxes.append(ember.cat((shifts, wh.repeat(f_k[0] * f_k[1], 1)), dim=1))
@@ -65,9 +70,9 @@ class DefaultBoxGenerator(nn.Module):
         return (f"{self.__class__.__name__}(aspect_ratios={self.aspect_ratios}, clip={self.clip}, "
                 f"scales={self.scales}, steps={self.steps})")
 
-    def forward(self, image_list, feature_maps):
-        grid_sizes = [tuple(int(s) for s in fm.shape[-2:]) for fm in feature_maps]
-        image_size = tuple(int(s) for s in image_list.tensors.shape[-2:])
+    def forward(self, image_list: ImageList, feature_maps: List[Tensor]) -> List[Tensor]:
+        grid_sizes = [fm.shape[-2:] for fm in feature_maps]
+        image_size = image_list.tensors.shape[-2:]
         dtype = feature_maps[0].dtype
         boxes = self._grid_default_boxes(grid_sizes, image_size, dtype=dtype)
         x_y_size = ember.tensor([image_size[1], image_size[0]], dtype=dtype)

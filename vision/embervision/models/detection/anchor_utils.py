@@ -1,8 +1,12 @@
 """AnchorGenerator: for each feature map, base anchors of the given sizes and aspect ratios (centred on 0)
 shifted to every cell of the map, in image coordinates."""
 
+from typing import List, Optional
+
 import ember
-from ember import nn
+from ember import Tensor, nn
+
+from .image_list import ImageList
 
 
 class AnchorGenerator(nn.Module):
@@ -19,7 +23,8 @@ class AnchorGenerator(nn.Module):
         self.aspect_ratios = aspect_ratios
         self.cell_anchors = [self.generate_anchors(size, ar) for size, ar in zip(sizes, aspect_ratios)]
 
-    def generate_anchors(self, scales, aspect_ratios, dtype=ember.float32, device=None):
+    def generate_anchors(self, scales: List[int], aspect_ratios: List[float], dtype: int = ember.float32,
+                         device: Optional[str] = None) -> Tensor:
         """Anchors of area scale**2 and height/width ratio aspect_ratio, rounded: [len(ar) * len(scales), 4]."""
         scales = ember.as_tensor(scales, dtype=dtype, device=device)
         aspect_ratios = ember.as_tensor(aspect_ratios, dtype=dtype, device=device)
@@ -30,14 +35,16 @@ class AnchorGenerator(nn.Module):
         base_anchors = ember.stack([-ws, -hs, ws, hs], dim=1) / 2
         return base_anchors.round()
 
-    def set_cell_anchors(self, dtype, device):
+    def set_cell_anchors(self, dtype: int, device: str) -> None:
         self.cell_anchors = [a.to(dtype=dtype, device=device) for a in self.cell_anchors]
 
-    def num_anchors_per_location(self):
+    def num_anchors_per_location(self) -> List[int]:
         return [len(s) * len(a) for s, a in zip(self.sizes, self.aspect_ratios)]
 
-    def grid_anchors(self, grid_sizes, strides):
-        anchors = []
+    def grid_anchors(self, grid_sizes: List[List[int]], strides: List[List[int]], dtype: Optional[int] = None,
+                     device: Optional[str] = None) -> List[Tensor]:
+        """Each level's base anchors (in dtype on device when given) shifted to every cell of its grid."""
+        anchors: List[Tensor] = []
         if not (len(grid_sizes) == len(strides) == len(self.cell_anchors)):
             raise ValueError("Anchors should be Tuple[Tuple[int]] because each feature map could potentially have "
                              "different sizes and aspect ratios. There needs to be a match between the number of "
@@ -45,21 +52,21 @@ class AnchorGenerator(nn.Module):
         for size, stride, base_anchors in zip(grid_sizes, strides, self.cell_anchors):
             grid_height, grid_width = size
             stride_height, stride_width = stride
-            device = base_anchors.device
-            shifts_x = ember.arange(0, grid_width, dtype=ember.int32, device=device) * stride_width
-            shifts_y = ember.arange(0, grid_height, dtype=ember.int32, device=device) * stride_height
-            shift_y, shift_x = ember.meshgrid(shifts_y, shifts_x, indexing="ij")
+            if dtype is not None or device is not None:
+                base_anchors = base_anchors.to(dtype=dtype, device=device)
+            shifts_x = ember.arange(0, grid_width, dtype=ember.int32, device=base_anchors.device) * stride_width
+            shifts_y = ember.arange(0, grid_height, dtype=ember.int32, device=base_anchors.device) * stride_height
+            shift_y, shift_x = ember.meshgrid([shifts_y, shifts_x], indexing="ij")
             shift_x, shift_y = shift_x.reshape(-1), shift_y.reshape(-1)
             shifts = ember.stack((shift_x, shift_y, shift_x, shift_y), dim=1)
             anchors.append((shifts.view(-1, 1, 4) + base_anchors.view(1, -1, 4)).reshape(-1, 4))
         return anchors
 
-    def forward(self, image_list, feature_maps):
-        grid_sizes = [tuple(int(s) for s in fm.shape[-2:]) for fm in feature_maps]
+    def forward(self, image_list: ImageList, feature_maps: List[Tensor]) -> List[Tensor]:
+        grid_sizes = [fm.shape[-2:] for fm in feature_maps]
         image_size = image_list.tensors.shape[-2:]
         dtype, device = feature_maps[0].dtype, feature_maps[0].device
-        strides = [(int(image_size[0]) // g[0], int(image_size[1]) // g[1]) for g in grid_sizes]
-        self.set_cell_anchors(dtype, device)
-        anchors_over_all_feature_maps = self.grid_anchors(grid_sizes, strides)
-        all_anchors = ember.cat(anchors_over_all_feature_maps) if anchors_over_all_feature_maps else None
+        strides = [[image_size[0] // g[0], image_size[1] // g[1]] for g in grid_sizes]
+        anchors_over_all_feature_maps = self.grid_anchors(grid_sizes, strides, dtype, device)
+        all_anchors = ember.cat(anchors_over_all_feature_maps)
         return [all_anchors.clone() for _ in range(len(image_list.image_sizes))]

@@ -3,9 +3,10 @@ box sides, with centerness; GroupNorm heads, focal loss, GIoU loss; torchvision'
 
 import math
 from functools import partial
+from typing import Dict, List, Optional, Tuple
 
 import ember
-from ember import nn
+from ember import Tensor, nn
 from ember.nn import functional as F
 
 from ...ops import boxes as box_ops
@@ -26,25 +27,26 @@ from .retinanet import _flatten_levels
 from .transform import GeneralizedRCNNTransform
 
 
+@ember.jit.script
 class BoxLinearCoder:
     """Boxes as the distances (left, top, right, bottom) from a reference box's centre, optionally divided
     by the reference box's width/height."""
 
-    def __init__(self, normalize_by_size=True):
+    def __init__(self, normalize_by_size: bool = True):
         self.normalize_by_size = normalize_by_size
 
-    def _size(self, boxes):
+    def _size(self, boxes: Tensor) -> Tensor:
         w, h = boxes[..., 2] - boxes[..., 0], boxes[..., 3] - boxes[..., 1]
         return ember.stack((w, h, w, h), dim=-1)
 
-    def encode(self, reference_boxes, proposals):
+    def encode(self, reference_boxes: Tensor, proposals: Tensor) -> Tensor:
         ctr_x = 0.5 * (reference_boxes[..., 0] + reference_boxes[..., 2])
         ctr_y = 0.5 * (reference_boxes[..., 1] + reference_boxes[..., 3])
         targets = ember.stack((ctr_x - proposals[..., 0], ctr_y - proposals[..., 1], proposals[..., 2] - ctr_x,
                                proposals[..., 3] - ctr_y), dim=-1)
         return targets / self._size(reference_boxes) if self.normalize_by_size else targets
 
-    def decode(self, rel_codes, boxes):
+    def decode(self, rel_codes: Tensor, boxes: Tensor) -> Tensor:
         boxes = boxes.to(dtype=rel_codes.dtype)
         ctr_x = 0.5 * (boxes[..., 0] + boxes[..., 2])
         ctr_y = 0.5 * (boxes[..., 1] + boxes[..., 3])
@@ -77,7 +79,7 @@ class FCOSClassificationHead(nn.Module):
         nn.init.normal_(self.cls_logits.weight, std=0.01)
         nn.init.constant_(self.cls_logits.bias, -math.log((1 - prior_probability) / prior_probability))
 
-    def forward(self, x):
+    def forward(self, x: List[Tensor]) -> Tensor:
         return _flatten_levels([self.cls_logits(self.conv(features)) for features in x], self.num_classes)
 
 
@@ -91,7 +93,7 @@ class FCOSRegressionHead(nn.Module):
             nn.init.normal_(layer.weight, std=0.01)
             nn.init.zeros_(layer.bias)
 
-    def forward(self, x):
+    def forward(self, x: List[Tensor]) -> Tuple[Tensor, Tensor]:
         feats = [self.conv(features) for features in x]
         regression = _flatten_levels([F.relu(self.bbox_reg(f)) for f in feats], 4)
         return regression, _flatten_levels([self.bbox_ctrness(f) for f in feats], 1)
@@ -104,13 +106,15 @@ class FCOSHead(nn.Module):
         self.classification_head = FCOSClassificationHead(in_channels, num_anchors, num_classes, num_convs)
         self.regression_head = FCOSRegressionHead(in_channels, num_anchors, num_convs)
 
-    def compute_loss(self, targets, head_outputs, anchors, matched_idxs):
+    def compute_loss(self, targets: List[Dict[str, Tensor]], head_outputs: Dict[str, Tensor], anchors: List[Tensor],
+                     matched_idxs: List[Tensor]) -> Dict[str, Tensor]:
         """Focal loss over all points; GIoU and centerness losses over the foreground ones; each divided by
         the number of foreground points."""
         cls_logits = head_outputs["cls_logits"]
         bbox_regression = head_outputs["bbox_regression"]
         bbox_ctrness = head_outputs["bbox_ctrness"]
-        all_classes, all_boxes = [], []
+        all_classes: List[Tensor] = []
+        all_boxes: List[Tensor] = []
         for targets_per_image, matched in zip(targets, matched_idxs):
             if len(targets_per_image["labels"]) == 0:
                 classes = targets_per_image["labels"].new_zeros((len(matched),))
@@ -121,21 +125,22 @@ class FCOSHead(nn.Module):
             classes[matched < 0] = -1  # background
             all_classes.append(classes)
             all_boxes.append(boxes)
-        all_boxes, all_classes, anchors = ember.stack(all_boxes), ember.stack(all_classes), ember.stack(anchors)
-        foreground = all_classes >= 0
+        gt_boxes, gt_classes, anchors_all = ember.stack(all_boxes), ember.stack(all_classes), ember.stack(anchors)
+        foreground = gt_classes >= 0
         num_foreground = int(foreground.sum())
         gt_classes_targets = ember.zeros_like(cls_logits)
-        fg_img, fg_pt = ember.where(foreground)
-        gt_classes_targets[fg_img, fg_pt, all_classes[fg_img, fg_pt]] = 1.0
+        fg = ember.where(foreground)
+        fg_img, fg_pt = fg[0], fg[1]
+        gt_classes_targets[fg_img, fg_pt, gt_classes[fg_img, fg_pt]] = 1.0
         loss_cls = sigmoid_focal_loss(cls_logits, gt_classes_targets, reduction="sum")
-        pred_boxes = self.box_coder.decode(bbox_regression, anchors)
-        loss_bbox_reg = generalized_box_iou_loss(pred_boxes[foreground], all_boxes[foreground], reduction="sum")
-        bbox_reg_targets = self.box_coder.encode(anchors, all_boxes)
+        pred_boxes = self.box_coder.decode(bbox_regression, anchors_all)
+        loss_bbox_reg = generalized_box_iou_loss(pred_boxes[foreground], gt_boxes[foreground], reduction="sum")
+        bbox_reg_targets = self.box_coder.encode(anchors_all, gt_boxes)
         if len(bbox_reg_targets) == 0:
             gt_ctrness_targets = bbox_reg_targets.new_zeros(bbox_reg_targets.size()[:-1])
         else:
-            left_right = bbox_reg_targets[:, :, [0, 2]]
-            top_bottom = bbox_reg_targets[:, :, [1, 3]]
+            left_right = bbox_reg_targets[:, :, 0::2]  # (left, right): columns 0 and 2
+            top_bottom = bbox_reg_targets[:, :, 1::2]
             gt_ctrness_targets = ember.sqrt((left_right.min(dim=-1)[0] / left_right.max(dim=-1)[0])
                                             * (top_bottom.min(dim=-1)[0] / top_bottom.max(dim=-1)[0]))
         pred_centerness = bbox_ctrness.squeeze(dim=2)
@@ -145,7 +150,7 @@ class FCOSHead(nn.Module):
         return {"classification": loss_cls / n, "bbox_regression": loss_bbox_reg / n,
                 "bbox_ctrness": loss_bbox_ctrness / n}
 
-    def forward(self, x):
+    def forward(self, x: List[Tensor]) -> Dict[str, Tensor]:
         cls_logits = self.classification_head(x)
         bbox_regression, bbox_ctrness = self.regression_head(x)
         return {"cls_logits": cls_logits, "bbox_regression": bbox_regression, "bbox_ctrness": bbox_ctrness}
@@ -181,10 +186,12 @@ class FCOS(nn.Module):
         self.detections_per_img = detections_per_img
         self.topk_candidates = topk_candidates
 
-    def eager_outputs(self, losses, detections):
+    @ember.jit.unused
+    def eager_outputs(self, losses: Dict[str, Tensor],
+                      detections: List[Dict[str, Tensor]]) -> Tuple[Dict[str, Tensor], List[Dict[str, Tensor]]]:
         return losses if self.training else detections
 
-    def match_points(self, anchors_per_image, gt_boxes, num_anchors_per_level):
+    def match_points(self, anchors_per_image: Tensor, gt_boxes: Tensor, num_anchors_per_level: List[int]) -> Tensor:
         """Each point's ground truth: its centre within center_sampling_radius strides of the box centre and
         inside the box, its largest side distance in the level's range (4-8 strides); the smallest such box."""
         gt_centers = (gt_boxes[:, :2] + gt_boxes[:, 2:]) / 2
@@ -208,8 +215,9 @@ class FCOS(nn.Module):
         matched_idx[best_values < 1e-5] = -1
         return matched_idx
 
-    def compute_loss(self, targets, head_outputs, anchors, num_anchors_per_level):
-        matched_idxs = []
+    def compute_loss(self, targets: List[Dict[str, Tensor]], head_outputs: Dict[str, Tensor], anchors: List[Tensor],
+                     num_anchors_per_level: List[int]) -> Dict[str, Tensor]:
+        matched_idxs: List[Tensor] = []
         for anchors_per_image, targets_per_image in zip(anchors, targets):
             if targets_per_image["boxes"].numel() == 0:
                 matched_idxs.append(ember.full((anchors_per_image.size(0),), -1, dtype=ember.int64,
@@ -219,10 +227,13 @@ class FCOS(nn.Module):
                                                       num_anchors_per_level))
         return self.head.compute_loss(targets, head_outputs, anchors, matched_idxs)
 
-    def postprocess_detections(self, head_outputs, anchors, image_shapes):
-        detections = []
+    def postprocess_detections(self, head_outputs: Dict[str, List[Tensor]], anchors: List[List[Tensor]],
+                               image_shapes: List[Tuple[int, int]]) -> List[Dict[str, Tensor]]:
+        detections: List[Dict[str, Tensor]] = []
         for index, image_shape in enumerate(image_shapes):
-            image_boxes, image_scores, image_labels = [], [], []
+            image_boxes: List[Tensor] = []
+            image_scores: List[Tensor] = []
+            image_labels: List[Tensor] = []
             for regression_level, logits_level, ctrness_level, anchors_level in zip(
                     [t[index] for t in head_outputs["bbox_regression"]], [t[index] for t in head_outputs["cls_logits"]],
                     [t[index] for t in head_outputs["bbox_ctrness"]], anchors[index]):
@@ -238,36 +249,44 @@ class FCOS(nn.Module):
                 image_boxes.append(box_ops.clip_boxes_to_image(boxes, image_shape))
                 image_scores.append(scores)
                 image_labels.append(topk_idxs % num_classes)
-            image_boxes, image_scores = ember.cat(image_boxes, dim=0), ember.cat(image_scores, dim=0)
-            image_labels = ember.cat(image_labels, dim=0)
-            keep = box_ops.batched_nms(image_boxes, image_scores, image_labels, self.nms_thresh)
+            all_boxes, all_scores = ember.cat(image_boxes, dim=0), ember.cat(image_scores, dim=0)
+            all_labels = ember.cat(image_labels, dim=0)
+            keep = box_ops.batched_nms(all_boxes, all_scores, all_labels, self.nms_thresh)
             keep = keep[:self.detections_per_img]
-            detections.append({"boxes": image_boxes[keep], "scores": image_scores[keep],
-                               "labels": image_labels[keep]})
+            detections.append({"boxes": all_boxes[keep], "scores": all_scores[keep], "labels": all_labels[keep]})
         return detections
 
-    def forward(self, images, targets=None):
-        """The losses ({classification, bbox_regression, bbox_ctrness}) in training, List[Dict] in eval."""
+    def forward(self, images: List[Tensor], targets: Optional[List[Dict[str, Tensor]]] = None
+                ) -> Tuple[Dict[str, Tensor], List[Dict[str, Tensor]]]:
+        """The losses ({classification, bbox_regression, bbox_ctrness}) in training, List[Dict] in eval;
+        scripted, the tuple (losses, detections)."""
         if self.training:
             check_training_targets(targets)
         original_image_sizes = original_sizes(images)
         images, targets = self.transform(images, targets)
         check_degenerate_boxes(targets)
-        features = self.backbone(images.tensors)
-        if isinstance(features, ember.Tensor):
-            features = {"0": features}
-        features = list(features.values())
+        feature_maps = self.backbone(images.tensors)
+        if isinstance(feature_maps, ember.Tensor):
+            feature_maps = {"0": feature_maps}
+        features = list(feature_maps.values())
         head_outputs = self.head(features)
         anchors = self.anchor_generator(images, features)
         num_anchors_per_level = [x.size(2) * x.size(3) for x in features]
-        losses, detections = {}, []
+        losses: Dict[str, Tensor] = {}
+        detections: List[Dict[str, Tensor]] = []
         if self.training:
+            if targets is None:
+                raise ValueError("targets should not be none when in training mode")
             losses = self.compute_loss(targets, head_outputs, anchors, num_anchors_per_level)
         else:
-            split_head_outputs = {k: list(v.split(num_anchors_per_level, dim=1)) for k, v in head_outputs.items()}
+            split_head_outputs: Dict[str, List[Tensor]] = {}
+            for k in head_outputs:
+                split_head_outputs[k] = list(head_outputs[k].split(num_anchors_per_level, dim=1))
             split_anchors = [list(a.split(num_anchors_per_level)) for a in anchors]
             detections = self.postprocess_detections(split_head_outputs, split_anchors, images.image_sizes)
             detections = self.transform.postprocess(detections, images.image_sizes, original_image_sizes)
+        if ember.jit.is_scripting():
+            return losses, detections
         return self.eager_outputs(losses, detections)
 
 

@@ -2,9 +2,10 @@
 sigmoid focal loss and a box regression head over 9 anchors per location; torchvision's retinanet_resnet50_fpn."""
 
 import math
+from typing import Dict, List, Optional, Tuple
 
 import ember
-from ember import nn
+from ember import Tensor, nn
 
 from ...ops import boxes as box_ops
 from ...ops import misc as misc_nn_ops
@@ -22,7 +23,7 @@ from .generalized_rcnn import check_degenerate_boxes, check_training_targets, or
 from .transform import GeneralizedRCNNTransform
 
 
-def _sum(values):
+def _sum(values: List[Tensor]) -> Tensor:
     total = values[0]
     for v in values[1:]:
         total = total + v
@@ -49,9 +50,9 @@ def _head_tower(in_channels, norm_layer):
     return conv
 
 
-def _flatten_levels(outputs, per_anchor):
+def _flatten_levels(outputs: List[Tensor], per_anchor: int) -> Tensor:
     """Per-level [N, A*K, H, W] -> [N, sum(H*W*A), K]."""
-    flat = []
+    flat: List[Tensor] = []
     for out in outputs:
         n, _, h, w = out.shape
         flat.append(out.view(n, -1, per_anchor, h, w).permute(0, 3, 4, 1, 2).reshape(n, -1, per_anchor))
@@ -82,8 +83,9 @@ class RetinaNetClassificationHead(_VersionedHead):
         self.num_anchors = num_anchors
         self.BETWEEN_THRESHOLDS = det_utils.Matcher.BETWEEN_THRESHOLDS
 
-    def compute_loss(self, targets, head_outputs, matched_idxs):
-        losses = []
+    def compute_loss(self, targets: List[Dict[str, Tensor]], head_outputs: Dict[str, Tensor],
+                     matched_idxs: List[Tensor]) -> Tensor:
+        losses: List[Tensor] = []
         for targets_per_image, cls_logits_per_image, matched_idxs_per_image in zip(
                 targets, head_outputs["cls_logits"], matched_idxs):
             foreground = matched_idxs_per_image >= 0
@@ -96,7 +98,7 @@ class RetinaNetClassificationHead(_VersionedHead):
                           / max(1, num_foreground))
         return _sum(losses) / len(targets)
 
-    def forward(self, x):
+    def forward(self, x: List[Tensor]) -> Tensor:
         return _flatten_levels([self.cls_logits(self.conv(features)) for features in x], self.num_classes)
 
 
@@ -110,8 +112,9 @@ class RetinaNetRegressionHead(_VersionedHead):
         self.box_coder = det_utils.BoxCoder(weights=(1.0, 1.0, 1.0, 1.0))
         self._loss_type = "l1"
 
-    def compute_loss(self, targets, head_outputs, anchors, matched_idxs):
-        losses = []
+    def compute_loss(self, targets: List[Dict[str, Tensor]], head_outputs: Dict[str, Tensor], anchors: List[Tensor],
+                     matched_idxs: List[Tensor]) -> Tensor:
+        losses: List[Tensor] = []
         for targets_per_image, bbox_regression_per_image, anchors_per_image, matched_idxs_per_image in zip(
                 targets, head_outputs["bbox_regression"], anchors, matched_idxs):
             foreground_idxs = ember.where(matched_idxs_per_image >= 0)[0]
@@ -122,7 +125,7 @@ class RetinaNetRegressionHead(_VersionedHead):
                           / max(1, num_foreground))
         return _sum(losses) / max(1, len(targets))
 
-    def forward(self, x):
+    def forward(self, x: List[Tensor]) -> Tensor:
         return _flatten_levels([self.bbox_reg(self.conv(features)) for features in x], 4)
 
 
@@ -133,11 +136,12 @@ class RetinaNetHead(nn.Module):
                                                                norm_layer=norm_layer)
         self.regression_head = RetinaNetRegressionHead(in_channels, num_anchors, norm_layer=norm_layer)
 
-    def compute_loss(self, targets, head_outputs, anchors, matched_idxs):
+    def compute_loss(self, targets: List[Dict[str, Tensor]], head_outputs: Dict[str, Tensor], anchors: List[Tensor],
+                     matched_idxs: List[Tensor]) -> Dict[str, Tensor]:
         return {"classification": self.classification_head.compute_loss(targets, head_outputs, matched_idxs),
                 "bbox_regression": self.regression_head.compute_loss(targets, head_outputs, anchors, matched_idxs)}
 
-    def forward(self, x):
+    def forward(self, x: List[Tensor]) -> Dict[str, Tensor]:
         return {"cls_logits": self.classification_head(x), "bbox_regression": self.regression_head(x)}
 
 
@@ -174,11 +178,14 @@ class RetinaNet(nn.Module):
         self.topk_candidates = topk_candidates
         self._has_warned = False
 
-    def eager_outputs(self, losses, detections):
+    @ember.jit.unused
+    def eager_outputs(self, losses: Dict[str, Tensor],
+                      detections: List[Dict[str, Tensor]]) -> Tuple[Dict[str, Tensor], List[Dict[str, Tensor]]]:
         return losses if self.training else detections
 
-    def compute_loss(self, targets, head_outputs, anchors):
-        matched_idxs = []
+    def compute_loss(self, targets: List[Dict[str, Tensor]], head_outputs: Dict[str, Tensor], anchors: List[Tensor]
+                     ) -> Dict[str, Tensor]:
+        matched_idxs: List[Tensor] = []
         for anchors_per_image, targets_per_image in zip(anchors, targets):
             if targets_per_image["boxes"].numel() == 0:
                 matched_idxs.append(ember.full((anchors_per_image.size(0),), -1, dtype=ember.int64,
@@ -188,13 +195,16 @@ class RetinaNet(nn.Module):
             matched_idxs.append(self.proposal_matcher(match_quality_matrix))
         return self.head.compute_loss(targets, head_outputs, anchors, matched_idxs)
 
-    def postprocess_detections(self, head_outputs, anchors, image_shapes):
+    def postprocess_detections(self, head_outputs: Dict[str, List[Tensor]], anchors: List[List[Tensor]],
+                               image_shapes: List[Tuple[int, int]]) -> List[Dict[str, Tensor]]:
         """Per image and level: scores over score_thresh, the topk_candidates best decoded; then nms per
         class over all levels and the detections_per_img best."""
         class_logits, box_regression = head_outputs["cls_logits"], head_outputs["bbox_regression"]
-        detections = []
+        detections: List[Dict[str, Tensor]] = []
         for index, image_shape in enumerate(image_shapes):
-            image_boxes, image_scores, image_labels = [], [], []
+            image_boxes: List[Tensor] = []
+            image_scores: List[Tensor] = []
+            image_labels: List[Tensor] = []
             for regression_level, logits_level, anchors_level in zip(
                     [br[index] for br in box_regression], [cl[index] for cl in class_logits], anchors[index]):
                 num_classes = logits_level.shape[-1]
@@ -211,41 +221,50 @@ class RetinaNet(nn.Module):
                 image_boxes.append(box_ops.clip_boxes_to_image(boxes, image_shape))
                 image_scores.append(scores)
                 image_labels.append(labels)
-            image_boxes = ember.cat(image_boxes, dim=0)
-            image_scores = ember.cat(image_scores, dim=0)
-            image_labels = ember.cat(image_labels, dim=0)
-            keep = box_ops.batched_nms(image_boxes, image_scores, image_labels, self.nms_thresh)
+            all_boxes = ember.cat(image_boxes, dim=0)
+            all_scores = ember.cat(image_scores, dim=0)
+            all_labels = ember.cat(image_labels, dim=0)
+            keep = box_ops.batched_nms(all_boxes, all_scores, all_labels, self.nms_thresh)
             keep = keep[:self.detections_per_img]
-            detections.append({"boxes": image_boxes[keep], "scores": image_scores[keep],
-                               "labels": image_labels[keep]})
+            detections.append({"boxes": all_boxes[keep], "scores": all_scores[keep], "labels": all_labels[keep]})
         return detections
 
-    def forward(self, images, targets=None):
+    def forward(self, images: List[Tensor], targets: Optional[List[Dict[str, Tensor]]] = None
+                ) -> Tuple[Dict[str, Tensor], List[Dict[str, Tensor]]]:
         """As GeneralizedRCNN: the losses ({classification, bbox_regression}) in training, List[Dict] with
-        boxes, scores, labels per image in eval."""
+        boxes, scores, labels per image in eval; scripted, the tuple (losses, detections)."""
         if self.training:
             check_training_targets(targets)
         original_image_sizes = original_sizes(images)
         images, targets = self.transform(images, targets)
         check_degenerate_boxes(targets)
-        features = self.backbone(images.tensors)
-        if isinstance(features, ember.Tensor):
-            features = {"0": features}
-        features = list(features.values())
+        feature_maps = self.backbone(images.tensors)
+        if isinstance(feature_maps, ember.Tensor):
+            feature_maps = {"0": feature_maps}
+        features = list(feature_maps.values())
         head_outputs = self.head(features)
         anchors = self.anchor_generator(images, features)
-        losses, detections = {}, []
+        losses: Dict[str, Tensor] = {}
+        detections: List[Dict[str, Tensor]] = []
         if self.training:
+            if targets is None:
+                raise ValueError("targets should not be none when in training mode")
             losses = self.compute_loss(targets, head_outputs, anchors)
         else:
             num_anchors_per_level = [x.size(2) * x.size(3) for x in features]
-            hw = sum(num_anchors_per_level)
+            hw = 0
+            for v in num_anchors_per_level:
+                hw += v
             a = head_outputs["cls_logits"].size(1) // hw
             num_anchors_per_level = [n * a for n in num_anchors_per_level]
-            split_head_outputs = {k: list(v.split(num_anchors_per_level, dim=1)) for k, v in head_outputs.items()}
+            split_head_outputs: Dict[str, List[Tensor]] = {}
+            for k in head_outputs:
+                split_head_outputs[k] = list(head_outputs[k].split(num_anchors_per_level, dim=1))
             split_anchors = [list(anchor.split(num_anchors_per_level)) for anchor in anchors]
             detections = self.postprocess_detections(split_head_outputs, split_anchors, images.image_sizes)
             detections = self.transform.postprocess(detections, images.image_sizes, original_image_sizes)
+        if ember.jit.is_scripting():
+            return losses, detections
         return self.eager_outputs(losses, detections)
 
 

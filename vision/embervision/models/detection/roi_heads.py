@@ -2,33 +2,40 @@
 pooled per proposal, a box head and predictor giving class logits and per-class box deltas; the losses in
 training, per-image detections (score threshold, nms per class, top detections_per_img) in eval."""
 
+from typing import Dict, List, Optional, Tuple
+
 import ember
-from ember import nn
+from ember import Tensor, nn
 from ember.nn import functional as F
 
 from ...ops import boxes as box_ops
 from . import _utils as det_utils
+from .roi_keypoint import KeypointBranch
+from .roi_mask import MaskBranch
 
 
-def fastrcnn_loss(class_logits, box_regression, labels, regression_targets):
+def fastrcnn_loss(class_logits: Tensor, box_regression: Tensor, labels: List[Tensor],
+                  regression_targets: List[Tensor]) -> Tuple[Tensor, Tensor]:
     """Cross-entropy over all sampled proposals; smooth-L1 of the true class's deltas over the foreground
     ones, divided by the number of sampled proposals."""
-    labels = ember.cat(labels, dim=0)
-    regression_targets = ember.cat(regression_targets, dim=0)
-    classification_loss = F.cross_entropy(class_logits, labels)
-    pos_inds = ember.where(labels > 0)[0]
-    labels_pos = labels[pos_inds]
+    labels_cat = ember.cat(labels, dim=0)
+    regression_targets_cat = ember.cat(regression_targets, dim=0)
+    classification_loss = F.cross_entropy(class_logits, labels_cat)
+    pos_inds = ember.where(labels_cat > 0)[0]
+    labels_pos = labels_cat[pos_inds]
     n = class_logits.shape[0]
     box_regression = box_regression.reshape(n, box_regression.size(-1) // 4, 4)
-    box_loss = F.smooth_l1_loss(box_regression[pos_inds, labels_pos], regression_targets[pos_inds], beta=1 / 9,
+    box_loss = F.smooth_l1_loss(box_regression[pos_inds, labels_pos], regression_targets_cat[pos_inds], beta=1 / 9,
                                 reduction="sum")
-    return classification_loss, box_loss / labels.numel()
+    return classification_loss, box_loss / labels_cat.numel()
 
 
-_FLOAT_TYPES = (ember.float, ember.double, ember.half)
+def _is_float_type(dtype: int) -> bool:
+    """Whether dtype is one of the box types torchvision accepts (float, double, half; not bfloat16)."""
+    return dtype == ember.float or dtype == ember.double or dtype == ember.half
 
 
-class RoIHeads(nn.Module):
+class RoIHeads(MaskBranch, KeypointBranch, nn.Module):
     def __init__(self, box_roi_pool, box_head, box_predictor, fg_iou_thresh, bg_iou_thresh, batch_size_per_image,
                  positive_fraction, bbox_reg_weights, score_thresh, nms_thresh, detections_per_img,
                  mask_roi_pool=None, mask_head=None, mask_predictor=None, keypoint_roi_pool=None, keypoint_head=None,
@@ -53,14 +60,16 @@ class RoIHeads(nn.Module):
         self.keypoint_head = keypoint_head
         self.keypoint_predictor = keypoint_predictor
 
-    def has_mask(self):
+    def has_mask(self) -> bool:
         return not (self.mask_roi_pool is None or self.mask_head is None or self.mask_predictor is None)
 
-    def has_keypoint(self):
+    def has_keypoint(self) -> bool:
         return not (self.keypoint_roi_pool is None or self.keypoint_head is None or self.keypoint_predictor is None)
 
-    def assign_targets_to_proposals(self, proposals, gt_boxes, gt_labels):
-        matched_idxs, labels = [], []
+    def assign_targets_to_proposals(self, proposals: List[Tensor], gt_boxes: List[Tensor], gt_labels: List[Tensor]
+                                    ) -> Tuple[List[Tensor], List[Tensor]]:
+        matched_idxs: List[Tensor] = []
+        labels: List[Tensor] = []
         for proposals_in_image, gt_boxes_in_image, gt_labels_in_image in zip(proposals, gt_boxes, gt_labels):
             device = proposals_in_image.device
             if gt_boxes_in_image.numel() == 0:
@@ -76,16 +85,17 @@ class RoIHeads(nn.Module):
             labels.append(labels_in_image)
         return matched_idxs, labels
 
-    def subsample(self, labels):
+    def subsample(self, labels: List[Tensor]) -> List[Tensor]:
         sampled_pos_inds, sampled_neg_inds = self.fg_bg_sampler(labels)
         return [ember.where(pos | neg)[0] for pos, neg in zip(sampled_pos_inds, sampled_neg_inds)]
 
-    def add_gt_proposals(self, proposals, gt_boxes):
+    def add_gt_proposals(self, proposals: List[Tensor], gt_boxes: List[Tensor]) -> List[Tensor]:
         return [ember.cat((proposal, gt_box)) for proposal, gt_box in zip(proposals, gt_boxes)]
 
-    def check_targets(self, targets):
+    def check_targets(self, targets: Optional[List[Dict[str, Tensor]]]) -> None:
         if targets is None:
             raise ValueError("targets should not be none when in training mode")
+            return
         if not all("boxes" in t for t in targets):
             raise ValueError("Every element of targets should have a boxes key")
         if not all("labels" in t for t in targets):
@@ -95,17 +105,20 @@ class RoIHeads(nn.Module):
         if self.has_keypoint() and not all("keypoints" in t for t in targets):
             raise ValueError("Every element of targets should have a keypoints key")
 
-    def select_training_samples(self, proposals, targets):
+    def select_training_samples(self, proposals: List[Tensor], targets: Optional[List[Dict[str, Tensor]]]
+                                ) -> Tuple[List[Tensor], List[Tensor], List[Tensor], List[Tensor]]:
         """Ground-truth boxes joined to the proposals, matched, sampled; returns the sampled proposals, their
         matched ground-truth indices, labels and regression targets."""
         self.check_targets(targets)
+        if targets is None:
+            raise ValueError("targets should not be None")
         dtype, device = proposals[0].dtype, proposals[0].device
         gt_boxes = [t["boxes"].to(dtype) for t in targets]
         gt_labels = [t["labels"] for t in targets]
         proposals = self.add_gt_proposals(proposals, gt_boxes)
         matched_idxs, labels = self.assign_targets_to_proposals(proposals, gt_boxes, gt_labels)
         sampled_inds = self.subsample(labels)
-        matched_gt_boxes = []
+        matched_gt_boxes: List[Tensor] = []
         for img_id in range(len(proposals)):
             img_sampled_inds = sampled_inds[img_id]
             proposals[img_id] = proposals[img_id][img_sampled_inds]
@@ -118,12 +131,15 @@ class RoIHeads(nn.Module):
         regression_targets = self.box_coder.encode(matched_gt_boxes, proposals)
         return proposals, matched_idxs, labels, regression_targets
 
-    def postprocess_detections(self, class_logits, box_regression, proposals, image_shapes):
+    def postprocess_detections(self, class_logits: Tensor, box_regression: Tensor, proposals: List[Tensor],
+                               image_shapes: List[Tuple[int, int]]) -> Tuple[List[Tensor], List[Tensor], List[Tensor]]:
         num_classes = class_logits.shape[-1]
         boxes_per_image = [boxes_in_image.shape[0] for boxes_in_image in proposals]
         pred_boxes = self.box_coder.decode(box_regression, proposals)
         pred_scores = F.softmax(class_logits, -1)
-        all_boxes, all_scores, all_labels = [], [], []
+        all_boxes: List[Tensor] = []
+        all_scores: List[Tensor] = []
+        all_labels: List[Tensor] = []
         for boxes, scores, image_shape in zip(pred_boxes.split(boxes_per_image, 0),
                                               pred_scores.split(boxes_per_image, 0), image_shapes):
             boxes = box_ops.clip_boxes_to_image(boxes, image_shape)
@@ -142,37 +158,44 @@ class RoIHeads(nn.Module):
             all_labels.append(labels[keep])
         return all_boxes, all_scores, all_labels
 
-    def _check_target_types(self, targets):
+    def _check_target_types(self, targets: List[Dict[str, Tensor]]) -> None:
         for t in targets:
-            if t["boxes"].dtype not in _FLOAT_TYPES:
+            if not _is_float_type(t["boxes"].dtype):
                 raise TypeError(f"target boxes must of float type, instead got {t['boxes'].dtype}")
             if t["labels"].dtype != ember.int64:
                 raise TypeError(f"target labels must of int64 type, instead got {t['labels'].dtype}")
-            if self.has_keypoint() and "keypoints" in t and t["keypoints"].dtype not in _FLOAT_TYPES:
+            if self.has_keypoint() and "keypoints" in t and not _is_float_type(t["keypoints"].dtype):
                 raise TypeError(f"target keypoints must of float type, instead got {t['keypoints'].dtype}")
 
-    def forward(self, features, proposals, image_shapes, targets=None):
+    def forward(self, features: Dict[str, Tensor], proposals: List[Tensor], image_shapes: List[Tuple[int, int]],
+                targets: Optional[List[Dict[str, Tensor]]] = None
+                ) -> Tuple[List[Dict[str, Tensor]], Dict[str, Tensor]]:
         """Returns (detections: List[Dict[str, Tensor]] in eval, empty in training; losses: Dict in training)."""
         if targets is not None:
             self._check_target_types(targets)
-        matched_idxs, labels, regression_targets = None, None, None
+        matched_idxs: Optional[List[Tensor]] = None
+        labels: Optional[List[Tensor]] = None
+        regression_targets: Optional[List[Tensor]] = None
         if self.training:
             proposals, matched_idxs, labels, regression_targets = self.select_training_samples(proposals, targets)
         box_features = self.box_head(self.box_roi_pool(features, proposals, image_shapes))
         class_logits, box_regression = self.box_predictor(box_features)
-        result, losses = [], {}
+        result: List[Dict[str, Tensor]] = []
+        losses: Dict[str, Tensor] = {}
         if self.training:
+            if labels is None or regression_targets is None:
+                raise ValueError("labels cannot be None")
             loss_classifier, loss_box_reg = fastrcnn_loss(class_logits, box_regression, labels, regression_targets)
             losses = {"loss_classifier": loss_classifier, "loss_box_reg": loss_box_reg}
         else:
             boxes, scores, labels = self.postprocess_detections(class_logits, box_regression, proposals, image_shapes)
             result = [{"boxes": b, "labels": lab, "scores": s} for b, s, lab in zip(boxes, scores, labels)]
-        if self.has_mask():
-            from .roi_mask import mask_branch
-            result, losses = mask_branch(self, features, proposals, image_shapes, targets, matched_idxs, labels,
-                                         result, losses)
-        if self.has_keypoint():
-            from .roi_keypoint import keypoint_branch
-            result, losses = keypoint_branch(self, features, proposals, image_shapes, targets, matched_idxs, labels,
-                                             result, losses)
+        # `is not None` on the modules themselves: scripted code compiles a branch only for the parts it has
+        if self.mask_roi_pool is not None and self.mask_head is not None and self.mask_predictor is not None:
+            result, losses = self.mask_branch(features, proposals, image_shapes, targets, matched_idxs, labels,
+                                              result, losses)
+        if self.keypoint_roi_pool is not None and self.keypoint_head is not None and \
+                self.keypoint_predictor is not None:
+            result, losses = self.keypoint_branch(features, proposals, image_shapes, targets, matched_idxs, labels,
+                                                  result, losses)
         return result, losses

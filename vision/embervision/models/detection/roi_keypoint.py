@@ -1,11 +1,14 @@
 """Keypoint R-CNN's branch of RoIHeads: ground-truth keypoints as one-hot heatmap targets inside each
 foreground proposal (cross-entropy over the heatmap's cells), and heatmaps back to image keypoints."""
 
+from typing import Dict, List, Optional, Tuple
+
 import ember
+from ember import Tensor
 from ember.nn import functional as F
 
 
-def keypoints_to_heatmap(keypoints, rois, heatmap_size):
+def keypoints_to_heatmap(keypoints: Tensor, rois: Tensor, heatmap_size: int) -> Tuple[Tensor, Tensor]:
     """Keypoints [N, K, 3] (x, y, visibility) inside rois [N, 4] -> (linear heatmap index [N, K], valid [N, K])."""
     offset_x, offset_y = rois[:, 0][:, None], rois[:, 1][:, None]
     scale_x = (heatmap_size / (rois[:, 2] - rois[:, 0]))[:, None]
@@ -23,24 +26,26 @@ def keypoints_to_heatmap(keypoints, rois, heatmap_size):
     return (y * heatmap_size + x) * valid, valid
 
 
-def keypointrcnn_loss(keypoint_logits, proposals, gt_keypoints, keypoint_matched_idxs):
+def keypointrcnn_loss(keypoint_logits: Tensor, proposals: List[Tensor], gt_keypoints: List[Tensor],
+                      keypoint_matched_idxs: List[Tensor]) -> Tensor:
     n, k, h, w = keypoint_logits.shape
     if h != w:
         raise ValueError("keypoint_logits height and width (last two elements of shape) should be equal. Instead got "
                          f"H = {h} and W = {w}")
-    heatmaps, valid = [], []
+    heatmaps: List[Tensor] = []
+    valid: List[Tensor] = []
     for proposals_per_image, gt_kp_in_image, midx in zip(proposals, gt_keypoints, keypoint_matched_idxs):
         heatmaps_per_image, valid_per_image = keypoints_to_heatmap(gt_kp_in_image[midx], proposals_per_image, h)
         heatmaps.append(heatmaps_per_image.view(-1))
         valid.append(valid_per_image.view(-1))
     keypoint_targets = ember.cat(heatmaps, dim=0)
-    valid = ember.where(ember.cat(valid, dim=0).to(dtype=ember.uint8))[0]
-    if keypoint_targets.numel() == 0 or len(valid) == 0:
+    valid_idx = ember.where(ember.cat(valid, dim=0).to(dtype=ember.uint8))[0]
+    if keypoint_targets.numel() == 0 or len(valid_idx) == 0:
         return keypoint_logits.sum() * 0
-    return F.cross_entropy(keypoint_logits.view(n * k, h * w)[valid], keypoint_targets[valid])
+    return F.cross_entropy(keypoint_logits.view(n * k, h * w)[valid_idx], keypoint_targets[valid_idx])
 
 
-def heatmaps_to_keypoints(maps, rois):
+def heatmaps_to_keypoints(maps: Tensor, rois: Tensor) -> Tuple[Tensor, Tensor]:
     """Each heatmap resized (bicubic) to its box's size; the argmax cell's centre is the keypoint (Heckbert's
     c = d + 0.5). Returns ([N, K, 3] (x, y, 1), [N, K] the heatmap values there)."""
     offset_x, offset_y = rois[:, 0], rois[:, 1]
@@ -54,7 +59,7 @@ def heatmaps_to_keypoints(maps, rois):
         roi_map_width, roi_map_height = int(widths_ceil[i].item()), int(heights_ceil[i].item())
         width_correction = widths[i] / roi_map_width
         height_correction = heights[i] / roi_map_height
-        roi_map = F.interpolate(maps[i][:, None], size=(roi_map_height, roi_map_width), mode="bicubic",
+        roi_map = F.interpolate(maps[i][:, None], size=[roi_map_height, roi_map_width], mode="bicubic",
                                 align_corners=False)[:, 0]
         w = roi_map.shape[2]
         pos = roi_map.reshape(num_keypoints, -1).argmax(dim=1)
@@ -67,8 +72,9 @@ def heatmaps_to_keypoints(maps, rois):
     return xy_preds.permute(0, 2, 1), end_scores
 
 
-def keypointrcnn_inference(x, boxes):
-    kp_probs, kp_scores = [], []
+def keypointrcnn_inference(x: Tensor, boxes: List[Tensor]) -> Tuple[List[Tensor], List[Tensor]]:
+    kp_probs: List[Tensor] = []
+    kp_scores: List[Tensor] = []
     for xx, bb in zip(x.split([box.size(0) for box in boxes], dim=0), boxes):
         kp_prob, scores = heatmaps_to_keypoints(xx, bb)
         kp_probs.append(kp_prob)
@@ -76,27 +82,38 @@ def keypointrcnn_inference(x, boxes):
     return kp_probs, kp_scores
 
 
-def keypoint_branch(heads, features, proposals, image_shapes, targets, matched_idxs, labels, result, losses):
-    """RoIHeads' keypoint step: foreground proposals (training) or the detections (eval) pooled, through the
-    keypoint head and predictor; adds loss_keypoint, or keypoints and keypoints_scores to each detection."""
-    if heads.training:
-        keypoint_proposals, pos_matched_idxs = [], []
-        for img_proposals, img_labels, img_matched in zip(proposals, labels, matched_idxs):
-            pos = ember.where(img_labels > 0)[0]
-            keypoint_proposals.append(img_proposals[pos])
-            pos_matched_idxs.append(img_matched[pos])
-    else:
-        keypoint_proposals = [p["boxes"] for p in result]
-    keypoint_features = heads.keypoint_head(heads.keypoint_roi_pool(features, keypoint_proposals, image_shapes))
-    keypoint_logits = heads.keypoint_predictor(keypoint_features)
-    if heads.training:
-        if targets is None:
-            raise ValueError("both targets and pos_matched_idxs should not be None when in training mode")
-        loss = keypointrcnn_loss(keypoint_logits, keypoint_proposals, [t["keypoints"] for t in targets],
-                                 pos_matched_idxs)
-        return result, {**losses, "loss_keypoint": loss}
-    keypoints_probs, kp_scores = keypointrcnn_inference(keypoint_logits, keypoint_proposals)
-    for keypoint_prob, kps, r in zip(keypoints_probs, kp_scores, result):
-        r["keypoints"] = keypoint_prob
-        r["keypoints_scores"] = kps
-    return result, losses
+class KeypointBranch:
+    """RoIHeads' keypoint step (a mixin of RoIHeads, so scripted code compiles it as a method): foreground
+    proposals (training) or the detections (eval) pooled, through the keypoint head and predictor; adds
+    loss_keypoint, or keypoints and keypoints_scores to each detection."""
+
+    def keypoint_branch(self, features: Dict[str, Tensor], proposals: List[Tensor],
+                        image_shapes: List[Tuple[int, int]], targets: Optional[List[Dict[str, Tensor]]],
+                        matched_idxs: Optional[List[Tensor]], labels: Optional[List[Tensor]],
+                        result: List[Dict[str, Tensor]], losses: Dict[str, Tensor]
+                        ) -> Tuple[List[Dict[str, Tensor]], Dict[str, Tensor]]:
+        keypoint_proposals: List[Tensor] = []
+        pos_matched_idxs: List[Tensor] = []
+        if self.training:
+            if matched_idxs is None or labels is None:
+                raise ValueError("if in training, matched_idxs should not be None")
+            for img_proposals, img_labels, img_matched in zip(proposals, labels, matched_idxs):
+                pos = ember.where(img_labels > 0)[0]
+                keypoint_proposals.append(img_proposals[pos])
+                pos_matched_idxs.append(img_matched[pos])
+        else:
+            keypoint_proposals = [p["boxes"] for p in result]
+        keypoint_features = self.keypoint_head(self.keypoint_roi_pool(features, keypoint_proposals, image_shapes))
+        keypoint_logits = self.keypoint_predictor(keypoint_features)
+        if self.training:
+            if targets is None:
+                raise ValueError("both targets and pos_matched_idxs should not be None when in training mode")
+            loss = keypointrcnn_loss(keypoint_logits, keypoint_proposals, [t["keypoints"] for t in targets],
+                                     pos_matched_idxs)
+            losses["loss_keypoint"] = loss
+            return result, losses
+        keypoints_probs, kp_scores = keypointrcnn_inference(keypoint_logits, keypoint_proposals)
+        for keypoint_prob, kps, r in zip(keypoints_probs, kp_scores, result):
+            r["keypoints"] = keypoint_prob
+            r["keypoints_scores"] = kps
+        return result, losses

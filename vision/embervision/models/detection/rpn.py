@@ -2,13 +2,16 @@
 pre_nms_top_n per level kept, clipped, small and low-score boxes dropped, nms per level, post_nms_top_n kept.
 In training it also returns the objectness and box regression losses over sampled anchors."""
 
+from typing import Dict, List, Optional, Tuple
+
 import ember
-from ember import nn
+from ember import Tensor, nn
 from ember.nn import functional as F
 
 from ...ops import boxes as box_ops
 from ...ops.misc import Conv2dNormActivation
 from . import _utils as det_utils
+from .image_list import ImageList
 
 
 class RPNHead(nn.Module):
@@ -41,8 +44,9 @@ class RPNHead(nn.Module):
         super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                                       error_msgs)
 
-    def forward(self, x):
-        logits, bbox_reg = [], []
+    def forward(self, x: List[Tensor]) -> Tuple[List[Tensor], List[Tensor]]:
+        logits: List[Tensor] = []
+        bbox_reg: List[Tensor] = []
         for feature in x:
             t = self.conv(feature)
             logits.append(self.cls_logits(t))
@@ -50,14 +54,15 @@ class RPNHead(nn.Module):
         return logits, bbox_reg
 
 
-def permute_and_flatten(layer, n, a, c, h, w):
+def permute_and_flatten(layer: Tensor, n: int, a: int, c: int, h: int, w: int) -> Tensor:
     """[N, A*C, H, W] -> [N, H*W*A, C] (anchor order: row, column, anchor)."""
     return layer.view(n, -1, c, h, w).permute(0, 3, 4, 1, 2).reshape(n, -1, c)
 
 
-def concat_box_prediction_layers(box_cls, box_regression):
+def concat_box_prediction_layers(box_cls: List[Tensor], box_regression: List[Tensor]) -> Tuple[Tensor, Tensor]:
     """Per-level head outputs -> all levels' predictions as [N*sum(HWA), C] and [N*sum(HWA), 4]."""
-    flat_cls, flat_reg = [], []
+    flat_cls: List[Tensor] = []
+    flat_reg: List[Tensor] = []
     for cls_per_level, reg_per_level in zip(box_cls, box_regression):
         n, axc, h, w = cls_per_level.shape
         a = reg_per_level.shape[1] // 4
@@ -83,15 +88,17 @@ class RegionProposalNetwork(nn.Module):
         self.score_thresh = score_thresh
         self.min_size = 1e-3
 
-    def pre_nms_top_n(self):
+    def pre_nms_top_n(self) -> int:
         return self._pre_nms_top_n["training" if self.training else "testing"]
 
-    def post_nms_top_n(self):
+    def post_nms_top_n(self) -> int:
         return self._post_nms_top_n["training" if self.training else "testing"]
 
-    def assign_targets_to_anchors(self, anchors, targets):
+    def assign_targets_to_anchors(self, anchors: List[Tensor], targets: List[Dict[str, Tensor]]
+                                  ) -> Tuple[List[Tensor], List[Tensor]]:
         """Per image: anchor labels (1 foreground, 0 background, -1 ignored) and each anchor's matched box."""
-        labels, matched_gt_boxes = [], []
+        labels: List[Tensor] = []
+        matched_gt_boxes: List[Tensor] = []
         for anchors_per_image, targets_per_image in zip(anchors, targets):
             gt_boxes = targets_per_image["boxes"]
             if gt_boxes.numel() == 0:
@@ -99,7 +106,7 @@ class RegionProposalNetwork(nn.Module):
                 labels_per_image = ember.zeros((anchors_per_image.shape[0],), dtype=ember.float32,
                                                device=anchors_per_image.device)
             else:
-                matched_idxs = self.proposal_matcher(self.box_similarity(gt_boxes, anchors_per_image))
+                matched_idxs = self.proposal_matcher(box_ops.box_iou(gt_boxes, anchors_per_image))
                 matched = gt_boxes[matched_idxs.clamp(min=0)]
                 labels_per_image = (matched_idxs >= 0).to(dtype=ember.float32)
                 labels_per_image[matched_idxs == self.proposal_matcher.BELOW_LOW_THRESHOLD] = 0.0
@@ -108,8 +115,9 @@ class RegionProposalNetwork(nn.Module):
             matched_gt_boxes.append(matched)
         return labels, matched_gt_boxes
 
-    def _get_top_n_idx(self, objectness, num_anchors_per_level):
-        r, offset = [], 0
+    def _get_top_n_idx(self, objectness: Tensor, num_anchors_per_level: List[int]) -> Tensor:
+        r: List[Tensor] = []
+        offset = 0
         for ob in objectness.split(num_anchors_per_level, 1):
             num_anchors = ob.shape[1]
             k = det_utils._topk_min(ob, self.pre_nms_top_n(), 1)
@@ -118,7 +126,8 @@ class RegionProposalNetwork(nn.Module):
             offset += num_anchors
         return ember.cat(r, dim=1)
 
-    def filter_proposals(self, proposals, objectness, image_shapes, num_anchors_per_level):
+    def filter_proposals(self, proposals: Tensor, objectness: Tensor, image_shapes: List[Tuple[int, int]],
+                         num_anchors_per_level: List[int]) -> Tuple[List[Tensor], List[Tensor]]:
         num_images = proposals.shape[0]
         objectness = objectness.detach().reshape(num_images, -1)
         levels = [ember.full((n,), idx, dtype=ember.int64, device=proposals.device)
@@ -130,7 +139,8 @@ class RegionProposalNetwork(nn.Module):
         levels = levels[batch_idx, top_n_idx]
         proposals = proposals[batch_idx, top_n_idx]
         objectness_prob = ember.sigmoid(objectness)
-        final_boxes, final_scores = [], []
+        final_boxes: List[Tensor] = []
+        final_scores: List[Tensor] = []
         for boxes, scores, lvl, img_shape in zip(proposals, objectness_prob, levels, image_shapes):
             boxes = box_ops.clip_boxes_to_image(boxes, img_shape)
             keep = box_ops.remove_small_boxes(boxes, self.min_size)
@@ -142,7 +152,8 @@ class RegionProposalNetwork(nn.Module):
             final_scores.append(scores[keep])
         return final_boxes, final_scores
 
-    def compute_loss(self, objectness, pred_bbox_deltas, labels, regression_targets):
+    def compute_loss(self, objectness: Tensor, pred_bbox_deltas: Tensor, labels: List[Tensor],
+                     regression_targets: List[Tensor]) -> Tuple[Tensor, Tensor]:
         sampled_pos_inds, sampled_neg_inds = self.fg_bg_sampler(labels)
         sampled_pos_inds = ember.where(ember.cat(sampled_pos_inds, dim=0))[0]
         sampled_neg_inds = ember.where(ember.cat(sampled_neg_inds, dim=0))[0]
@@ -155,23 +166,24 @@ class RegionProposalNetwork(nn.Module):
         objectness_loss = F.binary_cross_entropy_with_logits(objectness[sampled_inds], labels[sampled_inds])
         return objectness_loss, box_loss
 
-    def forward(self, images, features, targets=None):
+    def forward(self, images: ImageList, features: Dict[str, Tensor],
+                targets: Optional[List[Dict[str, Tensor]]] = None) -> Tuple[List[Tensor], Dict[str, Tensor]]:
         """images: an ImageList; features: the backbone's maps by name. Returns (proposals per image, losses)."""
-        features = list(features.values())
-        objectness, pred_bbox_deltas = self.head(features)
-        anchors = self.anchor_generator(images, features)
+        feature_maps = list(features.values())
+        objectness, pred_bbox_deltas = self.head(feature_maps)
+        anchors = self.anchor_generator(images, feature_maps)
         num_images = len(anchors)
-        num_anchors_per_level = [int(o[0].shape[0] * o[0].shape[1] * o[0].shape[2]) for o in objectness]
-        objectness, pred_bbox_deltas = concat_box_prediction_layers(objectness, pred_bbox_deltas)
-        proposals = self.box_coder.decode(pred_bbox_deltas.detach(), anchors).view(num_images, -1, 4)
-        boxes, scores = self.filter_proposals(proposals, objectness, images.image_sizes, num_anchors_per_level)
-        losses = {}
+        num_anchors_per_level = [o[0].shape[0] * o[0].shape[1] * o[0].shape[2] for o in objectness]
+        objectness_flat, pred_bbox_deltas_flat = concat_box_prediction_layers(objectness, pred_bbox_deltas)
+        proposals = self.box_coder.decode(pred_bbox_deltas_flat.detach(), anchors).view(num_images, -1, 4)
+        boxes, scores = self.filter_proposals(proposals, objectness_flat, images.image_sizes, num_anchors_per_level)
+        losses: Dict[str, Tensor] = {}
         if self.training:
             if targets is None:
                 raise ValueError("targets should not be None")
             labels, matched_gt_boxes = self.assign_targets_to_anchors(anchors, targets)
             regression_targets = self.box_coder.encode(matched_gt_boxes, anchors)
-            loss_objectness, loss_rpn_box_reg = self.compute_loss(objectness, pred_bbox_deltas, labels,
+            loss_objectness, loss_rpn_box_reg = self.compute_loss(objectness_flat, pred_bbox_deltas_flat, labels,
                                                                   regression_targets)
             losses = {"loss_objectness": loss_objectness, "loss_rpn_box_reg": loss_rpn_box_reg}
         return boxes, losses

@@ -4,9 +4,10 @@ conv4_3, atrous fc6/fc7 and four extra blocks)."""
 
 import warnings
 from collections import OrderedDict
+from typing import Dict, List, Optional, Tuple
 
 import ember
-from ember import nn
+from ember import Tensor, nn
 from ember.nn import functional as F
 
 from ...ops import boxes as box_ops
@@ -37,8 +38,17 @@ class SSDScoringHead(nn.Module):
         self.module_list = module_list
         self.num_columns = num_columns
 
-    def forward(self, x):
-        return _flatten_levels([module(features) for module, features in zip(self.module_list, x)], self.num_columns)
+    def _get_result_from_module_list(self, x: Tensor, idx: int) -> Tensor:
+        """self.module_list[idx](x); a loop, as scripted code indexes a ModuleList only by constants."""
+        out = x
+        for i, module in enumerate(self.module_list):
+            if i == idx:
+                out = module(x)
+        return out
+
+    def forward(self, x: List[Tensor]) -> Tensor:
+        return _flatten_levels([self._get_result_from_module_list(features, i) for i, features in enumerate(x)],
+                               self.num_columns)
 
 
 class SSDClassificationHead(SSDScoringHead):
@@ -63,7 +73,7 @@ class SSDHead(nn.Module):
         self.classification_head = SSDClassificationHead(in_channels, num_anchors, num_classes)
         self.regression_head = SSDRegressionHead(in_channels, num_anchors)
 
-    def forward(self, x):
+    def forward(self, x: List[Tensor]) -> Dict[str, Tensor]:
         return {"bbox_regression": self.regression_head(x), "cls_logits": self.classification_head(x)}
 
 
@@ -108,14 +118,18 @@ class SSD(nn.Module):
         self.topk_candidates = topk_candidates
         self.neg_to_pos_ratio = (1.0 - positive_fraction) / positive_fraction
 
-    def eager_outputs(self, losses, detections):
+    @ember.jit.unused
+    def eager_outputs(self, losses: Dict[str, Tensor],
+                      detections: List[Dict[str, Tensor]]) -> Tuple[Dict[str, Tensor], List[Dict[str, Tensor]]]:
         return losses if self.training else detections
 
-    def compute_loss(self, targets, head_outputs, anchors, matched_idxs):
+    def compute_loss(self, targets: List[Dict[str, Tensor]], head_outputs: Dict[str, Tensor], anchors: List[Tensor],
+                     matched_idxs: List[Tensor]) -> Dict[str, Tensor]:
         """Smooth-L1 over the matched boxes; cross-entropy over them plus the hardest negatives (at most
         neg_to_pos_ratio per positive); both divided by the number of matched boxes."""
         num_foreground = 0
-        bbox_loss, cls_targets = [], []
+        bbox_loss: List[Tensor] = []
+        cls_targets: List[Tensor] = []
         for targets_per_image, regression, logits, anchors_per_image, matched in zip(
                 targets, head_outputs["bbox_regression"], head_outputs["cls_logits"], anchors, matched_idxs):
             fg = ember.where(matched >= 0)[0]
@@ -127,29 +141,32 @@ class SSD(nn.Module):
             gt_classes = ember.zeros((logits.size(0),), dtype=targets_per_image["labels"].dtype)
             gt_classes[fg] = targets_per_image["labels"][fg_matched]
             cls_targets.append(gt_classes)
-        bbox_loss, cls_targets = ember.stack(bbox_loss), ember.stack(cls_targets)
+        bbox_losses, all_cls_targets = ember.stack(bbox_loss), ember.stack(cls_targets)
         cls_logits = head_outputs["cls_logits"]
         num_classes = cls_logits.size(-1)
-        cls_loss = F.cross_entropy(cls_logits.view(-1, num_classes), cls_targets.view(-1),
-                                   reduction="none").view(cls_targets.size())
-        foreground = cls_targets > 0
+        cls_loss = F.cross_entropy(cls_logits.view(-1, num_classes), all_cls_targets.view(-1),
+                                   reduction="none").view(all_cls_targets.size())
+        foreground = all_cls_targets > 0
         num_negative = self.neg_to_pos_ratio * foreground.sum(1, keepdim=True)
         negative_loss = cls_loss.clone()
         negative_loss[foreground] = -float("inf")  # positives sort last, never counted as negatives
         _, idx = negative_loss.sort(1, descending=True)
         background = idx.sort(1)[1] < num_negative
         n = max(1, num_foreground)
-        return {"bbox_regression": bbox_loss.sum() / n,
+        return {"bbox_regression": bbox_losses.sum() / n,
                 "classification": (cls_loss[foreground].sum() + cls_loss[background].sum()) / n}
 
-    def postprocess_detections(self, head_outputs, image_anchors, image_shapes):
+    def postprocess_detections(self, head_outputs: Dict[str, Tensor], image_anchors: List[Tensor],
+                               image_shapes: List[Tuple[int, int]]) -> List[Dict[str, Tensor]]:
         pred_scores = F.softmax(head_outputs["cls_logits"], dim=-1)
         num_classes = pred_scores.size(-1)
-        detections = []
+        detections: List[Dict[str, Tensor]] = []
         for boxes, scores, anchors, image_shape in zip(head_outputs["bbox_regression"], pred_scores, image_anchors,
                                                        image_shapes):
             boxes = box_ops.clip_boxes_to_image(self.box_coder.decode_single(boxes, anchors), image_shape)
-            image_boxes, image_scores, image_labels = [], [], []
+            image_boxes: List[Tensor] = []
+            image_scores: List[Tensor] = []
+            image_labels: List[Tensor] = []
             for label in range(1, num_classes):
                 score = scores[:, label]
                 keep_idxs = score > self.score_thresh
@@ -158,29 +175,34 @@ class SSD(nn.Module):
                 image_boxes.append(box[idxs])
                 image_scores.append(score)
                 image_labels.append(ember.full_like(score, fill_value=label, dtype=ember.int64))
-            image_boxes, image_scores = ember.cat(image_boxes, dim=0), ember.cat(image_scores, dim=0)
-            image_labels = ember.cat(image_labels, dim=0)
-            keep = box_ops.batched_nms(image_boxes, image_scores, image_labels, self.nms_thresh)
+            all_boxes, all_scores = ember.cat(image_boxes, dim=0), ember.cat(image_scores, dim=0)
+            all_labels = ember.cat(image_labels, dim=0)
+            keep = box_ops.batched_nms(all_boxes, all_scores, all_labels, self.nms_thresh)
             keep = keep[:self.detections_per_img]
-            detections.append({"boxes": image_boxes[keep], "scores": image_scores[keep],
-                               "labels": image_labels[keep]})
+            detections.append({"boxes": all_boxes[keep], "scores": all_scores[keep], "labels": all_labels[keep]})
         return detections
 
-    def forward(self, images, targets=None):
+    def forward(self, images: List[Tensor], targets: Optional[List[Dict[str, Tensor]]] = None
+                ) -> Tuple[Dict[str, Tensor], List[Dict[str, Tensor]]]:
+        """The losses ({bbox_regression, classification}) in training, List[Dict] with boxes, scores, labels per
+        image in eval; scripted, the tuple (losses, detections) as torchvision's scripted SSD returns."""
         if self.training:
             check_training_targets(targets)
         original_image_sizes = original_sizes(images)
         images, targets = self.transform(images, targets)
         check_degenerate_boxes(targets)
-        features = self.backbone(images.tensors)
-        if isinstance(features, ember.Tensor):
-            features = OrderedDict([("0", features)])
-        features = list(features.values())
+        feature_maps = self.backbone(images.tensors)
+        if isinstance(feature_maps, ember.Tensor):
+            feature_maps = OrderedDict([("0", feature_maps)])
+        features = list(feature_maps.values())
         head_outputs = self.head(features)
         anchors = self.anchor_generator(images, features)
-        losses, detections = {}, []
+        losses: Dict[str, Tensor] = {}
+        detections: List[Dict[str, Tensor]] = []
         if self.training:
-            matched_idxs = []
+            if targets is None:
+                raise ValueError("targets should not be none when in training mode")
+            matched_idxs: List[Tensor] = []
             for anchors_per_image, targets_per_image in zip(anchors, targets):
                 if targets_per_image["boxes"].numel() == 0:
                     matched_idxs.append(ember.full((anchors_per_image.size(0),), -1, dtype=ember.int64))
@@ -191,6 +213,8 @@ class SSD(nn.Module):
         else:
             detections = self.postprocess_detections(head_outputs, anchors, images.image_sizes)
             detections = self.transform.postprocess(detections, images.image_sizes, original_image_sizes)
+        if ember.jit.is_scripting():
+            return losses, detections
         return self.eager_outputs(losses, detections)
 
 
@@ -223,13 +247,16 @@ class SSDFeatureExtractorVGG(nn.Module):
         extra.insert(0, nn.Sequential(*backbone[maxpool4_pos:-1], fc))
         self.extra = extra
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Dict[str, Tensor]:
         x = self.features(x)
         output = [self.scale_weight.view(1, -1, 1, 1) * F.normalize(x)]
         for block in self.extra:
             x = block(x)
             output.append(x)
-        return OrderedDict([(str(i), v) for i, v in enumerate(output)])
+        maps: Dict[str, Tensor] = OrderedDict()
+        for i, v in enumerate(output):
+            maps[str(i)] = v
+        return maps
 
 
 def _vgg_extractor(backbone, highres, trainable_layers):

@@ -4,8 +4,9 @@ MobileNetV3-Large (reduced tail without a pretrained backbone); torchvision's ss
 import warnings
 from collections import OrderedDict
 from functools import partial
+from typing import Dict, List
 
-from ember import nn
+from ember import Tensor, nn
 
 from ...ops.misc import Conv2dNormActivation
 from .._api import register_model
@@ -62,7 +63,7 @@ class SSDLiteHead(nn.Module):
         self.classification_head = SSDLiteClassificationHead(in_channels, num_anchors, num_classes, norm_layer)
         self.regression_head = SSDLiteRegressionHead(in_channels, num_anchors, norm_layer)
 
-    def forward(self, x):
+    def forward(self, x: List[Tensor]) -> Dict[str, Tensor]:
         return {"bbox_regression": self.regression_head(x), "cls_logits": self.classification_head(x)}
 
 
@@ -86,15 +87,18 @@ class SSDLiteFeatureExtractorMobileNet(nn.Module):
         _normal_init(extra)
         self.extra = extra
 
-    def forward(self, x):
-        output = []
+    def forward(self, x: Tensor) -> Dict[str, Tensor]:
+        output: List[Tensor] = []
         for block in self.features:
             x = block(x)
             output.append(x)
         for block in self.extra:
             x = block(x)
             output.append(x)
-        return OrderedDict([(str(i), v) for i, v in enumerate(output)])
+        maps: Dict[str, Tensor] = OrderedDict()
+        for i, v in enumerate(output):
+            maps[str(i)] = v
+        return maps
 
 
 def _mobilenet_extractor(backbone, trainable_layers, norm_layer):

@@ -2,18 +2,23 @@
 batches the input images with their targets, and maps detections back to the original image sizes."""
 
 import math
+from typing import Dict, List, Optional, Tuple
 
 import ember
-from ember import nn
+from ember import Tensor, nn
 from ember.nn import functional as F
 
 from .image_list import ImageList
 from .roi_mask import paste_masks_in_image
 
 
-def _resize_image_and_masks(image, self_min_size, self_max_size, target=None, fixed_size=None):
+def _resize_image_and_masks(image: Tensor, self_min_size: int, self_max_size: int,
+                            target: Optional[Dict[str, Tensor]] = None, fixed_size: Optional[Tuple[int, int]] = None
+                            ) -> Tuple[Tensor, Optional[Dict[str, Tensor]]]:
     im_shape = image.shape[-2:]
-    size, scale_factor, recompute = None, None, None
+    size: Optional[List[int]] = None
+    scale_factor: Optional[float] = None
+    recompute: Optional[bool] = None
     if fixed_size is not None:
         size = [fixed_size[1], fixed_size[0]]
     else:
@@ -29,7 +34,7 @@ def _resize_image_and_masks(image, self_min_size, self_max_size, target=None, fi
     return image, target
 
 
-def resize_boxes(boxes, original_size, new_size):
+def resize_boxes(boxes: Tensor, original_size: List[int], new_size: List[int]) -> Tensor:
     """Scales (x1, y1, x2, y2) boxes from an image of original_size (h, w) to new_size."""
     ratio_height = float(new_size[0]) / float(original_size[0])
     ratio_width = float(new_size[1]) / float(original_size[1])
@@ -37,7 +42,7 @@ def resize_boxes(boxes, original_size, new_size):
     return ember.stack((xmin * ratio_width, ymin * ratio_height, xmax * ratio_width, ymax * ratio_height), dim=1)
 
 
-def resize_keypoints(keypoints, original_size, new_size):
+def resize_keypoints(keypoints: Tensor, original_size: List[int], new_size: List[int]) -> Tensor:
     ratio_h = float(new_size[0]) / float(original_size[0])
     ratio_w = float(new_size[1]) / float(original_size[1])
     resized = keypoints.clone()
@@ -59,11 +64,18 @@ class GeneralizedRCNNTransform(nn.Module):
         self.fixed_size = fixed_size
         self._skip_resize = kwargs.pop("_skip_resize", False)
 
-    def forward(self, images, targets=None):
+    def forward(self, images: List[Tensor], targets: Optional[List[Dict[str, Tensor]]] = None
+                ) -> Tuple[ImageList, Optional[List[Dict[str, Tensor]]]]:
         images = [img for img in images]
         if targets is not None:
             # Copy the dicts: resizing replaces their entries and the caller's targets must stay as given.
-            targets = [{k: v for k, v in t.items()} for t in targets]
+            targets_copy: List[Dict[str, Tensor]] = []
+            for t in targets:
+                data: Dict[str, Tensor] = {}
+                for k, v in t.items():
+                    data[k] = v
+                targets_copy.append(data)
+            targets = targets_copy
         for i in range(len(images)):
             image = images[i]
             target_index = targets[i] if targets is not None else None
@@ -74,11 +86,14 @@ class GeneralizedRCNNTransform(nn.Module):
             images[i] = image
             if targets is not None and target_index is not None:
                 targets[i] = target_index
-        image_sizes = [tuple(img.shape[-2:]) for img in images]
-        images = self.batch_images(images, size_divisible=self.size_divisible)
-        return ImageList(images, [(int(h), int(w)) for h, w in image_sizes]), targets
+        image_sizes = [img.shape[-2:] for img in images]
+        batched = self.batch_images(images, size_divisible=self.size_divisible)
+        image_sizes_list: List[Tuple[int, int]] = []
+        for image_size in image_sizes:
+            image_sizes_list.append((int(image_size[0]), int(image_size[1])))
+        return ImageList(batched, image_sizes_list), targets
 
-    def normalize(self, image):
+    def normalize(self, image: Tensor) -> Tensor:
         if not image.is_floating_point():
             raise TypeError(f"Expected input images to be of floating type (in range [0, 1]), but found type "
                             f"{image.dtype} instead")
@@ -86,36 +101,37 @@ class GeneralizedRCNNTransform(nn.Module):
         std = ember.as_tensor(self.image_std, dtype=image.dtype, device=image.device)
         return (image - mean[:, None, None]) / std[:, None, None]
 
-    def torch_choice(self, k):
+    def torch_choice(self, k: List[int]) -> int:
         """A random element of k (ember's RNG, so seeds reproduce it)."""
-        index = int(ember.empty(1).uniform_(0.0, float(len(k))).item())
+        index = int((ember.rand(1) * float(len(k))).item())
         return k[min(index, len(k) - 1)]
 
-    def resize(self, image, target=None):
+    def resize(self, image: Tensor, target: Optional[Dict[str, Tensor]] = None
+               ) -> Tuple[Tensor, Optional[Dict[str, Tensor]]]:
         h, w = image.shape[-2:]
         if self.training:
             if self._skip_resize:
                 return image, target
-            size = self.torch_choice(self.min_size)
+            size = self.torch_choice(list(self.min_size))
         else:
             size = self.min_size[-1]
         image, target = _resize_image_and_masks(image, size, self.max_size, target, self.fixed_size)
         if target is None:
             return image, target
         new_size = image.shape[-2:]
-        target["boxes"] = resize_boxes(target["boxes"], (h, w), new_size)
+        target["boxes"] = resize_boxes(target["boxes"], [h, w], new_size)
         if "keypoints" in target:
-            target["keypoints"] = resize_keypoints(target["keypoints"], (h, w), new_size)
+            target["keypoints"] = resize_keypoints(target["keypoints"], [h, w], new_size)
         return image, target
 
-    def max_by_axis(self, the_list):
+    def max_by_axis(self, the_list: List[List[int]]) -> List[int]:
         maxes = list(the_list[0])
         for sublist in the_list[1:]:
             for index, item in enumerate(sublist):
                 maxes[index] = max(maxes[index], item)
         return maxes
 
-    def batch_images(self, images, size_divisible=32):
+    def batch_images(self, images: List[Tensor], size_divisible: int = 32) -> Tensor:
         """Pads every image (bottom/right, zeros) to the largest size, rounded up to size_divisible."""
         max_size = self.max_by_axis([list(img.shape) for img in images])
         stride = float(size_divisible)
@@ -126,10 +142,13 @@ class GeneralizedRCNNTransform(nn.Module):
             batched[i, :img.shape[0], :img.shape[1], :img.shape[2]].copy_(img)
         return batched
 
-    def postprocess(self, result, image_shapes, original_image_sizes):
+    def postprocess(self, result: List[Dict[str, Tensor]], image_shapes: List[Tuple[int, int]],
+                    original_image_sizes: List[Tuple[int, int]]) -> List[Dict[str, Tensor]]:
         if self.training:
             return result
-        for i, (pred, im_s, o_im_s) in enumerate(zip(result, image_shapes, original_image_sizes)):
+        for i, (pred, im_s_pair, o_im_s_pair) in enumerate(zip(result, image_shapes, original_image_sizes)):
+            im_s = [im_s_pair[0], im_s_pair[1]]
+            o_im_s = [o_im_s_pair[0], o_im_s_pair[1]]
             result[i]["boxes"] = resize_boxes(pred["boxes"], im_s, o_im_s)
             if "masks" in pred:
                 result[i]["masks"] = paste_masks_in_image(pred["masks"], result[i]["boxes"], o_im_s)
