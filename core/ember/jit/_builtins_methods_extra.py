@@ -1,10 +1,10 @@
 """Script versions of Tensor methods that are method-only in the op database (so outside the op table the
-interpreter calls): unfold, repeat and repeat_interleave (by an int count), and the dtype-conversion methods
-(long, int, double, bool, half and to with a dtype keyword), over ops that are in it, with the same values
-and gradients."""
+interpreter calls): unfold and repeat_interleave (by an int count), and the dtype-conversion methods (long,
+int, short, char, byte, double, float, half, bfloat16, bool: Tensor.to with that dtype), over ops that are in
+it, with the same values and gradients. repeat and to are in _builtins_tensor_new and _builtins_tensor_to."""
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Optional
 
 import ember
 from ember import Tensor
@@ -25,14 +25,6 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
     shape = self.shape
     windows = picked.reshape(shape[:d] + [count, size] + shape[d + 1:])
     return windows.movedim(d + 1, -1)
-
-
-def repeat(self: Tensor, sizes: List[int]) -> Tensor:
-    """Tensor.repeat: the tensor tiled sizes[i] times along each dim (leading dims added), as ember.tile."""
-    if len(sizes) < self.dim():
-        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
-                           "tensor")
-    return ember.tile(self, sizes)
 
 
 def repeat_interleave(self: Tensor, repeats: int, dim: Optional[int] = None,
@@ -72,19 +64,31 @@ def half(self: Tensor) -> Tensor:
     return self.to(ember.float16)
 
 
-def to(self: Tensor, dtype: Optional[int] = None, non_blocking: bool = False, copy: bool = False) -> Tensor:
-    """Tensor.to(dtype=...) by keyword (a positional dtype compiles to _to_copy directly)."""
-    if dtype is None:
-        return self.clone() if copy else self
-    if copy:
-        return self.to(dtype).clone()
-    return self.to(dtype)
+def float_(self: Tensor) -> Tensor:
+    return self.to(ember.float32)
+
+
+def bfloat16(self: Tensor) -> Tensor:
+    return self.to(ember.bfloat16)
+
+
+def byte(self: Tensor) -> Tensor:
+    return self.to(ember.uint8)
+
+
+def char(self: Tensor) -> Tensor:
+    return self.to(ember.int8)
+
+
+def short(self: Tensor) -> Tensor:
+    return self.to(ember.int16)
 
 
 # name -> (script version, whether its int arguments may come one by one as *sizes)
-METHODS = {"unfold": (unfold, False), "repeat": (repeat, True), "long": (long, False), "int": (int_, False),
-           "double": (double, False), "bool": (bool_, False), "half": (half, False), "to": (to, False),
-           "repeat_interleave": (repeat_interleave, False)}
+METHODS = {"unfold": (unfold, False), "repeat_interleave": (repeat_interleave, False), "long": (long, False),
+           "int": (int_, False), "short": (short, False), "char": (char, False), "byte": (byte, False),
+           "double": (double, False), "float": (float_, False), "half": (half, False), "bfloat16": (bfloat16, False),
+           "bool": (bool_, False)}
 
 
 def method_function_impls() -> dict:

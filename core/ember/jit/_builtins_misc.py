@@ -65,26 +65,6 @@ def is_floating_point(self) -> bool:
     return d == ember.float16 or d == ember.bfloat16 or d == ember.float32 or d == ember.float64
 
 
-def float_(self):
-    return self.to(ember.float32)
-
-
-def bfloat16_(self):
-    return self.to(ember.bfloat16)
-
-
-def byte_(self):
-    return self.to(ember.uint8)
-
-
-def char_(self):
-    return self.to(ember.int8)
-
-
-def short_(self):
-    return self.to(ember.int16)
-
-
 def as_tensor(data: Any, dtype: Optional[int] = None, device: Optional[str] = None):
     if isinstance(data, Tensor):
         if dtype is not None:
@@ -109,10 +89,5 @@ def misc_impls() -> dict:
 
 # Tensor methods by name -> (script version, whether its int arguments may come one by one as *sizes)
 TENSOR_METHODS = {"expand": (expand, True), "view": (view, True), "expand_as": (expand_as, False),
-                  "is_floating_point": (is_floating_point, False), "float": (float_, False),
-                  "contiguous": (contiguous, False), **METHODS}
-
-for _name, _impl in (("bfloat16", bfloat16_), ("byte", byte_), ("char", char_), ("short", short_)):
-    TENSOR_METHODS.setdefault(_name, (_impl, False))
-TENSOR_METHODS.update(NEW_TENSOR_METHODS)
-TENSOR_METHODS["to"] = (tensor_to, False)
+                  "is_floating_point": (is_floating_point, False), "contiguous": (contiguous, False),
+                  **METHODS, **NEW_TENSOR_METHODS, "to": (tensor_to, False)}

@@ -453,8 +453,6 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         if name == "item" and not args and not kwargs:
             raise self.unsupported("Tensor.item() whose number type is not given (write int(t.item()), "
                                    "float(t.item()) or bool(t.item()): a value's type is fixed when compiling)", node)
-        if name == "to" and len(args) == 1 and not kwargs and args[0].type == T.INT:  # t.to(dtype)
-            return self.call_op("_to_copy", [base], {"dtype": args[0]}, node)
         shape_fns = {"dim": ("prim::dim", T.INT), "numel": ("prim::numel", T.INT), "detach": ("prim::detach", T.TENSOR),
                      "is_floating_point": ("prim::is_floating_point", T.BOOL),
                      "is_complex": ("prim::is_complex", T.BOOL)}

@@ -9,6 +9,7 @@ import ast
 from . import _types as T
 from ._compiler import ParsedFunction, SValue
 from ._errors import NotSupportedError
+from ._exprs_builtins import _is_item_call
 from ._script_class import BY_NAME, ClassInfo, custom_methods, info_of, object_type_of
 
 
@@ -34,12 +35,6 @@ def class_info(t: T.JitType) -> ClassInfo | None:
 
 
 _MAGIC_NAMES = {"len": "__len__", "getitem": "__getitem__", "contains": "__contains__", "eq": "__eq__"}
-
-
-def _is_item(node) -> bool:
-    """Whether node is a call `X.item()`."""
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "item"
-            and not node.args and not node.keywords)
 
 
 class ObjectExprs:
@@ -173,12 +168,8 @@ class ObjectExprs:
 
     # --- the magic methods' entry points (overriding the container versions for objects) ---------
     def call_builtin(self, name: str, node: ast.Call) -> SValue:
-        if name in ("int", "float", "bool") and len(node.args) == 1 and not node.keywords and _is_item(node.args[0]):
-            t = self.expr(node.args[0].func.value)  # int(t.item()): t's one element as that number type
-            if t.type == T.TENSOR:
-                number = {"int": T.INT, "float": T.FLOAT, "bool": T.BOOL}[name]
-                return self.emit1("prim::" + name.capitalize(), [t], number, node)
-        if name in ("len", "int") and len(node.args) == 1 and not node.keywords:
+        if name in ("len", "int") and len(node.args) == 1 and not node.keywords and \
+                not _is_item_call(node.args[0]):  # int(t.item()): the generic builtin compiles t only
             v = self.expr_or_ref(node.args[0])
             if name == "len" and isinstance(v, SValue) and v.type.kind == "Class":
                 return self.magic(v, "len", [], node)
