@@ -107,6 +107,16 @@ def test_scripted_transforms_raise_as_eager_ones(vocab):
         ember.jit.script(F.truncate)([1], -1)
 
 
+def test_scripted_tokenizers_name_themselves_on_bad_input(bert_vocab, gpt2_files):
+    encoder, merges, _ = gpt2_files
+    for tok, name in ((T.BERTTokenizer(bert_vocab), "BERTTokenizer"), (T.GPT2BPETokenizer(encoder, merges),
+                                                                        "GPT2BPETokenizer")):
+        with pytest.raises(TypeError, match=f"^{name}: input type not supported"):
+            tok([1, 2])
+        with pytest.raises(TypeError, match=f"^{name}: input type not supported"):
+            ember.jit.script(tok)([1, 2])
+
+
 def test_pipeline_saved_and_loaded_in_a_fresh_process(tmp_path, bert_vocab, vocab):
     pipe = T.Sequential(T.BERTTokenizer(bert_vocab, return_tokens=True), T.VocabTransform(vocab), T.Truncate(4),
                         T.ToTensor(padding_value=0))

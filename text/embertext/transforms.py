@@ -85,9 +85,39 @@ class SentencePieceTokenizer(_PathBuilt):
         return self._impl.DecodePieces(pieces)
 
 
-class GPT2BPETokenizer(_PathBuilt):
+class _IdsOrTokens(_PathBuilt):
+    """What GPT2BPETokenizer and BERTTokenizer share: one text or a list of them to token ids (as strings, as
+    torchtext's) or, with return_tokens, the tokens, through _impl (eager) or _script_impl (scripted)."""
+
+    _name = ""
+
+    def _script_forward(self, input: Any) -> Any:
+        if ember.jit.isinstance(input, str):
+            if self._return_tokens:
+                return self._script_impl.tokenize(input)
+            return [str(i) for i in self._script_impl.encode(input)]
+        elif ember.jit.isinstance(input, List[str]):
+            out: List[List[str]] = []
+            for text in input:
+                if self._return_tokens:
+                    out.append(self._script_impl.tokenize(text))
+                else:
+                    out.append([str(i) for i in self._script_impl.encode(text)])
+            return out
+        else:
+            raise TypeError(self._name + ": input type not supported: expected str or List[str]")
+
+    def _encode(self, text: str) -> List[str]:
+        if self._return_tokens:
+            return self._impl.tokenize(text)
+        return [str(i) for i in self._impl.encode(text)]
+
+
+class GPT2BPETokenizer(_IdsOrTokens):
     """GPT-2's byte-level BPE from its encoder.json and vocab.bpe: token ids (as strings, as torchtext's)
     or, with `return_tokens=True`, the tokens."""
+
+    _name = "GPT2BPETokenizer"
 
     def __init__(self, encoder_json_path: str, vocab_bpe_path: str, return_tokens: bool = False):
         super().__init__()
@@ -104,34 +134,13 @@ class GPT2BPETokenizer(_PathBuilt):
         # the same tokenizer as an ember.jit class, which scripted code calls
         self._script_impl = ember.classes.text.GPT2BPEEncoder(encoder, [f"{a} {b}" for a, b in merges])
 
-    def _script_forward(self, input: Any) -> Any:
-        if ember.jit.isinstance(input, str):
-            if self._return_tokens:
-                return self._script_impl.tokenize(input)
-            return [str(i) for i in self._script_impl.encode(input)]
-        elif ember.jit.isinstance(input, List[str]):
-            out: List[List[str]] = []
-            for text in input:
-                if self._return_tokens:
-                    out.append(self._script_impl.tokenize(text))
-                else:
-                    out.append([str(i) for i in self._script_impl.encode(text)])
-            return out
-        else:
-            raise TypeError("GPT2BPETokenizer: input type not supported: expected str or List[str]")
-
-    def _encode(self, text: str) -> List[str]:
-        if self._return_tokens:
-            return self._impl.tokenize(text)
-        return [str(i) for i in self._impl.encode(text)]
-
     def forward(self, input: Any) -> Any:
         def batch(texts):
             if self._return_tokens:
                 return [self._impl.tokenize(t) for t in texts]
             return [[str(i) for i in ids] for ids in self._impl.encode_batch(texts, ember.get_num_threads())]
 
-        return _one_or_batch(input, self._encode, batch, "GPT2BPETokenizer")
+        return _one_or_batch(input, self._encode, batch, self._name)
 
     def encode(self, text: str) -> List[int]:
         return self._impl.encode(text)
@@ -141,9 +150,11 @@ class GPT2BPETokenizer(_PathBuilt):
         return self._impl.decode([int(t) for t in tokens]).decode("utf-8", errors="replace")
 
 
-class BERTTokenizer(_PathBuilt):
+class BERTTokenizer(_IdsOrTokens):
     """BERT's tokenizer (basic tokenization, then WordPiece) over the vocabulary file `vocab_path` (one
     token a line): token ids (as strings, as torchtext's) or, with `return_tokens=True`, the tokens."""
+
+    _name = "BERTTokenizer"
 
     def __init__(
         self,
@@ -165,27 +176,6 @@ class BERTTokenizer(_PathBuilt):
         self._script_impl = ember.classes.text.BERTTokenizer(vocab, self._do_lower_case, self._strip_accents,
                                                               self._never_split)
 
-    def _script_forward(self, input: Any) -> Any:
-        if ember.jit.isinstance(input, str):
-            if self._return_tokens:
-                return self._script_impl.tokenize(input)
-            return [str(i) for i in self._script_impl.encode(input)]
-        elif ember.jit.isinstance(input, List[str]):
-            out: List[List[str]] = []
-            for text in input:
-                if self._return_tokens:
-                    out.append(self._script_impl.tokenize(text))
-                else:
-                    out.append([str(i) for i in self._script_impl.encode(text)])
-            return out
-        else:
-            raise TypeError("BERTTokenizer: input type not supported: expected str or List[str]")
-
-    def _encode(self, text: str) -> List[str]:
-        if self._return_tokens:
-            return self._impl.tokenize(text)
-        return [str(i) for i in self._impl.encode(text)]
-
     def forward(self, input: Any) -> Any:
         def batch(texts):
             threads = ember.get_num_threads()
@@ -193,7 +183,7 @@ class BERTTokenizer(_PathBuilt):
                 return self._impl.tokenize_batch(texts, threads)
             return [[str(i) for i in ids] for ids in self._impl.encode_batch(texts, threads)]
 
-        return _one_or_batch(input, self._encode, batch, "BERTTokenizer")
+        return _one_or_batch(input, self._encode, batch, self._name)
 
 
 class RegexTokenizer(nn.Module):
