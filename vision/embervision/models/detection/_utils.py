@@ -200,3 +200,21 @@ def _box_loss(kind: str, box_coder: BoxCoder, anchors_per_image: Tensor, matched
     if cnf is not None and "beta" in cnf:
         beta = cnf["beta"]
     return F.smooth_l1_loss(bbox_regression_per_image, target_regression, reduction="sum", beta=beta)
+
+
+def branch_proposals(training: bool, proposals: List[Tensor], labels: Optional[List[Tensor]],
+                     matched_idxs: Optional[List[Tensor]], result: List[Dict[str, Tensor]]
+                     ) -> Tuple[List[Tensor], List[Tensor]]:
+    """What RoIHeads' mask and keypoint steps pool: in training each image's foreground proposals (label > 0)
+    with their matched ground-truth indices, in eval the detections' boxes (and no indices)."""
+    picked: List[Tensor] = []
+    pos_matched_idxs: List[Tensor] = []
+    if not training:
+        return [p["boxes"] for p in result], pos_matched_idxs
+    if matched_idxs is None or labels is None:
+        raise ValueError("if in training, matched_idxs should not be None")
+    for img_proposals, img_labels, img_matched in zip(proposals, labels, matched_idxs):
+        pos = ember.where(img_labels > 0)[0]
+        picked.append(img_proposals[pos])
+        pos_matched_idxs.append(img_matched[pos])
+    return picked, pos_matched_idxs

@@ -7,6 +7,8 @@ import ember
 from ember import Tensor
 from ember.nn import functional as F
 
+from ._utils import branch_proposals
+
 
 def keypoints_to_heatmap(keypoints: Tensor, rois: Tensor, heatmap_size: int) -> Tuple[Tensor, Tensor]:
     """Keypoints [N, K, 3] (x, y, visibility) inside rois [N, 4] -> (linear heatmap index [N, K], valid [N, K])."""
@@ -92,17 +94,7 @@ class KeypointBranch:
                         matched_idxs: Optional[List[Tensor]], labels: Optional[List[Tensor]],
                         result: List[Dict[str, Tensor]], losses: Dict[str, Tensor]
                         ) -> Tuple[List[Dict[str, Tensor]], Dict[str, Tensor]]:
-        keypoint_proposals: List[Tensor] = []
-        pos_matched_idxs: List[Tensor] = []
-        if self.training:
-            if matched_idxs is None or labels is None:
-                raise ValueError("if in training, matched_idxs should not be None")
-            for img_proposals, img_labels, img_matched in zip(proposals, labels, matched_idxs):
-                pos = ember.where(img_labels > 0)[0]
-                keypoint_proposals.append(img_proposals[pos])
-                pos_matched_idxs.append(img_matched[pos])
-        else:
-            keypoint_proposals = [p["boxes"] for p in result]
+        keypoint_proposals, pos_matched_idxs = branch_proposals(self.training, proposals, labels, matched_idxs, result)
         keypoint_features = self.keypoint_head(self.keypoint_roi_pool(features, keypoint_proposals, image_shapes))
         keypoint_logits = self.keypoint_predictor(keypoint_features)
         if self.training:

@@ -7,6 +7,7 @@ from ember import Tensor
 from ember.nn import functional as F
 
 from ...ops.roi_align import roi_align
+from ._utils import branch_proposals
 
 
 def expand_masks(mask: Tensor, padding: int) -> Tuple[Tensor, float]:
@@ -91,17 +92,7 @@ class MaskBranch:
                     targets: Optional[List[Dict[str, Tensor]]], matched_idxs: Optional[List[Tensor]],
                     labels: Optional[List[Tensor]], result: List[Dict[str, Tensor]], losses: Dict[str, Tensor]
                     ) -> Tuple[List[Dict[str, Tensor]], Dict[str, Tensor]]:
-        mask_proposals: List[Tensor] = []
-        pos_matched_idxs: List[Tensor] = []
-        if self.training:
-            if matched_idxs is None or labels is None:
-                raise ValueError("if in training, matched_idxs should not be None")
-            for img_proposals, img_labels, img_matched in zip(proposals, labels, matched_idxs):
-                pos = ember.where(img_labels > 0)[0]
-                mask_proposals.append(img_proposals[pos])
-                pos_matched_idxs.append(img_matched[pos])
-        else:
-            mask_proposals = [p["boxes"] for p in result]
+        mask_proposals, pos_matched_idxs = branch_proposals(self.training, proposals, labels, matched_idxs, result)
         mask_features = self.mask_head(self.mask_roi_pool(features, mask_proposals, image_shapes))
         mask_logits = self.mask_predictor(mask_features)
         if self.training:
