@@ -17,3 +17,18 @@ def test_freed_blocks_are_reused(nbytes):
     assert 0 < cached <= max(2 * nbytes, 2 << 20) + 4096, f"{cached} bytes cached after 20 allocations of {nbytes}"
     ember._C._cpu_empty_cache()
     assert ember._C._cpu_cached_bytes() == 0
+
+
+def test_large_blocks_reused_most_recent_first():
+    # several cached blocks of one size: an allocation takes the one freed last (still in the CPU's
+    # caches), not the oldest; a first-in-first-out pick cycled a + b's result through every cached block
+    ember._C._cpu_empty_cache()
+    blocks = [ember.empty(1 << 20, dtype=ember.float32) for _ in range(4)]
+    ptrs = [b.data_ptr() for b in blocks]
+    while blocks:
+        blocks.pop(0)  # freed in order: ptrs[-1] last
+    for _ in range(3):
+        t = ember.empty(1 << 20, dtype=ember.float32)
+        assert t.data_ptr() == ptrs[-1]
+        del t
+    ember._C._cpu_empty_cache()

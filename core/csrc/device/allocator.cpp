@@ -181,8 +181,10 @@ Block alloc_block(size_t nbytes) {
   size_t cap = (nbytes + kHuge - 1) / kHuge * kHuge;
   {
     std::lock_guard<std::mutex> g(c.mu);
-    auto it = c.large.find(cap);
-    if (it != c.large.end()) {
+    // The most recently freed block of this size (equal keys keep insertion order, a free inserts last):
+    // it is the one still in the caches, where the first-inserted one would cycle through them all.
+    auto it = c.large.upper_bound(cap);
+    if (it != c.large.begin() && (--it)->first == cap) {
       void* p = it->second;
       c.large.erase(it);
       c.large_bytes -= cap;
