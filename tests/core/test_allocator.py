@@ -32,3 +32,17 @@ def test_large_blocks_reused_most_recent_first():
         assert t.data_ptr() == ptrs[-1]
         del t
     ember._C._cpu_empty_cache()
+
+
+def test_allocated_bytes_stay_exact_across_threads():
+    # each thread counts its own bytes (no shared counter on the hot path); the total is their sum,
+    # exact when a block is freed by another thread than its allocator's and after that thread ended
+    import threading
+    before = ember._C._cpu_memory_allocated()
+    made = []
+    t = threading.Thread(target=lambda: made.append(ember.empty(3 << 20, dtype=ember.uint8)))
+    t.start()
+    t.join()
+    assert ember._C._cpu_memory_allocated() - before == 4 << 20  # 3 MiB rounds up to 2 MiB multiples
+    made.clear()
+    assert ember._C._cpu_memory_allocated() == before

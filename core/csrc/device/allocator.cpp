@@ -16,13 +16,13 @@
 
 #include "base/oom_error.h"
 #include "base/trace.h"
+#include "device/allocated_bytes.h"
 
 namespace ember {
 
 namespace {
 
 constexpr size_t kAlign = 64;
-std::atomic<int64_t> g_allocated{0}, g_peak{0};
 constexpr size_t kLargeFrom = size_t(1) << 20;  // 1 MiB and up are mmap'ed
 constexpr size_t kHuge = size_t(2) << 20;       // huge page size
 constexpr size_t kSmallCacheLimit = size_t(256) << 20;
@@ -228,29 +228,24 @@ void free_block(Block b) {
 }  // namespace
 
 // Every block handed out is counted (by its capacity) for the statistics and, while the profiler
-// records memory, reported to it.
+// records memory, reported to it with the total.
 Block cpu_alloc(size_t nbytes) {
   Block b = alloc_block(nbytes);
   if (b.ptr) {
-    int64_t total = g_allocated.fetch_add(int64_t(b.capacity), std::memory_order_relaxed) + int64_t(b.capacity);
-    int64_t peak = g_peak.load(std::memory_order_relaxed);
-    while (total > peak && !g_peak.compare_exchange_weak(peak, total, std::memory_order_relaxed)) {
-    }
-    if (trace::on(trace::kMemory)) trace::memory(b.ptr, int64_t(b.capacity), total);
+    detail::count_allocated_bytes(int64_t(b.capacity));
+    if (trace::on(trace::kMemory)) trace::memory(b.ptr, int64_t(b.capacity), detail::total_allocated_bytes());
   }
   return b;
 }
 
 void cpu_free(Block b) {
   if (!b.ptr) return;
-  int64_t total = g_allocated.fetch_sub(int64_t(b.capacity), std::memory_order_relaxed) - int64_t(b.capacity);
-  if (trace::on(trace::kMemory)) trace::memory(b.ptr, -int64_t(b.capacity), total);
+  detail::count_allocated_bytes(-int64_t(b.capacity));
+  if (trace::on(trace::kMemory)) trace::memory(b.ptr, -int64_t(b.capacity), detail::total_allocated_bytes());
   free_block(b);
 }
 
-int64_t cpu_allocated_bytes() { return g_allocated.load(std::memory_order_relaxed); }
-int64_t cpu_peak_allocated_bytes() { return g_peak.load(std::memory_order_relaxed); }
-void cpu_reset_peak_allocated_bytes() { g_peak.store(g_allocated.load()); }
+int64_t cpu_allocated_bytes() { return detail::total_allocated_bytes(); }
 
 void cpu_empty_cache() {
   flush_local();  // this thread's blocks; other threads keep theirs (at most 8 per class up to 64 KiB each)

@@ -13,10 +13,22 @@
 
 namespace ember::jit {
 
-inline Tensor tensor_like(const IValue& v) {
-  if (v.is_none() || v.is_tensor()) return v.to_tensor();
-  return wrapped_scalar(v.to_scalar());
-}
+// A TensorLike argument for one call: the IValue's own tensor borrowed, or a number wrapped into a new
+// 0-dim tensor. Borrowing matters for the pre-boxed constants of a graph's plan, which every thread running
+// the graph reads: copying them bumped one reference count from both threads on every op.
+class TensorLikeArg {
+ public:
+  explicit TensorLikeArg(const IValue& v) : ref_(v.is_none() || v.is_tensor() ? &v.to_tensor() : nullptr) {
+    if (!ref_) owned_ = wrapped_scalar(v.to_scalar());
+  }
+  operator const Tensor&() const { return ref_ ? *ref_ : owned_; }  // NOLINT: stands in for a Tensor
+
+ private:
+  const Tensor* ref_;
+  Tensor owned_;
+};
+
+inline TensorLikeArg tensor_like(const IValue& v) { return TensorLikeArg(v); }
 
 inline ScalarType scalar_type(const IValue& v) { return v.is_none() ? ScalarType::Undefined : ScalarType(v.to_int()); }
 

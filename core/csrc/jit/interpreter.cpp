@@ -3,6 +3,7 @@
 // back; If and Loop run their sub-blocks; primitives and Python callbacks get their inputs as a vector.
 #include "jit/interpreter.h"
 
+#include <cstring>
 #include <memory>
 
 #include "base/trace.h"
@@ -30,13 +31,12 @@ IValue list_arg(const RValue& r, ArgConv c, const SchemaArg& a) {
   EMBER_FAIL(Type, a.name, " takes a ", a.type, ", got a list or tuple");
 }
 
-// Whether t shares memory with a tensor pre-boxed in the plan: the caller must get its own copy, or an
-// in-place change would reach every later run (eager calls wrap a fresh tensor each time).
-bool aliases_constant(const Tensor& t, const Instr& in) {
-  if (!t.defined()) return false;
-  for (const PlanArg& a : in.args)
-    if (a.reg < 0 && a.constant.is_tensor() && a.constant.to_tensor().storage().get() == t.storage().get()) return true;
-  return false;
+// A new wrapped number equal to t (a 0-dim wrapped number).
+Tensor copy_of_number(const Tensor& t) {
+  Tensor c = scalar_tensor(Scalar(0.0), t.dtype(), t.device());
+  c.impl()->wrapped_number = true;
+  std::memcpy(c.data(), t.data(), size_t(t.itemsize()));
+  return c;
 }
 
 struct Frame {
@@ -44,6 +44,38 @@ struct Frame {
   std::vector<RValue> regs;
   Stack stack;              // reused by every op call of the run (one allocation, not one per op)
   std::vector<RValue> ins;  // reused by every primitive call
+  // This thread's copies of the plan's wrapped numbers (made on first use, kept while the frame serves the
+  // same plan). With the plan's own, every op's TensorIter bumped one reference count from every thread
+  // running the graph, and two forked calls ran slower together than one after the other.
+  std::weak_ptr<const Plan> numbers_of;
+  std::vector<IValue> numbers;
+
+  void use_plan(std::shared_ptr<const Plan> p) {
+    if (p->num_numbers > 0 && numbers_of.lock() != p) {
+      numbers.assign(size_t(p->num_numbers), IValue());
+      numbers_of = p;
+    }
+    plan = std::move(p);
+  }
+
+  const IValue& constant(const PlanArg& a) {
+    if (a.number < 0) return a.constant;
+    IValue& c = numbers[size_t(a.number)];
+    if (!c.is_tensor()) c = IValue(copy_of_number(a.constant.to_tensor()));
+    return c;
+  }
+
+  // Whether t shares memory with a constant an op was given: the caller must get its own copy, or an
+  // in-place change would reach every later run (eager calls wrap a fresh tensor each time).
+  bool aliases_constant(const Tensor& t, const Instr& in) {
+    if (!t.defined()) return false;
+    for (const PlanArg& a : in.args) {
+      if (a.reg >= 0 || !a.constant.is_tensor()) continue;
+      if (constant(a).to_tensor().storage().get() == t.storage().get()) return true;
+      if (a.constant.to_tensor().storage().get() == t.storage().get()) return true;
+    }
+    return false;
+  }
 
   RValue take(const PlanRead& r) { return r.move ? std::move(regs[r.reg]) : regs[r.reg]; }
 
@@ -75,7 +107,7 @@ struct Frame {
     bool boxed_tensor_constant = false;
     for (size_t i = 0; i < in.args.size(); i++) {
       const PlanArg& a = in.args[i];
-      p[i] = a.reg < 0 ? &a.constant : &regs[a.reg].v;
+      p[i] = a.reg < 0 ? &constant(a) : &regs[a.reg].v;
       boxed_tensor_constant |= a.reg < 0 && a.constant.is_tensor();
     }
     IValue r = in.direct(p);
@@ -93,7 +125,7 @@ struct Frame {
     for (size_t i = 0; i < in.args.size(); i++) {
       const PlanArg& a = in.args[i];
       if (a.reg < 0) {
-        s.push_back(a.constant);
+        s.push_back(constant(a));
         boxed_tensor_constant |= a.constant.is_tensor();
         continue;
       }
@@ -211,7 +243,7 @@ void Frame::run_fork(const Instr& in) {
   task->work = [p, body, bind = std::move(bind)]() mutable {
     FrameLease lease(p->num_registers);
     Frame& f = *lease.f;
-    f.plan = p;
+    f.use_plan(p);
     for (auto& [reg, value] : bind) f.regs[reg] = std::move(value);
     f.run_block(*body);
     return f.take(body->returns[0]);
@@ -231,7 +263,7 @@ std::vector<RValue> run(const Graph& g, std::vector<RValue> inputs) {
               inputs.size());
   FrameLease lease(plan->num_registers);
   Frame& f = *lease.f;
-  f.plan = plan;
+  f.use_plan(plan);
   for (size_t i = 0; i < inputs.size(); i++) f.regs[top.params[i]] = std::move(inputs[i]);
   f.run_block(top);
   std::vector<RValue> out;

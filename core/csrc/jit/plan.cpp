@@ -66,6 +66,7 @@ bool holds_sequence(const Type& t) {
 
 struct Builder {
   std::unordered_set<const Value*> needs_register;  // constants some non-op-argument use reads
+  int numbers = 0;                                  // wrapped-number constants so far
 
   // Which constants must still be materialised: those read by anything but an op argument.
   void scan(const Block& b) {
@@ -125,6 +126,7 @@ struct Builder {
         a.conv = conv_for(schema_args[i]);
         if (v->node && v->node->has_constant) {
           a.constant = boxed_constant(v->node->constant, schema_args[i]);
+          if (a.constant.is_tensor() && a.constant.to_tensor().is_wrapped_number()) a.number = numbers++;
         } else {
           a.reg = v->id;
           a.move = movable(i);
@@ -196,6 +198,7 @@ std::shared_ptr<const Plan> plan_of(const Graph& g) {
   plan->top = std::move(*b.build(top));
   drop_unread_constants(plan->top, b.needs_register);
   plan->num_registers = g.num_values();
+  plan->num_numbers = b.numbers;
   std::atomic_store(&g.plan_, std::shared_ptr<const Plan>(plan));
   return plan;
 }

@@ -20,6 +20,7 @@ struct PlanArg {
   bool move = false;  // the register's last read: its value moves onto the stack
   ArgConv conv = ArgConv::Plain;
   IValue constant;
+  int number = -1;  // a wrapped number: its index in each thread's copies of them (the interpreter's Frame)
 };
 
 struct PlanRead {
@@ -51,6 +52,7 @@ struct PlanBlock {
 struct Plan {
   PlanBlock top;
   int num_registers = 0;
+  int num_numbers = 0;  // the wrapped-number constants (PlanArg::number)
 };
 
 // The plan of g, built on the first call after g last changed (Graph::touch drops it); thread-safe.

@@ -1,7 +1,7 @@
 // ember._C's profiler functions (ember.profiler builds its API on them):
 //   _profiler_start(flags), _profiler_stop() -> (events, memory_events), _profiler_enabled(),
 //   _record_function_enter(name) -> handle, _record_function_exit(handle),
-//   _cpu_memory_allocated(), _cpu_max_memory_allocated(), _cpu_reset_peak_memory_stats().
+//   _cpu_memory_allocated().
 // An event is a tuple (name, kind, tid, start_ns, end_ns, self_bytes, shapes, dtypes, concrete,
 // stack); a memory event (ts_ns, tid, bytes, total_allocated, ptr).
 #include <Python.h>
@@ -98,11 +98,6 @@ PyObject* fn_record_function_exit(PyObject*, PyObject* handle) {
 
 PyObject* fn_now_ns(PyObject*, PyObject*) { return PyLong_FromLongLong(trace::now_ns()); }
 PyObject* fn_allocated(PyObject*, PyObject*) { return PyLong_FromLongLong(cpu_allocated_bytes()); }
-PyObject* fn_max_allocated(PyObject*, PyObject*) { return PyLong_FromLongLong(cpu_peak_allocated_bytes()); }
-PyObject* fn_reset_peak(PyObject*, PyObject*) {
-  cpu_reset_peak_allocated_bytes();
-  Py_RETURN_NONE;
-}
 
 }  // namespace
 
@@ -114,8 +109,6 @@ void add_profiler_functions(std::vector<PyMethodDef>& v) {
   v.push_back({"_record_function_enter", fn_record_function_enter, METH_O, nullptr});
   v.push_back({"_record_function_exit", fn_record_function_exit, METH_O, nullptr});
   v.push_back({"_cpu_memory_allocated", fn_allocated, METH_NOARGS, nullptr});
-  v.push_back({"_cpu_max_memory_allocated", fn_max_allocated, METH_NOARGS, nullptr});
-  v.push_back({"_cpu_reset_peak_memory_stats", fn_reset_peak, METH_NOARGS, nullptr});
 }
 
 }  // namespace ember::py
