@@ -58,18 +58,13 @@ def upcast(t):
     return t if t.dtype in (ember.int32, ember.int64) else t.int()
 
 
-_LOW_PRECISION = (ember.float16, ember.bfloat16)
+def autocast_fp32(t: Tensor) -> Tensor:
+    """torchvision's cast of its ops' tensors inside a CPU autocast region (at::autocast::cached_cast(kFloat, t)):
+    a CPU floating tensor other than float64 runs in float32 (the kernels are float32/float64); the rest pass."""
+    if t.is_floating_point() and t.dtype != ember.float64 and str(t.device) == "cpu":
+        return t.float()
+    return t
 
 
-def run_in_fp32_under_autocast(fn, input, boxes, *args):
-    """torchvision's autocast rule for its ops: inside a CPU autocast region a half/bfloat16 input runs in
-    float32 (the kernels are float32/float64) and the result comes back in the input's dtype."""
-    if not (ember.is_autocast_enabled("cpu") and input.dtype in _LOW_PRECISION):
-        return fn(input, boxes, *args)
-    if isinstance(boxes, ember.Tensor):
-        boxes = boxes.float()
-    elif isinstance(boxes, (list, tuple)):
-        boxes = [b.float() if isinstance(b, ember.Tensor) else b for b in boxes]
-    with ember.autocast("cpu", enabled=False):
-        out = fn(input.float(), boxes, *args)
-    return out.to(input.dtype) if out.is_floating_point() else out
+def autocast_fp32_list(ts: List[Tensor]) -> List[Tensor]:
+    return [autocast_fp32(t) for t in ts]

@@ -6,15 +6,15 @@ from typing import Tuple
 import ember
 from ember import Tensor
 
-from ._utils import run_in_fp32_under_autocast, upcast
+from ._utils import autocast_fp32, upcast
 
 
 def nms(boxes: Tensor, scores: Tensor, iou_threshold: float) -> Tensor:
-    """Indices (int64) of the boxes kept by greedy non-maximum suppression, by decreasing score. Scripted code
-    calls the op (vision::nms) itself: scripted code has no autocast regions."""
-    if ember.jit.is_scripting():
-        return ember.ops.vision.nms(boxes, scores, float(iou_threshold))
-    return run_in_fp32_under_autocast(ember.ops.vision.nms, boxes, scores, float(iou_threshold))
+    """Indices (int64) of the boxes kept by greedy non-maximum suppression, by decreasing score. Inside a CPU
+    autocast region (eager or scripted) boxes and scores run in float32, as torchvision's autocast kernel does."""
+    if ember.is_autocast_enabled("cpu"):
+        boxes, scores = autocast_fp32(boxes), autocast_fp32(scores)
+    return ember.ops.vision.nms(boxes, scores, float(iou_threshold))
 
 
 def batched_nms(boxes: Tensor, scores: Tensor, idxs: Tensor, iou_threshold: float) -> Tensor:

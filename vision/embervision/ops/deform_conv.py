@@ -8,12 +8,22 @@ import ember
 from ember import nn
 from ember.nn import init
 
-from ._utils import pair
+from ._utils import autocast_fp32, pair
 
 
 def deform_conv2d(input, offset, weight, bias=None, stride=(1, 1), padding=(0, 0), dilation=(1, 1), mask=None):
     """input [B, C, H, W], offset [B, 2 * G * kh * kw, OH, OW], weight [O, C / groups, kh, kw],
-    mask [B, G * kh * kw, OH, OW] or None; returns [B, O, OH, OW]."""
+    mask [B, G * kh * kw, OH, OW] or None; returns [B, O, OH, OW]. Inside a CPU autocast region it runs in
+    float32 with autocast off and returns the input's dtype, as torchvision's autocast kernel does."""
+    if ember.is_autocast_enabled("cpu"):
+        cast = [None if t is None else autocast_fp32(t) for t in (input, offset, weight, bias, mask)]
+        with ember.autocast("cpu", enabled=False):
+            out = _deform_conv2d(cast[0], cast[1], cast[2], cast[3], stride, padding, dilation, cast[4])
+        return out.to(input.dtype)
+    return _deform_conv2d(input, offset, weight, bias, stride, padding, dilation, mask)
+
+
+def _deform_conv2d(input, offset, weight, bias, stride, padding, dilation, mask):
     if weight.dim() != 4:
         raise RuntimeError(f"deform_conv2d: weight must be 4-d (out, in / groups, kh, kw), got shape "
                            f"{tuple(weight.shape)}")

@@ -5,29 +5,37 @@ from typing import List, Union
 import ember
 from ember import Tensor, nn
 
-from ._utils import pair, roi_tensor, run_in_fp32_under_autocast, script_roi_tensor
+from ._utils import autocast_fp32, pair, roi_tensor, script_roi_tensor
 
 
 def roi_align(input: Tensor, boxes: Union[Tensor, List[Tensor]], output_size: List[int], spatial_scale: float = 1.0,
               sampling_ratio: int = -1, aligned: bool = False) -> Tensor:
     """Mask R-CNN's RoIAlign: boxes are a Tensor[K, 5] (image index, x1, y1, x2, y2) or a list of
-    Tensor[L, 4] (one per image); returns Tensor[K, C, output_size]. Scripted code (output_size a list of two
-    ints there) calls the op (vision::roi_align) itself: scripted code has no autocast regions."""
-    if ember.jit.is_scripting():
-        return ember.ops.vision.roi_align(input, script_roi_tensor(boxes), float(spatial_scale), output_size[0],
-                                          output_size[1], sampling_ratio, aligned)
-    rois = roi_tensor(boxes)
-    oh, ow = pair(output_size)
-    return run_in_fp32_under_autocast(ember.ops.vision.roi_align, input, rois, float(spatial_scale), oh, ow,
-                                      int(sampling_ratio), bool(aligned))
+    Tensor[L, 4] (one per image); returns Tensor[K, C, output_size]. Inside a CPU autocast region (eager or
+    scripted) it runs in float32 and returns the input's dtype, as torchvision's autocast kernel does."""
+    if ember.jit.is_scripting():  # output_size is a list of two ints there
+        rois = script_roi_tensor(boxes)
+        oh, ow = output_size[0], output_size[1]
+    else:
+        rois = roi_tensor(boxes)
+        oh, ow = pair(output_size)
+    if not ember.is_autocast_enabled("cpu"):
+        return ember.ops.vision.roi_align(input, rois, float(spatial_scale), oh, ow, int(sampling_ratio),
+                                          bool(aligned))
+    out = ember.ops.vision.roi_align(autocast_fp32(input), autocast_fp32(rois), float(spatial_scale), oh, ow,
+                                     int(sampling_ratio), bool(aligned))
+    return out.to(input.dtype)
 
 
 def ps_roi_align(input, boxes, output_size, spatial_scale=1.0, sampling_ratio=-1):
     """Position-sensitive RoIAlign (R-FCN): input channels are C_out * output_h * output_w."""
     rois = roi_tensor(boxes)
     oh, ow = pair(output_size)
-    return run_in_fp32_under_autocast(ember.ops.vision.ps_roi_align, input, rois, float(spatial_scale), oh, ow,
-                                      int(sampling_ratio))
+    if not ember.is_autocast_enabled("cpu"):
+        return ember.ops.vision.ps_roi_align(input, rois, float(spatial_scale), oh, ow, int(sampling_ratio))
+    out = ember.ops.vision.ps_roi_align(autocast_fp32(input), autocast_fp32(rois), float(spatial_scale), oh, ow,
+                                        int(sampling_ratio))
+    return out.to(input.dtype)
 
 
 class RoIAlign(nn.Module):
