@@ -21,6 +21,7 @@ from ._exprs_containers import ContainerExprs
 from ._exprs_static import StaticObjects, is_static
 from ._exprs_objects import ObjectExprs
 from ._script_class import info_of
+from ._varargs import pack_tensor_varargs
 
 _TENSOR_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floor_divide",
                   ast.Mod: "remainder", ast.Pow: "pow", ast.MatMult: "matmul"}
@@ -509,6 +510,7 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return self.construct_custom(callee, node)
         if callee in _builtins.SCRIPT_IMPLS:
             args, kwargs = self.args_of(node)
+            args = pack_tensor_varargs(self, callee, args, node)
             return self.inline_call(_builtins.SCRIPT_IMPLS[callee], args, kwargs, node)
         if getattr(callee, "_ember_script_impl", None) is not None:  # a library's script version of it
             args, kwargs = self.args_of(node)
@@ -526,6 +528,7 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         name = _ops.op_name_of(callee)
         if name is not None:
             args, kwargs = self.args_of(node)
+            args = pack_tensor_varargs(self, callee, args, node)
             return self.call_maybe_inplace(callee, name, args, kwargs, node)
         if callee is _fork.fork or callee is _fork.wait:
             return _fork_compile.compile_fork_or_wait(self, callee, node)
