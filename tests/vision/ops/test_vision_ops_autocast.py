@@ -123,3 +123,21 @@ def test_deform_conv2d_in_a_region_computes_in_float32():
     expected = reference_deform(rounded(x), rounded(offset), weight.double().numpy(), bias.double().numpy(),
                                 (1, 1), (0, 0), (1, 1), rounded(mask))
     np.testing.assert_allclose(rounded(out), expected, rtol=2 ** -8, atol=1e-5)
+
+
+def test_roi_align_gradient_flows_back_to_the_bfloat16_input():
+    rng = np.random.default_rng(4)
+    x = bf16(rng.normal(size=(1, 1, 5, 6)).astype(np.float32)).requires_grad_()
+    rois = ember.tensor([[0, 0.5, 1.0, 4.5, 3.5]])
+    with ember.autocast("cpu", dtype=ember.bfloat16):
+        out = ops.roi_align(x, rois, [2, 2], 1.0, 2, True)
+    out.float().sum().backward()
+    assert x.grad.dtype == ember.bfloat16
+    # the output is linear in x: d(sum)/dx at a pixel is the NumPy reference's sum on that pixel's one-hot image
+    expected = np.zeros((1, 1, 5, 6))
+    for i in range(5):
+        for j in range(6):
+            one_hot = np.zeros((1, 1, 5, 6))
+            one_hot[0, 0, i, j] = 1.0
+            expected[0, 0, i, j] = reference_align(one_hot, rois.numpy(), (2, 2), 1.0, 2, True).sum()
+    np.testing.assert_allclose(rounded(x.grad), expected, rtol=2 ** -8, atol=1e-6)
