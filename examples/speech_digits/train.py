@@ -20,11 +20,11 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import ember  # noqa: E402
 import ember.nn.functional as F  # noqa: E402
-from emberaudio.models import Wav2Letter  # noqa: E402
 from emberaudio.models.decoder import ctc_decoder, ctc_greedy_decode  # noqa: E402
 
 import corpus  # noqa: E402
 import features  # noqa: E402
+from model import SmallWav2Letter  # noqa: E402
 from report import word_errors, write_figure  # noqa: E402
 
 
@@ -32,20 +32,19 @@ def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default="runs/speech_digits", help="corpus, feature cache and checkpoint folder")
     ap.add_argument("--per-voice", type=int, default=100, help="utterances per training voice")
-    ap.add_argument("--epochs", type=int, default=5)
-    ap.add_argument("--batch-size", type=int, default=8)
-    ap.add_argument("--lr", type=float, default=3e-4, help="peak learning rate (warm-up, then cosine decay)")
-    ap.add_argument("--warmup", type=int, default=30, help="warm-up updates")
+    ap.add_argument("--epochs", type=int, default=16)
+    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (warm-up, then cosine decay)")
+    ap.add_argument("--warmup", type=int, default=50, help="warm-up updates")
+    ap.add_argument("--channels", type=int, default=128, help="width of the front and stacked convolutions")
+    ap.add_argument("--hidden", type=int, default=256, help="width of the wide and 1x1 convolutions")
+    ap.add_argument("--time-masks", type=int, default=0, metavar="FRAMES",
+                    help="SpecAugment: zero up to this many consecutive frames (and up to 8 mel bands) per utterance")
     ap.add_argument("--hop", type=int, default=features.HOP, help="feature hop in samples at 16 kHz (640: 25 frames/s)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--resume", action="store_true", help="continue from DATA/wav2letter.ckpt")
     ap.add_argument("--stop-after", type=int, metavar="N", help="leave after N epochs of this invocation")
     return ap.parse_args(argv)
-
-
-def output_frames(frames):
-    """Wav2Letter's output length for `frames` input frames (stride-2 kernel-48 conv, then +1 from kernel 32)."""
-    return (frames - 2) // 2 + 2
 
 
 class Progress:
@@ -74,16 +73,29 @@ def batches(items, batch_size, rng):
 
 
 def collate(group):
+    """(features (batch, mels, frames) zero-padded, input frames, padded token ids, token counts)."""
     frames = max(f.shape[1] for f, _ in group)
     x = ember.zeros(len(group), features.N_MELS, frames)
     for i, (f, _) in enumerate(group):
         x[i, :, : f.shape[1]] = f
-    lengths = ember.tensor([output_frames(f.shape[1]) for f, _ in group])
     targets = [t for _, t in group]
     padded = ember.zeros(len(group), max(len(t) for t in targets), dtype=ember.int64)
     for i, t in enumerate(targets):
         padded[i, : len(t)] = ember.tensor(t)
-    return x, lengths, padded, ember.tensor([len(t) for t in targets])
+    return x, ember.tensor([f.shape[1] for f, _ in group]), padded, ember.tensor([len(t) for t in targets])
+
+
+def spec_augment(x, frames, rng, max_frames, max_bands=8):
+    """SpecAugment (Park et al. 2019) on a padded batch of normalised features: per utterance one band of up to
+    `max_bands` mels and one run of up to `max_frames` frames (at most a fifth of it) set to the mean, zero."""
+    for i, n in enumerate(frames.tolist()):
+        band = rng.randint(0, max_bands)
+        low = rng.randint(0, x.shape[1] - band)
+        x[i, low:low + band] = 0.0
+        run = rng.randint(0, min(max_frames, n // 5))
+        start = rng.randint(0, n - run)
+        x[i, :, start:start + run] = 0.0
+    return x
 
 
 def emissions(model, items, batch_size=32):
@@ -92,8 +104,8 @@ def emissions(model, items, batch_size=32):
     out = []
     with ember.no_grad():
         for i in range(0, len(items), batch_size):
-            x, lengths, _, _ = collate(items[i:i + batch_size])
-            out.append((model(x).transpose(1, 2), lengths))
+            x, frames, _, _ = collate(items[i:i + batch_size])
+            out.append((model(x, frames).transpose(1, 2), model.output_frames(frames)))
     return out
 
 
@@ -155,8 +167,9 @@ def main(argv=None):
           f"{len(split['unseen'])} unseen-voice utterances, {len(corpus.TOKENS) - 1} words")
 
     ember.manual_seed(args.seed)
-    model = Wav2Letter(num_classes=len(corpus.TOKENS), input_type="mfcc", num_features=features.N_MELS)
+    model = SmallWav2Letter(len(corpus.TOKENS), features.N_MELS, channels=args.channels, hidden=args.hidden)
     init_for_relu(model)
+    print(f"model: {sum(p.numel() for p in model.parameters()):,} parameters")
     optimizer = ember.optim.Adam(model.parameters(), lr=args.lr)
     history, start_epoch = [], 0
     ckpt = data / "wav2letter.ckpt"
@@ -172,16 +185,19 @@ def main(argv=None):
     for epoch in range(start_epoch, args.epochs):
         model.train()
         # each epoch's batch order depends only on (seed, epoch): a resumed run sees the same batches
-        groups = batches(split["train"], args.batch_size, random.Random(args.seed * 1000 + epoch))
+        rng = random.Random(args.seed * 1000 + epoch)
+        groups = batches(split["train"], args.batch_size, rng)
         bar = Progress(f"epoch {epoch + 1}/{args.epochs}", len(groups))
         total = 0.0
         for step, group in enumerate(groups, 1):
             for param_group in optimizer.param_groups:
                 param_group["lr"] = learning_rate(args.lr, epoch * len(groups) + step - 1, args.epochs * len(groups),
                                                   args.warmup)
-            x, lengths, targets, target_lengths = collate(group)
-            logp = model(x).permute(2, 0, 1)  # (frames, batch, tokens)
-            loss = F.ctc_loss(logp, targets, lengths, target_lengths, blank=0, zero_infinity=True)
+            x, frames, targets, target_lengths = collate(group)
+            if args.time_masks:
+                x = spec_augment(x, frames, rng, args.time_masks)
+            logp = model(x, frames).permute(2, 0, 1)  # (frames, batch, tokens)
+            loss = F.ctc_loss(logp, targets, model.output_frames(frames), target_lengths, blank=0, zero_infinity=True)
             optimizer.zero_grad()
             loss.backward()
             ember.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
