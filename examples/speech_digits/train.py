@@ -31,15 +31,13 @@ from report import word_errors, write_figure  # noqa: E402
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default="runs/speech_digits", help="corpus, feature cache and checkpoint folder")
-    ap.add_argument("--per-voice", type=int, default=100, help="utterances per training voice")
-    ap.add_argument("--epochs", type=int, default=16)
+    ap.add_argument("--per-voice", type=int, default=300, help="utterances per training voice")
+    ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--batch-size", type=int, default=16)
     ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (warm-up, then cosine decay)")
     ap.add_argument("--warmup", type=int, default=50, help="warm-up updates")
     ap.add_argument("--channels", type=int, default=128, help="width of the front and stacked convolutions")
     ap.add_argument("--hidden", type=int, default=256, help="width of the wide and 1x1 convolutions")
-    ap.add_argument("--time-masks", type=int, default=0, metavar="FRAMES",
-                    help="SpecAugment: zero up to this many consecutive frames (and up to 8 mel bands) per utterance")
     ap.add_argument("--hop", type=int, default=features.HOP, help="feature hop in samples at 16 kHz (640: 25 frames/s)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--resume", action="store_true", help="continue from DATA/wav2letter.ckpt")
@@ -85,19 +83,6 @@ def collate(group):
     return x, ember.tensor([f.shape[1] for f, _ in group]), padded, ember.tensor([len(t) for t in targets])
 
 
-def spec_augment(x, frames, rng, max_frames, max_bands=8):
-    """SpecAugment (Park et al. 2019) on a padded batch of normalised features: per utterance one band of up to
-    `max_bands` mels and one run of up to `max_frames` frames (at most a fifth of it) set to the mean, zero."""
-    for i, n in enumerate(frames.tolist()):
-        band = rng.randint(0, max_bands)
-        low = rng.randint(0, x.shape[1] - band)
-        x[i, low:low + band] = 0.0
-        run = rng.randint(0, min(max_frames, n // 5))
-        start = rng.randint(0, n - run)
-        x[i, :, start:start + run] = 0.0
-    return x
-
-
 def emissions(model, items, batch_size=32):
     """(log-probabilities (batch, frames, tokens), valid frames) per chunk of items, in order."""
     model.eval()
@@ -129,7 +114,7 @@ def evaluate(model, items, beam):
 
 def init_for_relu(model, logit_bias=5.0, logit_scale=0.1):
     """He initialisation of every convolution: with PyTorch's default (uniform, a=sqrt(5)) the signal shrinks
-    about 2x per layer through Wav2Letter's eleven ReLU convolutions. The last convolution feeds a ReLU before
+    about 2x per layer through Wav2Letter's stack of ReLU convolutions. The last convolution feeds a ReLU before
     the softmax: a class whose logit is pushed below zero gets no gradient there again, and once every word's
     logit is zero only blank can win (CTC's blank-only plateau). A large shared bias keeps every logit in the
     ReLU's linear range (the softmax ignores the shift) and small weights start the output near uniform."""
@@ -185,8 +170,7 @@ def main(argv=None):
     for epoch in range(start_epoch, args.epochs):
         model.train()
         # each epoch's batch order depends only on (seed, epoch): a resumed run sees the same batches
-        rng = random.Random(args.seed * 1000 + epoch)
-        groups = batches(split["train"], args.batch_size, rng)
+        groups = batches(split["train"], args.batch_size, random.Random(args.seed * 1000 + epoch))
         bar = Progress(f"epoch {epoch + 1}/{args.epochs}", len(groups))
         total = 0.0
         for step, group in enumerate(groups, 1):
@@ -194,8 +178,6 @@ def main(argv=None):
                 param_group["lr"] = learning_rate(args.lr, epoch * len(groups) + step - 1, args.epochs * len(groups),
                                                   args.warmup)
             x, frames, targets, target_lengths = collate(group)
-            if args.time_masks:
-                x = spec_augment(x, frames, rng, args.time_masks)
             logp = model(x, frames).permute(2, 0, 1)  # (frames, batch, tokens)
             loss = F.ctc_loss(logp, targets, model.output_frames(frames), target_lengths, blank=0, zero_infinity=True)
             optimizer.zero_grad()

@@ -1,6 +1,6 @@
 """The speech recognition recipe (examples/speech_digits): word error counting against hand-worked cases, the
-model's output-length formula against the model, the espeak-ng corpus (generated once, cached), and a tiny run
-interrupted after one epoch and resumed, which must end with the weights of an uninterrupted run."""
+espeak-ng corpus (generated once, cached), and a tiny run interrupted after one epoch and resumed, which must end
+with the weights of an uninterrupted run."""
 import os
 import shutil
 
@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import ember
-from emberaudio.models import Wav2Letter
 from recipes import recipe_module
 
 needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed (make setup)")
@@ -26,13 +25,6 @@ def test_word_errors_hand_worked():
     assert word_errors("one two".split(), "one one two two".split()) == 2  # insertions
     assert word_errors([], "a b".split()) == 2 and word_errors("a b c".split(), []) == 3
     assert word_errors("a b c d".split(), "b c d a".split()) == 2
-
-
-def test_output_frames_formula_matches_the_model():
-    train = _module("train")
-    model = Wav2Letter(num_classes=5, input_type="mfcc", num_features=3).eval()
-    for frames in (10, 11, 37, 50):
-        assert model(ember.randn(1, 3, frames)).shape[2] == train.output_frames(frames)
 
 
 def test_tokens_round_trip():
@@ -65,7 +57,7 @@ def test_interrupted_and_resumed_run_equals_uninterrupted(tmp_path, monkeypatch)
     corpus = _module("corpus")
     train = _module("train")
     monkeypatch.setattr(corpus, "TRAIN_VOICES", corpus.TRAIN_VOICES[:2])
-    args = ["--per-voice", "4", "--epochs", "2", "--batch-size", "4"]
+    args = ["--per-voice", "4", "--epochs", "2", "--batch-size", "4", "--channels", "16", "--hidden", "32"]
     full = train.main(["--data", str(tmp_path / "a")] + args)
     assert len(full["history"]) == 2 and (tmp_path / "a" / "wer.svg").exists()
     assert 0 <= full["unseen_voice_wer_greedy"]

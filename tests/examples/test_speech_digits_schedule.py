@@ -1,5 +1,5 @@
 """The speech recipe's learning-rate schedule (warm-up then cosine, from the update count alone) against values
-worked by hand, and its initialisation of Wav2Letter: He-scaled convolutions, and a last convolution whose
+worked by hand, and its initialisation of its Wav2Letter: He-scaled convolutions, and a last convolution whose
 logits all start inside the final ReLU's linear range (positive, nearly equal)."""
 import math
 
@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import ember
-from emberaudio.models import Wav2Letter
 from recipes import recipe_module
 
 
@@ -24,7 +23,7 @@ def test_learning_rate_warms_up_then_decays_to_zero():
 def test_initialisation_keeps_every_logit_positive():
     train = recipe_module("speech_digits", "train")
     ember.manual_seed(0)
-    model = Wav2Letter(num_classes=26, input_type="mfcc", num_features=40)
+    model = recipe_module("speech_digits", "model").SmallWav2Letter(26, 40)
     train.init_for_relu(model)
     convs = [m for m in model.modules() if isinstance(m, ember.nn.Conv1d)]
     first = convs[0].weight.detach().numpy()
