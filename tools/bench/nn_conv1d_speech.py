@@ -1,7 +1,8 @@
-"""The convolutions that dominate a Wav2Letter training step in examples/speech_digits (issue 25): the 250->2000
+"""Wav2Letter training steps (issue 25), beside PyTorch 2.13 when importable. torchaudio's sizes: the 250->2000
 kernel-32 convolution (16M of the model's 23.3M weights) and the 1x1 2000->2000 one, forward+backward on a batch
-of 8 at 32 frames (the recipe's 25 frames/s features, halved by the first layer), and the whole network's Adam
-update on 8 x 40 log-mels x 64 frames, beside PyTorch 2.13 when importable."""
+of 8 at 32 frames (25 frames/s features, halved by the first layer), and the whole network's Adam update on
+8 x 40 log-mels x 64 frames. The sizes examples/speech_digits trains (0.7M weights): one CTC + Adam update on its
+batch of 16 x 40 log-mels x 40 frames."""
 from __future__ import annotations
 
 import ember
@@ -47,6 +48,30 @@ def _wav2letter_step(lib):
     return lambda: best_of(step, 3) * 1e3
 
 
+def _speech_digits_step(lib):
+    """examples/speech_digits's Wav2Letter (channels 128, hidden 256, kernels 11/5/5; built here so the bench needs
+    no recipe import) and one CTC loss + gradient clipping + Adam update."""
+    t = _lib(lib)
+    nn = t.nn
+    t.manual_seed(0)
+    sizes = [(40, 128, 11, 2)] + [(128, 128, 5, 1)] * 5 + [(128, 256, 5, 1), (256, 256, 1, 1), (256, 26, 1, 1)]
+    convs = [nn.Conv1d(cin, cout, k, stride=s, padding=k // 2) for cin, cout, k, s in sizes]
+    model = nn.Sequential(*[m for conv in convs for m in (conv, nn.ReLU())])
+    opt = t.optim.Adam(model.parameters(), lr=1e-3)
+    x = t.randn(16, 40, 40)
+    targets = t.randint(1, 26, (16, 4))
+    frames, target_frames = t.full((16,), 20, dtype=t.int64), t.full((16,), 4, dtype=t.int64)
+
+    def step():
+        logp = nn.functional.log_softmax(model(x), dim=1).permute(2, 0, 1)
+        loss = nn.functional.ctc_loss(logp, targets, frames, target_frames, zero_infinity=True)
+        opt.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+        opt.step()
+    return lambda: best_of(step, 5) * 1e3
+
+
 def cases() -> list[Case]:
     return [
         Case("conv1d 250->2000 k32 8x250x32 f+b", "ms", False, ember_and_torch(_conv1d(250, 2000, 32)),
@@ -55,4 +80,6 @@ def cases() -> list[Case]:
              "< PyTorch's", lambda e, p: e < p.get("torch", float("inf"))),
         Case("Wav2Letter Adam step 8x40x64", "ms", False, ember_and_torch(_wav2letter_step), "< PyTorch's",
              lambda e, p: e < p.get("torch", float("inf"))),
+        Case("speech_digits Wav2Letter CTC+Adam step 16x40x40", "ms", False, ember_and_torch(_speech_digits_step),
+             "< PyTorch's", lambda e, p: e < p.get("torch", float("inf"))),
     ]
