@@ -24,7 +24,7 @@ from emberaudio.models.decoder import ctc_decoder, ctc_greedy_decode  # noqa: E4
 
 import corpus  # noqa: E402
 import features  # noqa: E402
-from model import SmallWav2Letter  # noqa: E402
+from small_wav2letter import SmallWav2Letter  # noqa: E402
 from report import word_errors, write_figure  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""The speech recipe's Wav2Letter (examples/speech_digits/model.py): its output length against the network's own
+"""The speech recipe's Wav2Letter (examples/speech_digits/small_wav2letter.py): its output length against the network's own
 output and a hand formula, its parameter count worked by hand, torchaudio's layer layout (state-dict names), and
 the padding mask: each utterance of a zero-padded batch gets exactly what it gets alone (and without the mask it
 would not)."""
@@ -11,7 +11,7 @@ from recipes import recipe_module
 
 
 def _model_class():
-    return recipe_module("speech_digits", "model").SmallWav2Letter
+    return recipe_module("speech_digits", "small_wav2letter").SmallWav2Letter
 
 
 def test_output_frames_match_the_network_and_halve_rounding_up():

@@ -54,8 +54,8 @@ def test_corpus_generated_once_with_held_out_sentences(tmp_path, monkeypatch):
 
 @needs_espeak
 def test_interrupted_and_resumed_run_equals_uninterrupted(tmp_path, monkeypatch):
-    corpus = _module("corpus")
     train = _module("train")
+    corpus = train.corpus  # the module train.py imported (by plain name), not a second copy
     monkeypatch.setattr(corpus, "TRAIN_VOICES", corpus.TRAIN_VOICES[:2])
     args = ["--per-voice", "4", "--epochs", "2", "--batch-size", "4", "--channels", "16", "--hidden", "32"]
     full = train.main(["--data", str(tmp_path / "a")] + args)

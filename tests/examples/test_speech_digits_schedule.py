@@ -23,7 +23,7 @@ def test_learning_rate_warms_up_then_decays_to_zero():
 def test_initialisation_keeps_every_logit_positive():
     train = recipe_module("speech_digits", "train")
     ember.manual_seed(0)
-    model = recipe_module("speech_digits", "model").SmallWav2Letter(26, 40)
+    model = recipe_module("speech_digits", "small_wav2letter").SmallWav2Letter(26, 40)
     train.init_for_relu(model)
     convs = [m for m in model.modules() if isinstance(m, ember.nn.Conv1d)]
     first = convs[0].weight.detach().numpy()
