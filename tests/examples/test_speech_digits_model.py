@@ -1,7 +1,7 @@
-"""The speech recipe's Wav2Letter (examples/speech_digits/small_wav2letter.py): its output length against the network's own
-output and a hand formula, its parameter count worked by hand, torchaudio's layer layout (state-dict names), and
-the padding mask: each utterance of a zero-padded batch gets exactly what it gets alone (and without the mask it
-would not)."""
+"""The speech recipe's Wav2Letter (examples/speech_digits/small_wav2letter.py): its output length against the
+network's own output and a hand formula, its parameter count worked by hand, torchaudio's layer layout (state-dict
+names), and the padding mask: each utterance of a zero-padded batch gets exactly what it gets alone (and without
+the mask it would not)."""
 import numpy as np
 import pytest
 
