@@ -2,7 +2,7 @@
 stretch/smoothing upsampler condition two GRUs that predict each sample's class; `infer` generates audio
 sample by sample by multinomial sampling."""
 import math
-from typing import List
+from typing import List, Optional, Tuple
 
 import ember
 from ember import Tensor, nn
@@ -127,23 +127,35 @@ class WaveRNN(nn.Module):
         x = self.relu2(self.fc2(ember.cat([x, a4], dim=-1)))
         return self.fc3(x).unsqueeze(1)
 
-    @ember.no_grad()
-    def infer(self, specgram, lengths=None):
+    @ember.jit.export
+    def infer(self, specgram: Tensor, lengths: Optional[Tensor] = None) -> Tuple[Tensor, Optional[Tensor]]:
         """Generates (batch, 1, frames * hop_length) audio in [-1, 1] from (batch, n_freq, frames) by sampling each
-        sample's class from the softmax; `lengths` (frames per item) scale to output lengths."""
+        sample's class from the softmax (ember.multinomial on the default generator, in eager and scripted code
+        alike); `lengths` (frames per item) scale to output lengths. Eager calls record no gradients (the loop
+        would keep every step's graph); scripted code cannot switch grad mode, so call it under ember.no_grad()."""
+        if ember.jit.is_scripting():
+            return self._generate(specgram, lengths)
+        return self._generate_without_grad(specgram, lengths)
+
+    @ember.jit.unused
+    def _generate_without_grad(self, specgram: Tensor, lengths: Optional[Tensor]) -> Tuple[Tensor, Optional[Tensor]]:
+        with ember.no_grad():
+            return self._generate(specgram, lengths)
+
+    def _generate(self, specgram: Tensor, lengths: Optional[Tensor]) -> Tuple[Tensor, Optional[Tensor]]:
         if specgram.dim() != 3:
-            raise ValueError(f"infer expects a (batch, n_freq, frames) spectrogram, got {tuple(specgram.shape)}")
+            raise ValueError(f"infer expects a (batch, n_freq, frames) spectrogram, got a {specgram.dim()}-D tensor")
         device, dtype = specgram.device, specgram.dtype
-        specgram = nn.functional.pad(specgram, (self._pad, self._pad))
+        specgram = nn.functional.pad(specgram, [self._pad, self._pad])
         specgram, aux = self.upsample(specgram)
         if lengths is not None:
             lengths = lengths * self.upsample.total_scale
-        b_size, _, seq_len = specgram.size()
-        h1 = ember.zeros((1, b_size, self.n_rnn), device=device, dtype=dtype)
-        h2 = ember.zeros((1, b_size, self.n_rnn), device=device, dtype=dtype)
-        x = ember.zeros((b_size, 1), device=device, dtype=dtype)
+        b_size, seq_len = specgram.size(0), specgram.size(2)
+        h1 = ember.zeros([1, b_size, self.n_rnn], device=device, dtype=dtype)
+        h2 = ember.zeros([1, b_size, self.n_rnn], device=device, dtype=dtype)
+        x = ember.zeros([b_size, 1], device=device, dtype=dtype)
         aux_split = self._aux_parts(aux, 1)
-        output = []
+        output: List[Tensor] = []
         for i in range(seq_len):
             m_t = specgram[:, :, i]
             a1_t, a2_t, a3_t, a4_t = [a[:, :, i] for a in aux_split]
