@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "autograd/boxed.h"
 #include "base/trace.h"
 #include "generated/ops/clone.h"
 #include "jit/fork.h"
@@ -137,7 +138,12 @@ struct Frame {
       else
         s.push_back(r.v);
     }
-    op.call(s);
+    // the op database's kernels (ad::NAME) record autograd themselves; an extension's op (audio::, vision::)
+    // records through its registered backward, as ember.ops.NS.NAME does in eager code
+    if (op.schema().ns == "aten")
+      op.call(s);
+    else
+      autograd::call_boxed(op, s);
     for (size_t i = 0; i < in.outs.size(); i++) set_result(in.outs[i], s[i], in, boxed_tensor_constant);
   }
 
