@@ -31,6 +31,22 @@ Tensor positions(const Geometry& g, int64_t lo) {
   return out;
 }
 
+// Row-major dense: each dim's stride is the product of the later sizes (size-1 dims take any stride).
+bool row_major(const Geometry& g) {
+  int64_t expected = 1;
+  for (int64_t d = int64_t(g.sizes.size()) - 1; d >= 0; d--) {
+    if (g.sizes[size_t(d)] != 1 && g.strides[size_t(d)] != expected) return false;
+    expected *= g.sizes[size_t(d)];
+  }
+  return true;
+}
+
+int64_t numel_of(const Geometry& g) {
+  int64_t n = 1;
+  for (int64_t s : g.sizes) n *= s;
+  return n;
+}
+
 int64_t lowest(const Geometry& g) {
   int64_t lo = g.offset;
   for (size_t d = 0; d < g.sizes.size(); d++)
@@ -42,6 +58,10 @@ int64_t lowest(const Geometry& g) {
 
 Tensor view_grad_to_base(const Tensor& grad, const Geometry& base, const Geometry& view) {
   if (base.sizes == view.sizes && base.strides == view.strides && base.offset == view.offset) return grad;
+  // a reshape of a dense base (a linear layer's 3-d output written in place): element i of one is element i
+  // of the other, so the gradient is reshaped, not scattered through position tables
+  if (base.offset == view.offset && numel_of(base) == numel_of(view) && row_major(base) && row_major(view))
+    return ad::reshape(grad, base.sizes);
   const int64_t lo = std::min(lowest(base), lowest(view));
   Tensor pb = positions(base, lo), pv = positions(view, lo);
   int64_t span = 1;
