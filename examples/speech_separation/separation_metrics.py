@@ -10,10 +10,10 @@ def si_sdr(estimate, reference, eps=1e-8):
     of the estimate onto it (alpha = <s_hat, s> / <s, s>), and 10 log10(|alpha s|^2 / |s_hat - alpha s|^2)."""
     estimate = estimate - estimate.mean(-1, keepdim=True)
     reference = reference - reference.mean(-1, keepdim=True)
-    alpha = (estimate * reference).sum(-1, keepdim=True) / (reference.pow(2).sum(-1, keepdim=True) + eps)
+    alpha = (estimate * reference).sum(-1, keepdim=True) / (reference.square().sum(-1, keepdim=True) + eps)
     target = alpha * reference
     noise = estimate - target
-    return 10 * ember.log10((target.pow(2).sum(-1) + eps) / (noise.pow(2).sum(-1) + eps))
+    return 10 * ember.log10((target.square().sum(-1) + eps) / (noise.square().sum(-1) + eps))
 
 
 def permutation_invariant_si_sdr(estimates, references):
