@@ -1,6 +1,7 @@
-"""An in-place op on a view that reshapes its whole dense base (a linear layer's 3-d output passed to ReLU(inplace=True))
-takes its gradient to the base by a reshape instead of the generic scatter through position tables; the gradients
-equal the out-of-place computation's, and views that are not such reshapes keep the generic path's results."""
+"""An in-place op on a view that reshapes its whole dense base (a linear layer's 3-d output passed to
+ReLU(inplace=True)) takes its gradient to the base by a reshape instead of the generic scatter through position
+tables; the gradients equal the out-of-place computation's, and views that are not such reshapes keep the generic
+path's results."""
 import numpy as np
 
 import ember
