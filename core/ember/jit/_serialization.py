@@ -20,9 +20,9 @@ from . import _python_ops
 from . import _types as T
 from ._script_function import ScriptFunction
 from . import _serialization_objects as _objects
-from ._script_module import ScriptModule
+from ._script_module import ScriptMethod, ScriptModule
 
-JIT_FORMAT_VERSION = 1
+JIT_FORMAT_VERSION = 2  # 2: a module's exported methods (meta.json methods, code/methods/)
 
 
 def _tensor_entry(t, key):
@@ -64,6 +64,58 @@ def _tensor_indices(values, tensors):
     return out
 
 
+def _encode_attr_inputs(attr_inputs, paths, tensors):
+    """meta.json's attr_inputs entries of a module graph's attribute inputs (tensors joins the tensor table)."""
+    attrs = []
+    for m, name in attr_inputs:
+        if id(m) not in paths:
+            raise RuntimeError(f"ember.jit.save: the graph reads {name} of a module outside the saved one")
+        value = getattr(m, name)
+        if isinstance(value, _C.TensorBase):
+            entry = {"module": paths[id(m)], "name": name, "kind": "tensor"}
+            if name not in m._parameters and name not in m._buffers:  # a plain attribute (weight_norm's weight)
+                entry["tensor"] = _tensor_indices([value], tensors)[0]
+            attrs.append(entry)
+        elif isinstance(value, (bool, int, float)):
+            attrs.append({"module": paths[id(m)], "name": name, "kind": "value", "value": value})
+        elif isinstance(value, list) and all(isinstance(t, _C.TensorBase) for t in value):
+            attrs.append({"module": paths[id(m)], "name": name, "kind": "tensor_list",
+                          "tensors": _tensor_indices(value, tensors)})  # an RNN's _flat_weights
+        elif ScriptModule._object_type(value) is not None:  # a scripted or C++ class's object
+            t = ScriptModule._object_type(value)
+            attrs.append({"module": paths[id(m)], "name": name, "kind": "object", "type": str(t),
+                          "value": _objects.encode(value, t)})
+        else:
+            raise RuntimeError(f"ember.jit.save: attribute {name} is a {type(value).__name__}, which cannot be "
+                               "saved")
+    return attrs
+
+
+def _defaults(sig):
+    """A signature's defaults that meta.json can hold: calls of the loaded graph may leave them out too."""
+    return {n: p.default for n, p in sig.parameters.items()
+            if p.default is not inspect.Parameter.empty and (p.default is None or
+                                                             isinstance(p.default, (bool, int, float, str)))}
+
+
+def _describe_methods(obj, paths, tensors, constants):
+    """meta.json's methods entries and graph texts of a module's @ember.jit.export'ed methods; their tensor
+    constants join constants (whose tensor-table indices follow the module's tensors)."""
+    entries, texts = [], {}
+    for name, method in getattr(obj, "_methods", {}).items():
+        text, consts = method._g.saved_text()
+        _python_ops.check_exportable(text)
+        entry = {"name": name, "params": list(method._sig.parameters), "return_type": str(method.return_type),
+                 "attr_inputs": _encode_attr_inputs(method._attr_inputs, paths, tensors),
+                 "constants": list(range(len(constants), len(constants) + len(consts)))}
+        if _defaults(method._sig):
+            entry["defaults"] = _defaults(method._sig)
+        constants.extend(consts)
+        entries.append(entry)
+        texts[name] = text
+    return entries, texts
+
+
 def _describe(obj):
     """(meta JSON, tensors) for a ScriptFunction or ScriptModule."""
     text, constants = obj._g.saved_text()
@@ -74,49 +126,35 @@ def _describe(obj):
         tensors = []
     else:
         modules, tensors, paths = _module_tree(obj._module)
-        attrs = []
-        for m, name in obj._attr_inputs:
-            if id(m) not in paths:
-                raise RuntimeError(f"ember.jit.save: the graph reads {name} of a module outside the saved one")
-            value = getattr(m, name)
-            if isinstance(value, _C.TensorBase):
-                entry = {"module": paths[id(m)], "name": name, "kind": "tensor"}
-                if name not in m._parameters and name not in m._buffers:  # a plain attribute (weight_norm's weight)
-                    entry["tensor"] = _tensor_indices([value], tensors)[0]
-                attrs.append(entry)
-            elif isinstance(value, (bool, int, float)):
-                attrs.append({"module": paths[id(m)], "name": name, "kind": "value", "value": value})
-            elif isinstance(value, list) and all(isinstance(t, _C.TensorBase) for t in value):
-                attrs.append({"module": paths[id(m)], "name": name, "kind": "tensor_list",
-                              "tensors": _tensor_indices(value, tensors)})  # an RNN's _flat_weights
-            elif ScriptModule._object_type(value) is not None:  # a scripted or C++ class's object
-                t = ScriptModule._object_type(value)
-                attrs.append({"module": paths[id(m)], "name": name, "kind": "object", "type": str(t),
-                              "value": _objects.encode(value, t)})
-            else:
-                raise RuntimeError(f"ember.jit.save: attribute {name} is a {type(value).__name__}, which cannot be "
-                                   "saved")
+        attrs = _encode_attr_inputs(obj._attr_inputs, paths, tensors)
         meta = {"kind": "module", "name": "forward", "type": type(obj._module).__name__,
                 "params": list(obj._sig.parameters), "return_type": str(obj.return_type), "modules": modules,
                 "attr_inputs": attrs}
-    defaults = {n: p.default for n, p in obj._sig.parameters.items()
-                if p.default is not inspect.Parameter.empty and (p.default is None or
-                                                                 isinstance(p.default, (bool, int, float, str)))}
-    if defaults:  # forward(x, mask_value: float = 0.0): calls of the loaded one may leave them out too
-        meta["defaults"] = defaults
-    classes = _objects.classes_of([text] + [a["type"] for a in meta.get("attr_inputs", []) if "type" in a])
+    constants = list(constants)
+    methods, method_texts = ([], {}) if isinstance(obj, ScriptFunction) else \
+        _describe_methods(obj, paths, tensors, constants)
+    if methods:
+        meta["methods"] = methods
+    if _defaults(obj._sig):  # forward(x, mask_value: float = 0.0)
+        meta["defaults"] = _defaults(obj._sig)
+    attr_types = [a["type"] for entry in [meta] + methods for a in entry.get("attr_inputs", []) if "type" in a]
+    classes = _objects.classes_of([text] + list(method_texts.values()) + attr_types)
     if classes:
         meta["classes"] = classes
     meta["format"], meta["version"] = "ember.jit", JIT_FORMAT_VERSION
-    meta["constants"] = list(range(len(tensors), len(tensors) + len(constants)))
-    return meta, text, tensors + [c.detach() for c in constants]
+    base = len(tensors)  # the constants follow the module's tensors in the table
+    n_forward = len(constants) - sum(len(m["constants"]) for m in methods)
+    meta["constants"] = list(range(base, base + n_forward))
+    for m in methods:
+        m["constants"] = [base + k for k in m["constants"]]
+    return meta, text, method_texts, tensors + [c.detach() for c in constants]
 
 
 def save(m, f, _extra_files=None):
     """Saves a ScriptFunction or ScriptModule (scripted or traced) to f, a path or a writable binary file."""
     if not isinstance(m, (ScriptFunction, ScriptModule)):
         raise TypeError(f"ember.jit.save: expected a ScriptModule or ScriptFunction, got {type(m).__name__}")
-    meta, text, tensors = _describe(m)
+    meta, text, method_texts, tensors = _describe(m)
     data = io.BytesIO()
     pickler = _Pickler(data, 2)
     pickler.dump([t.detach() if isinstance(t, ember.nn.Parameter) else t for t in tensors])
@@ -131,6 +169,8 @@ def save(m, f, _extra_files=None):
         w.write_record("byteorder", sys.byteorder.encode())
         w.write_record(".storage_alignment", str(w.ALIGN).encode())
         w.write_record("code/forward.graph", text.encode())
+        for name, method_text in method_texts.items():
+            w.write_record(f"code/methods/{name}.graph", method_text.encode())
         w.write_record("code/meta.json", json.dumps(meta, indent=1).encode())
         for name, content in extra.items():
             w.write_record(f"extra/{name}", content)
@@ -190,7 +230,13 @@ def _rebuild_modules(meta, tensors):
             parent, _, child = path.rpartition(".")
             by_path[parent].add_module(child, m)
         by_path[path] = m
-    for a in meta["attr_inputs"]:
+    _rebuild_attrs(meta["attr_inputs"], by_path, loaded)
+    return by_path
+
+
+def _rebuild_attrs(attr_inputs, by_path, loaded):
+    """Sets the attributes attr_inputs entries describe (parameters and buffers are already in place)."""
+    for a in attr_inputs:
         if a["kind"] == "value":
             setattr(by_path[a["module"]], a["name"], a["value"])
         elif a["kind"] == "object":
@@ -199,18 +245,24 @@ def _rebuild_modules(meta, tensors):
             setattr(by_path[a["module"]], a["name"], loaded[a["tensor"]])
         elif a["kind"] == "tensor_list":
             setattr(by_path[a["module"]], a["name"], [loaded[k] for k in a["tensors"]])
-    return by_path
+
+
+def _signature(names, defaults):
+    return inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                default=defaults.get(n, inspect.Parameter.empty)) for n in names])
 
 
 def load(f, map_location=None, _extra_files=None):
     """Loads what ember.jit.save wrote: a ScriptModule or ScriptFunction, without the model's Python source."""
     with _opened(f, "rb", "ember.jit.load") as fh:
         start = fh.tell()
+        meta = json.loads(_read_records(fh, ["code/meta.json"])[0]["code/meta.json"] or b"{}")
+        fh.seek(start)
         records, _, _ = _read_records(fh, ["code/meta.json", "code/forward.graph"] +
+                                      [f"code/methods/{m['name']}.graph" for m in meta.get("methods", [])] +
                                       [f"extra/{n}" for n in (_extra_files or {})])
         fh.seek(start)
         tensors = ember.load(fh, map_location=map_location, weights_only=True)
-    meta = json.loads(records["code/meta.json"])
     if meta.get("format") != "ember.jit" or not 1 <= meta.get("version", 0) <= JIT_FORMAT_VERSION:
         raise RuntimeError(f"ember.jit.load: unsupported archive format {meta.get('format')!r} version "
                            f"{meta.get('version')!r}")
@@ -221,9 +273,7 @@ def load(f, map_location=None, _extra_files=None):
     _objects.define_loaded_classes(meta.get("classes", []))
     graph = _C._jit.parse_graph(records["code/forward.graph"].decode(), [tensors[k] for k in meta["constants"]],
                                 _python_ops.BUILTIN_PYTHON_OPS)
-    defaults = meta.get("defaults", {})
-    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                default=defaults.get(n, inspect.Parameter.empty)) for n in meta["params"]]
+    params = list(_signature(meta["params"], meta.get("defaults", {})).parameters.values())
     ret = _parse_type(meta["return_type"])
     if meta["kind"] == "function":
         fn = ScriptFunction.__new__(ScriptFunction)
@@ -236,7 +286,18 @@ def load(f, map_location=None, _extra_files=None):
         return fn
     by_path = _rebuild_modules(meta, tensors)
     attr_inputs = [(by_path[a["module"]], a["name"]) for a in meta["attr_inputs"]]
-    return ScriptModule(by_path[""], graph, attr_inputs, inspect.Signature(params), ret)
+    sm = ScriptModule(by_path[""], graph, attr_inputs, inspect.Signature(params), ret)
+    methods = {}
+    for m in meta.get("methods", []):  # the @ember.jit.export'ed methods
+        g = _C._jit.parse_graph(records[f"code/methods/{m['name']}.graph"].decode(),
+                                [tensors[k] for k in m["constants"]], _python_ops.BUILTIN_PYTHON_OPS)
+        _rebuild_attrs(m["attr_inputs"], by_path, dict(enumerate(tensors)))
+        sig = _signature(m["params"], m.get("defaults", {}))
+        methods[m["name"]] = ScriptMethod(by_path[""], m["name"], g, [(by_path[a["module"]], a["name"])
+                                                                     for a in m["attr_inputs"]],
+                                          sig, _parse_type(m["return_type"]))
+    object.__setattr__(sm, "_methods", methods)
+    return sm
 
 
 def _save_method(self, f, _extra_files=None):
