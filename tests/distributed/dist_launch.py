@@ -53,14 +53,15 @@ _MPI_PRELUDE = ('import os\n'
                 'os.environ["RANK"], os.environ["WORLD_SIZE"] = os.environ["PMI_RANK"], os.environ["PMI_SIZE"]\n')
 
 
-def launch_mpi(script: str, world_size: int, env: dict | None = None, timeout: float = 120.0) -> list:
+def launch_mpi(script: str, world_size: int, env: dict | None = None, timeout: float = 120.0,
+               mpiexec_args: tuple = ()) -> list:
     """launch() under mpiexec -n world_size (BACKEND=mpi in the environment): each rank's last JSON line, by rank
     (each rank's output goes to a file of its own, so long lines stay whole). On timeout mpiexec is killed, and with
     it every rank."""
     penv = dict(os.environ, BACKEND="mpi", **(env or {}))
     with tempfile.TemporaryDirectory() as outdir:
-        proc = subprocess.Popen([mpiexec(), "-outfile-pattern", f"{outdir}/out.%r", "-n", str(world_size),
-                                 sys.executable, "-c", _MPI_PRELUDE + script], env=penv, stdout=subprocess.PIPE,
+        proc = subprocess.Popen([mpiexec(), *mpiexec_args, "-outfile-pattern", f"{outdir}/out.%r",
+                                 "-n", str(world_size), sys.executable, "-c", _MPI_PRELUDE + script], env=penv, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
         try:
             out, err = proc.communicate(timeout=timeout)

@@ -1,6 +1,7 @@
 // ember._mpi_C: ProcessGroupMPI's bindings, a module of its own so only backend='mpi' loads the MPI library.
 // The buffer types, ReduceOp and Work are ember._distributed_C's (imported first); the methods mirror
 // _ProcessGroupGloo's, so ember.distributed drives both backends with the same calls.
+#include <pybind11/chrono.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -19,8 +20,9 @@ PYBIND11_MODULE(_mpi_C, m) {
   };
   auto bytes = [](uintptr_t ptr, size_t count) { return Buffer{reinterpret_cast<void*>(ptr), count, ElemType::UInt8}; };
 
-  m.def("world", &ProcessGroupMPI::world, pyb::call_guard<Release>());
-  m.def("subgroup", &ProcessGroupMPI::subgroup, pyb::arg("world_ranks"), pyb::call_guard<Release>());
+  m.def("world", &ProcessGroupMPI::world, pyb::arg("timeout"), pyb::call_guard<Release>());
+  m.def("subgroup", &ProcessGroupMPI::subgroup, pyb::arg("world_ranks"), pyb::arg("timeout"),
+        pyb::call_guard<Release>());
   m.def("finalize", &ProcessGroupMPI::finalize, pyb::call_guard<Release>());
   m.def("finalized", &ProcessGroupMPI::finalized);
 
@@ -28,6 +30,7 @@ PYBIND11_MODULE(_mpi_C, m) {
       .def("shutdown", &ProcessGroupMPI::shutdown, pyb::call_guard<Release>())
       .def("rank", &ProcessGroupMPI::rank)
       .def("size", &ProcessGroupMPI::size)
+      .def_property_readonly("timeout", &ProcessGroupMPI::timeout)
       .def(
           "allreduce",
           [buffer](ProcessGroupMPI& pg, uintptr_t p, size_t n, ElemType t, ReduceOp op) {

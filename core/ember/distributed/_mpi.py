@@ -29,14 +29,15 @@ def is_mpi_available() -> bool:
     return True
 
 
-def world_group():
-    """The C++ group over all of MPI_COMM_WORLD's ranks (initializes MPI on first use)."""
+def world_group(timeout):
+    """The C++ group over all of MPI_COMM_WORLD's ranks (initializes MPI on first use); each collective gives up
+    after timeout (a timedelta)."""
     mpi = load()
     if mpi.finalized():
         raise RuntimeError("MPI was finalized (at exit): ember.distributed cannot start it again")
-    return mpi.world()
+    return mpi.world(timeout)
 
 
-def subgroup(world_ranks: list[int]):
+def subgroup(world_ranks: list[int], timeout):
     """The C++ group of these world ranks, or None on a rank outside it; collective over every world rank."""
-    return load().subgroup(list(world_ranks))
+    return load().subgroup(list(world_ranks), timeout)

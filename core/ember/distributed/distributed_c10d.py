@@ -129,7 +129,9 @@ class ProcessGroup:
         return self._backend
 
     def _submit(self, work, keep_alive: tuple, finish, async_op: bool, result=None):
-        self._pending = [w for w in self._pending if not w.is_completed()]
+        # A failed collective's buffers stay referenced: an MPI collective given up after the timeout cannot be
+        # cancelled, so MPI may still write them.
+        self._pending = [w for w in self._pending if not w.is_success()]
         handle = Work(work, keep_alive, finish, result)
         self._pending.append(handle)
         if async_op:
@@ -143,6 +145,7 @@ class GroupMember:
     NON_GROUP_MEMBER = -100
 
 
+_given_up: list[Work] = []  # failed MPI collectives of destroyed groups (see _shutdown)
 _groups: list[ProcessGroup] = []  # every group this process belongs to, the default one first
 _group_count = 0  # new_group calls so far: every rank makes them in the same order, so the count names a group
 
@@ -235,7 +238,7 @@ def init_process_group(backend=None, init_method=None, timeout: timedelta | None
     timeout = _check_timeout(timeout)
     backend = _check_backend(backend if backend is not None else "gloo")
     if backend == Backend.MPI:
-        _init_mpi(world_size, rank)
+        _init_mpi(world_size, rank, timeout)
         return
     if store is None:
         store, rank, world_size = rendezvous(init_method or "env://", rank, world_size, timeout)
@@ -252,13 +255,14 @@ def init_process_group(backend=None, init_method=None, timeout: timedelta | None
     _group_count = 0
 
 
-def _init_mpi(world_size: int, rank: int) -> None:
-    """The default group over MPI_COMM_WORLD: MPI assigns rank and world size (PyTorch warns when given)."""
+def _init_mpi(world_size: int, rank: int, timeout: timedelta) -> None:
+    """The default group over MPI_COMM_WORLD: MPI assigns rank and world size (PyTorch warns when given). Unlike
+    PyTorch's MPI groups, which wait for ever, its collectives honour the timeout as Gloo's do."""
     global _group_count
     if world_size != -1 or rank != -1:
         warnings.warn(f"For MPI backend, world_size ({world_size}) and rank ({rank}) are ignored since they are "
                       "assigned by the MPI runtime.", stacklevel=3)
-    pg = _mpi.world_group()
+    pg = _mpi.world_group(timeout)
     GroupMember.WORLD = ProcessGroup(Backend.MPI, pg, None, list(range(pg.size())))
     _groups[:] = [GroupMember.WORLD]
     _group_count = 0
@@ -310,7 +314,7 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local
     if backend == Backend.MPI or world._store is None:
         if backend != Backend.MPI:
             raise ValueError(f"new_group: a {backend} group needs a store, and the default MPI group has none")
-        pg = _mpi.subgroup(ranks)  # collective over the world: every rank calls it, members or not
+        pg = _mpi.subgroup(ranks, timeout)  # collective over the world: every rank calls it, members or not
         if pg is None:
             return GroupMember.NON_GROUP_MEMBER
         group = ProcessGroup(backend, pg, None, ranks)
@@ -327,6 +331,8 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local
 
 def _shutdown(pg: ProcessGroup) -> None:
     pg._pg.shutdown()  # runs what is queued, aborts pending transfers: no thread touches the buffers after
+    # ...but MPI itself may still write a given-up collective's buffers: those are kept for good.
+    _given_up.extend(w for w in pg._pending if pg._backend == Backend.MPI and not w.is_success())
     pg._pending = []
 
 

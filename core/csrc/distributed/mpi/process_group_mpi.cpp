@@ -1,6 +1,9 @@
 // ProcessGroupMPI: MPI's set-up and tear-down, the worker thread, and the collectives mapped onto MPI's
-// large-count (_c) calls, so buffers past 2^31 elements need no chunking.
+// nonblocking large-count (I..._c) calls, so buffers past 2^31 elements need no chunking and every collective
+// can be given up after the timeout (process_group_mpi_wait.cpp).
 #include "distributed/mpi/process_group_mpi.h"
+
+#include <signal.h>
 
 #include <chrono>
 
@@ -21,10 +24,15 @@ void ensure_initialized() {
   int initialized = 0;
   check(MPI_Initialized(&initialized), "MPI_Initialized");
   if (initialized) return;
+  struct sigaction before;
+  bool usr1_unhandled = sigaction(SIGUSR1, nullptr, &before) == 0 && before.sa_handler == SIG_DFL;
   int provided = 0;
   check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
   if (provided != MPI_THREAD_MULTIPLE)
     throw DistBackendError("ProcessGroupMPI: the MPI library does not support MPI_THREAD_MULTIPLE");
+  // MPICH installs a SIGUSR1 handler whose news of a dead process makes its progress engine abort the whole
+  // job (its fault tolerance is off); unless the program handles SIGUSR1 itself, ember's replaces it.
+  if (usr1_unhandled) ProcessGroupMPI::watch_job_failures();
 }
 
 std::shared_ptr<ProcessGroupMPI> track(std::shared_ptr<ProcessGroupMPI> pg) {
@@ -47,17 +55,19 @@ std::vector<MPI_Aint> displacements(const std::vector<MPI_Count>& counts) {
 
 }  // namespace
 
-std::shared_ptr<ProcessGroupMPI> ProcessGroupMPI::world() {
+std::atomic<bool> ProcessGroupMPI::any_broken{false};
+
+std::shared_ptr<ProcessGroupMPI> ProcessGroupMPI::world(Millis timeout) {
   std::lock_guard<std::mutex> lock(registry_mutex);
   ensure_initialized();
   MPI_Comm comm;
   check(MPI_Comm_dup(MPI_COMM_WORLD, &comm), "MPI_Comm_dup");
-  auto pg = std::make_shared<ProcessGroupMPI>(comm);
+  auto pg = std::make_shared<ProcessGroupMPI>(comm, timeout);
   live_groups.push_back(pg);
   return pg;
 }
 
-std::shared_ptr<ProcessGroupMPI> ProcessGroupMPI::subgroup(const std::vector<int>& world_ranks) {
+std::shared_ptr<ProcessGroupMPI> ProcessGroupMPI::subgroup(const std::vector<int>& world_ranks, Millis timeout) {
   MPI_Group world_group, group;
   {
     std::lock_guard<std::mutex> lock(registry_mutex);
@@ -72,7 +82,7 @@ std::shared_ptr<ProcessGroupMPI> ProcessGroupMPI::subgroup(const std::vector<int
   MPI_Group_free(&group);
   check(rc, "MPI_Comm_create");
   if (comm == MPI_COMM_NULL) return nullptr;
-  return track(std::make_shared<ProcessGroupMPI>(comm));
+  return track(std::make_shared<ProcessGroupMPI>(comm, timeout));
 }
 
 void ProcessGroupMPI::finalize() {
@@ -89,7 +99,8 @@ void ProcessGroupMPI::finalize() {
   int initialized = 0, done = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&done);
-  if (initialized && !done) {
+  // After a failure MPI_Finalize could wait for a dead peer for ever: the job is failing anyway, so skip it.
+  if (initialized && !done && !any_broken) {
     mpi::free_user_ops();
     MPI_Finalize();
   }
@@ -101,11 +112,15 @@ bool ProcessGroupMPI::finalized() {
   return mpi_finalized;
 }
 
-ProcessGroupMPI::ProcessGroupMPI(MPI_Comm comm) : comm_(comm) {
+ProcessGroupMPI::ProcessGroupMPI(MPI_Comm comm, Millis timeout) : comm_(comm), timeout_(timeout) {
+  if (timeout_.count() <= 0) throw std::invalid_argument("ProcessGroupMPI: the timeout must be positive");
   // Errors come back as codes (raised as DistBackendError) instead of aborting the job.
   check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+  check(MPI_Comm_dup(comm_, &notices_), "MPI_Comm_dup");
+  check(MPI_Comm_set_errhandler(notices_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  post_notice_recv();
   worker_ = std::thread([this] { worker_loop(); });
 }
 
@@ -125,8 +140,16 @@ void ProcessGroupMPI::shutdown() {
     *t.done = true;  // tells the waiter to cancel a transfer still pending
     t.waiter.join();
   }
-  if (comm_ != MPI_COMM_NULL && !mpi_finalized) MPI_Comm_free(&comm_);
-  comm_ = MPI_COMM_NULL;
+  if (notice_request_ != MPI_REQUEST_NULL && !mpi_finalized) {
+    MPI_Cancel(&notice_request_);
+    MPI_Wait(&notice_request_, MPI_STATUS_IGNORE);
+  }
+  // A broken group's communicators still have collectives in flight: they stay allocated.
+  if (broken_by_.empty() && !mpi_finalized) {
+    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+    if (notices_ != MPI_COMM_NULL) MPI_Comm_free(&notices_);
+  }
+  comm_ = notices_ = MPI_COMM_NULL;
 }
 
 void ProcessGroupMPI::worker_loop() {
@@ -143,17 +166,22 @@ void ProcessGroupMPI::worker_loop() {
   }
 }
 
-std::shared_ptr<Work> ProcessGroupMPI::enqueue(std::string name, std::function<void(MPI_Comm)> run) {
+std::shared_ptr<Work> ProcessGroupMPI::enqueue(std::string name, std::function<Started(MPI_Comm)> start) {
   auto work = std::make_shared<Work>();
   std::lock_guard<std::mutex> lock(mutex_);
   if (stopping_) throw DistBackendError(name + ": the process group was destroyed");
-  queue_.push_back([this, work, name = std::move(name), run = std::move(run)] {
+  queue_.push_back([this, work, name = std::move(name), start = std::move(start)] {
     try {
-      run(comm_);
+      throw_if_broken(name);
+      uint64_t seq = next_seq_++;
+      Started started;
+      try {
+        started = start(comm_);
+      } catch (const DistBackendError& e) {
+        fail(name, seq, e.what(), -1);
+      }
+      wait_collective(name, seq, std::move(started));
       work->finish(nullptr);
-    } catch (const DistBackendError& e) {
-      work->finish(std::make_exception_ptr(DistBackendError(name + " on rank " + std::to_string(rank_) + " of " +
-                                                            std::to_string(size_) + ": " + e.what())));
     } catch (...) {
       work->finish(std::current_exception());
     }
@@ -172,7 +200,9 @@ std::shared_ptr<Work> ProcessGroupMPI::allreduce(Buffer buf, ReduceOp op) {
   MPI_Op mop = mpi::reduce_op(buf.type, op);  // a bad op raises here, in the caller
   MPI_Datatype type = mpi::datatype(buf.type);
   return enqueue("all_reduce", [buf, mop, type](MPI_Comm comm) {
-    check(MPI_Allreduce_c(MPI_IN_PLACE, buf.data, buf.count, type, mop, comm), "MPI_Allreduce");
+    Started s;
+    check(MPI_Iallreduce_c(MPI_IN_PLACE, buf.data, buf.count, type, mop, comm, &s.request), "MPI_Iallreduce");
+    return s;
   });
 }
 
@@ -180,7 +210,9 @@ std::shared_ptr<Work> ProcessGroupMPI::broadcast(Buffer buf, int root) {
   check_root(root, "broadcast");
   MPI_Datatype type = mpi::datatype(buf.type);
   return enqueue("broadcast", [buf, type, root](MPI_Comm comm) {
-    check(MPI_Bcast_c(buf.data, buf.count, type, root, comm), "MPI_Bcast");
+    Started s;
+    check(MPI_Ibcast_c(buf.data, buf.count, type, root, comm, &s.request), "MPI_Ibcast");
+    return s;
   });
 }
 
@@ -190,7 +222,9 @@ std::shared_ptr<Work> ProcessGroupMPI::reduce(Buffer buf, ReduceOp op, int root)
   MPI_Datatype type = mpi::datatype(buf.type);
   return enqueue("reduce", [this, buf, mop, type, root](MPI_Comm comm) {
     const void* send = rank_ == root ? MPI_IN_PLACE : buf.data;
-    check(MPI_Reduce_c(send, buf.data, buf.count, type, mop, root, comm), "MPI_Reduce");
+    Started s;
+    check(MPI_Ireduce_c(send, buf.data, buf.count, type, mop, root, comm, &s.request), "MPI_Ireduce");
+    return s;
   });
 }
 
@@ -199,12 +233,18 @@ std::shared_ptr<Work> ProcessGroupMPI::allgather(Buffer in, Buffer out) {
     throw std::invalid_argument("all_gather: the output must hold world_size * input elements of the input's type");
   MPI_Datatype type = mpi::datatype(in.type);
   return enqueue("all_gather", [in, out, type](MPI_Comm comm) {
-    check(MPI_Allgather_c(in.data, in.count, type, out.data, in.count, type, comm), "MPI_Allgather");
+    Started s;
+    check(MPI_Iallgather_c(in.data, in.count, type, out.data, in.count, type, comm, &s.request), "MPI_Iallgather");
+    return s;
   });
 }
 
 std::shared_ptr<Work> ProcessGroupMPI::barrier() {
-  return enqueue("barrier", [](MPI_Comm comm) { check(MPI_Barrier(comm), "MPI_Barrier"); });
+  return enqueue("barrier", [](MPI_Comm comm) {
+    Started s;
+    check(MPI_Ibarrier(comm, &s.request), "MPI_Ibarrier");
+    return s;
+  });
 }
 
 std::shared_ptr<Work> ProcessGroupMPI::gather(Buffer in, Buffer out, int root) {
@@ -213,7 +253,9 @@ std::shared_ptr<Work> ProcessGroupMPI::gather(Buffer in, Buffer out, int root) {
     throw std::invalid_argument("gather: the output must hold world_size * input bytes");
   return enqueue("gather", [this, in, out, root](MPI_Comm comm) {
     void* recv = rank_ == root ? out.data : nullptr;
-    check(MPI_Gather_c(in.data, in.count, MPI_BYTE, recv, in.count, MPI_BYTE, root, comm), "MPI_Gather");
+    Started s;
+    check(MPI_Igather_c(in.data, in.count, MPI_BYTE, recv, in.count, MPI_BYTE, root, comm, &s.request), "MPI_Igather");
+    return s;
   });
 }
 
@@ -223,7 +265,10 @@ std::shared_ptr<Work> ProcessGroupMPI::scatter(Buffer in, Buffer out, int root) 
     throw std::invalid_argument("scatter: the input must hold world_size * output bytes");
   return enqueue("scatter", [this, in, out, root](MPI_Comm comm) {
     const void* send = rank_ == root ? in.data : nullptr;
-    check(MPI_Scatter_c(send, out.count, MPI_BYTE, out.data, out.count, MPI_BYTE, root, comm), "MPI_Scatter");
+    Started s;
+    check(MPI_Iscatter_c(send, out.count, MPI_BYTE, out.data, out.count, MPI_BYTE, root, comm, &s.request),
+          "MPI_Iscatter");
+    return s;
   });
 }
 
@@ -233,10 +278,18 @@ std::shared_ptr<Work> ProcessGroupMPI::alltoallv(void* in, std::vector<int64_t> 
     throw std::invalid_argument("all_to_all: one split size per rank is needed");
   std::vector<MPI_Count> sends(in_counts.begin(), in_counts.end()), recvs(out_counts.begin(), out_counts.end());
   return enqueue("all_to_all", [in, out, sends = std::move(sends), recvs = std::move(recvs)](MPI_Comm comm) {
-    std::vector<MPI_Aint> sdispls = displacements(sends), rdispls = displacements(recvs);
-    check(
-        MPI_Alltoallv_c(in, sends.data(), sdispls.data(), MPI_BYTE, out, recvs.data(), rdispls.data(), MPI_BYTE, comm),
-        "MPI_Alltoallv");
+    // The count and displacement arrays are MPI's to read until the collective completes.
+    struct Layout {
+      std::vector<MPI_Count> sends, recvs;
+      std::vector<MPI_Aint> sdispls, rdispls;
+    };
+    auto layout = std::make_shared<Layout>(Layout{sends, recvs, displacements(sends), displacements(recvs)});
+    Started s;
+    s.keep_alive = layout;
+    check(MPI_Ialltoallv_c(in, layout->sends.data(), layout->sdispls.data(), MPI_BYTE, out, layout->recvs.data(),
+                           layout->rdispls.data(), MPI_BYTE, comm, &s.request),
+          "MPI_Ialltoallv");
+    return s;
   });
 }
 

@@ -1,8 +1,11 @@
 // ProcessGroupMPI: collectives over an MPI library (built against the MPI standard ABI), with rank and world
 // size from MPI itself (the job is started by mpiexec). As PyTorch's, one worker thread runs the collectives
 // in call order, so async_op=True returns at once; sends and receives are posted in the caller's thread
-// (MPI_THREAD_MULTIPLE) and a thread per transfer waits for it. MPI has no timeouts: when a rank dies,
-// mpiexec aborts the whole job, which is what ends the survivors.
+// (MPI_THREAD_MULTIPLE) and a thread per transfer waits for it. MPI itself has no timeouts (PyTorch's
+// ProcessGroupMPI waits forever in a blocking call), so collectives run as MPI's nonblocking ones, polled
+// against the group's timeout: a collective a peer never joins (dead, hung) fails with DistBackendError
+// naming it, this rank and the ranks that did not take part, and breaks the group, which tells the others
+// (a failure notice on a communicator of its own) so they fail at once too, as Gloo's groups do.
 #pragma once
 
 #include <mpi.h>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "distributed/buffer.h"
+#include "distributed/store.h"
 #include "distributed/work.h"
 
 namespace ember::distributed {
@@ -25,15 +29,21 @@ namespace ember::distributed {
 class ProcessGroupMPI {
  public:
   // Initializes MPI on first use (MPI_THREAD_MULTIPLE) and wraps a duplicate of MPI_COMM_WORLD.
-  static std::shared_ptr<ProcessGroupMPI> world();
+  static std::shared_ptr<ProcessGroupMPI> world(Millis timeout);
   // A group of the given world ranks (in that order). Every world rank calls it, in the same order (it is
   // collective over the world); non-members get null.
-  static std::shared_ptr<ProcessGroupMPI> subgroup(const std::vector<int>& world_ranks);
+  static std::shared_ptr<ProcessGroupMPI> subgroup(const std::vector<int>& world_ranks, Millis timeout);
   // Shuts down every live group's threads and finalizes MPI (at interpreter exit); MPI cannot start again.
   static void finalize();
   static bool finalized();
+  // Set once any group broke: MPI_Finalize (which waits for its peers) is then skipped at exit.
+  static std::atomic<bool> any_broken;
+  // mpiexec (Hydra) run with -disable-auto-cleanup tells the survivors of a process that died with SIGUSR1:
+  // this handler takes it as "a process of the job died", and the collectives still pending a moment later
+  // fail at once instead of at the timeout.
+  static void watch_job_failures();
 
-  explicit ProcessGroupMPI(MPI_Comm comm);  // takes ownership of comm
+  ProcessGroupMPI(MPI_Comm comm, Millis timeout);  // takes ownership of comm
   ~ProcessGroupMPI();
   ProcessGroupMPI(const ProcessGroupMPI&) = delete;
   ProcessGroupMPI& operator=(const ProcessGroupMPI&) = delete;
@@ -55,15 +65,35 @@ class ProcessGroupMPI {
 
   int rank() const { return rank_; }
   int size() const { return size_; }
+  Millis timeout() const { return timeout_; }
 
  private:
-  std::shared_ptr<Work> enqueue(std::string name, std::function<void(MPI_Comm)> run);
+  // A started nonblocking collective, and what MPI may still read or write until it completes (kept for ever
+  // when it never does: MPI cannot cancel a collective).
+  struct Started {
+    MPI_Request request;
+    std::shared_ptr<void> keep_alive;
+  };
+  std::shared_ptr<Work> enqueue(std::string name, std::function<Started(MPI_Comm)> start);
+  // Polls a started collective until it completes; raises DistBackendError (and breaks the group) when it
+  // fails, outlives the timeout, or a peer reports a failure.
+  void wait_collective(const std::string& name, uint64_t seq, Started started);
+  [[noreturn]] void fail(const std::string& name, uint64_t seq, const std::string& cause, int reporter);
+  void post_notice_recv();
+  void throw_if_broken(const std::string& name);
   void worker_loop();
   std::shared_ptr<Work> post_p2p(std::string where, MPI_Request request, bool sending);
   void check_root(int root, const char* name) const;
 
   MPI_Comm comm_;
+  MPI_Comm notices_ = MPI_COMM_NULL;  // a duplicate of comm_ for failure notices only
   int rank_ = 0, size_ = 1;
+  Millis timeout_;
+  uint64_t next_seq_ = 0;   // collectives started (the worker's only): the same count on every rank
+  int64_t notice_in_ = -1;  // the failed collective's number a peer's notice carries
+  MPI_Request notice_request_ = MPI_REQUEST_NULL;
+  std::string broken_by_;           // the failure that broke the group (worker thread, read under mutex_)
+  std::vector<Started> abandoned_;  // collectives that never completed, and the notices sent
   std::mutex mutex_;
   std::condition_variable queued_;
   bool stopping_ = false;
