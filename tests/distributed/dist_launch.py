@@ -61,8 +61,8 @@ def launch_mpi(script: str, world_size: int, env: dict | None = None, timeout: f
     penv = dict(os.environ, BACKEND="mpi", **(env or {}))
     with tempfile.TemporaryDirectory() as outdir:
         proc = subprocess.Popen([mpiexec(), *mpiexec_args, "-outfile-pattern", f"{outdir}/out.%r",
-                                 "-n", str(world_size), sys.executable, "-c", _MPI_PRELUDE + script], env=penv, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+                                 "-n", str(world_size), sys.executable, "-c", _MPI_PRELUDE + script], env=penv,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
         try:
             out, err = proc.communicate(timeout=timeout)
         finally:
