@@ -85,17 +85,18 @@ def run_rebuild(as_view: bool = False):
                       "rebuilt": ddp._get_ddp_logging_data()["has_rebuilt_buckets"]}))
 
 
-def run_zero_overlap(optimizer: str, as_view: bool = False):
+def run_zero_overlap(optimizer: str, as_view: bool = False, shard_buckets: bool = False, cap_mb: float = 0.0001):
     from ember.distributed.algorithms.ddp_comm_hooks import default_hooks
     from ember.distributed.algorithms.ddp_comm_hooks.ddp_zero_hook import hook_with_zero_step
     from ember.distributed.optim import ZeroRedundancyOptimizer
     from ember.nn.parallel import DistributedDataParallel as DDP
     rank, world = _init()
     model = OutOfOrder()
-    ddp = DDP(model, bucket_cap_mb=0.0001, gradient_as_bucket_view=as_view)
+    ddp = DDP(model, bucket_cap_mb=cap_mb, gradient_as_bucket_view=as_view)
     cls, kw = make_optimizer(optimizer, None, cls_only=True)
     zero = ZeroRedundancyOptimizer(ddp.parameters(), cls, overlap_with_ddp=True, **kw)
-    ddp.register_comm_hook(None, hook_with_zero_step(default_hooks.allreduce_hook, ddp, zero))
+    ddp.register_comm_hook(None, hook_with_zero_step(default_hooks.allreduce_hook, ddp, zero,
+                                                     shard_buckets=shard_buckets))
     for step in range(STEPS):
         zero.zero_grad()
         x, y = data(step)
@@ -104,7 +105,8 @@ def run_zero_overlap(optimizer: str, as_view: bool = False):
     owned = sorted(index[p] for group in zero.optim.param_groups for p in group["params"])
     stateful = sorted(index[p] for p in zero.optim.state)
     zero.consolidate_state_dict(to=0)
-    out = {"rank": rank, "params": params(ddp), "owned": owned, "stateful": stateful}
+    out = {"rank": rank, "params": params(ddp), "owned": owned, "stateful": stateful,
+           "buckets": [[index[p] for p in zero._ddp_buckets[b]] for b in range(len(zero._ddp_buckets))]}
     if rank == 0:  # the consolidated state loads into a plain optimizer over all the parameters
         plain = cls(model.parameters(), **kw)
         plain.load_state_dict(zero.state_dict())

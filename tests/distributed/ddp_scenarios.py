@@ -157,7 +157,7 @@ def _register_hook(ddp, name: str):
         ddp.register_comm_hook(state, psgd.powerSGD_hook)
 
 
-def run_join(throw: bool = False):
+def run_join(throw: bool = False, divide_by_initial_world_size: bool = True):
     """Rank r has 2 + 2r batches; Join shadows the missing ones."""
     from ember.distributed.algorithms.join import Join
     from ember.nn.parallel import DistributedDataParallel as DDP
@@ -165,7 +165,7 @@ def run_join(throw: bool = False):
     ddp = DDP(mlp())
     opt = make_optimizer("sgd", ddp.parameters())
     try:
-        with Join([ddp], throw_on_early_termination=throw):
+        with Join([ddp], throw_on_early_termination=throw, divide_by_initial_world_size=divide_by_initial_world_size):
             for step in range(2 + 2 * rank):
                 opt.zero_grad()
                 x, y = data(step)
@@ -178,17 +178,19 @@ def run_join(throw: bool = False):
     print(json.dumps({"rank": rank, "params": params(ddp)}))
 
 
-def join_reference(world: int = 2):
-    """One process: step s averages the losses of the ranks that still have a batch at s over all ranks."""
+def join_reference(world: int = 2, divide_by_initial_world_size: bool = True):
+    """One process: step s averages the losses of the ranks that still have a batch at s over all ranks (or, with
+    divide_by_initial_world_size=False, over those ranks only)."""
     model = mlp()
     opt = make_optimizer("sgd", model.parameters())
     for step in range(2 + 2 * (world - 1)):
         opt.zero_grad()
         x, y = data(step)
         loss = 0
-        for r in range(world):
-            if step < 2 + 2 * r:
-                loss = loss + ((model(shard(x, r, world)) - shard(y, r, world)) ** 2).mean() / world
+        active = [r for r in range(world) if step < 2 + 2 * r]
+        for r in active:
+            divisor = world if divide_by_initial_world_size else len(active)
+            loss = loss + ((model(shard(x, r, world)) - shard(y, r, world)) ** 2).mean() / divisor
         loss.backward()
         opt.step()
     return params(model)

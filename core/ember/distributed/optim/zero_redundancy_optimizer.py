@@ -53,7 +53,8 @@ class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
             # Sharded by DDP's buckets once they are known (after DDP's bucket rebuild): see _init_overlap.
             self.optim = None
             self._ddp_buckets: dict = {}  # DDP bucket index -> its parameters
-            self._bucket_owner: list[int] = []
+            self._shard_buckets = False  # set by hook_with_zero_step
+            self._bucket_assignments: list = []  # per DDP bucket: [(first parameter's index, params, rank)]
             return
         self._partition_parameters()
         self._bucket_params()
@@ -62,15 +63,21 @@ class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
 
     # -- partition -----------------------------------------------------------------------------------------
     def _init_overlap(self):
-        """Shards by DDP bucket (recorded by the hook): bucket b goes whole to rank b % world_size (PyTorch's
-        assignment without shard_buckets); this rank's optimizer takes its buckets' parameters."""
+        """Shards by DDP bucket (recorded by the hook): bucket b goes whole to rank b % world_size, or with
+        shard_buckets split into runs of parameters over the ranks (_shard_buckets); this rank's optimizer takes
+        its parameters."""
         known = {p for params in self._ddp_buckets.values() for p in params}
         missing = [i for i, p in enumerate(self._index_to_param) if p not in known]
         if missing:
             raise RuntimeError(f"ZeroRedundancyOptimizer(overlap_with_ddp=True): parameters {missing} are in no DDP "
                                "bucket: construct it with the DDP model's parameters")
-        self._bucket_owner = [b % self.world_size for b in range(len(self._ddp_buckets))]
-        self._param_to_rank = {p: self._bucket_owner[b] for b, params in self._ddp_buckets.items() for p in params}
+        buckets = [self._ddp_buckets[b] for b in range(len(self._ddp_buckets))]
+        if self._shard_buckets:
+            self._bucket_assignments = self._shard_buckets_over_ranks(buckets)
+        else:
+            self._bucket_assignments = [[(0, params, b % self.world_size)] for b, params in enumerate(buckets)]
+        self._param_to_rank = {p: owner for assignments in self._bucket_assignments
+                               for _, params, owner in assignments for p in params}
         self._partitions = [[] for _ in range(self.world_size)]
         for group in self.param_groups:
             options = {k: v for k, v in group.items() if k != "params"}
@@ -79,6 +86,33 @@ class ZeroRedundancyOptimizer(Optimizer, _ProcessGroupJoinable):
                                                                   if self._param_to_rank[p] == r]})
         self.optim = self._optim_constructor(self._partitions[self.rank], **self._optim_defaults)
         self._sync_param_groups(self.param_groups, self.optim.param_groups)
+
+    def _shard_buckets_over_ranks(self, buckets: list) -> list:
+        """PyTorch's shard_buckets assignment: buckets from smallest to largest; each is cut, in order, into runs
+        of parameters closed before the one that would bring the run to total size / world_size, and each run
+        goes to the least-loaded rank that holds no other run of that bucket. Per bucket: (offset, params, rank)."""
+        threshold = sum(p.numel() for params in buckets for p in params) / self.world_size
+        size_per_rank = [0] * self.world_size
+        assignments: list = [[] for _ in buckets]
+
+        def assign(b: int, start: int, end: int, size: int):
+            taken = {owner for _, _, owner in assignments[b]}
+            free = [r for r in range(self.world_size) if r not in taken]
+            if not free:
+                raise AssertionError("All indices are disallowed")
+            owner = min(free, key=lambda r: size_per_rank[r])
+            assignments[b].append((start, buckets[b][start:end], owner))
+            size_per_rank[owner] += size
+
+        for b in sorted(range(len(buckets)), key=lambda i: sum(p.numel() for p in buckets[i])):
+            start, size = 0, 0
+            for i, p in enumerate(buckets[b]):
+                if size + p.numel() >= threshold and i > start:
+                    assign(b, start, i, size)
+                    start, size = i, 0
+                size += p.numel()
+            assign(b, start, len(buckets[b]), size)
+        return assignments
 
     def _step_bucket(self, params: list, grads: list):
         """The local step of one DDP bucket this rank owns, with its reduced gradients: the optimizer's other

@@ -27,10 +27,10 @@ class _DDPJoinHook(JoinHook):
     gradient all-reduces (of zeros); at the end, every rank takes the last joiner's parameters."""
 
     def __init__(self, ddp, divide_by_initial_world_size: bool):
-        if not divide_by_initial_world_size:
-            raise ValueError("divide_by_initial_world_size=False is not supported: gradients are averaged over "
-                             "the initial world size, as PyTorch's default")
         self.ddp = ddp
+        # False: the active ranks' forwards divide their gradients by how many ranks are still active (the sum
+        # Join's notification all-reduces), not by the initial world size
+        ddp._divide_by_initial_world_size = divide_by_initial_world_size
 
     def main_hook(self):
         # The same collectives, in the same order, as an active rank's forward and backward.
@@ -93,6 +93,8 @@ class DistributedDataParallel(Module, _ProcessGroupJoinable):
             self._sync_module_states(0)
         self._has_rebuilt_buckets = False
         self._synced_iterations = 0  # forwards (or Join shadows) whose backward was reduced
+        self._divide_by_initial_world_size = True  # set by Join's hook
+        self._div_factor = self._world_size  # what the default reduction divides the gradients by
         self._make_reducer(bucket_assignment(params, self.bucket_bytes_cap / (1024 * 1024)))
 
     def _make_reducer(self, buckets: list[list[int]]):
@@ -191,7 +193,7 @@ class DistributedDataParallel(Module, _ProcessGroupJoinable):
     # -- communication -------------------------------------------------------------------------------------
     def _default_launch(self, index: int, flat):
         dist = _dist()
-        flat.div_(self._world_size)
+        flat.div_(self._div_factor)
         work = dist.all_reduce(flat, group=self.process_group, async_op=True)
 
         def wait():
@@ -246,8 +248,11 @@ class DistributedDataParallel(Module, _ProcessGroupJoinable):
             self.reducer.prepare_for_backward(output_tensors(output))
         else:
             self.require_forward_param_sync = False
+        self._div_factor = self._world_size
         if notify is not None:
-            notify.wait()
+            notify.wait()  # its sum is the number of ranks that have not joined
+            if not self._divide_by_initial_world_size and not self._join_config.throw_on_early_termination:
+                self._div_factor = int(notify.result()[0].item())
         return output
 
     @contextmanager

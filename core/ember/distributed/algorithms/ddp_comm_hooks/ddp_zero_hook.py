@@ -2,7 +2,8 @@
 gradient bucket, once reduced, is stepped by the rank that owns it, and its updated parameters are broadcast to the
 others, while later buckets are still being reduced. As PyTorch's, the first two iterations update nothing: the
 first runs before DDP rebuilds its buckets (in gradient order), the second records those buckets, after which
-ZeRO shards its parameters by bucket (bucket b to rank b % world_size).
+ZeRO shards its parameters by bucket (bucket b to rank b % world_size, or with shard_buckets=True each bucket cut
+into runs of parameters spread over the ranks, PyTorch's size-balancing assignment).
 
 PyTorch 2.13 refuses this hook on gloo (RuntimeError: "Gloo backend using Overlapping DDP with ZeRO may meet
 hangs", its issue 62300). Here the steps and broadcasts run in the futures' callbacks, which ember runs in the
@@ -27,9 +28,7 @@ def hook_with_zero_step(hook, ddp, zero, shard_buckets: bool = False):
     if not getattr(zero, "_overlap_with_ddp", False):
         raise ValueError("ZeroRedundancyOptimizer must be constructed with `overlap_with_ddp=True` to use this hook "
                          "properly")
-    if shard_buckets:
-        raise ValueError("hook_with_zero_step: shard_buckets=True (a bucket's parameters split over the ranks) is not "
-                         "supported by ember; each bucket is stepped whole by one rank")
+    zero._shard_buckets = bool(shard_buckets)  # each bucket's parameters split over possibly several ranks
     pending: list = []  # this iteration's parameter broadcasts: (work, flat, params, owner)
 
     def hook_with_zero_fn(state, bucket):
@@ -41,25 +40,26 @@ def hook_with_zero_step(hook, ddp, zero, shard_buckets: bool = False):
             if bucket.is_last():
                 zero._init_overlap()
             return fut
-        owner = zero._bucket_owner[bucket.index()]
+        assignments = zero._bucket_assignments[bucket.index()]
         params = bucket.parameters()
 
         def step_and_share(done):
             reduced = done.value()
             if isinstance(reduced, (list, tuple)):
                 reduced = reduced[0]
-            if owner == zero.rank:
-                grads, offset = [], 0
-                for p in params:
-                    grads.append(reduced[offset:offset + p.numel()].view(p.shape))
-                    offset += p.numel()
+            grads, offset = [], 0
+            for p in params:
+                grads.append(reduced[offset:offset + p.numel()].view(p.shape))
+                offset += p.numel()
+            for start, owned, owner in assignments:  # this rank's runs of the bucket, stepped here
+                if owner == zero.rank:
+                    with ember.no_grad():
+                        zero._step_bucket(owned, grads[start:start + len(owned)])
+            for _, owned, owner in assignments:  # every run, from its owner to the others
                 with ember.no_grad():
-                    zero._step_bucket(params, grads)
-            with ember.no_grad():
-                flat = ember.cat([p.detach().reshape(-1) for p in params])
-            group = zero.process_group
-            work = _dist().broadcast(flat, group=group, group_src=owner, async_op=True)
-            pending.append((work, flat, params, owner))
+                    flat = ember.cat([p.detach().reshape(-1) for p in owned])
+                work = _dist().broadcast(flat, group=zero.process_group, group_src=owner, async_op=True)
+                pending.append((work, flat, owned, owner))
             if bucket.is_last():  # every bucket's parameters are home before backward returns
                 with ember.no_grad():
                     for work, shared, ps, src in pending:
