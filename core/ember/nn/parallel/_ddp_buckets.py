@@ -10,15 +10,18 @@ DEFAULT_FIRST_BUCKET_BYTES = 1024 * 1024  # PyTorch's dist._DEFAULT_FIRST_BUCKET
 
 
 def bucket_assignment(params: list, bucket_cap_mb: float, first_bucket_bytes: int = DEFAULT_FIRST_BUCKET_BYTES,
-                      order: list[int] | None = None) -> list[list[int]]:
+                      order: list[int] | None = None, limits: list[int] | None = None) -> list[list[int]]:
     """Parameter indices per bucket, filled in `order`: by default the reverse of registration (roughly the
     order gradients arrive); after the first iteration, the order they did arrive (PyTorch's bucket rebuild).
     The first bucket is small (at most 1 MiB: its reduction starts early in backward), the others up to
-    bucket_cap_mb; a bucket holds one dtype, and a parameter larger than the cap gets a bucket of its own."""
+    bucket_cap_mb; or, given limits (bytes, DDP's bucket_cap_mb_list), the k-th bucket closed holds up to
+    limits[k] (the last limit for the rest). A bucket holds one dtype, and a parameter larger than its limit
+    gets a bucket of its own."""
     cap = int(bucket_cap_mb * 1024 * 1024)
+    limits = list(limits) if limits else [min(first_bucket_bytes, cap), cap]
     buckets: list[list[int]] = []
     open_buckets: dict = {}  # dtype -> (indices, bytes)
-    limit = min(first_bucket_bytes, cap)
+    limit = limits[0]
     for i in reversed(range(len(params))) if order is None else order:
         p = params[i]
         indices, size = open_buckets.get(p.dtype, ([], 0))
@@ -27,7 +30,7 @@ def bucket_assignment(params: list, bucket_cap_mb: float, first_bucket_bytes: in
         if size >= limit:
             buckets.append(indices)
             open_buckets.pop(p.dtype, None)
-            limit = cap
+            limit = limits[min(len(buckets), len(limits) - 1)]
         else:
             open_buckets[p.dtype] = (indices, size)
     buckets.extend(indices for indices, _ in open_buckets.values())

@@ -4,6 +4,7 @@ core/csrc/ddp/reducer.h): gradients go into buckets that are all-reduced (or han
 backward still runs. Semantics and messages are PyTorch's torch.nn.parallel.DistributedDataParallel."""
 from __future__ import annotations
 
+import warnings
 import zlib
 from contextlib import contextmanager
 
@@ -45,15 +46,33 @@ class _DDPJoinHook(JoinHook):
     def post_hook(self, is_last_joiner: bool):
         ddp = self.ddp
         ddp._authoritative_rank = ddp._find_common_rank(ddp._rank, is_last_joiner)
-        ddp._sync_module_states(ddp._authoritative_rank)
+        ddp._sync_module_states(ddp._authoritative_rank, buffers=ddp.forward_sync_buffers)
+
+
+def _buffer_sync_flags(broadcast_buffers, forward_sync_buffers) -> bool:
+    """PyTorch 2.13's deprecation of broadcast_buffers (its warnings): whether buffers are synced at
+    initialization when forward_sync_buffers is not given (the deprecated flag then decides both)."""
+    if broadcast_buffers is not None:
+        if forward_sync_buffers is not None:
+            warnings.warn("Both `broadcast_buffers` and `forward_sync_buffers` were specified. `broadcast_buffers` is "
+                          "deprecated and its value is ignored when `forward_sync_buffers` is provided.",
+                          FutureWarning, stacklevel=3)
+        else:
+            warnings.warn("`broadcast_buffers` is deprecated. Use `forward_sync_buffers` instead. IMPORTANT: unlike "
+                          "`broadcast_buffers=False`, `forward_sync_buffers=False` still syncs buffers at init. If you "
+                          "rely on buffers NOT being synced at init (e.g. rank-local buffers), keep using "
+                          "`broadcast_buffers=False` until `init_sync_buffers` is available.", FutureWarning,
+                          stacklevel=3)
+    return True if broadcast_buffers is None else bool(broadcast_buffers)
 
 
 class DistributedDataParallel(Module, _ProcessGroupJoinable):
-    def __init__(self, module, device_ids=None, output_device=None, dim: int = 0, broadcast_buffers: bool = True,
+    def __init__(self, module, device_ids=None, output_device=None, dim: int = 0, broadcast_buffers=None,
                  init_sync: bool = True, process_group=None, bucket_cap_mb=None, find_unused_parameters: bool = False,
                  check_reduction: bool = False, gradient_as_bucket_view: bool = False, static_graph: bool = False,
                  delay_all_reduce_named_params=None, param_to_hook_all_reduce=None, mixed_precision=None,
-                 device_mesh=None):
+                 device_mesh=None, skip_all_reduce_unused_params: bool = False, bucket_cap_mb_list=None,
+                 batched_grad_copy: bool = False, forward_sync_buffers=None):
         super().__init__()
         Joinable.__init__(self)
         dist = _dist()
@@ -70,18 +89,27 @@ class DistributedDataParallel(Module, _ProcessGroupJoinable):
         for name in ("delay_all_reduce_named_params", "param_to_hook_all_reduce", "mixed_precision", "device_mesh"):
             if locals()[name] is not None:
                 raise ValueError(f"DistributedDataParallel: {name} is not supported by ember's DDP")
+        if skip_all_reduce_unused_params:
+            raise ValueError("DistributedDataParallel: skip_all_reduce_unused_params is not supported by ember's DDP")
+        init_sync_buffers = _buffer_sync_flags(broadcast_buffers, forward_sync_buffers)
+        self.forward_sync_buffers = init_sync_buffers if forward_sync_buffers is None else forward_sync_buffers
+        init_sync_buffers = True if forward_sync_buffers is not None else init_sync_buffers
         self.module = module
         self.process_group = process_group if process_group is not None else dist.distributed_c10d._default_group()
         self.dim = dim
         self.device_ids = None
         self.output_device = None
-        self.broadcast_buffers = broadcast_buffers
         self.find_unused_parameters = find_unused_parameters
         self.gradient_as_bucket_view = gradient_as_bucket_view
         self.static_graph = static_graph
         self.require_backward_grad_sync = True
         self.require_forward_param_sync = True
-        self.bucket_bytes_cap = int((25 if bucket_cap_mb is None else bucket_cap_mb) * 1024 * 1024)
+        # ember's reducer copies each gradient into its bucket once, as it arrives: batched_grad_copy (PyTorch's
+        # deferral of those copies into one per bucket, a kernel-launch saving) changes no result, only kept
+        self.batched_grad_copy = batched_grad_copy
+        self._bucket_limits = [int(mb * 1024 * 1024) for mb in bucket_cap_mb_list] if bucket_cap_mb_list else None
+        cap_mb = max(bucket_cap_mb_list) if bucket_cap_mb_list else 25 if bucket_cap_mb is None else bucket_cap_mb
+        self.bucket_bytes_cap = int(cap_mb * 1024 * 1024)
         self._rank = dist.get_rank(self.process_group)
         self._world_size = dist.get_world_size(self.process_group)
         self._authoritative_rank = 0
@@ -90,12 +118,13 @@ class DistributedDataParallel(Module, _ProcessGroupJoinable):
         self._params = params
         self._verify_param_shape_across_processes()
         if init_sync:
-            self._sync_module_states(0)
+            self._sync_module_states(0, buffers=init_sync_buffers)
         self._has_rebuilt_buckets = False
         self._synced_iterations = 0  # forwards (or Join shadows) whose backward was reduced
         self._divide_by_initial_world_size = True  # set by Join's hook
         self._div_factor = self._world_size  # what the default reduction divides the gradients by
-        self._make_reducer(bucket_assignment(params, self.bucket_bytes_cap / (1024 * 1024)))
+        self._make_reducer(bucket_assignment(params, self.bucket_bytes_cap / (1024 * 1024),
+                                             limits=self._bucket_limits))
 
     def _make_reducer(self, buckets: list[list[int]]):
         self.reducer = _C._ddp.Reducer(self._params, buckets, self._default_launch, self._usage_sum,
@@ -123,7 +152,8 @@ class DistributedDataParallel(Module, _ProcessGroupJoinable):
             order = shared.tolist()
         if sorted(order) != list(range(len(self._params))):
             return False  # rank 0 never finished a reduced backward (it joined at once): keep the buckets
-        buckets = bucket_assignment(self._params, self.bucket_bytes_cap / (1024 * 1024), order=order)
+        buckets = bucket_assignment(self._params, self.bucket_bytes_cap / (1024 * 1024), order=order,
+                                    limits=self._bucket_limits)
         if buckets != [list(b) for b in self.reducer.bucket_indices]:
             self._make_reducer(buckets)
         return True
@@ -159,8 +189,17 @@ class DistributedDataParallel(Module, _ProcessGroupJoinable):
                     t.copy_(flat[offset:offset + t.numel()].view(t.shape))
                     offset += t.numel()
 
-    def _sync_module_states(self, src: int):
-        state = [p for p in self.module.parameters()] + [b for b in self.module.buffers()]
+    @property
+    def broadcast_buffers(self) -> bool:
+        """PyTorch 2.13's deprecated name of forward_sync_buffers."""
+        return self.forward_sync_buffers
+
+    @broadcast_buffers.setter
+    def broadcast_buffers(self, value: bool) -> None:
+        self.forward_sync_buffers = value
+
+    def _sync_module_states(self, src: int, buffers: bool = True):
+        state = [p for p in self.module.parameters()] + ([b for b in self.module.buffers()] if buffers else [])
         if state and self._world_size > 1:
             self._broadcast_coalesced(state, src)
 
@@ -168,7 +207,7 @@ class DistributedDataParallel(Module, _ProcessGroupJoinable):
         """Broadcasts the buffers from the authoritative rank (rank 0; under Join, the largest rank still
         training, since joined ranks' buffers are stale)."""
         buffers = list(self.module.buffers())
-        if not (self.broadcast_buffers and buffers and self._world_size > 1):
+        if not (self.forward_sync_buffers and buffers and self._world_size > 1):
             return
         src = self._authoritative_rank
         if self._join_config.enable:
