@@ -85,9 +85,10 @@ def run_rebuild(as_view: bool = False):
                       "rebuilt": ddp._get_ddp_logging_data()["has_rebuilt_buckets"]}))
 
 
-def run_zero_overlap(optimizer: str, as_view: bool = False, shard_buckets: bool = False, cap_mb: float = 0.0001):
+def run_zero_overlap(optimizer: str, as_view: bool = False, shard_buckets: bool = False, cap_mb: float = 0.0001,
+                     interleaved: bool = False):
     from ember.distributed.algorithms.ddp_comm_hooks import default_hooks
-    from ember.distributed.algorithms.ddp_comm_hooks.ddp_zero_hook import hook_with_zero_step
+    from ember.distributed.algorithms.ddp_comm_hooks import ddp_zero_hook
     from ember.distributed.optim import ZeroRedundancyOptimizer
     from ember.nn.parallel import DistributedDataParallel as DDP
     rank, world = _init()
@@ -95,8 +96,8 @@ def run_zero_overlap(optimizer: str, as_view: bool = False, shard_buckets: bool 
     ddp = DDP(model, bucket_cap_mb=cap_mb, gradient_as_bucket_view=as_view)
     cls, kw = make_optimizer(optimizer, None, cls_only=True)
     zero = ZeroRedundancyOptimizer(ddp.parameters(), cls, overlap_with_ddp=True, **kw)
-    ddp.register_comm_hook(None, hook_with_zero_step(default_hooks.allreduce_hook, ddp, zero,
-                                                     shard_buckets=shard_buckets))
+    make_hook = ddp_zero_hook.hook_with_zero_step_interleaved if interleaved else ddp_zero_hook.hook_with_zero_step
+    ddp.register_comm_hook(None, make_hook(default_hooks.allreduce_hook, ddp, zero, shard_buckets=shard_buckets))
     for step in range(STEPS):
         zero.zero_grad()
         x, y = data(step)

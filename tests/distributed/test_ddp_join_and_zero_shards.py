@@ -55,9 +55,11 @@ def _sharded_assignment(bucket_sizes: list, world: int) -> list:
     return owned
 
 
-def test_zero_overlap_with_sharded_buckets_equals_single_process():
+@pytest.mark.parametrize("interleaved", [False, True], ids=["hook_with_zero_step", "interleaved"])
+def test_zero_overlap_with_sharded_buckets_equals_single_process(interleaved):
     ref = rebuild.single_process("adam", first_update=2)
-    results = _run("ddp_rebuild_scenarios", "s.run_zero_overlap('adam', shard_buckets=True, cap_mb=0.0012)")
+    results = _run("ddp_rebuild_scenarios", "s.run_zero_overlap('adam', shard_buckets=True, cap_mb=0.0012, "
+                                            f"interleaved={interleaved})")
     sizes = [p.numel() for p in rebuild.OutOfOrder().parameters()]
     buckets = results[0]["buckets"]
     assert len(buckets) == 2 and any(len(b) > 2 for b in buckets)  # a bucket spans layers, so it gets cut

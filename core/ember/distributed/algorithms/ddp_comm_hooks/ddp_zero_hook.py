@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ember
 
-__all__ = ["hook_with_zero_step"]
+__all__ = ["hook_with_zero_step", "hook_with_zero_step_interleaved"]
 
 
 def _dist():
@@ -74,3 +74,10 @@ def hook_with_zero_step(hook, ddp, zero, shard_buckets: bool = False):
         return fut.then(step_and_share)
 
     return hook_with_zero_fn
+
+
+def hook_with_zero_step_interleaved(hook, ddp, zero, shard_buckets: bool = False):
+    """PyTorch's other schedule of the same step: each bucket stepped as soon as its reduction is done, between
+    the other buckets' reductions. That is how ember's hook_with_zero_step already runs (its futures' callbacks
+    run in bucket order when the reducer finalizes), so both names give the same hook and the same results."""
+    return hook_with_zero_step(hook, ddp, zero, shard_buckets=shard_buckets)
