@@ -2,7 +2,8 @@
 mpiexec, a rank that stalls makes the others' collective raise DistBackendError naming the collective, the rank and
 the rank that did not take part; the group is then broken on every rank (the stalled rank fails at its next
 collective, told by the others); mpiexec's news of a dead process (SIGUSR1 with -disable-auto-cleanup) fails a
-pending collective at once instead of at the timeout; and a rank killed for real never leaves the others hanging."""
+pending collective at once instead of at the timeout; a rank killed for real never leaves the others hanging; and a
+receive gives up at the timeout, as gloo's do."""
 from __future__ import annotations
 
 import json
@@ -140,3 +141,27 @@ def test_killed_rank_never_leaves_the_others_hanging(world, tmp_path):
             assert result["raised"] == "DistBackendError", result
             assert re.match(rf"all_reduce \(collective #\d+ of this group\) failed on rank {rank} of {world}; "
                             r"rank\(s\) (\d, )*1(, \d)* did not take part", result["message"]), result["message"]
+
+
+_LATE_SENDER = _PRELUDE + '''
+out = {}
+if rank == 0:
+    out["recv"] = attempt("recv", lambda: dist.recv(ember.zeros(4), src=1))
+    time.sleep(2)  # meets rank 1 at the all-reduce (both at about 4 s), well within the 2 s timeout
+else:
+    time.sleep(4)  # never sends
+t = ember.full((2,), float(rank + 1))
+out["all_reduce"] = attempt("all_reduce", lambda: dist.all_reduce(t))  # a timed-out transfer breaks nothing
+out["sum"] = t.tolist()
+print(json.dumps(out), flush=True)
+'''
+
+
+def test_a_receive_gives_up_at_the_timeout():
+    outs = launch_mpi(_LATE_SENDER, 2, env={"TIMEOUT": "2"}, timeout=120)
+    assert outs[0]["recv"] == {"collective": "recv", "raised": "DistBackendError",
+                               "message": "recv from rank 1 failed on rank 0 of 2: it did not complete within the "
+                                          "group's timeout of 2000ms"}
+    for out in outs:
+        assert out["all_reduce"]["raised"] is None and out["sum"] == [3.0, 3.0]
+

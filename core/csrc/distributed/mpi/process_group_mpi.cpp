@@ -297,8 +297,10 @@ std::shared_ptr<Work> ProcessGroupMPI::post_p2p(std::string where, MPI_Request r
   auto work = std::make_shared<Work>();
   auto done = std::make_shared<std::atomic<bool>>(false);  // set by shutdown(): cancel what is still pending
   auto req = std::make_shared<MPI_Request>(request);
-  // MPI_Test in a loop rather than MPI_Wait, so shutdown() can stop a transfer whose peer never comes.
-  auto wait = [work, req, sending, done, where] {
+  // MPI_Test in a loop rather than MPI_Wait, so shutdown() can stop a transfer whose peer never comes, and the
+  // group's timeout ends one that takes too long (as Gloo's transfers are).
+  auto deadline = std::chrono::steady_clock::now() + timeout_;
+  auto wait = [work, req, sending, done, where, deadline, timeout = timeout_] {
     try {
       for (;;) {
         int flag = 0;
@@ -308,6 +310,25 @@ std::shared_ptr<Work> ProcessGroupMPI::post_p2p(std::string where, MPI_Request r
           work->set_source(sending ? -1 : status.MPI_SOURCE);
           work->finish(nullptr);
           break;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+          // A receive is cancelled (unless its message came meanwhile); a send cannot be, so MPI may still
+          // read its buffer (kept referenced by the Python side) and MPI_Finalize could wait for it: skipped.
+          if (!sending) {
+            MPI_Cancel(req.get());
+            MPI_Wait(req.get(), &status);
+            int cancelled = 0;
+            MPI_Test_cancelled(&status, &cancelled);
+            if (!cancelled) {
+              work->set_source(status.MPI_SOURCE);
+              work->finish(nullptr);
+              break;
+            }
+          } else {
+            any_broken = true;
+          }
+          throw DistBackendError(where + ": it did not complete within the group's timeout of " +
+                                 std::to_string(timeout.count()) + "ms");
         }
         if (*done) {
           if (!sending) {
