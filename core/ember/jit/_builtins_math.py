@@ -4,7 +4,7 @@ float64 kernels, which may differ from the C library's libm in the last bit)."""
 from __future__ import annotations
 
 import math
-from typing import Optional
+from typing import List, Optional
 
 import ember
 
@@ -84,6 +84,28 @@ def math_impls() -> dict:
     table = {math.floor: floor, math.ceil: ceil, math.log: log, math.exp: exp, math.sqrt: sqrt, math.sin: sin,
              math.cos: cos, math.tan: tan, math.atan: atan, math.radians: radians, math.degrees: degrees}
     return {_original(fn): impl for fn, impl in table.items()}
+
+
+def sum_ints(xs: List[int]) -> int:
+    total = 0
+    for x in xs:
+        total += x
+    return total
+
+
+def sum_bools(xs: List[bool]) -> int:
+    total = 0
+    for x in xs:
+        if x:
+            total += 1
+    return total
+
+
+def sum_floats(xs: List[float]) -> float:
+    total = 0.0
+    for x in xs:
+        total += x
+    return total
 
 
 BUILTIN_IMPLS = {"round": round_}

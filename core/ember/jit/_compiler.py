@@ -11,6 +11,7 @@ import typing
 
 from . import _types as T
 from ._errors import FrontendError, NotSupportedError, ScriptTypeError, SourceContext
+from ._type_comments import hints_from_type_comments
 
 
 class SValue:
@@ -92,6 +93,11 @@ class ParsedFunction:
         except Exception as e:  # an annotation that does not evaluate
             raise ScriptTypeError(f"cannot evaluate the annotations of {fn.__qualname__}: {e}", self.ctx,
                                   self.def_) from None
+        if not self.hints:  # no annotations: TorchScript reads the signature's type comments
+            try:
+                self.hints = hints_from_type_comments(fn, text, self.globals) or {}
+            except ValueError as e:
+                raise ScriptTypeError(str(e), self.ctx, self.def_) from None
         self._check_args()
 
     def _check_args(self) -> None:

@@ -111,6 +111,11 @@ class BuiltinCalls:
         if name in ("min", "max") and len(args) == 1 and args[0].type.kind == "List" and \
                 args[0].type.elems[0].is_number:
             return self.emit1("prim::list_" + name, args, args[0].type.elems[0], node)
+        if name == "sum" and len(args) == 1 and args[0].type.kind == "List" and \
+                args[0].type.elems[0] in (T.INT, T.FLOAT, T.BOOL):  # TorchScript's sum.int/.float/.bool
+            impl = {T.INT: _builtins_math.sum_ints, T.FLOAT: _builtins_math.sum_floats,
+                    T.BOOL: _builtins_math.sum_bools}[args[0].type.elems[0]]
+            return self.inline_call(impl, args, kwargs, node)
         if name == "range":
             raise self.unsupported("range() outside a for loop", node)
         if name in _builtins_math.BUILTIN_IMPLS and all(a.type.is_number for a in args):  # round(x[, n])

@@ -53,6 +53,15 @@ def _never_ends(loop: ast.stmt) -> bool:
     return not breaks(loop.body)
 
 
+def _refined_where_reassigned(branches, refined: list, before: dict) -> None:
+    """`if x is None: x = 5`: where the other branch rebinds x, the branch that only refined x gives the If its
+    refined value (int, not Optional[int]), so x is an int after the If, as in TorchScript."""
+    for (_, _, env), kept in zip(branches, refined):
+        for name, cast in kept.items():
+            if any(other is not env and other.get(name) is not before.get(name) for _, _, other in branches):
+                env[name] = cast
+
+
 def _is_module_dict(m) -> bool:
     import ember.nn
 
@@ -377,12 +386,13 @@ class StmtCompiler(ExprCompiler):
         refine_then, refine_else = self.refinements(s.test)
         nid, _ = self.g.append(self.block, "prim::If", [cond.id], [])
         before = dict(self.env)
-        branches = []
+        branches, refined = [], []
         for stmts, refine in ((s.body + rest, refine_then), (s.orelse + rest, refine_else)):
             blk = self.g.add_block(nid)
             self.env = dict(before)
+            kept: dict = {}
 
-            def run(stmts=stmts, refine=refine):
+            def run(stmts=stmts, refine=refine, kept=kept):
                 casts = {}
                 for name, t in refine.items():
                     casts[name] = self.env[name] = self.emit1("prim::unchecked_cast", [self.env[name]], t)
@@ -390,13 +400,16 @@ class StmtCompiler(ExprCompiler):
                 for name, cast in casts.items():  # a refinement ends with its branch (unless reassigned there)
                     if self.env.get(name) is cast:
                         self.env[name] = before[name]
+                        kept[name] = cast
                 return out
 
             ex = self.in_block(blk, run)
             branches.append((blk, ex, self.env))
+            refined.append(kept)
         self.env = before
         if continuation:
             return self.join_exits(nid, s, branches)
+        _refined_where_reassigned(branches, refined, before)
         return self.join_envs(nid, s, branches, before)
 
     def join_exits(self, nid: int, s: ast.If, branches) -> Exit:
