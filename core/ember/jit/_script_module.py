@@ -14,6 +14,16 @@ from ._script_function import optimize
 from ._stmts import StmtCompiler
 
 
+def _returning_self(name):
+    def method(self, *args, **kwargs):
+        getattr(self._module, name)(*args, **kwargs)
+        return self  # as nn.Module's: `ember.jit.script(m).eval()` is still the scripted module
+
+    method.__name__ = name
+    method.__doc__ = f"nn.Module.{name} on the scripted module's parameters, buffers and flags; returns self."
+    return method
+
+
 class ScriptModule:
     """A scripted module: calling it runs forward's graph on the current values of the module's
     parameters, buffers and attributes; everything else (parameters(), state_dict(), eval()...) is the
@@ -68,6 +78,14 @@ class ScriptModule:
 
     def __setattr__(self, name, value):
         setattr(self._module, name, value)
+
+    # nn.Module's methods that return the module return this scripted module, not the eager one inside it
+    train, eval, to, cpu, cuda = _returning_self("train"), _returning_self("eval"), _returning_self("to"), \
+        _returning_self("cpu"), _returning_self("cuda")
+    type, float, double, half = _returning_self("type"), _returning_self("float"), _returning_self("double"), \
+        _returning_self("half")
+    bfloat16, requires_grad_, apply = _returning_self("bfloat16"), _returning_self("requires_grad_"), \
+        _returning_self("apply")
 
     def __repr__(self) -> str:
         return f"ScriptModule({self._module!r})"
