@@ -22,6 +22,7 @@ from ._exprs_static import StaticObjects, is_static
 from ._exprs_objects import ObjectExprs
 from ._script_class import info_of
 from ._varargs import pack_tensor_varargs
+from ._inline_compiled import inline_compiled
 
 _TENSOR_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floor_divide",
                   ast.Mod: "remainder", ast.Pow: "pow", ast.MatMult: "matmul"}
@@ -35,6 +36,12 @@ _COMPARE = {ast.Lt: ("lt", "prim::lt", "gt"), ast.LtE: ("le", "prim::le", "ge"),
 def _number_result(a: T.JitType, b: T.JitType) -> T.JitType:
     return T.FLOAT if T.FLOAT in (a, b) else T.INT
 
+
+
+def _is_script_module(obj) -> bool:
+    from ._script_module import ScriptModule  # imported here: _script_module imports this module
+
+    return isinstance(obj, ScriptModule)
 
 class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, CompilerBase):
     def expr(self, node: ast.expr, want: T.JitType | None = None) -> SValue:
@@ -532,8 +539,8 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return self.call_maybe_inplace(callee, name, args, kwargs, node)
         if callee is _fork.fork or callee is _fork.wait:
             return _fork_compile.compile_fork_or_wait(self, callee, node)
-        if getattr(callee, "_traced", False):  # a traced function: its recorded graph inlined
-            return self.inline_traced(callee, node)
+        if getattr(callee, "_traced", False) or _is_script_module(callee):  # compiled already: its graph inlined
+            return inline_compiled(self, callee, node)
         target = getattr(callee, "__wrapped_script_fn__", callee)
         if callable(target) and hasattr(target, "__code__"):
             args, kwargs = self.args_of(node)
@@ -589,14 +596,6 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             self.g.set_returns(blk, [v.id])
             outs.append(v)
         return SValue(self.g.add_output(nid, str(outs[0].type)), outs[0].type)
-
-    def inline_traced(self, fn, node: ast.Call) -> SValue:
-        args, kwargs = self.args_of(node)
-        if kwargs or len(args) != len(fn.param_types) or any(a.type != T.TENSOR for a in args):
-            raise self.error(f"the traced function {fn.__qualname__} takes {len(fn.param_types)} Tensors "
-                             "by position", node)
-        outs = self.g.inline_graph(self.block, fn._g, [a.id for a in args])
-        return SValue(outs[0], fn.return_type)
 
     def python_op(self, fn, node: ast.Call) -> SValue:
         """A call of an @ember.jit.ignore'd function: run by Python when the graph reaches it."""

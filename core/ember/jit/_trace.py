@@ -10,7 +10,7 @@ import ember
 
 from . import _types as T
 from ._script_function import ScriptFunction, optimize
-from ._script_module import ScriptModule
+from ._script_module import ScriptMethod, ScriptModule
 from ._tracer import _ACTIVE, Tracer, TracerWarning, TracingCheckError
 
 
@@ -115,26 +115,38 @@ def _owners(module) -> dict[int, tuple[object, str]]:
 def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None, check_tolerance=1e-5, strict=True,
                  _force_outplace=False, _module_class=None, _compilation_unit=None, example_inputs_is_kwarg=False,
                  _store_inputs=True):
-    """Traces mod's forward on inputs["forward"] into a ScriptModule; parameters and buffers stay inputs the
+    """Traces mod's forward on inputs["forward"] (and each other method named in inputs on its inputs) into a
+    ScriptModule; parameters and buffers stay inputs the
     module is read for at each call (so training it further, or load_state_dict, changes the traced one)."""
     if not isinstance(mod, ember.nn.Module):
         raise AttributeError("expected ember.nn.Module as the first argument")
     if not isinstance(inputs, dict):
         raise AttributeError("expected a dictionary of (method_name, input) pairs")
-    methods = [m for m in inputs if m != "forward"]
-    if methods:
-        raise NotImplementedError(f"ember.jit.trace_module: only forward can be traced, got {methods}")
-    example = _as_tuple(inputs["forward"])
-    forward = type(mod).forward
-    names = _param_names(forward, len(example))
+    if "forward" not in inputs:
+        raise NotImplementedError("ember.jit.trace_module: inputs must include 'forward' (the module's other "
+                                  f"methods are traced beside it), got {list(inputs)}")
+    unknown = [name for name in inputs if not callable(getattr(type(mod), name, None))]
+    if unknown:
+        raise AttributeError(f"ember.jit.trace_module: {type(mod).__name__} has no method {unknown[0]!r}")
 
-    def record(ins):
-        return _record(mod, ins, _owners(mod), names)
-    g, ret_type, attr_inputs = record(example)
-    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names]
-    traced = ScriptModule(mod, g, attr_inputs, inspect.Signature(params), ret_type)
+    def record(name, ins):
+        fn = mod if name == "forward" else getattr(mod, name)  # forward through __call__, as eager runs it
+        return _record(fn, ins, _owners(mod), _param_names(getattr(mod, name), len(ins)))
+
+    traced, methods = None, {}
+    for name, example_inputs in inputs.items():
+        example = _as_tuple(example_inputs)
+        g, ret_type, attr_inputs = record(name, example)
+        names = _param_names(getattr(mod, name), len(example))  # a bound method: without self
+        sig = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
+        if name == "forward":
+            traced = compiled = ScriptModule(mod, g, attr_inputs, sig, ret_type)
+        else:
+            compiled = methods[name] = ScriptMethod(mod, name, g, attr_inputs, sig, ret_type)
+        if check_trace:
+            checks = [c[name] for c in check_inputs] if check_inputs else None
+            _check(compiled, mod if name == "forward" else getattr(mod, name), str(g),
+                   lambda ins, name=name: record(name, ins)[0], example, checks, check_tolerance)
     object.__setattr__(traced, "_traced", True)
-    if check_trace:
-        checks = [c["forward"] for c in check_inputs] if check_inputs else None
-        _check(traced, mod, str(g), lambda ins: record(ins)[0], example, checks, check_tolerance)
+    object.__setattr__(traced, "_methods", methods)
     return traced
