@@ -59,3 +59,20 @@ def test_exported_methods_saved_and_loaded_in_a_fresh_process(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
     with ember.no_grad():
         assert out == [str(m(x).tolist()), str(m.shifted(x).tolist()), str(m.shifted(x, 3).tolist()), "offset 1.5"]
+
+
+def test_scripted_embedding_max_norm_renormalizes_rows_and_keeps_gradients():
+    ember.manual_seed(0)
+    eager, copy = nn.Embedding(6, 3, max_norm=1.0), nn.Embedding(6, 3, max_norm=1.0)
+    with ember.no_grad():
+        eager.weight.mul_(3.0)
+    copy.load_state_dict(eager.state_dict())
+    scripted = ember.jit.script(copy)
+    x = ember.tensor([[1, 2, 2], [5, 1, 0]])
+    want, got = eager(x), scripted(x)
+    assert ember.allclose(got, want) and ember.allclose(copy.weight, eager.weight)
+    norms = eager.weight.detach().norm(dim=1)
+    assert all(abs(norms[i].item() - 1.0) < 1e-5 for i in (0, 1, 2, 5)) and norms[3].item() > 1.0
+    want.sum().backward()
+    got.sum().backward()
+    assert ember.allclose(copy.weight.grad, eager.weight.grad)

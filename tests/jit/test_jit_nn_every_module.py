@@ -298,9 +298,7 @@ def test_every_public_module_class_is_covered():
 
 # What PyTorch scripts but ember's script compiler does not take yet (the test expects the failure, so it
 # notices when one starts to work): these are missing work, not exclusions.
-NOT_YET_SCRIPTABLE_HERE = {
-    "Embedding_max_norm": "max_norm renormalizes weight rows in place; the script version of F.embedding refuses it",
-}
+NOT_YET_SCRIPTABLE_HERE: dict = {}
 
 def _param(name):
     if name in NOT_YET_SCRIPTABLE_HERE:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
+import ember
 from ember import Tensor
 
 from ._ops import aten
@@ -103,15 +104,20 @@ def instance_norm(input, running_mean: Optional[Tensor] = None, running_var: Opt
 
 def embedding(input, weight, padding_idx: Optional[int] = None, max_norm: Optional[float] = None,
               norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False):
-    """weight's rows at input (max_norm's in-place renormalization is the eager function's only)."""
-    if max_norm is not None:
-        raise RuntimeError("embedding with max_norm is not supported in scripted code")
+    """weight's rows at input; max_norm first renormalizes the looked-up rows of weight in place, as eager."""
     if weight.dim() != 2:
         raise RuntimeError(f"'weight' must be 2-D, got shape {weight.shape}")
     num = weight.size(0)
     if input.numel() > 0 and (int(input.min()) < 0 or int(input.max()) >= num):
         raise IndexError(f"index out of range in self: embedding indices must be in [0, {num}), got values in "
                          f"[{int(input.min())}, {int(input.max())}]")
+    if max_norm is not None:
+        w = weight.detach()  # written in place without recording a gradient, as eager's no_grad block
+        rows = aten._unique2(input.reshape([-1]), True, False, False)[0]
+        picked = w.index_select(0, rows)
+        norms = picked.norm(norm_type, [1], True)
+        scale = ember.where(norms > max_norm, max_norm / (norms + 1e-7), ember.ones_like(norms))
+        w.index_copy_(0, rows, picked * scale)
     out = weight.index_select(0, input.reshape([-1]))
     return out.reshape(input.shape + [weight.size(1)])
 
