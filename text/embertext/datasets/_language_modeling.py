@@ -56,20 +56,20 @@ def PennTreebank(root: str, split: str):
     return RawTextIterableDataset(f"PennTreebank {split}", lines)
 
 
-def EnWik9(root: str = ".data"):
-    """The first 10^9 bytes of the English Wikipedia XML dump (13,147,026 lines). Yields each line
-    without its newline."""
-    folder = os.path.join(os.path.expanduser(os.fspath(root)), "EnWik9")
-    os.makedirs(folder, exist_ok=True)
+@wrap_split_argument(("train",))
+def EnWik9(root: str, split: str):
+    """The first 10^9 bytes of the English Wikipedia XML dump (13,147,026 lines), one split 'train' (as
+    torchtext's: EnWik9() gives a 1-tuple, EnWik9(split='train') the dataset). Yields each line without its
+    newline."""
     fetch(
-        folder,
+        root,
         "http://mattmahoney.net/dc/enwik9.zip",
         "enwik9.zip",
         "3e773f8a1577fda2e27f871ca17f31fd",
         needed=["enwik9"],
     )
-    path = os.path.join(folder, "enwik9")
-    return RawTextIterableDataset("EnWik9", lambda: read_lines(path, strip_newline=True))
+    path = os.path.join(root, "enwik9")
+    return RawTextIterableDataset(f"EnWik9 {split}", lambda: read_lines(path, strip_newline=True))
 
 
 __all__ = ["EnWik9", "PennTreebank", "WikiText103", "WikiText2"]
