@@ -64,7 +64,7 @@ def cases():
         return lambda: best_of(fn, reps=3) * 1e3
 
     bpe_case = Case(
-        f"GPT-2 BPE of {megabytes:.1f} MB ({len(docs)} documents)",
+        f"GPT-2 BPE tokenization of {megabytes:.1f} MB ({len(docs)} documents)",
         "ms",
         False,
         {
@@ -75,7 +75,7 @@ def cases():
         lambda e, p: e <= p["hf-tokenizers"],
     )
     wp_case = Case(
-        f"BERT WordPiece of {megabytes:.1f} MB ({len(docs)} documents)",
+        f"BERT WordPiece tokenization of {megabytes:.1f} MB ({len(docs)} documents)",
         "ms",
         False,
         {
