@@ -22,7 +22,7 @@ from ._exprs_static import StaticObjects, is_static
 from ._exprs_objects import ObjectExprs
 from ._script_class import info_of
 from ._varargs import pack_tensor_varargs
-from ._inline_compiled import inline_compiled
+from ._inline_compiled import inline_compiled, is_compiled_module
 
 _TENSOR_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floor_divide",
                   ast.Mod: "remainder", ast.Pow: "pow", ast.MatMult: "matmul"}
@@ -36,12 +36,6 @@ _COMPARE = {ast.Lt: ("lt", "prim::lt", "gt"), ast.LtE: ("le", "prim::le", "ge"),
 def _number_result(a: T.JitType, b: T.JitType) -> T.JitType:
     return T.FLOAT if T.FLOAT in (a, b) else T.INT
 
-
-
-def _is_script_module(obj) -> bool:
-    from ._script_module import ScriptModule  # imported here: _script_module imports this module
-
-    return isinstance(obj, ScriptModule)
 
 class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, CompilerBase):
     def expr(self, node: ast.expr, want: T.JitType | None = None) -> SValue:
@@ -539,7 +533,7 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return self.call_maybe_inplace(callee, name, args, kwargs, node)
         if callee is _fork.fork or callee is _fork.wait:
             return _fork_compile.compile_fork_or_wait(self, callee, node)
-        if getattr(callee, "_traced", False) or _is_script_module(callee):  # compiled already: its graph inlined
+        if getattr(callee, "_traced", False) or is_compiled_module(callee):  # compiled already: graph inlined
             return inline_compiled(self, callee, node)
         target = getattr(callee, "__wrapped_script_fn__", callee)
         if callable(target) and hasattr(target, "__code__"):

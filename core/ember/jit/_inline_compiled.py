@@ -8,11 +8,15 @@ import inspect
 from ._compiler import ModuleRef, SValue
 
 
-def inline_compiled(c, fn, node) -> SValue:
-    from ._script_module import ScriptModule
+def is_compiled_module(obj) -> bool:
+    """A ScriptModule (scripted, traced or loaded); read from its class, since its instances hand unknown
+    attributes to the module they wrap (and _script_module imports the compiler, so not imported here)."""
+    return getattr(type(obj), "_ember_compiled_module", False)
 
+
+def inline_compiled(c, fn, node) -> SValue:
     args, kwargs = c.args_of(node)
-    if not isinstance(fn, ScriptModule):  # a traced function: Tensors by position
+    if not is_compiled_module(fn):  # a traced function: Tensors by position
         if kwargs or len(args) != len(fn.param_types) or any(str(a.type) != "Tensor" for a in args):
             raise c.error(f"the traced function {fn.__qualname__} takes {len(fn.param_types)} Tensors "
                           "by position", node)

@@ -29,6 +29,8 @@ class ScriptModule:
     parameters, buffers and attributes; everything else (parameters(), state_dict(), eval()...) is the
     original module's."""
 
+    _ember_compiled_module = True  # what the compiler checks (see _inline_compiled.is_compiled_module)
+
     def __init__(self, module, graph, attr_inputs, signature, return_type):
         object.__setattr__(self, "_module", module)
         object.__setattr__(self, "_g", graph)
