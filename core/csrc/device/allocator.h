@@ -15,9 +15,8 @@ Block cpu_alloc(size_t nbytes);
 void cpu_free(Block b);
 void cpu_empty_cache();  // returns every cached block to the system
 size_t cpu_cached_bytes();
-// Bytes of the blocks handed out and not yet freed (by capacity), and their high-water mark.
+// Bytes of the blocks handed out and not yet freed (by capacity), summed over per-thread counters
+// (device/allocated_bytes.h). No high-water mark: it would need one counter every thread writes.
 int64_t cpu_allocated_bytes();
-int64_t cpu_peak_allocated_bytes();
-void cpu_reset_peak_allocated_bytes();
 
 }  // namespace ember
