@@ -2,8 +2,11 @@
 #include "kernels/cpu/batch_norm_reduced.h"
 
 #include <cmath>
+#include <type_traits>
 
+#include "device/cpu_features.h"
 #include "device/parallel.h"
+#include "kernels/cpu/batch_norm_bf16_avx512.h"
 #include "kernels/cpu/batch_norm_sums.h"
 #include "tensor/factory.h"
 #include "types/half.h"
@@ -35,11 +38,60 @@ inline void round_into(const float* src, int64_t n, Half* dst) {
   for (int64_t j = 0; j < n; j++) dst[j] = Half(src[j]);
 }
 
+const uint16_t* bits(const BFloat16* p) { return reinterpret_cast<const uint16_t*>(p); }
+uint16_t* bits(BFloat16* p) { return reinterpret_cast<uint16_t*>(p); }
+
+// bfloat16 on AVX-512F: the same passes straight on the 16-bit planes (batch_norm_bf16_avx512.h).
+void forward_bf16(const BFloat16* x, const Planes& s, bool training, double eps, const std::vector<double>& w,
+                  const std::vector<double>& b, std::vector<double>& mean, std::vector<double>& var, BFloat16* y) {
+  const int64_t count = s.n * s.plane;
+  parallel_for(s.c, 1, [&](int64_t cb, int64_t ce) {
+    for (int64_t c = cb; c < ce; c++) {
+      const auto plane = [&](int64_t i) { return (i * s.c + c) * s.plane; };
+      if (training) {  // plane sums added in image order
+        double sum = 0, sq = 0;
+        for (int64_t i = 0; i < s.n; i++) sum += bn::bf16::sum(bits(x + plane(i)), s.plane);
+        const double m = sum / double(count);
+        for (int64_t i = 0; i < s.n; i++) sq += bn::bf16::sum_sq_dev(bits(x + plane(i)), s.plane, m);
+        mean[size_t(c)] = m;
+        var[size_t(c)] = sq / double(count);
+      }
+      const double inv = 1.0 / std::sqrt(var[size_t(c)] + eps);
+      const float scale = float(inv * w[size_t(c)]), shift = float(b[size_t(c)] - mean[size_t(c)] * inv * w[size_t(c)]);
+      for (int64_t i = 0; i < s.n; i++) bn::bf16::affine(bits(x + plane(i)), s.plane, scale, shift, bits(y + plane(i)));
+    }
+  });
+}
+
+void backward_bf16(const BFloat16* g, const BFloat16* x, const Planes& s, bool training, const std::vector<double>& w,
+                   const std::vector<double>& mean, const std::vector<double>& invstd, std::vector<double>& sum_g,
+                   std::vector<double>& sum_gx, BFloat16* gi) {
+  const int64_t count = s.n * s.plane;
+  parallel_for(s.c, 1, [&](int64_t cb, int64_t ce) {
+    for (int64_t c = cb; c < ce; c++) {
+      const auto plane = [&](int64_t i) { return (i * s.c + c) * s.plane; };
+      const double m = mean[size_t(c)], is = invstd[size_t(c)];
+      double sg = 0, sgx = 0;
+      for (int64_t i = 0; i < s.n; i++) bn::bf16::sum_grad(bits(g + plane(i)), bits(x + plane(i)), s.plane, m, sg, sgx);
+      sgx *= is;  // sum(g * xhat)
+      sum_g[size_t(c)] = sg;
+      sum_gx[size_t(c)] = sgx;
+      const double k = w[size_t(c)] * is;
+      const double mg = training ? sg / double(count) : 0.0, mgx = training ? sgx / double(count) : 0.0;
+      for (int64_t i = 0; i < s.n; i++)
+        bn::bf16::input_grad(bits(g + plane(i)), bits(x + plane(i)), s.plane, float(k), float(mg), float(m),
+                             float(k * is * mgx), bits(gi + plane(i)));
+    }
+  });
+}
+
 }  // namespace
 
 template <class T>
 void forward(const T* x, const Planes& s, bool training, double eps, const std::vector<double>& w,
              const std::vector<double>& b, std::vector<double>& mean, std::vector<double>& var, T* y) {
+  if constexpr (std::is_same_v<T, BFloat16>)
+    if (cpu_has_avx512()) return forward_bf16(x, s, training, eps, w, b, mean, var, y);
   const int64_t count = s.n * s.plane;
   parallel_for(s.c, 1, [&](int64_t cb, int64_t ce) {
     const Tensor scratch = empty(DimVec{count}, ScalarType::Float32);  // the caching allocator: no page faults
@@ -69,6 +121,8 @@ template <class T>
 void backward(const T* g, const T* x, const Planes& s, bool training, const std::vector<double>& w,
               const std::vector<double>& mean, const std::vector<double>& invstd, std::vector<double>& sum_g,
               std::vector<double>& sum_gx, T* gi) {
+  if constexpr (std::is_same_v<T, BFloat16>)
+    if (cpu_has_avx512()) return backward_bf16(g, x, s, training, w, mean, invstd, sum_g, sum_gx, gi);
   const int64_t count = s.n * s.plane;
   parallel_for(s.c, 1, [&](int64_t cb, int64_t ce) {
     const Tensor scratch = empty(DimVec{2 * count + s.plane}, ScalarType::Float32);
