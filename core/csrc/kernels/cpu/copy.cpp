@@ -3,8 +3,10 @@
 
 #include <cstring>
 
+#include "device/cpu_features.h"
 #include "iter/loops.h"
 #include "kernels/convert.h"
+#include "kernels/cpu/convert_bf16_avx512.h"
 
 namespace ember {
 
@@ -17,6 +19,28 @@ void copy_same_dtype_contig(const Tensor& dst, const Tensor& src) {
   parallel_for(nbytes, int64_t(1) << 20, [&](int64_t b, int64_t e) { std::memcpy(d + b, s + b, e - b); });
 }
 
+// float32 <-> bfloat16 between contiguous tensors of one shape on AVX-512F (autocast's casts of
+// weights, activations and gradients): the generic loop's AVX2 body took ~2.5x as long to narrow.
+bool copy_bf16_float_contig(const Tensor& dst, const Tensor& src) {
+  const ScalarType d = dst.dtype(), s = src.dtype();
+  const bool narrow = d == ScalarType::BFloat16 && s == ScalarType::Float32;
+  if (!(narrow || (d == ScalarType::Float32 && s == ScalarType::BFloat16)) || !cpu_has_avx512()) return false;
+  if (dst.is_meta() || src.is_meta() || !dst.is_contiguous() || !src.is_contiguous() || dst.sizes() != src.sizes() ||
+      dst.storage().get() == src.storage().get())
+    return false;
+  const int64_t n = dst.numel();
+  if (narrow) {
+    const float* a = src.data_as<float>();
+    uint16_t* o = reinterpret_cast<uint16_t*>(dst.data_as<BFloat16>());
+    parallel_for(n, 1 << 16, [&](int64_t b, int64_t e) { bf16cvt::narrow(a + b, e - b, o + b); });
+  } else {
+    const uint16_t* a = reinterpret_cast<const uint16_t*>(src.data_as<BFloat16>());
+    float* o = dst.data_as<float>();
+    parallel_for(n, 1 << 16, [&](int64_t b, int64_t e) { bf16cvt::widen(a + b, e - b, o + b); });
+  }
+  return true;
+}
+
 }  // namespace
 
 void copy_(const Tensor& dst, const Tensor& src) {
@@ -24,6 +48,10 @@ void copy_(const Tensor& dst, const Tensor& src) {
   if (!dst.is_meta() && !src.is_meta() && dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous() &&
       dst.sizes() == src.sizes() && dst.storage().get() != src.storage().get()) {
     copy_same_dtype_contig(dst, src);
+    dst.bump_version();
+    return;
+  }
+  if (copy_bf16_float_contig(dst, src)) {
     dst.bump_version();
     return;
   }
