@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "device/cpu_features.h"
 #include "device/parallel.h"
 #include "generated/ops/adaptive_avg_pool.h"
 #include "generated/ops/adaptive_avg_pool_backward.h"
@@ -19,6 +20,7 @@
 #include "generated/ops/max_pool_backward.h"
 #include "iter/copy.h"
 #include "kernels/convert.h"
+#include "kernels/cpu/convert_bf16_avx512.h"
 #include "kernels/cpu/pool_max2x2.h"
 #include "kernels/cpu/pool_nhwc.h"
 #include "kernels/cpu/pool_windows.h"
@@ -128,6 +130,20 @@ bool square_2d(const Windows& w, int64_t k, int64_t stride, int64_t pad) {
   return true;
 }
 
+// A 16-bit plane to float32 and back (rounded once), bfloat16 on AVX-512 16 values a step.
+template <class T>
+void widen_plane(const T* x, int64_t n, float* out) {
+  if constexpr (std::is_same_v<T, BFloat16>)
+    if (cpu_has_avx512()) return bf16cvt::widen(reinterpret_cast<const uint16_t*>(x), n, out);
+  for (int64_t i = 0; i < n; i++) out[i] = float(x[i]);
+}
+template <class T>
+void round_plane(const float* x, int64_t n, T* out) {
+  if constexpr (std::is_same_v<T, BFloat16>)
+    if (cpu_has_avx512()) return bf16cvt::narrow(x, n, reinterpret_cast<uint16_t*>(out));
+  for (int64_t i = 0; i < n; i++) out[i] = convert<T>(x[i]);
+}
+
 // The float32 max3x3s2 for 16-bit floats: each plane widened (exactly) into a scratch plane, the
 // maxima's indices found there, and the values taken from the input by index (bit for bit, NaN
 // payloads included, as the direct loop copies them).
@@ -139,7 +155,7 @@ void max3x3s2_widened(const T* x, int64_t planes, const Axis& ah, const Axis& aw
     float* plane = scratch.data_as<float>();
     for (int64_t pl = pb; pl < pe; pl++) {
       const T* xp = x + pl * S;
-      for (int64_t i = 0; i < S; i++) plane[i] = float(xp[i]);
+      widen_plane(xp, S, plane);
       int64_t* ip = indices + pl * L;
       pool::max3x3s2(plane, 1, ah.in, aw.in, ah.out, aw.out, plane + S, ip);
       for (int64_t o = 0; o < L; o++) values[pl * L + o] = xp[ip[o]];
@@ -359,8 +375,7 @@ Tensor max_pool_backward(const Tensor& grad_output, const Tensor& indices, const
           }
           acc[j] += convert<C>(gp[o]);
         }
-        if constexpr (narrow)
-          for (int64_t j = 0; j < S; j++) dp[j] = convert<T>(acc[j]);
+        if constexpr (narrow) round_plane(reinterpret_cast<const float*>(acc), S, dp);
       }
     });
   });
