@@ -161,7 +161,8 @@ def _new_node(op: Op) -> str:
 
 def _save_inputs(op: Op, inplace: bool) -> str:
     """C++ that saves the arguments the formulas need, before the kernel runs. An in-place op's
-    first argument is saved as a copy: the kernel overwrites it."""
+    first argument is saved as a recorded copy: the kernel overwrites it, and the copy keeps the value's
+    history so that a second derivative reaches the input (PyTorch saves its original self the same way)."""
     tens, vals, metas, _ = _saved(op)
     first = op.args[0].name
     lines = []
@@ -169,7 +170,7 @@ def _save_inputs(op: Op, inplace: bool) -> str:
         if _is_list(op, t):
             lines.append(f"  for (const Tensor& x : {t}) node->{t}_.emplace_back(x, false);")
         else:
-            value = f"ops::clone({t})" if inplace and t == first else t
+            value = f"ad::clone({t})" if inplace and t == first else t
             lines.append(f"  node->{t}_ = SavedVariable({value}, false);")
     lines += [f"  node->{v} = {v};" for v in vals]
     for m in metas:
