@@ -72,8 +72,8 @@ struct Frame {
     if (!t.defined()) return false;
     for (const PlanArg& a : in.args) {
       if (a.reg >= 0 || !a.constant.is_tensor()) continue;
+      // the tensor the op was given: this thread's copy of a number, else the plan's own tensor
       if (constant(a).to_tensor().storage().get() == t.storage().get()) return true;
-      if (a.constant.to_tensor().storage().get() == t.storage().get()) return true;
     }
     return false;
   }
