@@ -19,6 +19,13 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
   if (was_output_) {
     output_nr_ = meta(t)->output_nr;
     data_ = alias(t);
+    if (auto vf = std::dynamic_pointer_cast<ViewBackward>(grad_fn(t)); vf && is_view(t) && !vf->next_edges.empty()) {
+      inplace_on_view_ = true;
+      view_base_ = vf->base;
+      view_ = vf->view;
+      view_base_fn_ = vf->next_edges[0].fn;
+      view_base_nr_ = vf->next_edges[0].input_nr;
+    }
     // Under forward AD the output's tangent is set after the op records it: share its slot.
     if (forward::live_level.load(std::memory_order_relaxed)) {
       AutogradMeta& m = materialize_meta(t);
@@ -34,6 +41,7 @@ void SavedVariable::reset() {
   if (!saved_) return;
   data_ = Tensor();
   fw_.reset();
+  view_base_fn_.reset();
   released_ = true;
 }
 
@@ -59,9 +67,20 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
   if (!was_output_) return data_;
   Tensor t = alias(data_);
   AutogradMeta& m = materialize_meta(t);
+  m.fw = fw_;
+  if (inplace_on_view_) {
+    if (auto base_fn = view_base_fn_.lock()) {  // alive while its CopySlices runs this node
+      auto vf = std::make_shared<ViewBackward>();
+      vf->base = view_base_;
+      vf->view = view_;
+      vf->next_edges.push_back(Edge{base_fn, view_base_nr_});
+      m.output_nr = vf->add_input_metadata(t);
+      m.grad_fn = vf;
+      return t;
+    }
+  }
   m.grad_fn = owner;
   m.output_nr = output_nr_;
-  m.fw = fw_;
   return t;
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "autograd/node.h"
+#include "autograd/view_nodes.h"
 
 namespace ember::autograd {
 
@@ -21,6 +22,13 @@ class SavedVariable {
  private:
   Tensor data_;
   std::shared_ptr<ForwardGrad> fw_;  // a saved output's tangent slot (set after it is saved)
+  // An in-place op's output that is a view (recorded through CopySlices): its history on unpack is a view of
+  // the base after the op, not the op's own node (whose first edge is CopySlices' sentinel). This is the view's
+  // grad_fn at save time, its edge to CopySlices held weakly (a strong one would be a cycle through the node).
+  Geometry view_base_, view_;
+  std::weak_ptr<Node> view_base_fn_;
+  uint32_t view_base_nr_ = 0;
+  bool inplace_on_view_ = false;
   uint32_t version_ = 0;
   uint32_t output_nr_ = 0;
   bool saved_ = false, was_output_ = false, released_ = false;
