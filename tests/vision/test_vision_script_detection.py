@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import ember
+import embervision.models as M
 import embervision.models.detection as D
 
 SMALL = {"min_size": 64, "max_size": 96}
@@ -27,6 +28,10 @@ MODELS = {  # builder -> (kwargs, num_classes, what each detection holds)
     "ssdlite320_mobilenet_v3_large": ({}, 3, ()),
 }
 SIZES = [(64, 80), (72, 56)]
+
+
+def test_every_detection_builder_is_scripted_here():
+    assert sorted(MODELS) == M.list_models(D)
 
 
 def build(name):

@@ -8,9 +8,14 @@ import numpy as np
 import pytest
 
 import ember
+import embervision.models as M
 import embervision.models.video as V
 
 NAMES = ["r3d_18", "mc3_18", "r2plus1d_18"]
+
+
+def test_every_video_builder_is_scripted_here():
+    assert sorted(NAMES) == M.list_models(V)
 
 
 def build(name):
