@@ -48,6 +48,6 @@ def cases():
     batch = _with_threads(2, lambda: best_of(lambda: vio.decode_jpeg(tensors), reps=3) * 1e3)
     serial = _with_threads(1, lambda: best_of(lambda: [vio.decode_jpeg(t) for t in tensors], reps=3) * 1e3)
     pillow = lambda: best_of(lambda: [np.asarray(Image.open(io.BytesIO(b))) for b in blobs], reps=3) * 1e3
-    return [Case(f"decode {COUNT} JPEGs {SIZE}x{SIZE}", "ms", False,
+    return [Case(f"vision decode {COUNT} JPEGs {SIZE}x{SIZE}", "ms", False,
                  {"ember": batch, "ember-1thread": serial, "pillow": pillow},
                  "2 threads faster than Pillow one by one", lambda e, p: "pillow" in p and e < p["pillow"])]

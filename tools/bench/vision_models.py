@@ -112,8 +112,8 @@ def _inference(name):
 
 def cases():
     return [
-        Case("resnet50 inference, batch 8", "ms", False, ember_and_torch(_inference("resnet50")),
+        Case("vision resnet50 inference, batch 8", "ms", False, ember_and_torch(_inference("resnet50")),
              "<= PyTorch's", lambda e, p: e <= p.get("torch", float("inf"))),
-        Case("mobilenet_v3_large inference, batch 8", "ms", False, ember_and_torch(_inference("mobilenet_v3_large")),
+        Case("vision mobilenet_v3_large inference, batch 8", "ms", False, ember_and_torch(_inference("mobilenet_v3_large")),
              "<= PyTorch's", lambda e, p: e <= p.get("torch", float("inf"))),
     ]

@@ -56,6 +56,6 @@ def cases() -> list[Case]:
     if torch is not None:
         impls["torch"] = _torch_path()
     return [
-        Case("Resize(224)+Normalize uint8 32x3x256x256", "ms", False, impls,
+        Case("vision Resize(224)+Normalize uint8 32x3x256x256", "ms", False, impls,
              "< PIL path per image", lambda e, p: e < p["pil_per_image"]),
     ]
