@@ -21,9 +21,10 @@ CLASSIFICATION = sorted(set(M.list_models()) - set(M.list_models(M.detection)) -
                         - set(M.list_models(M.video)))
 # Built on the meta device and given shared random weights: their default init is slow here (trunc_normal_ over
 # 10^8 values), their weights big, or their head zero-initialized (ViT's: every eager output would be 0).
-RANDOM_WEIGHTS = {"vit_b_16", "vit_b_32", "convnext_small", "convnext_base", "convnext_large", "vit_l_16", "vit_l_32", "vit_h_14", "regnet_y_128gf",
-         "regnet_y_32gf", "regnet_y_16gf", "regnet_x_32gf", "inception_v3", "googlenet", "vgg16", "vgg16_bn",
-         "vgg19", "vgg19_bn", "wide_resnet101_2", "resnext101_32x8d", "resnext101_64x4d", "efficientnet_b7"}
+RANDOM_WEIGHTS = {"vit_b_16", "vit_b_32", "vit_l_16", "vit_l_32", "vit_h_14", "convnext_small", "convnext_base",
+                  "convnext_large", "regnet_y_16gf", "regnet_y_32gf", "regnet_y_128gf", "regnet_x_32gf",
+                  "inception_v3", "googlenet", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn", "wide_resnet101_2",
+                  "resnext101_32x8d", "resnext101_64x4d", "efficientnet_b7"}
 # More than ~10 s each here (build, two eager passes, trace and script; densenets and efficientnets are
 # long graphs to compile, the others large).
 SLOW = {"densenet161", "densenet169", "densenet201", "efficientnet_b5", "efficientnet_b6", "efficientnet_b7",

@@ -114,6 +114,7 @@ def cases():
     return [
         Case("vision resnet50 inference, batch 8", "ms", False, ember_and_torch(_inference("resnet50")),
              "<= PyTorch's", lambda e, p: e <= p.get("torch", float("inf"))),
-        Case("vision mobilenet_v3_large inference, batch 8", "ms", False, ember_and_torch(_inference("mobilenet_v3_large")),
+        Case("vision mobilenet_v3_large inference, batch 8", "ms", False,
+             ember_and_torch(_inference("mobilenet_v3_large")),
              "<= PyTorch's", lambda e, p: e <= p.get("torch", float("inf"))),
     ]
