@@ -1,7 +1,8 @@
 """torchvision's complete state_dict key sets, generated here from each family's published layout (block counts,
 layer indices, submodule names of torchvision's checkpoints), so a torchvision checkpoint of every one of these
 builders loads key for key: VGG, ResNet/ResNeXt/Wide ResNet, DenseNet, ViT, ConvNeXt, ShuffleNetV2, SqueezeNet,
-AlexNet, EfficientNet-B0..B7 and MNASNet. (test_vision_model_zoo.py checks samples of the other builders' keys.)"""
+AlexNet, EfficientNet-B0..B7, MNASNet, and the segmentation models on ResNet-101 and MobileNetV3 (relative to
+the ResNet-50 ones' heads). test_vision_model_zoo.py checks samples of the other builders' keys."""
 import math
 
 import pytest
@@ -177,3 +178,28 @@ def test_state_dict_keys_are_torchvisions(name):
     assert len(want) == len(set(want))
     assert sorted(set(keys) - set(want)) == [] and sorted(set(want) - set(keys)) == []
     assert len(keys) == len(want)
+
+
+def segmentation_keys(name, **kwargs):
+    import embervision.models.segmentation as S
+    with ember.device("meta"):
+        return set(getattr(S, name)(weights_backbone=None, aux_loss=True, **kwargs).state_dict())
+
+
+@pytest.mark.parametrize("head", ["fcn", "deeplabv3"])
+def test_resnet101_segmentation_keys(head):
+    # torchvision's layout: the ResNet-101 trunk without fc under backbone., the heads of the ResNet-50 models.
+    keys = segmentation_keys(f"{head}_resnet101")
+    backbone = {f"backbone.{k}" for k in resnet_keys([3, 4, 23, 3], True) if not k.startswith("fc.")}
+    heads = {k for k in segmentation_keys(f"{head}_resnet50") if not k.startswith("backbone.")}
+    assert heads and {k for k in heads if k.startswith("aux_classifier.")}
+    assert keys == backbone | heads
+
+
+def test_deeplabv3_mobilenet_v3_large_keys():
+    # The backbone is mobilenet_v3_large's features (their indices directly under backbone.), the head DeepLabV3's.
+    with ember.device("meta"):
+        features = [k for k in M.mobilenet_v3_large().state_dict() if k.startswith("features.")]
+    backbone = {"backbone." + k[len("features."):] for k in features}
+    heads = {k for k in segmentation_keys("deeplabv3_resnet50") if not k.startswith("backbone.")}
+    assert segmentation_keys("deeplabv3_mobilenet_v3_large") == backbone | heads
