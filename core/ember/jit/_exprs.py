@@ -382,6 +382,8 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return self.call_object_method(target, "__call__", args, kwargs, node)
         if isinstance(target, SValue):
             raise self.error(f"a value of type {target.type} is not callable", node.func)
+        if isinstance(target, ModuleRef) and is_compiled_module(target.obj):  # a compiled submodule: its graph
+            return inline_compiled(self, target.obj, node)
         if isinstance(target, ModuleRef):
             args, kwargs = self.args_of(node)
             return self.inline_call(scripted_forward(type(target.obj)), args, kwargs, node, target)

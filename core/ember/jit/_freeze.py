@@ -3,7 +3,8 @@ constants of (a copy of) its graph and folded (ops whose inputs are all constant
 inference batch norms folded into the convolutions before them."""
 from __future__ import annotations
 
-from ._script_module import ScriptModule
+from ._script_module import RecursiveScriptModule, ScriptModule
+from ._script_module_tree import make
 
 
 def _copy_graph(g):
@@ -56,9 +57,8 @@ def freeze(mod, preserved_attrs=None, optimize_numerics=True):
         values.append(value.detach() if hasattr(value, "detach") else value)
     g.freeze_params(indices, values)
     _simplify(g)
-    frozen = ScriptModule(mod._module, g, kept, mod._sig, mod.return_type)
-    object.__setattr__(frozen, "_frozen", True)
-    return frozen
+    return make(RecursiveScriptModule, mod._module, frozen=True, _g=g, _attr_inputs=kept, _sig=mod._sig,
+                return_type=mod.return_type, _methods={})
 
 
 def optimize_for_inference(mod, other_methods=None):
@@ -72,6 +72,5 @@ def optimize_for_inference(mod, other_methods=None):
         _simplify(g)
     if g.fuse_conv_add_relu():
         _simplify(g)
-    out = ScriptModule(mod._module, g, mod._attr_inputs, mod._sig, mod.return_type)
-    object.__setattr__(out, "_frozen", True)
-    return out
+    return make(RecursiveScriptModule, mod._module, frozen=True, _g=g, _attr_inputs=mod._attr_inputs,
+                _sig=mod._sig, return_type=mod.return_type, _methods={})

@@ -20,7 +20,8 @@ from . import _python_ops
 from . import _types as T
 from ._script_function import ScriptFunction
 from . import _serialization_objects as _objects
-from ._script_module import ScriptMethod, ScriptModule
+from ._script_module import RecursiveScriptModule, ScriptMethod, ScriptModule
+from ._script_module_tree import make
 
 JIT_FORMAT_VERSION = 2  # 2: a module's exported methods (meta.json methods, code/methods/)
 
@@ -40,7 +41,10 @@ def _module_tree(root):
             raise RuntimeError(f"ember.jit.save: module {path!r} is also {paths[id(m)]!r}; shared submodules are not "
                                "supported")
         paths[id(m)] = path
-        entry = {"path": path, "type": type(m).__name__, "training": bool(m.training), "parameters": {},
+        if isinstance(m, ScriptModule):  # a compiled submodule: graphs inlined from it read its eager module
+            paths.setdefault(id(m._module), path)
+        name = m.original_name if isinstance(m, ScriptModule) else type(m).__name__
+        entry = {"path": path, "type": name, "training": bool(m.training), "parameters": {},
                  "buffers": {}}
         for kind, table in (("parameters", m._parameters), ("buffers", m._buffers)):
             for name, t in table.items():
@@ -214,7 +218,8 @@ def _read_records(fh, names):
 
 
 def _rebuild_modules(meta, tensors):
-    by_path = {}
+    """The saved module tree as plain nn.Modules by path, and each one's original class name by identity."""
+    by_path, names = {}, {}
     loaded = dict(enumerate(tensors))  # tensor index -> the object the modules hold (parameters as Parameters)
     for entry in meta["modules"]:
         m = ember.nn.Module()
@@ -230,8 +235,9 @@ def _rebuild_modules(meta, tensors):
             parent, _, child = path.rpartition(".")
             by_path[parent].add_module(child, m)
         by_path[path] = m
+        names[id(m)] = entry["type"]
     _rebuild_attrs(meta["attr_inputs"], by_path, loaded)
-    return by_path
+    return by_path, names
 
 
 def _rebuild_attrs(attr_inputs, by_path, loaded):
@@ -284,9 +290,8 @@ def load(f, map_location=None, _extra_files=None):
         fn.param_types, fn.return_type = [_parse_type(t) for t in meta["param_types"]], ret
         fn._named = False  # the archive keeps no NamedTuple names: results load as plain tuples
         return fn
-    by_path = _rebuild_modules(meta, tensors)
+    by_path, names = _rebuild_modules(meta, tensors)
     attr_inputs = [(by_path[a["module"]], a["name"]) for a in meta["attr_inputs"]]
-    sm = ScriptModule(by_path[""], graph, attr_inputs, inspect.Signature(params), ret)
     methods = {}
     for m in meta.get("methods", []):  # the @ember.jit.export'ed methods
         g = _C._jit.parse_graph(records[f"code/methods/{m['name']}.graph"].decode(),
@@ -296,8 +301,8 @@ def load(f, map_location=None, _extra_files=None):
         methods[m["name"]] = ScriptMethod(by_path[""], m["name"], g, [(by_path[a["module"]], a["name"])
                                                                      for a in m["attr_inputs"]],
                                           sig, _parse_type(m["return_type"]))
-    object.__setattr__(sm, "_methods", methods)
-    return sm
+    return make(RecursiveScriptModule, by_path[""], origin="load", names=names, _g=graph, _attr_inputs=attr_inputs,
+                _sig=inspect.Signature(params), return_type=ret, _methods=methods)
 
 
 def _save_method(self, f, _extra_files=None):

@@ -10,7 +10,8 @@ import ember
 
 from . import _types as T
 from ._script_function import ScriptFunction, optimize
-from ._script_module import ScriptMethod, ScriptModule
+from ._script_module import ScriptMethod, ScriptModule, TopLevelTracedModule
+from ._script_module_tree import make
 from ._tracer import _ACTIVE, Tracer, TracerWarning, TracingCheckError
 
 
@@ -140,13 +141,13 @@ def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None
         names = _param_names(getattr(mod, name), len(example))  # a bound method: without self
         sig = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
         if name == "forward":
-            traced = compiled = ScriptModule(mod, g, attr_inputs, sig, ret_type)
+            traced = compiled = make(TopLevelTracedModule, mod, origin="trace", _g=g, _attr_inputs=attr_inputs, _sig=sig,
+                                      return_type=ret_type, _methods=methods)
         else:
             compiled = methods[name] = ScriptMethod(mod, name, g, attr_inputs, sig, ret_type)
         if check_trace:
             checks = [c[name] for c in check_inputs] if check_inputs else None
             _check(compiled, mod if name == "forward" else getattr(mod, name), str(g),
                    lambda ins, name=name: record(name, ins)[0], example, checks, check_tolerance)
-    object.__setattr__(traced, "_traced", True)
-    object.__setattr__(traced, "_methods", methods)
+    traced.__dict__["_traced"] = True
     return traced
