@@ -41,6 +41,13 @@ def compile_fork_or_wait(c, callee, node: ast.Call) -> SValue:
 
 
 def _call(c, fn, params, node) -> SValue:
+    if isinstance(fn, ModuleRef) and getattr(type(fn.obj), "_ember_compiled_module", False):  # a compiled module
+        sm = fn.obj
+        if len(params) != len(sm._sig.parameters):
+            raise c.error(f"ember.jit.fork: the compiled module {sm.original_name} takes "
+                          f"{len(sm._sig.parameters)} arguments, got {len(params)}", node)
+        values = list(params) + [c.module_attr(ModuleRef(m), name, node) for m, name in sm._attr_inputs]
+        return SValue(c.g.inline_graph(c.block, sm._g, [v.id for v in values])[0], sm.return_type)
     if isinstance(fn, ModuleRef):
         return c.inline_call(type(fn.obj).forward, params, {}, node, fn)
     obj = fn.obj if isinstance(fn, PyRef) else fn
