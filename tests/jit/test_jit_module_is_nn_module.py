@@ -290,3 +290,10 @@ def test_scripted_container_indexing():
         s[2]
     d = ember.jit.script(Layers())
     assert len(d.layers) == 2
+
+
+def test_shallow_copy_shares_the_parameters():
+    s = ember.jit.script(Enc())
+    c = copy.copy(s)
+    assert c is not s and type(c) is type(s) and c.lin.weight is s.lin.weight
+    assert ember.allclose(c(_x()), s(_x()))

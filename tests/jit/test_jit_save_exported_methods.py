@@ -66,5 +66,5 @@ def test_archive_lists_the_methods(tmp_path):
     assert "archive/code/methods/decode.graph" in names and "archive/code/methods/width.graph" in names
     assert [m["name"] for m in meta["methods"]] == ["decode", "width"]
     assert meta["methods"][0]["defaults"] == {"steps": 2}
-    assert meta["version"] == 2
+    assert meta["version"] == 3  # 3: submodules' forwards (FORMAT.md)
 

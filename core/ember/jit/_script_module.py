@@ -191,6 +191,13 @@ class ScriptModule(Module):
     def __deepcopy__(self, memo):
         return _tree.deepcopy_compiled(self, memo)
 
+    def __copy__(self):  # another compiled module around the same eager module and graph
+        d = self.__dict__
+        parts = {k: d[k] for k in _COMPILED if k in d}
+        return _tree.make(type(self), d["_module"], frozen=d.get("_frozen", False), origin=d["_origin"],
+                          names={id(m._module): m.original_name for m in self.modules() if isinstance(m, ScriptModule)},
+                          **parts)
+
     def __getstate__(self):
         raise RuntimeError("ember.jit: a compiled module cannot be pickled; use ember.jit.save")
 

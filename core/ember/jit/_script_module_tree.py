@@ -78,8 +78,8 @@ def refuse_uncompiled(sm) -> None:
     if origin == "trace":
         raise RuntimeError("Trace submodules cannot be called.")
     if origin == "load":
-        raise RuntimeError(f"ember.jit.load: the archive holds the top module's forward and exported methods "
-                           f"only; its submodule {sm.original_name} has no compiled code of its own to call")
+        raise RuntimeError(f"ember.jit.load: the archive holds no forward of this submodule ({sm.original_name}): "
+                           "it was traced, or its forward does not compile by itself")
     if sm.__dict__.get("_frozen"):
         raise RuntimeError("ember.jit: a frozen module has no forward of its own to compile")
 

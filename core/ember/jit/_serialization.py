@@ -20,10 +20,11 @@ from . import _python_ops
 from . import _types as T
 from ._script_function import ScriptFunction
 from . import _serialization_objects as _objects
+from . import _serialization_submodules as _submodules
 from ._script_module import RecursiveScriptModule, ScriptMethod, ScriptModule
 from ._script_module_tree import make
 
-JIT_FORMAT_VERSION = 2  # 2: a module's exported methods (meta.json methods, code/methods/)
+JIT_FORMAT_VERSION = 3  # 2: a module's exported methods (meta.json methods, code/methods/); 3: submodules' forwards
 
 
 def _tensor_entry(t, key):
@@ -139,26 +140,34 @@ def _describe(obj):
         _describe_methods(obj, paths, tensors, constants)
     if methods:
         meta["methods"] = methods
+    submodules, submodule_texts = ([], {}) if isinstance(obj, ScriptFunction) else \
+        _submodules.describe_submodules(obj, paths, tensors, constants, _encode_attr_inputs, _defaults)
+    if submodules:
+        meta["submodules"] = submodules
     if _defaults(obj._sig):  # forward(x, mask_value: float = 0.0)
         meta["defaults"] = _defaults(obj._sig)
-    attr_types = [a["type"] for entry in [meta] + methods for a in entry.get("attr_inputs", []) if "type" in a]
-    classes = _objects.classes_of([text] + list(method_texts.values()) + attr_types)
+    attr_types = [a["type"] for entry in [meta] + methods + submodules for a in entry.get("attr_inputs", [])
+                  if "type" in a]
+    classes = _objects.classes_of([text] + list(method_texts.values()) + list(submodule_texts.values()) +
+                                  attr_types)
     if classes:
         meta["classes"] = classes
     meta["format"], meta["version"] = "ember.jit", JIT_FORMAT_VERSION
     base = len(tensors)  # the constants follow the module's tensors in the table
-    n_forward = len(constants) - sum(len(m["constants"]) for m in methods)
+    n_forward = len(constants) - sum(len(m["constants"]) for m in methods + submodules)
     meta["constants"] = list(range(base, base + n_forward))
-    for m in methods:
+    for m in methods + submodules:
         m["constants"] = [base + k for k in m["constants"]]
-    return meta, text, method_texts, tensors + [c.detach() for c in constants]
+    graphs = {**{f"code/methods/{n}.graph": t for n, t in method_texts.items()},
+              **{_submodules.graph_record(p): t for p, t in submodule_texts.items()}}
+    return meta, text, graphs, tensors + [c.detach() for c in constants]
 
 
 def save(m, f, _extra_files=None):
     """Saves a ScriptFunction or ScriptModule (scripted or traced) to f, a path or a writable binary file."""
     if not isinstance(m, (ScriptFunction, ScriptModule)):
         raise TypeError(f"ember.jit.save: expected a ScriptModule or ScriptFunction, got {type(m).__name__}")
-    meta, text, method_texts, tensors = _describe(m)
+    meta, text, graphs, tensors = _describe(m)
     data = io.BytesIO()
     pickler = _Pickler(data, 2)
     pickler.dump([t.detach() if isinstance(t, ember.nn.Parameter) else t for t in tensors])
@@ -173,8 +182,8 @@ def save(m, f, _extra_files=None):
         w.write_record("byteorder", sys.byteorder.encode())
         w.write_record(".storage_alignment", str(w.ALIGN).encode())
         w.write_record("code/forward.graph", text.encode())
-        for name, method_text in method_texts.items():
-            w.write_record(f"code/methods/{name}.graph", method_text.encode())
+        for record, graph_text in graphs.items():  # exported methods' and submodules' graphs
+            w.write_record(record, graph_text.encode())
         w.write_record("code/meta.json", json.dumps(meta, indent=1).encode())
         for name, content in extra.items():
             w.write_record(f"extra/{name}", content)
@@ -266,6 +275,7 @@ def load(f, map_location=None, _extra_files=None):
         fh.seek(start)
         records, _, _ = _read_records(fh, ["code/meta.json", "code/forward.graph"] +
                                       [f"code/methods/{m['name']}.graph" for m in meta.get("methods", [])] +
+                                      [_submodules.graph_record(s["path"]) for s in meta.get("submodules", [])] +
                                       [f"extra/{n}" for n in (_extra_files or {})])
         fh.seek(start)
         tensors = ember.load(fh, map_location=map_location, weights_only=True)
@@ -301,8 +311,10 @@ def load(f, map_location=None, _extra_files=None):
         methods[m["name"]] = ScriptMethod(by_path[""], m["name"], g, [(by_path[a["module"]], a["name"])
                                                                      for a in m["attr_inputs"]],
                                           sig, _parse_type(m["return_type"]))
-    return make(RecursiveScriptModule, by_path[""], origin="load", names=names, _g=graph, _attr_inputs=attr_inputs,
+    root = make(RecursiveScriptModule, by_path[""], origin="load", names=names, _g=graph, _attr_inputs=attr_inputs,
                 _sig=inspect.Signature(params), return_type=ret, _methods=methods)
+    _submodules.attach_submodules(root, meta, records, tensors, by_path, _rebuild_attrs, _signature, _parse_type)
+    return root
 
 
 def _save_method(self, f, _extra_files=None):
