@@ -10,7 +10,11 @@ from ._freeze import freeze, optimize_for_inference
 from ._prepare import prepare_scriptable
 from ._script_function import ScriptFunction, script_function
 from ._script_helpers import annotate, export, ignore, is_scripting, unused
-from ._script_module import RecursiveScriptModule, ScriptModule, TopLevelTracedModule, TracedModule, script_module
+from ._script_module import ScriptModule, script_module
+# public as in PyTorch, though not in __all__: the classes compiled modules are instances of
+from ._script_module import RecursiveScriptModule as RecursiveScriptModule
+from ._script_module import TopLevelTracedModule as TopLevelTracedModule
+from ._script_module import TracedModule as TracedModule
 from ._serialization import load, save
 from ._trace import trace, trace_module
 from ._tracer import TracerWarning, TracingCheckError

@@ -195,7 +195,7 @@ class ScriptModule(Module):
         d = self.__dict__
         parts = {k: d[k] for k in _COMPILED if k in d}
         return _tree.make(type(self), d["_module"], frozen=d.get("_frozen", False), origin=d["_origin"],
-                          names={id(m._module): m.original_name for m in self.modules() if isinstance(m, ScriptModule)},
+                          names={id(m._module): m.original_name for m in self.modules() if _tree.is_compiled(m)},
                           **parts)
 
     def __getstate__(self):
@@ -215,6 +215,10 @@ class TracedModule(ScriptModule):
 
 class TopLevelTracedModule(TracedModule):
     """What ember.jit.trace and trace_module return for an nn.Module."""
+
+
+RecursiveScriptModule.submodule_class = RecursiveScriptModule  # what _script_module_tree wraps submodules in
+TracedModule.submodule_class = TracedModule
 
 
 class ScriptMethod:

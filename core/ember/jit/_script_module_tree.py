@@ -36,10 +36,7 @@ def is_exported(module, name: str) -> bool:
 def make(cls, module, *, frozen: bool = False, origin: str = "script", names: dict | None = None, **parts):
     """A compiled module of class cls around the eager module (parts: its compiled pieces; without them they
     are compiled on first use). frozen: it owns no parameters, buffers or submodules (they are constants)."""
-    from ._script_module import RecursiveScriptModule, TopLevelTracedModule, TracedModule
-
-    child_cls = TracedModule if cls in (TracedModule, TopLevelTracedModule) else RecursiveScriptModule
-    return _build(cls, child_cls, module, frozen, origin, names or {}, {}, parts)
+    return _build(cls, cls.submodule_class, module, frozen, origin, names or {}, {}, parts)
 
 
 def _build(cls, child_cls, module, frozen, origin, names, memo, parts):
@@ -62,10 +59,13 @@ def _build(cls, child_cls, module, frozen, origin, names, memo, parts):
     return sm
 
 
-def _wrap(child, child_cls, origin, names, memo):
-    from ._script_module import ScriptModule
+def is_compiled(m) -> bool:
+    """A compiled module (ScriptModule, which imports this file), read from its class."""
+    return getattr(type(m), "_ember_compiled_module", False)
 
-    if child is None or isinstance(child, ScriptModule):  # compiled already (a scripted child): kept as it is
+
+def _wrap(child, child_cls, origin, names, memo):
+    if child is None or is_compiled(child):  # compiled already (a scripted child): kept as it is
         return child
     if id(child) in memo:  # a submodule held twice stays one compiled module
         return memo[id(child)]
@@ -101,12 +101,10 @@ def container_item(sm, idx):
 def deepcopy_compiled(sm, memo):
     """copy.deepcopy of a compiled module: a copy of the eager module tree, and a compiled module around it
     whose graph (shared: graphs are not changed once built) reads the copy's values."""
-    from ._script_module import ScriptMethod, ScriptModule
-
     d = sm.__dict__
     module = copy.deepcopy(d["_module"], memo)
     names = {id(memo[id(w._module)]): w.original_name for w in sm.modules()
-             if isinstance(w, ScriptModule) and id(w._module) in memo}
+             if is_compiled(w) and id(w._module) in memo}
     parts = {}
     if "_g" in d:
         def moved(attr_inputs):
@@ -114,7 +112,7 @@ def deepcopy_compiled(sm, memo):
 
         parts = {"_g": d["_g"], "_attr_inputs": moved(d["_attr_inputs"]), "_sig": d["_sig"],
                  "return_type": d["return_type"],
-                 "_methods": {name: ScriptMethod(module, name, m._g, moved(m._attr_inputs), m._sig, m.return_type)
+                 "_methods": {name: type(m)(module, name, m._g, moved(m._attr_inputs), m._sig, m.return_type)
                               for name, m in d["_methods"].items()}}
     extra = {k: v for k, v in d.items() if k in ("_traced",)}
     new = make(type(sm), module, frozen=d.get("_frozen", False), origin=d["_origin"], names=names, **parts,

@@ -141,8 +141,8 @@ def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None
         names = _param_names(getattr(mod, name), len(example))  # a bound method: without self
         sig = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
         if name == "forward":
-            traced = compiled = make(TopLevelTracedModule, mod, origin="trace", _g=g, _attr_inputs=attr_inputs, _sig=sig,
-                                      return_type=ret_type, _methods=methods)
+            traced = compiled = make(TopLevelTracedModule, mod, origin="trace", _g=g, _attr_inputs=attr_inputs,
+                                     _sig=sig, return_type=ret_type, _methods=methods)
         else:
             compiled = methods[name] = ScriptMethod(mod, name, g, attr_inputs, sig, ret_type)
         if check_trace:
