@@ -297,3 +297,21 @@ def test_shallow_copy_shares_the_parameters():
     c = copy.copy(s)
     assert c is not s and type(c) is type(s) and c.lin.weight is s.lin.weight
     assert ember.allclose(c(_x()), s(_x()))
+
+
+def test_eager_hooks_are_refused_when_scripting_not_dropped():
+    def scale(module, args, out):
+        return out * 10
+
+    m = nn.Linear(2, 2)
+    m.register_forward_hook(scale)
+    with pytest.raises(ember.jit.NotSupportedError, match="the forward hook '.*scale' on module 'Linear' would not "
+                                                          "run in the compiled module"):
+        ember.jit.script(m)
+    p = nn.Sequential(nn.Linear(2, 2))
+    p[0].register_forward_pre_hook(lambda module, args: (args[0] + 1,))
+    with pytest.raises(ember.jit.NotSupportedError, match="forward pre-hook .* on module '0'"):
+        ember.jit.script(p)
+    x = _x()
+    t = ember.jit.trace(m, x)  # tracing runs the hook, so the trace records it
+    assert ember.allclose(t(x), (x.mm(m.weight.t()) + m.bias) * 10)

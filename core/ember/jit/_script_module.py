@@ -270,6 +270,7 @@ def script_module(module, into=RecursiveScriptModule) -> ScriptModule:
     forward = scripted_forward(type(module)) if hasattr(type(module), "forward") else None
     if forward is None or not inspect.isfunction(forward):
         raise NotSupportedError(f"{type(module).__name__} has no forward method to script")
+    _tree.refuse_eager_hooks(module)
     fwd = compile_method(module, forward, "forward")
     methods = {name: compile_method(module, fn, name) for name, fn in _tree.exported_functions(module).items()}
     parts = {"_g": fwd._g, "_attr_inputs": fwd._attr_inputs, "_sig": fwd._sig, "return_type": fwd.return_type,

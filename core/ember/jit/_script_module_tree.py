@@ -119,3 +119,27 @@ def deepcopy_compiled(sm, memo):
                **extra)
     memo[id(sm)] = new
     return new
+
+
+def _maintains_an_attribute(hook) -> bool:
+    """A pre-hook of ember.nn.utils (weight_norm, prune) that recomputes an attribute the graph reads."""
+    where = getattr(hook, "__module__", None) or type(hook).__module__
+    return where.startswith("ember.nn.utils.")
+
+
+def refuse_eager_hooks(module) -> None:
+    """Raises for a forward hook or pre-hook on module or its submodules: compiled code does not run them (PyTorch
+    compiles typed hooks into the graph; ember does not yet), so scripting would silently drop them."""
+    from ._errors import NotSupportedError
+
+    for path, m in module.named_modules():
+        if is_compiled(m):
+            continue
+        for kind, hooks in (("forward pre-hook", m._forward_pre_hooks), ("forward hook", m._forward_hooks)):
+            for hook in hooks.values():
+                if kind == "forward pre-hook" and _maintains_an_attribute(hook):
+                    continue
+                name = getattr(hook, "__qualname__", type(hook).__name__)
+                raise NotSupportedError(f"ember.jit.script: the {kind} {name!r} on module "
+                                        f"{path or type(m).__name__!r} would not run in the compiled module (hooks are "
+                                        "not compiled); remove it before scripting, or trace the module instead")
