@@ -37,8 +37,8 @@ class ScriptModule(Module):
     _ember_compiled_module = True  # what the compiler checks (see _inline_compiled.is_compiled_module)
 
     def __init__(self, *args, **kwargs):
-        raise RuntimeError("ember.jit.ScriptModule is made by ember.jit.script, trace, load or freeze; "
-                           "subclassing it to define script methods is not supported")
+        raise RuntimeError("ember.jit.ScriptModule is made by ember.jit.script, trace, load or freeze; constructing "
+                           "or subclassing it directly (PyTorch's legacy script_method API) is not supported")
 
     # ---- calling ---------------------------------------------------------------------------
     def forward(self, *args, **kwargs):
