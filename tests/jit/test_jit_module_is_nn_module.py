@@ -315,3 +315,29 @@ def test_eager_hooks_are_refused_when_scripting_not_dropped():
     x = _x()
     t = ember.jit.trace(m, x)  # tracing runs the hook, so the trace records it
     assert ember.allclose(t(x), (x.mm(m.weight.t()) + m.bias) * 10)
+
+
+def test_tracing_an_eager_parent_of_a_scripted_child():
+    p = Parent()
+    x = _x()
+    t = ember.jit.trace(p, x)
+    with ember.no_grad():
+        assert ember.allclose(t(x), p.head(p.enc.original_module(x)))
+    assert [n for n, _ in t.named_parameters()] == [n for n, _ in p.named_parameters()]
+
+
+def test_scripted_module_dict_by_key():
+    class Heads(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.heads = nn.ModuleDict({"a": nn.Linear(2, 2), "b": nn.Linear(2, 1)})
+
+        def forward(self, x):
+            return self.heads["b"](self.heads["a"](x))
+
+    m = Heads()
+    s = ember.jit.script(m)
+    x = _x()
+    assert list(s.heads) == ["a", "b"] and "a" in s.heads and s.heads["a"].original_name == "Linear"
+    with ember.no_grad():
+        assert ember.allclose(s.heads["b"](x.mm(m.heads["a"].weight.t()) + m.heads["a"].bias), s(x))
