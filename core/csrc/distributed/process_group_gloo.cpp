@@ -163,7 +163,7 @@ ReduceFn typed_reduce_fn(ElemType type, ReduceOp op) {
 
 ProcessGroupGloo::ProcessGroupGloo(std::shared_ptr<Store> store, int rank, int size, Millis timeout,
                                    const std::string& hostname, const std::string& iface)
-    : store_(store), rank_(rank), size_(size), timeout_(timeout) {
+    : ProcessGroupBase(rank, size, timeout), store_(store) {
   if (size < 1 || rank < 0 || rank >= size)
     throw std::invalid_argument("ProcessGroupGloo: rank " + std::to_string(rank) + " is not in [0, " +
                                 std::to_string(size) + ")");
@@ -183,26 +183,24 @@ ProcessGroupGloo::ProcessGroupGloo(std::shared_ptr<Store> store, int rank, int s
                            std::to_string(size - 1) + " peers: " + e.what());
   }
   context_ = std::move(context);
-  worker_ = std::thread([this] { worker_loop(); });
+  start_worker();
 }
 
 ProcessGroupGloo::~ProcessGroupGloo() { shutdown(); }
 
 void ProcessGroupGloo::shutdown() {
-  std::vector<PendingTransfer> transfers;
+  if (!stop_worker()) return;
+  std::vector<PendingTransfer<gloo::transport::UnboundBuffer>> transfers;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
-    transfers.swap(transfers_);
+    transfers.swap(transfers_);  // post_p2p adds none now the group is stopping
   }
-  queued_.notify_all();
-  if (worker_.joinable()) worker_.join();
   for (auto& t : transfers) {
     if (!*t.done) {
       if (t.sending)
-        t.buffer->abortWaitSend();
+        t.handle->abortWaitSend();
       else
-        t.buffer->abortWaitRecv();
+        t.handle->abortWaitRecv();
     }
     t.waiter.join();
   }
@@ -213,31 +211,14 @@ void ProcessGroupGloo::shutdown() {
   }
 }
 
-void ProcessGroupGloo::worker_loop() {
-  for (;;) {
-    std::function<void()> job;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and every queued collective has run
-      job = std::move(queue_.front());
-      queue_.pop_front();
-    }
-    job();
-  }
-}
-
 std::shared_ptr<gloo::Context> ProcessGroupGloo::live_context(const std::string& name) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!context_)
-    throw DistBackendError(name + " on rank " + std::to_string(rank_) + " of " + std::to_string(size_) +
-                           ": the process group is unusable after an earlier failure: " + broken_by_);
+  if (!context_) throw unusable(name, broken_by_);
   return context_;
 }
 
 std::string ProcessGroupGloo::fail(const std::string& name, uint32_t seq, const std::string& cause) {
-  std::string what = name + " (collective #" + std::to_string(seq) + " of this group) failed on rank " +
-                     std::to_string(rank_) + " of " + std::to_string(size_);
+  std::string what = collective_failure(name, seq);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!context_) return what + ": " + cause;  // already broken: the first failure was diagnosed
@@ -254,9 +235,7 @@ std::string ProcessGroupGloo::fail(const std::string& name, uint32_t seq, const 
     store_->set(prefix + std::to_string(rank_), Bytes{1});
     auto deadline = std::chrono::steady_clock::now() + std::min(timeout_, Millis(1000));
     for (;;) {
-      missing.clear();
-      for (int r = 0; r < size_; ++r)
-        if (!store_->check({prefix + std::to_string(r)})) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+      missing = rank_list([&](int r) { return !store_->check({prefix + std::to_string(r)}); });
       if (missing.empty() || std::chrono::steady_clock::now() >= deadline) break;
       std::this_thread::sleep_for(Millis(50));
     }
@@ -264,15 +243,15 @@ std::string ProcessGroupGloo::fail(const std::string& name, uint32_t seq, const 
     return what + " (the store is unreachable, so its host may be down: " + e.what() + "): " + cause;
   }
   if (missing.empty()) return what + " on every rank: " + cause;
-  return what + "; rank(s) " + missing + " did not take part (dead, hung, or never called it): " + cause;
+  return with_absent_ranks(what, missing, cause);
 }
 
 std::shared_ptr<Work> ProcessGroupGloo::enqueue(std::string name, std::function<void(uint32_t)> run) {
   auto work = std::make_shared<Work>();
   std::lock_guard<std::mutex> lock(mutex_);
-  if (stopping_) throw DistBackendError(name + ": the process group was destroyed");
+  throw_if_stopping(name);
   uint32_t tag = next_tag_++;
-  queue_.push_back([this, work, tag, name = std::move(name), run = std::move(run)] {
+  queue_job([this, work, tag, name = std::move(name), run = std::move(run)] {
     try {
       run(tag);
       work->finish(nullptr);
@@ -282,7 +261,6 @@ std::shared_ptr<Work> ProcessGroupGloo::enqueue(std::string name, std::function<
       work->finish(std::current_exception());
     }
   });
-  queued_.notify_one();
   return work;
 }
 
@@ -342,8 +320,7 @@ std::shared_ptr<Work> ProcessGroupGloo::reduce(Buffer buf, ReduceOp op, int root
 }
 
 std::shared_ptr<Work> ProcessGroupGloo::allgather(Buffer in, Buffer out) {
-  if (out.type != in.type || out.count != in.count * static_cast<size_t>(size_))
-    throw std::invalid_argument("all_gather: the output must hold world_size * input elements of the input's type");
+  check_allgather(in, out);
   return enqueue("all_gather", [this, in, out](uint32_t tag) {
     gloo::AllgatherOptions opts(live_context("all_gather"));
     dispatch(in.type, [&](auto t) {

@@ -6,17 +6,11 @@
 // and the error names the collective and the ranks that did not take part (found through the store).
 #pragma once
 
-#include <atomic>
-#include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <thread>
 #include <vector>
 
-#include "distributed/buffer.h"
-#include "distributed/store.h"
-#include "distributed/work.h"
+#include "distributed/process_group_base.h"
 
 namespace gloo {
 class Context;
@@ -27,7 +21,7 @@ class UnboundBuffer;
 
 namespace ember::distributed {
 
-class ProcessGroupGloo {
+class ProcessGroupGloo : public ProcessGroupBase {
  public:
   // Connects to every other rank. Peers reach this process at the address of network interface iface
   // when given (PyTorch's GLOO_SOCKET_IFNAME), else at hostname.
@@ -36,8 +30,6 @@ class ProcessGroupGloo {
   ~ProcessGroupGloo();
   // Runs the queued collectives, aborts pending sends/receives, joins the threads; the group is unusable after.
   void shutdown();
-  ProcessGroupGloo(const ProcessGroupGloo&) = delete;
-  ProcessGroupGloo& operator=(const ProcessGroupGloo&) = delete;
 
   std::shared_ptr<Work> allreduce(Buffer buf, ReduceOp op);
   std::shared_ptr<Work> broadcast(Buffer buf, int root);
@@ -54,13 +46,8 @@ class ProcessGroupGloo {
   std::shared_ptr<Work> send(Buffer buf, int dst, uint32_t tag);
   std::shared_ptr<Work> recv(Buffer buf, int src, uint32_t tag);
 
-  int rank() const { return rank_; }
-  int size() const { return size_; }
-  Millis timeout() const { return timeout_; }
-
  private:
   std::shared_ptr<Work> enqueue(std::string name, std::function<void(uint32_t tag)> run);
-  void worker_loop();
   std::shared_ptr<gloo::Context> live_context(const std::string& name);  // raises once the group is broken
   // Closes the group's connections and says which ranks did not reach collective number seq.
   std::string fail(const std::string& name, uint32_t seq, const std::string& cause);
@@ -69,23 +56,11 @@ class ProcessGroupGloo {
                                  bool sending);
 
   std::shared_ptr<Store> store_;
-  int rank_, size_;
-  Millis timeout_;
-  std::shared_ptr<gloo::Context> context_;  // null once broken
+  std::shared_ptr<gloo::Context> context_;  // null once broken (under mutex_)
   std::string broken_by_;                   // the failure that broke it
   uint32_t next_tag_ = 0;
-  std::mutex mutex_;
-  std::condition_variable queued_;
-  bool stopping_ = false;
-  std::deque<std::function<void()>> queue_;
-  std::thread worker_;
-  struct PendingTransfer {
-    std::shared_ptr<gloo::transport::UnboundBuffer> buffer;
-    bool sending;
-    std::shared_ptr<std::atomic<bool>> done;
-    std::thread waiter;
-  };
-  std::vector<PendingTransfer> transfers_;  // under mutex_; finished ones are joined at the next post
+  // Under mutex_; finished ones are joined at the next post.
+  std::vector<PendingTransfer<gloo::transport::UnboundBuffer>> transfers_;
 };
 
 }  // namespace ember::distributed

@@ -22,8 +22,7 @@ uint8_t* bytes(const Buffer& buf) { return static_cast<uint8_t*>(buf.data); }
 }  // namespace
 
 std::shared_ptr<Work> ProcessGroupGloo::gather(Buffer in, Buffer out, int root) {
-  if (rank_ == root && out.count != in.count * static_cast<size_t>(size_))
-    throw std::invalid_argument("gather: the output must hold world_size * input bytes");
+  check_gather(in, out, root);
   return enqueue("gather", [this, in, out, root](uint32_t tag) {
     gloo::GatherOptions opts(live_context("gather"));
     opts.setInput(bytes(in), in.count);
@@ -36,8 +35,7 @@ std::shared_ptr<Work> ProcessGroupGloo::gather(Buffer in, Buffer out, int root) 
 }
 
 std::shared_ptr<Work> ProcessGroupGloo::scatter(Buffer in, Buffer out, int root) {
-  if (rank_ == root && in.count != out.count * static_cast<size_t>(size_))
-    throw std::invalid_argument("scatter: the input must hold world_size * output bytes");
+  check_scatter(in, out, root);
   return enqueue("scatter", [this, in, out, root](uint32_t tag) {
     gloo::ScatterOptions opts(live_context("scatter"));
     if (rank_ == root) {
@@ -55,8 +53,7 @@ std::shared_ptr<Work> ProcessGroupGloo::scatter(Buffer in, Buffer out, int root)
 
 std::shared_ptr<Work> ProcessGroupGloo::alltoallv(void* in, std::vector<int64_t> in_counts, void* out,
                                                   std::vector<int64_t> out_counts) {
-  if (in_counts.size() != static_cast<size_t>(size_) || out_counts.size() != static_cast<size_t>(size_))
-    throw std::invalid_argument("all_to_all: one split size per rank is needed");
+  check_alltoallv(in_counts, out_counts);
   return enqueue("all_to_all",
                  [this, in, out, in_counts = std::move(in_counts), out_counts = std::move(out_counts)](uint32_t tag) {
                    gloo::AlltoallvOptions opts(live_context("all_to_all"));
@@ -72,8 +69,7 @@ std::shared_ptr<Work> ProcessGroupGloo::post_p2p(std::string name, int peer,
                                                  std::shared_ptr<gloo::transport::UnboundBuffer> ub, bool sending) {
   auto work = std::make_shared<Work>();
   auto done = std::make_shared<std::atomic<bool>>(false);
-  std::string where = name + (sending ? " to " : " from ") + (peer < 0 ? "any rank" : "rank " + std::to_string(peer)) +
-                      " failed on rank " + std::to_string(rank_) + " of " + std::to_string(size_);
+  std::string where = transfer_failure(name, peer, sending);
   auto wait = [work, ub, sending, done, where, timeout = timeout_] {
     try {
       int source = -1;
@@ -89,16 +85,8 @@ std::shared_ptr<Work> ProcessGroupGloo::post_p2p(std::string name, int peer,
     *done = true;
   };
   std::lock_guard<std::mutex> lock(mutex_);
-  if (stopping_) throw DistBackendError(name + ": the process group was destroyed");
-  for (auto it = transfers_.begin(); it != transfers_.end();) {  // reap the finished waiters
-    if (*it->done) {
-      it->waiter.join();
-      it = transfers_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  transfers_.push_back(PendingTransfer{ub, sending, done, std::thread(wait)});
+  throw_if_stopping(name);
+  add_transfer(transfers_, {ub, sending, done, std::thread(wait)});
   return work;
 }
 

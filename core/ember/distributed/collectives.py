@@ -34,6 +34,37 @@ def _check_like(collective: str, tensors, like, count: int, what: str = "tensor"
                                f"{like.dtype}, got {t.dtype})")
 
 
+def _rooted(collective: str, tensor, group, peer, group_peer, what: str):
+    """gather's and scatter's group and root (a group rank): from peer (dst/src, a global rank) or group_peer
+    (group_dst/group_src), rank 0 when neither is given."""
+    pg = _group(group)
+    _check_tensor(tensor)
+    if peer is None and group_peer is None:
+        peer = 0
+    return pg, _root(pg, peer, group_peer, collective, what)
+
+
+def _root_list(collective: str, tensors, name: str, like, pg, what: str):
+    """The root's list (gather's outputs, scatter's inputs), checked: world_size tensors of like's shape and dtype."""
+    tensors = list(tensors or [])
+    _check_list(tensors, name)
+    _check_like(collective, tensors, like, pg.size(), what)
+    return tensors
+
+
+def _check_same_dtype(first, first_name: str, second, second_name: str):
+    if first.dtype != second.dtype:
+        raise RuntimeError(f"{first_name} tensor must have the same type as {second_name} tensor, got {first.dtype} "
+                           f"and {second.dtype}")
+
+
+def _contiguous_output(output):
+    """(a contiguous tensor the backend writes, the copy back into output after it, or None when output is that
+    tensor)."""
+    out = output.contiguous()
+    return out, (None if out is output else (lambda: output.copy_(out)))
+
+
 def _flat(tensors, like):
     """One contiguous 1-D tensor holding the tensors one after another."""
     if not tensors:
@@ -53,16 +84,10 @@ def gather(tensor, gather_list=None, dst: int | None = None, group=None, async_o
            group_dst: int | None = None):
     if _not_in_group(group, "gather"):
         return None
-    pg = _group(group)
-    _check_tensor(tensor)
-    if dst is None and group_dst is None:
-        dst = 0
-    root = _root(pg, dst, group_dst, "gather", "dst")
+    pg, root = _rooted("gather", tensor, group, dst, group_dst, "dst")
     source = tensor.contiguous()
     if pg.rank() == root:
-        gather_list = list(gather_list or [])
-        _check_list(gather_list, "gather_list")
-        _check_like("gather", gather_list, tensor, pg.size(), "output")
+        gather_list = _root_list("gather", gather_list, "gather_list", tensor, pg, "output")
         gathered = ember.empty(pg.size() * source.numel(), dtype=tensor.dtype)
         finish = (lambda: _split_into(gathered, gather_list))
     else:
@@ -77,22 +102,15 @@ def scatter(tensor, scatter_list=None, src: int | None = None, group=None, async
             group_src: int | None = None):
     if _not_in_group(group, "scatter"):
         return None
-    pg = _group(group)
-    _check_tensor(tensor)
-    if src is None and group_src is None:
-        src = 0
-    root = _root(pg, src, group_src, "scatter", "src")
-    out = tensor.contiguous()
+    pg, root = _rooted("scatter", tensor, group, src, group_src, "src")
+    out, write_back = _contiguous_output(tensor)
     if pg.rank() == root:
-        scatter_list = list(scatter_list or [])
-        _check_list(scatter_list, "scatter_list")
-        _check_like("scatter", scatter_list, tensor, pg.size(), "input")
+        scatter_list = _root_list("scatter", scatter_list, "scatter_list", tensor, pg, "input")
         source = _flat(scatter_list, tensor)
     else:
         if scatter_list:
             raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
         source = out
-    write_back = None if out is tensor else (lambda: tensor.copy_(out))
     work = pg._pg.scatter(source.data_ptr(), out.data_ptr(), _nbytes(out), root)
     return pg._submit(work, (tensor, out, source), write_back, async_op, [tensor])
 
@@ -104,14 +122,11 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op: bo
     pg = _group(group)
     _check_tensor(input_tensor, "input_tensor")
     _check_tensor(output_tensor, "output_tensor")
-    if output_tensor.dtype != input_tensor.dtype:
-        raise RuntimeError(f"output tensor must have the same type as input tensor, got {output_tensor.dtype} "
-                           f"and {input_tensor.dtype}")
+    _check_same_dtype(output_tensor, "output", input_tensor, "input")
     if output_tensor.numel() != input_tensor.numel() * pg.size():
         raise RuntimeError("output tensor size must be equal to world_size times input tensor size")
     source = input_tensor.contiguous()
-    out = output_tensor.contiguous()
-    write_back = None if out is output_tensor else (lambda: output_tensor.copy_(out))
+    out, write_back = _contiguous_output(output_tensor)
     ptr, count, elem = _args(source)
     work = pg._pg.allgather(ptr, out.data_ptr(), count, elem)
     return pg._submit(work, (input_tensor, source, output_tensor, out), write_back, async_op, [output_tensor])
@@ -135,9 +150,7 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op: 
     pg = _group(group)
     _check_tensor(output, "output")
     _check_tensor(input, "input")
-    if output.dtype != input.dtype:
-        raise RuntimeError(f"input tensor must have the same type as output tensor, got {input.dtype} and "
-                           f"{output.dtype}")
+    _check_same_dtype(input, "input", output, "output")
     if input.numel() != output.numel() * pg.size():
         raise RuntimeError("input tensor must be the same size as output size times world size")
     return _reduce_scatter_flat(pg, output, input.contiguous().reshape(-1).clone(), op, async_op)
@@ -178,9 +191,7 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
     pg = _group(group)
     _check_tensor(output, "output")
     _check_tensor(input, "input")
-    if output.dtype != input.dtype:
-        raise RuntimeError(f"output tensor must have the same type as input tensor, got {output.dtype} and "
-                           f"{input.dtype}")
+    _check_same_dtype(output, "output", input, "input")
     rows_in = input.shape[0] if input.dim() else 1
     rows_out = output.shape[0] if output.dim() else 1
     in_splits = _splits(input_split_sizes, rows_in, pg.size(), "input")
@@ -190,8 +201,7 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
     if row_in != row_out:
         raise RuntimeError("all_to_all_single: input and output rows must have the same size")
     source = input.contiguous()
-    out = output.contiguous()
-    write_back = None if out is output else (lambda: output.copy_(out))
+    out, write_back = _contiguous_output(output)
     work = pg._pg.alltoallv(source.data_ptr(), [s * row_in for s in in_splits], out.data_ptr(),
                             [s * row_out for s in out_splits])
     return pg._submit(work, (input, source, output, out), write_back, async_op, [output])

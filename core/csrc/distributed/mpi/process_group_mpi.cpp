@@ -112,7 +112,7 @@ bool ProcessGroupMPI::finalized() {
   return mpi_finalized;
 }
 
-ProcessGroupMPI::ProcessGroupMPI(MPI_Comm comm, Millis timeout) : comm_(comm), timeout_(timeout) {
+ProcessGroupMPI::ProcessGroupMPI(MPI_Comm comm, Millis timeout) : ProcessGroupBase(0, 1, timeout), comm_(comm) {
   if (timeout_.count() <= 0) throw std::invalid_argument("ProcessGroupMPI: the timeout must be positive");
   // Errors come back as codes (raised as DistBackendError) instead of aborting the job.
   check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -121,21 +121,18 @@ ProcessGroupMPI::ProcessGroupMPI(MPI_Comm comm, Millis timeout) : comm_(comm), t
   check(MPI_Comm_dup(comm_, &notices_), "MPI_Comm_dup");
   check(MPI_Comm_set_errhandler(notices_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   post_notice_recv();
-  worker_ = std::thread([this] { worker_loop(); });
+  start_worker();
 }
 
 ProcessGroupMPI::~ProcessGroupMPI() { shutdown(); }
 
 void ProcessGroupMPI::shutdown() {
-  std::vector<PendingTransfer> transfers;
+  if (!stop_worker()) return;
+  std::vector<PendingTransfer<MPI_Request>> transfers;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (stopping_ && !worker_.joinable()) return;
-    stopping_ = true;
     transfers.swap(transfers_);
   }
-  queued_.notify_all();
-  if (worker_.joinable()) worker_.join();
   for (auto& t : transfers) {
     *t.done = true;  // tells the waiter to cancel a transfer still pending
     t.waiter.join();
@@ -152,25 +149,11 @@ void ProcessGroupMPI::shutdown() {
   comm_ = notices_ = MPI_COMM_NULL;
 }
 
-void ProcessGroupMPI::worker_loop() {
-  for (;;) {
-    std::function<void()> job;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and every queued collective has run
-      job = std::move(queue_.front());
-      queue_.pop_front();
-    }
-    job();
-  }
-}
-
 std::shared_ptr<Work> ProcessGroupMPI::enqueue(std::string name, std::function<Started(MPI_Comm)> start) {
   auto work = std::make_shared<Work>();
   std::lock_guard<std::mutex> lock(mutex_);
-  if (stopping_) throw DistBackendError(name + ": the process group was destroyed");
-  queue_.push_back([this, work, name = std::move(name), start = std::move(start)] {
+  throw_if_stopping(name);
+  queue_job([this, work, name = std::move(name), start = std::move(start)] {
     try {
       throw_if_broken(name);
       uint64_t seq = next_seq_++;
@@ -186,7 +169,6 @@ std::shared_ptr<Work> ProcessGroupMPI::enqueue(std::string name, std::function<S
       work->finish(std::current_exception());
     }
   });
-  queued_.notify_one();
   return work;
 }
 
@@ -229,8 +211,7 @@ std::shared_ptr<Work> ProcessGroupMPI::reduce(Buffer buf, ReduceOp op, int root)
 }
 
 std::shared_ptr<Work> ProcessGroupMPI::allgather(Buffer in, Buffer out) {
-  if (out.type != in.type || out.count != in.count * static_cast<size_t>(size_))
-    throw std::invalid_argument("all_gather: the output must hold world_size * input elements of the input's type");
+  check_allgather(in, out);
   MPI_Datatype type = mpi::datatype(in.type);
   return enqueue("all_gather", [in, out, type](MPI_Comm comm) {
     Started s;
@@ -249,8 +230,7 @@ std::shared_ptr<Work> ProcessGroupMPI::barrier() {
 
 std::shared_ptr<Work> ProcessGroupMPI::gather(Buffer in, Buffer out, int root) {
   check_root(root, "gather");
-  if (rank_ == root && out.count != in.count * static_cast<size_t>(size_))
-    throw std::invalid_argument("gather: the output must hold world_size * input bytes");
+  check_gather(in, out, root);
   return enqueue("gather", [this, in, out, root](MPI_Comm comm) {
     void* recv = rank_ == root ? out.data : nullptr;
     Started s;
@@ -261,8 +241,7 @@ std::shared_ptr<Work> ProcessGroupMPI::gather(Buffer in, Buffer out, int root) {
 
 std::shared_ptr<Work> ProcessGroupMPI::scatter(Buffer in, Buffer out, int root) {
   check_root(root, "scatter");
-  if (rank_ == root && in.count != out.count * static_cast<size_t>(size_))
-    throw std::invalid_argument("scatter: the input must hold world_size * output bytes");
+  check_scatter(in, out, root);
   return enqueue("scatter", [this, in, out, root](MPI_Comm comm) {
     const void* send = rank_ == root ? in.data : nullptr;
     Started s;
@@ -274,8 +253,7 @@ std::shared_ptr<Work> ProcessGroupMPI::scatter(Buffer in, Buffer out, int root) 
 
 std::shared_ptr<Work> ProcessGroupMPI::alltoallv(void* in, std::vector<int64_t> in_counts, void* out,
                                                  std::vector<int64_t> out_counts) {
-  if (in_counts.size() != static_cast<size_t>(size_) || out_counts.size() != static_cast<size_t>(size_))
-    throw std::invalid_argument("all_to_all: one split size per rank is needed");
+  check_alltoallv(in_counts, out_counts);
   std::vector<MPI_Count> sends(in_counts.begin(), in_counts.end()), recvs(out_counts.begin(), out_counts.end());
   return enqueue("all_to_all", [in, out, sends = std::move(sends), recvs = std::move(recvs)](MPI_Comm comm) {
     // The count and displacement arrays are MPI's to read until the collective completes.
@@ -345,25 +323,16 @@ std::shared_ptr<Work> ProcessGroupMPI::post_p2p(std::string where, MPI_Request r
     *done = true;
   };
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto it = transfers_.begin(); it != transfers_.end();) {  // reap the finished waiters
-    if (*it->done) {
-      it->waiter.join();
-      it = transfers_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  transfers_.push_back(PendingTransfer{req, sending, done, std::thread(wait)});
+  add_transfer(transfers_, {req, sending, done, std::thread(wait)});
   return work;
 }
 
 std::shared_ptr<Work> ProcessGroupMPI::send(Buffer buf, int dst, uint32_t tag) {
   if (dst < 0 || dst >= size_) throw std::invalid_argument("send: invalid destination rank " + std::to_string(dst));
-  std::string where = "send to rank " + std::to_string(dst) + " failed on rank " + std::to_string(rank_) + " of " +
-                      std::to_string(size_);
+  std::string where = transfer_failure("send", dst, true);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (stopping_) throw DistBackendError("send: the process group was destroyed");
+    throw_if_stopping("send");
   }
   MPI_Request request;
   check(MPI_Isend_c(buf.data, buf.count, MPI_BYTE, dst, static_cast<int>(tag), comm_, &request), where);
@@ -372,11 +341,10 @@ std::shared_ptr<Work> ProcessGroupMPI::send(Buffer buf, int dst, uint32_t tag) {
 
 std::shared_ptr<Work> ProcessGroupMPI::recv(Buffer buf, int src, uint32_t tag) {
   if (src >= size_) throw std::invalid_argument("recv: invalid source rank " + std::to_string(src));
-  std::string where = std::string("recv from ") + (src < 0 ? "any rank" : "rank " + std::to_string(src)) +
-                      " failed on rank " + std::to_string(rank_) + " of " + std::to_string(size_);
+  std::string where = transfer_failure("recv", src, false);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (stopping_) throw DistBackendError("recv: the process group was destroyed");
+    throw_if_stopping("recv");
   }
   MPI_Request request;
   check(MPI_Irecv_c(buf.data, buf.count, MPI_BYTE, src < 0 ? MPI_ANY_SOURCE : src, static_cast<int>(tag), comm_,

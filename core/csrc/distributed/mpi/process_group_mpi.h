@@ -11,22 +11,16 @@
 #include <mpi.h>
 
 #include <atomic>
-#include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "distributed/buffer.h"
-#include "distributed/store.h"
-#include "distributed/work.h"
+#include "distributed/process_group_base.h"
 
 namespace ember::distributed {
 
-class ProcessGroupMPI {
+class ProcessGroupMPI : public ProcessGroupBase {
  public:
   // Initializes MPI on first use (MPI_THREAD_MULTIPLE) and wraps a duplicate of MPI_COMM_WORLD.
   static std::shared_ptr<ProcessGroupMPI> world(Millis timeout);
@@ -45,8 +39,6 @@ class ProcessGroupMPI {
 
   ProcessGroupMPI(MPI_Comm comm, Millis timeout);  // takes ownership of comm
   ~ProcessGroupMPI();
-  ProcessGroupMPI(const ProcessGroupMPI&) = delete;
-  ProcessGroupMPI& operator=(const ProcessGroupMPI&) = delete;
   // Runs the queued collectives, cancels pending receives, joins the threads, frees the communicator.
   void shutdown();
 
@@ -63,10 +55,6 @@ class ProcessGroupMPI {
   std::shared_ptr<Work> send(Buffer buf, int dst, uint32_t tag);
   std::shared_ptr<Work> recv(Buffer buf, int src, uint32_t tag);
 
-  int rank() const { return rank_; }
-  int size() const { return size_; }
-  Millis timeout() const { return timeout_; }
-
  private:
   // A started nonblocking collective, and what MPI may still read or write until it completes (kept for ever
   // when it never does: MPI cannot cancel a collective).
@@ -81,31 +69,17 @@ class ProcessGroupMPI {
   [[noreturn]] void fail(const std::string& name, uint64_t seq, const std::string& cause, int reporter);
   void post_notice_recv();
   void throw_if_broken(const std::string& name);
-  void worker_loop();
   std::shared_ptr<Work> post_p2p(std::string where, MPI_Request request, bool sending);
   void check_root(int root, const char* name) const;
 
   MPI_Comm comm_;
   MPI_Comm notices_ = MPI_COMM_NULL;  // a duplicate of comm_ for failure notices only
-  int rank_ = 0, size_ = 1;
-  Millis timeout_;
-  uint64_t next_seq_ = 0;   // collectives started (the worker's only): the same count on every rank
-  int64_t notice_in_ = -1;  // the failed collective's number a peer's notice carries
+  uint64_t next_seq_ = 0;             // collectives started (the worker's only): the same count on every rank
+  int64_t notice_in_ = -1;            // the failed collective's number a peer's notice carries
   MPI_Request notice_request_ = MPI_REQUEST_NULL;
   std::string broken_by_;           // the failure that broke the group (worker thread, read under mutex_)
   std::vector<Started> abandoned_;  // collectives that never completed, and the notices sent
-  std::mutex mutex_;
-  std::condition_variable queued_;
-  bool stopping_ = false;
-  std::deque<std::function<void()>> queue_;
-  std::thread worker_;
-  struct PendingTransfer {
-    std::shared_ptr<MPI_Request> request;
-    bool sending;
-    std::shared_ptr<std::atomic<bool>> done;
-    std::thread waiter;
-  };
-  std::vector<PendingTransfer> transfers_;  // under mutex_; finished ones are joined at the next post
+  std::vector<PendingTransfer<MPI_Request>> transfers_;  // under mutex_; finished ones are joined at the next post
 };
 
 }  // namespace ember::distributed

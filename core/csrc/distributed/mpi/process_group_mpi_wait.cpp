@@ -50,9 +50,7 @@ void ProcessGroupMPI::post_notice_recv() {
 
 void ProcessGroupMPI::throw_if_broken(const std::string& name) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!broken_by_.empty())
-    throw DistBackendError(name + " on rank " + std::to_string(rank_) + " of " + std::to_string(size_) +
-                           ": the process group is unusable after an earlier failure: " + broken_by_);
+  if (!broken_by_.empty()) throw unusable(name, broken_by_);
 }
 
 void ProcessGroupMPI::wait_collective(const std::string& name, uint64_t seq, Started started) {
@@ -100,8 +98,7 @@ void ProcessGroupMPI::wait_collective(const std::string& name, uint64_t seq, Sta
 }
 
 void ProcessGroupMPI::fail(const std::string& name, uint64_t seq, const std::string& cause, int reporter) {
-  std::string what = name + " (collective #" + std::to_string(seq) + " of this group) failed on rank " +
-                     std::to_string(rank_) + " of " + std::to_string(size_);
+  std::string what = collective_failure(name, seq);
   any_broken = true;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -122,12 +119,7 @@ void ProcessGroupMPI::fail(const std::string& name, uint64_t seq, const std::str
   took_part[rank_] = true;
   if (reporter >= 0 && notice_in_ == static_cast<int64_t>(seq)) took_part[reporter] = true;
   const auto grace_end = Clock::now() + std::min(timeout_, Millis(1000));
-  auto missing = [&] {
-    std::string ranks;
-    for (int r = 0; r < size_; ++r)
-      if (!took_part[r]) ranks += (ranks.empty() ? "" : ", ") + std::to_string(r);
-    return ranks;
-  };
+  auto missing = [&] { return rank_list([&](int r) { return !took_part[r]; }); };
   while (!missing().empty() && Clock::now() < grace_end) {
     if (notice_request_ == MPI_REQUEST_NULL &&
         MPI_Irecv(&notice_in_, 1, MPI_INT64_T, MPI_ANY_SOURCE, kNoticeTag, notices_, &notice_request_) != MPI_SUCCESS)
@@ -142,8 +134,7 @@ void ProcessGroupMPI::fail(const std::string& name, uint64_t seq, const std::str
   }
   std::string absent = missing();
   if (absent.empty()) throw DistBackendError(what + (reporter >= 0 ? ": " : " on every rank: ") + cause);
-  throw DistBackendError(what + "; rank(s) " + absent +
-                         " did not take part (dead, hung, or never called it): " + cause);
+  throw DistBackendError(with_absent_ranks(what, absent, cause));
 }
 
 }  // namespace ember::distributed
