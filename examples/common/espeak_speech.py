@@ -11,6 +11,7 @@ import subprocess
 import ember
 import emberaudio
 from emberaudio import functional as AF
+from progress import ProgressBar
 
 ESPEAK_RATE = 22050  # espeak-ng's output rate
 
@@ -50,6 +51,19 @@ def speaking_jobs(voices_and_sentences, seed):
     rng = random.Random(seed)
     return [dict(voice=v, text=t, split=s, speed=rng.randint(140, 190), pitch=rng.randint(30, 70))
             for v, t, s in voices_and_sentences]
+
+
+def split_jobs(train_voices, test_voices, per_voice, test_per_voice, seed):
+    """espeak-ng jobs: each training voice speaks `per_voice` training sentences, each held-out voice
+    `test_per_voice` sentences that no training utterance uses."""
+    rng = random.Random(seed)
+    train_text = distinct_sentences(rng, per_voice * len(train_voices))
+    test_text = distinct_sentences(rng, test_per_voice * len(test_voices), exclude=train_text)
+    triples = [(v, train_text[i * per_voice + k], "train") for i, v in enumerate(train_voices)
+               for k in range(per_voice)]
+    triples += [(v, test_text[i * test_per_voice + k], "test") for i, v in enumerate(test_voices)
+                for k in range(test_per_voice)]
+    return speaking_jobs(triples, seed)
 
 
 def render(folder, jobs, progress=None):
@@ -108,3 +122,9 @@ def load_waves(folder, rows, rate, progress=None):
     ember.save({"key": key, "waves": out}, cache + ".tmp")
     os.replace(cache + ".tmp", cache)
     return out
+
+
+def rendered_waves(folder, jobs, rate):
+    """render then load_waves, with a progress bar for each: (the rows, {file name: waveform at rate})."""
+    rows = render(folder, jobs, progress=ProgressBar(len(jobs), "espeak-ng"))
+    return rows, load_waves(folder, rows, rate, progress=ProgressBar(len(rows), f"resample to {rate} Hz"))

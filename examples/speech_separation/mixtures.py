@@ -1,8 +1,6 @@
 """Two-speaker mixtures of espeak-ng speech: the utterances (training voices speaking training sentences; other
 voices speaking other sentences for the held-out set), and mixing: each source scaled to unit RMS, given a
 random gain and placed at a random offset (or cropped at a random point) in a fixed-length segment."""
-import random
-
 import numpy as np
 
 import espeak_speech
@@ -17,14 +15,7 @@ TEST_VOICES = ["en-gb-x-gbclan+f5", "en-us-nyc+m2", "en-gb-x-gbcwmd+f1", "en-029
 def corpus_jobs(per_voice, test_per_voice, seed):
     """espeak-ng jobs: each training voice speaks `per_voice` training sentences, each test voice
     `test_per_voice` sentences that no training utterance uses."""
-    rng = random.Random(seed)
-    train_text = espeak_speech.distinct_sentences(rng, per_voice * len(TRAIN_VOICES))
-    test_text = espeak_speech.distinct_sentences(rng, test_per_voice * len(TEST_VOICES), exclude=train_text)
-    triples = [(v, train_text[i * per_voice + k], "train") for i, v in enumerate(TRAIN_VOICES)
-               for k in range(per_voice)]
-    triples += [(v, test_text[i * test_per_voice + k], "test") for i, v in enumerate(TEST_VOICES)
-                for k in range(test_per_voice)]
-    return espeak_speech.speaking_jobs(triples, seed)
+    return espeak_speech.split_jobs(TRAIN_VOICES, TEST_VOICES, per_voice, test_per_voice, seed)
 
 
 def place(wave, length, rng):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import pathlib
 import random
 import sys
@@ -27,22 +26,16 @@ from emberaudio.models import ConvTasNet  # noqa: E402
 
 import espeak_speech  # noqa: E402
 import mixtures  # noqa: E402
-from checkpoint import save_checkpoint  # noqa: E402
-from progress import ProgressBar  # noqa: E402
+import recipe_training as rt  # noqa: E402
 from separation_metrics import pit_loss, si_sdr_improvement  # noqa: E402
 
 
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", default="runs/speech_separation", help="speech, checkpoint and results folder")
-    ap.add_argument("--per-voice", type=int, default=30, help="training utterances per training voice")
-    ap.add_argument("--test-per-voice", type=int, default=12, help="utterances per held-out voice")
-    ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--steps", type=int, default=50, help="updates per epoch (fresh random mixtures each)")
-    ap.add_argument("--batch-size", type=int, default=8)
+    rt.add_corpus_options(ap, "runs/speech_separation", "speech, checkpoint and results folder", per_voice=30,
+                          test_per_voice=12, steps=50, steps_help="updates per epoch (fresh random mixtures each)")
     ap.add_argument("--seconds", type=float, default=1.0, help="training segment length")
-    ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (warm-up, then cosine decay)")
-    ap.add_argument("--warmup", type=int, default=20, help="warm-up updates")
+    rt.add_schedule_options(ap, warmup_help="warm-up updates")
     ap.add_argument("--test-mixtures", type=int, default=48)
     ap.add_argument("--test-seconds", type=float, default=3.0)
     ap.add_argument("--enc-kernel", type=int, default=32, help="encoder window in samples (stride is half)")
@@ -51,9 +44,7 @@ def parse_args(argv=None):
     ap.add_argument("--hidden", type=int, default=128, help="channels inside each convolution block")
     ap.add_argument("--layers", type=int, default=6, help="blocks per stack (dilations 1 .. 2^(layers-1))")
     ap.add_argument("--stacks", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--resume", action="store_true", help="continue from DATA/convtasnet.ckpt")
-    ap.add_argument("--stop-after", type=int, metavar="N", help="leave after N epochs of this invocation")
+    rt.add_run_options(ap, "convtasnet.ckpt")
     return ap.parse_args(argv)
 
 
@@ -73,18 +64,9 @@ def tie_decoder_to_encoder(model):
         model.decoder.weight.copy_(weight * (model.enc_stride / weight.pow(2).sum()))
 
 
-def learning_rate(peak, step, total, warmup):
-    """Linear warm-up, then cosine decay to a tenth of the peak: a function of the update count alone, so a
-    resumed run follows the same schedule."""
-    cosine = 0.55 + 0.45 * math.cos(math.pi * min(step, total) / total)
-    return peak * min(1.0, (step + 1) / warmup) * cosine
-
-
 def load_speech(args, data):
     jobs = mixtures.corpus_jobs(args.per_voice, args.test_per_voice, args.seed)
-    rows = espeak_speech.render(str(data / "speech"), jobs, progress=ProgressBar(len(jobs), "espeak-ng"))
-    waves = espeak_speech.load_waves(str(data / "speech"), rows, mixtures.RATE,
-                                     progress=ProgressBar(len(rows), f"resample to {mixtures.RATE} Hz"))
+    rows, waves = espeak_speech.rendered_waves(str(data / "speech"), jobs, mixtures.RATE)
     split = {"train": [], "test": []}
     for r in rows:
         split[r["split"]].append((r["voice"], waves[r["file"]].numpy()))
@@ -140,41 +122,24 @@ def main(argv=None):
     history, start_epoch = [], 0
     ckpt = data / "convtasnet.ckpt"
     if args.resume and ckpt.exists():
-        state = ember.load(ckpt)
-        model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        history, start_epoch = state["history"], state["epoch"]
-        print(f"resumed after epoch {start_epoch}")
+        history, start_epoch = rt.resume(ckpt, model, optimizer)
     length = int(args.seconds * mixtures.RATE)
-    total_steps = args.epochs * args.steps
+
+    def batch_loss(rng):  # fresh random mixtures
+        mixed, sources = mixtures.batch(split["train"], args.batch_size, length, rng)
+        return pit_loss(model(ember.tensor(mixed)), ember.tensor(sources))
+
     run_epochs = 0
     for epoch in range(start_epoch, args.epochs):
-        model.train()
-        rng = random.Random(args.seed * 1000 + epoch)  # each epoch's mixtures depend only on (seed, epoch)
-        bar = ProgressBar(args.steps, f"epoch {epoch + 1}/{args.epochs}")
-        total = 0.0
-        for step in range(args.steps):
-            for group in optimizer.param_groups:
-                group["lr"] = learning_rate(args.lr, epoch * args.steps + step, total_steps, args.warmup)
-            mixed, sources = mixtures.batch(split["train"], args.batch_size, length, rng)
-            loss = pit_loss(model(ember.tensor(mixed)), ember.tensor(sources))
-            optimizer.zero_grad()
-            loss.backward()
-            ember.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
-            optimizer.step()
-            total += loss.item()
-            bar.update(si_sdr=-total / (step + 1))
+        total = rt.train_epoch(model, optimizer, args, epoch, batch_loss, 5.0, lambda mean: {"si_sdr": -mean})
         scores, _ = evaluate(model, test)
         history.append({"epoch": epoch + 1, "train_si_sdr": -total / args.steps,
                         "test_si_sdri": float(scores[:, 0].mean()), "test_si_sdr": float(scores[:, 1].mean()),
                         "minutes": (time.perf_counter() - started) / 60})
         print(f"epoch {epoch + 1}: training SI-SDR {-total / args.steps:.2f} dB, held-out SI-SDRi "
               f"{scores[:, 0].mean():.2f} dB")
-        save_checkpoint(ckpt, {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch + 1,
-                               "history": history})
         run_epochs += 1
-        if args.stop_after is not None and run_epochs >= args.stop_after and epoch + 1 < args.epochs:
-            print("stopping early (--stop-after): resume with --resume")
+        if rt.end_epoch(ckpt, model, optimizer, history, epoch, args, run_epochs):
             return history
     scores, estimates = evaluate(model, test)
     write_sample(data / "sample", test, estimates)

@@ -31,30 +31,22 @@ from emberaudio.models import WaveRNN  # noqa: E402
 
 import espeak_speech  # noqa: E402
 import vocoder_data as vd  # noqa: E402
-from checkpoint import save_checkpoint  # noqa: E402
-from progress import ProgressBar  # noqa: E402
+import recipe_training as rt  # noqa: E402
 
 
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", default="runs/vocoder", help="speech, checkpoint, results and sample folder")
-    ap.add_argument("--per-voice", type=int, default=25, help="training utterances per training voice")
-    ap.add_argument("--test-per-voice", type=int, default=2, help="utterances per held-out voice")
-    ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--steps", type=int, default=120, help="updates per epoch (random windows each)")
-    ap.add_argument("--batch-size", type=int, default=8)
+    rt.add_corpus_options(ap, "runs/vocoder", "speech, checkpoint, results and sample folder", per_voice=25,
+                          test_per_voice=2, steps=120, steps_help="updates per epoch (random windows each)")
     ap.add_argument("--frames", type=int, default=5, help="mel frames per window (seq_len_factor)")
-    ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (warm-up, then cosine decay)")
-    ap.add_argument("--warmup", type=int, default=20)
+    rt.add_schedule_options(ap)
     ap.add_argument("--rnn", type=int, default=64, help="GRU width (n_rnn)")
     ap.add_argument("--fc", type=int, default=64, help="fully connected width (n_fc)")
     ap.add_argument("--res-blocks", type=int, default=2)
     ap.add_argument("--hidden", type=int, default=32, help="MelResNet channels (n_hidden = n_output)")
     ap.add_argument("--test-seconds", type=float, default=1.5, help="held-out audio generated per utterance")
     ap.add_argument("--gl-iters", type=int, default=32, help="Griffin-Lim iterations of the baseline")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--resume", action="store_true", help="continue from DATA/wavernn.ckpt")
-    ap.add_argument("--stop-after", type=int, metavar="N", help="leave after N epochs of this invocation")
+    rt.add_run_options(ap, "wavernn.ckpt")
     ap.add_argument("--eval-only", action="store_true", help="only vocode the held-out speech with DATA/wavernn.ckpt")
     return ap.parse_args(argv)
 
@@ -65,16 +57,9 @@ def build_model(args):
                    n_hidden=args.hidden, n_output=args.hidden)
 
 
-def learning_rate(peak, step, total, warmup):
-    """Linear warm-up, then cosine decay to a tenth of the peak (a function of the update count: resumable)."""
-    return peak * min(1.0, (step + 1) / warmup) * (0.55 + 0.45 * math.cos(math.pi * min(step, total) / total))
-
-
 def load_features(args, data):
     jobs = vd.corpus_jobs(args.per_voice, args.test_per_voice, args.seed)
-    rows = espeak_speech.render(str(data / "speech"), jobs, progress=ProgressBar(len(jobs), "espeak-ng"))
-    waves = espeak_speech.load_waves(str(data / "speech"), rows, vd.RATE,
-                                     progress=ProgressBar(len(rows), f"resample to {vd.RATE} Hz"))
+    rows, waves = espeak_speech.rendered_waves(str(data / "speech"), jobs, vd.RATE)
     feats = vd.utterance_features(waves)
     split = {"train": [], "test": []}
     for r in rows:
@@ -150,40 +135,24 @@ def main(argv=None):
     if args.eval_only and not ckpt.exists():
         raise FileNotFoundError(f"--eval-only needs a checkpoint: {ckpt} does not exist")
     if (args.resume or args.eval_only) and ckpt.exists():
-        state = ember.load(ckpt)
-        model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        history, start_epoch = state["history"], state["epoch"]
-        print(f"resumed after epoch {start_epoch}")
-    total_steps = args.epochs * args.steps
+        history, start_epoch = rt.resume(ckpt, model, optimizer)
+
+    def batch_loss(rng):  # random windows
+        mels, inputs, targets = vd.training_batch(train_items, args.batch_size, args.frames, pad, rng)
+        logits = model(inputs, mels).squeeze(1)  # (batch, samples, classes)
+        return F.cross_entropy(logits.transpose(1, 2), targets)
+
     run_epochs = 0
     for epoch in range(start_epoch, start_epoch if args.eval_only else args.epochs):
-        model.train()
-        rng = random.Random(args.seed * 1000 + epoch)  # each epoch's windows depend only on (seed, epoch)
-        bar = ProgressBar(args.steps, f"epoch {epoch + 1}/{args.epochs}")
-        total = 0.0
-        for step in range(args.steps):
-            for group in optimizer.param_groups:
-                group["lr"] = learning_rate(args.lr, epoch * args.steps + step, total_steps, args.warmup)
-            mels, inputs, targets = vd.training_batch(train_items, args.batch_size, args.frames, pad, rng)
-            logits = model(inputs, mels).squeeze(1)  # (batch, samples, classes)
-            loss = F.cross_entropy(logits.transpose(1, 2), targets)
-            optimizer.zero_grad()
-            loss.backward()
-            ember.nn.utils.clip_grad_norm_(model.parameters(), 4.0)
-            optimizer.step()
-            total += loss.item()
-            bar.update(bits=total / (step + 1) / math.log(2))
+        total = rt.train_epoch(model, optimizer, args, epoch, batch_loss, 4.0,
+                               lambda mean: {"bits": mean / math.log(2)})
         nll = held_out_nll(model, split["test"], args, pad)
         history.append({"epoch": epoch + 1, "train_bits_per_sample": total / args.steps / math.log(2),
                         "test_bits_per_sample": nll, "minutes": (time.perf_counter() - started) / 60})
         print(f"epoch {epoch + 1}: cross-entropy {total / args.steps / math.log(2):.3f} bits/sample, held-out "
               f"{nll:.3f}")
-        save_checkpoint(ckpt, {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch + 1,
-                               "history": history})
         run_epochs += 1
-        if args.stop_after is not None and run_epochs >= args.stop_after and epoch + 1 < args.epochs:
-            print("stopping early (--stop-after): resume with --resume")
+        if rt.end_epoch(ckpt, model, optimizer, history, epoch, args, run_epochs):
             return history
     vocode_start = time.perf_counter()
     figures, waves = vocode_held_out(model, split["test"], args)

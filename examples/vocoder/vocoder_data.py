@@ -1,9 +1,6 @@
 """The vocoder's speech and features, after torchaudio's WaveRNN pipeline: espeak-ng utterances at 16 kHz, magnitude
 mel spectrograms (80 slaney mels, hop 200 = the product of the upsample scales 5 x 5 x 8) normalised in dB to
 [0, 1], and 8-bit mu-law classes of the waveform as the network's input and target."""
-import random
-
-
 import ember
 import espeak_speech
 from emberaudio import functional as AF
@@ -23,14 +20,7 @@ TEST_VOICES = ["en-gb-x-gbclan+f5", "en-us-nyc+m2", "en-029+Annie"]  # never tra
 
 def corpus_jobs(per_voice, test_per_voice, seed):
     """Training voices speak training sentences; the held-out voices speak sentences no training utterance uses."""
-    rng = random.Random(seed)
-    train_text = espeak_speech.distinct_sentences(rng, per_voice * len(TRAIN_VOICES))
-    test_text = espeak_speech.distinct_sentences(rng, test_per_voice * len(TEST_VOICES), exclude=train_text)
-    triples = [(v, train_text[i * per_voice + k], "train") for i, v in enumerate(TRAIN_VOICES)
-               for k in range(per_voice)]
-    triples += [(v, test_text[i * test_per_voice + k], "test") for i, v in enumerate(TEST_VOICES)
-                for k in range(test_per_voice)]
-    return espeak_speech.speaking_jobs(triples, seed)
+    return espeak_speech.split_jobs(TRAIN_VOICES, TEST_VOICES, per_voice, test_per_voice, seed)
 
 
 def mel_transform():

@@ -1,11 +1,12 @@
 """PyTorch's examples/reinforcement_learning/actor_critic.py (one network with an action head and a
 value head, SavedAction namedtuples of log-probability and value, advantages R - value.item(),
 smooth_l1_loss for the critic, torch.stack of the losses, Adam at 3e-2) written as the PyTorch program
-with `ember` in place of `torch`, on a NumPy cart-pole (numpy_cartpole.py) capped at 200 steps."""
+with `ember` in place of `torch`, on a NumPy cart-pole (numpy_cartpole.py) capped at 200 steps; the episode
+loop, shared with the other example, is cartpole_episodes.py."""
 from collections import namedtuple
-from itertools import count
 
 import numpy as np
+from cartpole_episodes import assert_learns_to_balance
 from numpy_cartpole import CartPole
 
 import ember as torch
@@ -73,24 +74,4 @@ def test_actor_critic_learns_to_balance_the_pole():
         del model.rewards[:]
         del model.saved_actions[:]
 
-    running_reward = 10
-    lengths = []
-    for i_episode in count(1):
-        state, _ = env.reset(seed=543 + i_episode)
-        ep_reward = 0
-        for t in range(1, 10000):
-            action = select_action(state)
-            state, reward, done, truncated, _ = env.step(action)
-            model.rewards.append(reward)
-            ep_reward += reward
-            if done or truncated:
-                break
-        lengths.append(t)
-        running_reward = 0.05 * ep_reward + (1 - 0.05) * running_reward
-        finish_episode()
-        if running_reward > 120 or i_episode >= 300:
-            break
-    first = np.mean(lengths[:5])
-    assert first < 60, first  # an untrained policy keeps the pole up for about 20 steps
-    # the running reward starts at 10: reaching 120 takes a long run of long episodes
-    assert running_reward > 120, (i_episode, running_reward, lengths[-20:])
+    assert_learns_to_balance(env, select_action, model.rewards, finish_episode, max_episodes=300)

@@ -1,12 +1,12 @@
 """PyTorch's examples/reinforcement_learning/reinforce.py (a policy network with dropout and softmax,
 actions sampled from torch.distributions.Categorical, discounted returns normalised with the float32
 eps, the policy-gradient loss summed with torch.cat, Adam) written as the PyTorch program with `ember`
-in place of `torch`, on a NumPy cart-pole (numpy_cartpole.py) capped at 200 steps. Trains: episodes
-grow from a random policy's ~20 steps."""
+in place of `torch`, on a NumPy cart-pole (numpy_cartpole.py) capped at 200 steps; the episode loop, shared
+with the other example, is cartpole_episodes.py. Trains: episodes grow from a random policy's ~20 steps."""
 from collections import deque
-from itertools import count
 
 import numpy as np
+from cartpole_episodes import assert_learns_to_balance
 from numpy_cartpole import CartPole
 
 import ember as torch
@@ -68,24 +68,4 @@ def test_reinforce_learns_to_balance_the_pole():
         del policy.rewards[:]
         del policy.saved_log_probs[:]
 
-    running_reward = 10
-    lengths = []
-    for i_episode in count(1):
-        state, _ = env.reset(seed=543 + i_episode)
-        ep_reward = 0
-        for t in range(1, 10000):  # Don't infinite loop while learning
-            action = select_action(state)
-            state, reward, done, truncated, _ = env.step(action)
-            policy.rewards.append(reward)
-            ep_reward += reward
-            if done or truncated:
-                break
-        lengths.append(t)
-        running_reward = 0.05 * ep_reward + (1 - 0.05) * running_reward
-        finish_episode()
-        if running_reward > 120 or i_episode >= 250:
-            break
-    first = np.mean(lengths[:5])
-    assert first < 60, first  # an untrained policy keeps the pole up for about 20 steps
-    # the running reward starts at 10: reaching 120 takes a long run of long episodes (in about 85 here)
-    assert running_reward > 120, (i_episode, running_reward, lengths[-20:])
+    assert_learns_to_balance(env, select_action, policy.rewards, finish_episode, max_episodes=250)

@@ -3,24 +3,16 @@ scoring, the mixing (lengths, levels, two different voices), and a tiny espeak-n
 and resumed, which must end with the weights of an uninterrupted run."""
 import math
 import random
-import shutil
-import sys
 
 import numpy as np
 import pytest
 
 import ember
-from recipes import EXAMPLES, recipe_module
-
-needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed (make setup)")
+from espeak_recipes import assert_same_weights, espeak_recipe_module, needs_espeak, run_interrupted_and_resumed
 
 
 def _module(name):
-    sys.path.insert(0, str(EXAMPLES / "common"))  # the recipe's shared espeak-ng, progress and checkpoint modules
-    try:
-        return recipe_module("speech_separation", name)
-    finally:
-        sys.path.remove(str(EXAMPLES / "common"))
+    return espeak_recipe_module("speech_separation", name)
 
 
 def test_si_sdr_hand_computed():
@@ -117,11 +109,6 @@ def test_tiny_run_interrupted_and_resumed_equals_uninterrupted(tmp_path, monkeyp
     assert len(full["history"]) == 2 and full["test_mixtures"] == 2
     assert math.isfinite(full["test_si_sdri_db"])
     assert (tmp_path / "a" / "results.json").exists() and (tmp_path / "a" / "sample" / "estimate2.wav").exists()
-    shutil.copytree(tmp_path / "a" / "speech", tmp_path / "b" / "speech")  # the same speech, not re-rendered
-    assert len(train.main(["--data", str(tmp_path / "b"), "--stop-after", "1"] + TINY)) == 1
-    resumed = train.main(["--data", str(tmp_path / "b"), "--resume"] + TINY)
+    resumed = run_interrupted_and_resumed(train, tmp_path, TINY)
     assert resumed["test_si_sdri_db"] == pytest.approx(full["test_si_sdri_db"], abs=1e-4)
-    a = ember.load(tmp_path / "a" / "convtasnet.ckpt")["model"]
-    b = ember.load(tmp_path / "b" / "convtasnet.ckpt")["model"]
-    for key in a:
-        np.testing.assert_allclose(a[key].numpy(), b[key].numpy(), rtol=1e-5, atol=1e-6, err_msg=key)
+    assert_same_weights(tmp_path, "convtasnet.ckpt")

@@ -4,24 +4,16 @@ cover), the log-mel distance, and a tiny espeak-ng run interrupted after one epo
 the weights of an uninterrupted run."""
 import math
 import random
-import shutil
-import sys
 
 import numpy as np
 import pytest
 
 import ember
-from recipes import EXAMPLES, recipe_module
-
-needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed (make setup)")
+from espeak_recipes import assert_same_weights, espeak_recipe_module, needs_espeak, run_interrupted_and_resumed
 
 
 def _module(name):
-    sys.path.insert(0, str(EXAMPLES / "common"))  # the recipe's shared espeak-ng, progress and checkpoint modules
-    try:
-        return recipe_module("vocoder", name)
-    finally:
-        sys.path.remove(str(EXAMPLES / "common"))
+    return espeak_recipe_module("vocoder", name)
 
 
 def test_db_normalisation_round_trip_and_floor():
@@ -88,12 +80,7 @@ def test_tiny_run_interrupted_and_resumed_equals_uninterrupted(tmp_path, monkeyp
     assert again["history"] == full["history"]
     with pytest.raises(FileNotFoundError, match="--eval-only needs a checkpoint"):
         train.main(["--data", str(tmp_path / "c"), "--eval-only"] + TINY)
-    shutil.copytree(tmp_path / "a" / "speech", tmp_path / "b" / "speech")  # the same speech, not re-rendered
-    assert len(train.main(["--data", str(tmp_path / "b"), "--stop-after", "1"] + TINY)) == 1
-    resumed = train.main(["--data", str(tmp_path / "b"), "--resume"] + TINY)
+    resumed = run_interrupted_and_resumed(train, tmp_path, TINY)
     assert [h["train_bits_per_sample"] for h in resumed["history"]] == pytest.approx(
         [h["train_bits_per_sample"] for h in full["history"]], rel=1e-5)
-    a = ember.load(tmp_path / "a" / "wavernn.ckpt")["model"]
-    b = ember.load(tmp_path / "b" / "wavernn.ckpt")["model"]
-    for key in a:
-        np.testing.assert_allclose(a[key].numpy(), b[key].numpy(), rtol=1e-5, atol=1e-6, err_msg=key)
+    assert_same_weights(tmp_path, "wavernn.ckpt")
