@@ -127,70 +127,73 @@ struct Bytes16 {
   uint64_t lo, hi;
 };
 
-template <class E>
-void gather_typed(const Iter& it, const IndexSpec& spec, BadIndex& bad) {
-  const int64_t size = spec.size, scale = spec.scale;
-  const bool check = spec.check;
-  run(it, kIndexGrain, false, [&](char** p, const int64_t* s, int64_t n) {
-    char* o = p[0];
-    const char* a = p[1];
-    const char* ix = p[2];
-    if (s[0] == int64_t(sizeof(E)) && s[1] == 0 && s[2] == 8) {
-      // The common case (x[idx] on one dim): a tight loop that prefetches rows a few steps ahead.
-      E* out = reinterpret_cast<E*>(o);
-      const int64_t* id = reinterpret_cast<const int64_t*>(ix);
-      constexpr int64_t kAhead = 16;
-      for (int64_t i = 0; i < n; i++) {
-        if (i + kAhead < n) {
-          int64_t f = id[i + kAhead];
-          f += (f < 0) ? size : 0;
-          if (uint64_t(f) < uint64_t(size) || !check) __builtin_prefetch(a + f * scale);
-        }
-        int64_t v = id[i];
-        if (!fix_index(v, size, check, bad)) continue;
-        out[i] = *reinterpret_cast<const E*>(a + v * scale);
-      }
-      return;
-    }
-    for (int64_t i = 0; i < n; i++, o += s[0], a += s[1], ix += s[2]) {
-      int64_t v = *reinterpret_cast<const int64_t*>(ix);
-      if (!fix_index(v, size, check, bad)) continue;
-      *reinterpret_cast<E*>(o) = *reinterpret_cast<const E*>(a + v * scale);
-    }
-  });
-}
+// Moves elements of E between a dense side and an indexed side (operands: 0 the destination, 1 the source, 2 the
+// indices): Gather reads source[index] into the destination, Assign writes the source into destination[index].
+enum class Move { Gather, Assign };
 
-template <class E>
-void assign_typed(const Iter& it, const IndexSpec& spec, BadIndex& bad) {
+template <Move kMove, class E>
+void move_typed(const Iter& it, const IndexSpec& spec, BadIndex& bad) {
   const int64_t size = spec.size, scale = spec.scale;
   const bool check = spec.check;
+  constexpr bool kGather = kMove == Move::Gather;
   run(it, kIndexGrain, false, [&](char** p, const int64_t* s, int64_t n) {
     char* d = p[0];
     const char* a = p[1];
     const char* ix = p[2];
-    if (s[0] == 0 && s[1] == int64_t(sizeof(E)) && s[2] == 8) {
-      // x[idx] = v on one dim: a tight loop that prefetches the destinations a few steps ahead.
-      const E* src = reinterpret_cast<const E*>(a);
+    const int64_t dense_stride = kGather ? s[0] : s[1], indexed_stride = kGather ? s[1] : s[0];
+    if (dense_stride == int64_t(sizeof(E)) && indexed_stride == 0 && s[2] == 8) {
+      // The common case (x[idx] or x[idx] = v on one dim): a tight loop that prefetches the indexed rows a few
+      // steps ahead.
       const int64_t* id = reinterpret_cast<const int64_t*>(ix);
       constexpr int64_t kAhead = 16;
       for (int64_t i = 0; i < n; i++) {
         if (i + kAhead < n) {
           int64_t f = id[i + kAhead];
           f += (f < 0) ? size : 0;
-          if (uint64_t(f) < uint64_t(size) || !check) __builtin_prefetch(d + f * scale, 1);
+          if (uint64_t(f) < uint64_t(size) || !check) {
+            if constexpr (kGather)
+              __builtin_prefetch(a + f * scale);
+            else
+              __builtin_prefetch(d + f * scale, 1);
+          }
         }
         int64_t v = id[i];
         if (!fix_index(v, size, check, bad)) continue;
-        *reinterpret_cast<E*>(d + v * scale) = src[i];
+        if constexpr (kGather)
+          reinterpret_cast<E*>(d)[i] = *reinterpret_cast<const E*>(a + v * scale);
+        else
+          *reinterpret_cast<E*>(d + v * scale) = reinterpret_cast<const E*>(a)[i];
       }
       return;
     }
     for (int64_t i = 0; i < n; i++, d += s[0], a += s[1], ix += s[2]) {
       int64_t v = *reinterpret_cast<const int64_t*>(ix);
       if (!fix_index(v, size, check, bad)) continue;
-      *reinterpret_cast<E*>(d + v * scale) = *reinterpret_cast<const E*>(a);
+      if constexpr (kGather)
+        *reinterpret_cast<E*>(d) = *reinterpret_cast<const E*>(a + v * scale);
+      else
+        *reinterpret_cast<E*>(d + v * scale) = *reinterpret_cast<const E*>(a);
     }
   });
+}
+
+// move_typed instantiated per element size only (a copy does not care what the bytes mean).
+template <Move kMove>
+void move_by_itemsize(const Iter& it, int64_t itemsize, const IndexSpec& spec, BadIndex& bad, const char* op) {
+  switch (itemsize) {
+    case 1:
+      return move_typed<kMove, uint8_t>(it, spec, bad);
+    case 2:
+      return move_typed<kMove, uint16_t>(it, spec, bad);
+    case 4:
+      return move_typed<kMove, uint32_t>(it, spec, bad);
+    case 8:
+      return move_typed<kMove, uint64_t>(it, spec, bad);
+    case 16:
+      return move_typed<kMove, Bytes16>(it, spec, bad);
+    default:
+      EMBER_FAIL(Runtime, op, ": unsupported element size ", itemsize);
+  }
 }
 
 template <class T>
@@ -268,25 +271,7 @@ void gather_loop(const DimVec& shape, const IndexOperand& out, const IndexOperan
   Iter it = build_iter(shape, {&out, &src, &idx});
   if (it.numel == 0) return;
   BadIndex bad;
-  switch (itemsize) {
-    case 1:
-      gather_typed<uint8_t>(it, spec, bad);
-      break;
-    case 2:
-      gather_typed<uint16_t>(it, spec, bad);
-      break;
-    case 4:
-      gather_typed<uint32_t>(it, spec, bad);
-      break;
-    case 8:
-      gather_typed<uint64_t>(it, spec, bad);
-      break;
-    case 16:
-      gather_typed<Bytes16>(it, spec, bad);
-      break;
-    default:
-      EMBER_FAIL(Runtime, "gather: unsupported element size ", itemsize);
-  }
+  move_by_itemsize<Move::Gather>(it, itemsize, spec, bad, "gather");
   bad.raise_if_any(spec);
 }
 
@@ -296,23 +281,7 @@ void scatter_loop(const DimVec& shape, const IndexOperand& dst, const IndexOpera
   if (it.numel == 0) return;
   BadIndex bad;
   if (mode == ScatterMode::Assign) {
-    switch (itemsize(dtype)) {
-      case 1:
-        assign_typed<uint8_t>(it, spec, bad);
-        break;
-      case 2:
-        assign_typed<uint16_t>(it, spec, bad);
-        break;
-      case 4:
-        assign_typed<uint32_t>(it, spec, bad);
-        break;
-      case 8:
-        assign_typed<uint64_t>(it, spec, bad);
-        break;
-      default:
-        assign_typed<Bytes16>(it, spec, bad);
-        break;
-    }
+    move_by_itemsize<Move::Assign>(it, itemsize(dtype), spec, bad, "scatter");
   } else {
     EMBER_CHECK(!is_complex(dtype) || mode == ScatterMode::Add || mode == ScatterMode::Mul, Runtime,
                 "amax/amin reductions are not supported for complex dtype ", dtype_name(dtype));

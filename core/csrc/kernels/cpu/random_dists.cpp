@@ -12,6 +12,7 @@
 #include "kernels/convert.h"
 #include "kernels/cpu/random_draw.h"
 #include "kernels/cpu/random_fill.h"
+#include "kernels/cpu/random_per_element.h"
 #include "kernels/layout.h"
 
 namespace ember {
@@ -243,21 +244,7 @@ Tensor poisson(const Tensor& input, GeneratorImpl* generator) {
   for (int64_t i = 0; i < rates.numel(); i++)
     EMBER_CHECK(r[i] >= 0 && std::isfinite(r[i]), Runtime, "poisson expects finite, non-negative rates, but found ",
                 r[i]);
-  const rng::Stream s = rng::Stream::reserve(g, out.numel() * 4);  // one block per element
-  visit_dtype(out.dtype(), [&](auto z) {
-    using T = decltype(z);
-    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
-      rng::fill_logical<T>(out, [&](int64_t first, int64_t m, T* dst) {
-        uint32_t w[rng::kChunk * 4];
-        s.words(first * 4, m * 4, w);
-        for (int64_t k = 0; k < m; k++) {
-          rng::ElementStream es(w + 4 * k);
-          dst[k] = convert<T>(poisson_draw(r[first + k], es));
-        }
-      });
-    }
-  });
-  out.bump_version();
+  rng::fill_per_element(out, g, [&](int64_t i, rng::ElementStream& es) { return poisson_draw(r[i], es); });
   return out;
 }
 

@@ -20,6 +20,16 @@ void fill_normal(const Tensor& out, double mean, double std, GeneratorImpl& gen,
 // exact integer. Returns out.
 Tensor random_from_to(const Tensor& out, int64_t from, std::optional<int64_t> to, GeneratorImpl* gen);
 
+// The factories of a standard distribution (rand and randn: new, out= and *_like tensors of a float or complex
+// dtype), each filled by fill(tensor, generator); op names the op in errors ("rand", "randn_like").
+using StandardFill = void (*)(const Tensor& out, GeneratorImpl& gen);
+Tensor standard_new(const char* op, StandardFill fill, const DimVec& size, GeneratorImpl* generator, ScalarType dtype,
+                    std::optional<Device> device, bool requires_grad);
+Tensor standard_out(const char* op, StandardFill fill, const Tensor& out, const DimVec& size, GeneratorImpl* generator,
+                    ScalarType dtype, std::optional<Device> device, bool requires_grad);
+Tensor standard_like(const char* op, StandardFill fill, const Tensor& input, GeneratorImpl* generator, ScalarType dtype,
+                     std::optional<Device> device, bool requires_grad);
+
 // An uninitialized tensor for the *_like samplers: input's sizes and dim order, dtype/device overridable.
 Tensor like(const Tensor& input, ScalarType dtype, std::optional<Device> device, bool requires_grad);
 // t broadcast to `sizes` as a new contiguous float64 tensor (probabilities, rates, std tensors).

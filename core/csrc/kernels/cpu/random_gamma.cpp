@@ -9,6 +9,7 @@
 #include "kernels/convert.h"
 #include "kernels/cpu/random_draw.h"
 #include "kernels/cpu/random_fill.h"
+#include "kernels/cpu/random_per_element.h"
 #include "kernels/layout.h"
 
 namespace ember {
@@ -70,26 +71,6 @@ double binomial_draw(double n, double p, rng::ElementStream& es) {
   }
 }
 
-// out (input's dtype and shape) from a per-element function of (its float64 parameters, its stream).
-template <class F>
-void fill_per_element(const Tensor& out, GeneratorImpl& g, const F& draw) {
-  const rng::Stream s = rng::Stream::reserve(g, out.numel() * 4);  // one block per element
-  visit_dtype(out.dtype(), [&](auto z) {
-    using T = decltype(z);
-    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
-      rng::fill_logical<T>(out, [&](int64_t first, int64_t m, T* dst) {
-        uint32_t w[rng::kChunk * 4];
-        s.words(first * 4, m * 4, w);
-        for (int64_t k = 0; k < m; k++) {
-          rng::ElementStream es(w + 4 * k);
-          dst[k] = convert<T>(draw(first + k, es));
-        }
-      });
-    }
-  });
-  out.bump_version();
-}
-
 }  // namespace
 
 namespace ops {
@@ -104,7 +85,7 @@ Tensor _standard_gamma(const Tensor& input, GeneratorImpl* generator) {
   for (int64_t i = 0; i < conc.numel(); i++)
     EMBER_CHECK(a[i] > 0 && std::isfinite(a[i]), Runtime,
                 "_standard_gamma expects finite, positive concentrations, but found ", a[i]);
-  fill_per_element(out, g, [&](int64_t i, rng::ElementStream& es) { return std::exp(log_gamma_draw(a[i], es)); });
+  rng::fill_per_element(out, g, [&](int64_t i, rng::ElementStream& es) { return std::exp(log_gamma_draw(a[i], es)); });
   return out;
 }
 
@@ -126,7 +107,7 @@ Tensor binomial(const Tensor& count, const Tensor& prob, GeneratorImpl* generato
                 "binomial expects count to hold non-negative integers, but found ", n[i]);
     EMBER_CHECK(p[i] >= 0 && p[i] <= 1, Runtime, "binomial expects prob to be in [0, 1], but found ", p[i]);
   }
-  fill_per_element(out, g, [&](int64_t i, rng::ElementStream& es) {
+  rng::fill_per_element(out, g, [&](int64_t i, rng::ElementStream& es) {
     if (n[i] == 0 || p[i] == 0) return 0.0;
     if (p[i] == 1) return n[i];
     // Draw for min(p, 1 - p) and reflect.

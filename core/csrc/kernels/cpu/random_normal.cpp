@@ -188,6 +188,9 @@ namespace {
 
 constexpr unsigned kFloatComplex = rng::kFloat | rng::kComplex;
 
+// N(0, 1)
+void fill_standard_normal(const Tensor& out, GeneratorImpl& gen) { rng::fill_normal(out, 0.0, 1.0, gen); }
+
 void check_std(double std) { EMBER_CHECK(std >= 0.0, Runtime, "normal expects std >= 0.0, but found std ", std); }
 
 // normal(mean, std) with at least one tensor: the output's sizes, dtype and device, after the
@@ -236,29 +239,17 @@ namespace ops {
 
 Tensor randn(const DimVec& size, GeneratorImpl* generator, ScalarType dtype, std::optional<Device> device,
              bool requires_grad) {
-  check_requires_grad(requires_grad);
-  const ScalarType dt = or_default_dtype(dtype);
-  rng::check_dtype("randn", dt, kFloatComplex);
-  const Device dev = creation_device(device);
-  Tensor t = ember::empty(size, dt, dev);
-  rng::fill_normal(t, 0.0, 1.0, resolve_generator(generator, dev));
-  return t;
+  return rng::standard_new("randn", fill_standard_normal, size, generator, dtype, device, requires_grad);
 }
 
 Tensor randn_out(const Tensor& out, const DimVec& size, GeneratorImpl* generator, ScalarType dtype,
                  std::optional<Device> device, bool requires_grad) {
-  rng::check_dtype("randn", out.dtype(), kFloatComplex);
-  prepare_out("randn", out, size, dtype, device, requires_grad);
-  rng::fill_normal(out, 0.0, 1.0, resolve_generator(generator, out.device()));
-  return out;
+  return rng::standard_out("randn", fill_standard_normal, out, size, generator, dtype, device, requires_grad);
 }
 
 Tensor randn_like(const Tensor& input, GeneratorImpl* generator, ScalarType dtype, std::optional<Device> device,
                   bool requires_grad) {
-  Tensor t = rng::like(input, dtype, device, requires_grad);
-  rng::check_dtype("randn_like", t.dtype(), kFloatComplex);
-  rng::fill_normal(t, 0.0, 1.0, resolve_generator(generator, t.device()));
-  return t;
+  return rng::standard_like("randn_like", fill_standard_normal, input, generator, dtype, device, requires_grad);
 }
 
 Tensor normal_(const Tensor& input, double mean, double std, GeneratorImpl* generator) {

@@ -31,6 +31,33 @@ Tensor like(const Tensor& input, ScalarType dtype, std::optional<Device> device,
   return empty_preserve(input, dt);
 }
 
+Tensor standard_new(const char* op, StandardFill fill, const DimVec& size, GeneratorImpl* generator, ScalarType dtype,
+                    std::optional<Device> device, bool requires_grad) {
+  check_requires_grad(requires_grad);
+  const ScalarType dt = or_default_dtype(dtype);
+  check_dtype(op, dt, kFloat | kComplex);
+  const Device dev = creation_device(device);
+  Tensor t = ember::empty(size, dt, dev);
+  fill(t, resolve_generator(generator, dev));
+  return t;
+}
+
+Tensor standard_out(const char* op, StandardFill fill, const Tensor& out, const DimVec& size, GeneratorImpl* generator,
+                    ScalarType dtype, std::optional<Device> device, bool requires_grad) {
+  check_dtype(op, out.dtype(), kFloat | kComplex);
+  prepare_out(op, out, size, dtype, device, requires_grad);
+  fill(out, resolve_generator(generator, out.device()));
+  return out;
+}
+
+Tensor standard_like(const char* op, StandardFill fill, const Tensor& input, GeneratorImpl* generator, ScalarType dtype,
+                     std::optional<Device> device, bool requires_grad) {
+  Tensor t = like(input, dtype, device, requires_grad);
+  check_dtype(op, t.dtype(), kFloat | kComplex);
+  fill(t, resolve_generator(generator, t.device()));
+  return t;
+}
+
 Tensor as_doubles(const Tensor& t, const DimVec& sizes) {
   Tensor b = t.sizes() == sizes ? t : ops::expand(t, sizes);
   // always a copy: bernoulli_ writes its input while reading these, and the two may overlap
@@ -113,35 +140,26 @@ void check_uniform_bounds(ScalarType dt, double from, double to) {
 
 constexpr unsigned kFloatComplex = rng::kFloat | rng::kComplex;
 
+// U[0, 1)
+void fill_standard_uniform(const Tensor& out, GeneratorImpl& gen) { rng::fill_uniform(out, 0.0, 1.0, gen); }
+
 }  // namespace
 
 namespace ops {
 
 Tensor rand(const DimVec& size, GeneratorImpl* generator, ScalarType dtype, std::optional<Device> device,
             bool requires_grad) {
-  check_requires_grad(requires_grad);
-  const ScalarType dt = or_default_dtype(dtype);
-  rng::check_dtype("rand", dt, kFloatComplex);
-  const Device dev = creation_device(device);
-  Tensor t = ember::empty(size, dt, dev);
-  rng::fill_uniform(t, 0.0, 1.0, resolve_generator(generator, dev));
-  return t;
+  return rng::standard_new("rand", fill_standard_uniform, size, generator, dtype, device, requires_grad);
 }
 
 Tensor rand_out(const Tensor& out, const DimVec& size, GeneratorImpl* generator, ScalarType dtype,
                 std::optional<Device> device, bool requires_grad) {
-  rng::check_dtype("rand", out.dtype(), kFloatComplex);
-  prepare_out("rand", out, size, dtype, device, requires_grad);
-  rng::fill_uniform(out, 0.0, 1.0, resolve_generator(generator, out.device()));
-  return out;
+  return rng::standard_out("rand", fill_standard_uniform, out, size, generator, dtype, device, requires_grad);
 }
 
 Tensor rand_like(const Tensor& input, GeneratorImpl* generator, ScalarType dtype, std::optional<Device> device,
                  bool requires_grad) {
-  Tensor t = rng::like(input, dtype, device, requires_grad);
-  rng::check_dtype("rand_like", t.dtype(), kFloatComplex);
-  rng::fill_uniform(t, 0.0, 1.0, resolve_generator(generator, t.device()));
-  return t;
+  return rng::standard_like("rand_like", fill_standard_uniform, input, generator, dtype, device, requires_grad);
 }
 
 Tensor uniform_(const Tensor& input, double from, double to, GeneratorImpl* generator) {
