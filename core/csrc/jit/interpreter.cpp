@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "amp/autocast_state.h"
 #include "autograd/boxed.h"
 #include "base/trace.h"
 #include "generated/ops/clone.h"
@@ -260,9 +261,24 @@ void Frame::run_fork(const Instr& in) {
   regs[in.outs[0]] = std::move(out);
 }
 
+// Leaves this thread's autocast flag as the run found it.
+class AutocastRestore {
+ public:
+  AutocastRestore() : enabled_(amp::tls_state().cpu_enabled) {}
+  ~AutocastRestore() { amp::tls_state().cpu_enabled = enabled_; }
+  AutocastRestore(const AutocastRestore&) = delete;
+  AutocastRestore& operator=(const AutocastRestore&) = delete;
+
+ private:
+  bool enabled_;
+};
+
 }  // namespace
 
 std::vector<RValue> run(const Graph& g, std::vector<RValue> inputs) {
+  // the script versions of Python-written ops turn autocast off while they run (aten::_autocast_cpu_set_); a
+  // raise inside leaves the caller's state restored, as eager code's try/finally does
+  AutocastRestore autocast_restore;
   std::shared_ptr<const Plan> plan = plan_of(g);
   const PlanBlock& top = plan->top;
   EMBER_CHECK(inputs.size() == top.params.size(), Type, "the graph takes ", top.params.size(), " inputs, got ",

@@ -233,7 +233,8 @@ const PrimTable& prims() {
 
 PrimFn find_prim(const std::string& kind) {
   for (const PrimTable* t :
-       {&prims(), &list_prims(), &dict_prims(), &str_prims(), &tensor_prims(), &object_prims(), &list_tensor_prims()}) {
+       {&prims(), &list_prims(), &dict_prims(), &str_prims(), &tensor_prims(), &object_prims(), &list_tensor_prims(),
+        &implicit_prims()}) {
     auto it = t->find(kind);
     if (it != t->end()) return it->second;
   }

@@ -17,6 +17,7 @@ const PrimTable& str_prims();
 const PrimTable& tensor_prims();
 const PrimTable& object_prims();       // jit/prims_object.cpp
 const PrimTable& list_tensor_prims();  // jit/prims_list_tensor.cpp
+const PrimTable& implicit_prims();     // jit/prims_implicit.cpp
 
 // Primitives that change a list or dict in place (or print): never removed, folded or merged.
 bool mutates_container(const std::string& kind);

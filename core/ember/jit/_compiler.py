@@ -138,6 +138,9 @@ class CompilerBase:
         # value id -> the Python value of each constant of the graph (shared by the inlined calls' compilers)
         self.const_values: dict[int, object] = root.const_values if root is not None else {}
         self.empty_lists: set[int] = root.empty_lists if root is not None else set()  # ids of untyped [] literals
+        # ids of t.item() results: numbers whose kind is known at run time only (TorchScript's Scalar), which an op
+        # takes for a Scalar argument (x + t.item())
+        self.item_numbers: set[int] = root.item_numbers if root is not None else set()
         # The compiler of the scripted function or forward itself: module attributes that become graph
         # inputs (tensors, and the bool/int/float attributes that may change between calls) live there.
         self.root = root if root is not None else self
@@ -230,6 +233,9 @@ class CompilerBase:
                 # TorchScript takes a tuple literal for an int[] argument
                 items = [self.emit1("prim::TupleIndex", [v, self.const(k)], e) for k, e in enumerate(v.type.elems)]
                 v = self.emit1("prim::ListConstruct", items, t)
+            if v.type == T.TENSOR and T.without_none(t) in (T.INT, T.FLOAT):  # TorchScript's IntImplicit/FloatImplicit
+                v = self.emit1("prim::IntImplicit" if T.without_none(t) == T.INT else "prim::FloatImplicit", [v],
+                               T.without_none(t))
             if t != T.ANY and not T.accepts(t, v.type):
                 raise self.error(f"argument '{name}' of {self.pf.fn.__qualname__} expects type {t}, "
                                  f"got {v.type}", node)

@@ -123,6 +123,11 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         return self.binop(node.op, self.expr(node.left), self.expr(node.right), node)
 
     def binop(self, op: ast.operator, a: SValue, b: SValue, node: ast.AST) -> SValue:
+        items = [v for v in (a, b) if v.id in self.item_numbers]
+        if items:  # x + t.item(): the tensor op takes the number as its Scalar; number arithmetic needs its type
+            if T.TENSOR in (a.type, b.type) and type(op) in _TENSOR_BINOPS:
+                return self.call_op(_TENSOR_BINOPS[type(op)], [a, b], {}, node)
+            raise self.item_unsupported(node)
         if T.TENSOR in (a.type, b.type) and (a.type.is_number or a.type == T.TENSOR) and \
                 (b.type.is_number or b.type == T.TENSOR) and type(op) in _TENSOR_BINOPS:
             return self.call_op(_TENSOR_BINOPS[type(op)], [a, b], {}, node)
@@ -455,8 +460,9 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         if base.type != T.TENSOR:
             raise self.unsupported(f"the method '{name}' of a {base.type}", node)
         if name == "item" and not args and not kwargs:
-            raise self.unsupported("Tensor.item() whose number type is not given (write int(t.item()), "
-                                   "float(t.item()) or bool(t.item()): a value's type is fixed when compiling)", node)
+            v = self.emit1("prim::item", [base], T.ANY, node)
+            self.item_numbers.add(v.id)
+            return v
         shape_fns = {"dim": ("prim::dim", T.INT), "numel": ("prim::numel", T.INT), "detach": ("prim::detach", T.TENSOR),
                      "is_floating_point": ("prim::is_floating_point", T.BOOL),
                      "is_complex": ("prim::is_complex", T.BOOL)}
@@ -465,13 +471,22 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         if name == "size" and not kwargs and len(args) <= 1:
             if not args:
                 return self.emit1("prim::sizes", [base], T.list_of(T.INT), node)
-            return self.emit1("prim::size", [base, args[0]], T.INT, node)
+            dim = args[0]
+            if dim.type == T.TENSOR:  # x.size(t): size.int's dim converted (IntImplicit)
+                dim = self.emit1("prim::IntImplicit", [dim], T.INT, node)
+            return self.emit1("prim::size", [base, dim], T.INT, node)
         if not _ops.candidates(name) and name in _builtins_misc.TENSOR_METHODS:  # a method outside the op table
             fn, varargs = _builtins_misc.TENSOR_METHODS[name]
-            if varargs and args and all(isinstance(a, SValue) and a.type == T.INT for a in args):
-                args = [self.emit1("prim::ListConstruct", args, T.list_of(T.INT), node)]
+            if varargs and args and all(isinstance(a, SValue) and a.type in (T.INT, T.TENSOR) for a in args):
+                ints = [self.emit1("prim::IntImplicit", [a], T.INT, node) if a.type == T.TENSOR else a for a in args]
+                args = [self.emit1("prim::ListConstruct", ints, T.list_of(T.INT), node)]
             return self.inline_call(fn, [base] + args, kwargs, node)
         return self.call_op(name, [base] + args, kwargs, node)
+
+    def item_unsupported(self, node: ast.AST):
+        """t.item() used other than as an op's Scalar argument: its number type would be needed when compiling."""
+        return self.unsupported("Tensor.item() whose number type is not given (write int(t.item()), "
+                                "float(t.item()) or bool(t.item()): a value's type is fixed when compiling)", node)
 
     def call_python(self, callee, node: ast.Call) -> SValue:
         if getattr(builtins, getattr(callee, "__name__", ""), None) is callee:
@@ -610,16 +625,22 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         if name == "split" and len(args) >= 2 and args[1].type.kind == "List":  # split(t, [sizes]), as eager
             name = "split_with_sizes"
         reasons = []
-        for cand in _ops.candidates(name):
-            sch = _ops.schema(cand)
-            bound = self.bind(sch, args, dict(kwargs))
-            if isinstance(bound, str):
-                reasons.append(f"  {cand}: {bound}")
-                continue
-            outs = self.emit(sch.kind, bound, sch.returns, node)
-            if len(outs) == 1:
-                return outs[0]
-            return self.emit1("prim::TupleConstruct", outs, T.tuple_of(sch.returns), node)
+        # every overload as the arguments are, then with a Tensor converted where a number is taken (TorchScript's
+        # schema matching: x.pow(t) stays pow.Tensor, x.view(t) converts t)
+        for implicit in (False, True):
+            for cand in _ops.candidates(name):
+                sch = _ops.schema(cand)
+                bound = self.bind(sch, args, dict(kwargs), implicit)
+                if isinstance(bound, str):
+                    if not implicit:
+                        reasons.append(f"  {cand}: {bound}")
+                    continue
+                outs = self.emit(sch.kind, bound, sch.returns, node)
+                if len(outs) == 1:
+                    return outs[0]
+                return self.emit1("prim::TupleConstruct", outs, T.tuple_of(sch.returns), node)
+            if not any(isinstance(a, SValue) and a.type == T.TENSOR for a in list(args) + list(kwargs.values())):
+                break
         if not reasons:
             raise self.error(f"unknown op {name}: the op table has no op of that name", node)
         got = ", ".join([str(a.type) for a in args] + [f"{k}={v.type}" for k, v in kwargs.items()])
@@ -627,15 +648,19 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
 
     def call_schema(self, sch: _ops.Schema, args: list[SValue], kwargs: dict[str, SValue], node: ast.AST) -> SValue:
         bound = self.bind(sch, args, dict(kwargs))
+        if isinstance(bound, str) and not isinstance(self.bind(sch, args, dict(kwargs), True), str):
+            bound = self.bind(sch, args, dict(kwargs), True)
         if isinstance(bound, str):
             raise self.error(f"arguments for call of {sch.kind} are not valid: {bound}", node)
         outs = self.emit(sch.kind, bound, sch.returns, node)
         return outs[0] if len(outs) == 1 else self.emit1("prim::TupleConstruct", outs, T.tuple_of(sch.returns), node)
 
-    def bind(self, sch: _ops.Schema, args: list[SValue], kwargs: dict[str, SValue]) -> list[SValue] | str:
-        """The inputs of a call of sch, defaults filled in; or why the arguments do not fit."""
+    def bind(self, sch: _ops.Schema, args: list[SValue], kwargs: dict[str, SValue],
+             implicit: bool = False) -> list[SValue] | str:
+        """The inputs of a call of sch, defaults filled in; or why the arguments do not fit. implicit: a Tensor may
+        stand for an int, float or Scalar (converted at run time, as TorchScript's schema matching converts)."""
         positional = [a for a in sch.args if not a.kwonly]
-        args = self.pack_int_varargs(positional, args)
+        args = self.pack_int_varargs(positional, args, implicit)
         if len(args) > len(positional):
             return f"takes {len(positional)} positional arguments, got {len(args)}"
         out = []
@@ -652,6 +677,8 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             else:
                 return f"argument '{a.name}' is missing"
             fitted = self.fit(a, v)
+            if fitted is None and implicit and isinstance(v, SValue) and v.type == T.TENSOR:
+                fitted = self.implicit_number(a.type, v)
             if fitted is None:
                 return f"argument '{a.name}' expects {a.type}, got {v.type}"
             out.append(fitted)
@@ -659,15 +686,30 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return f"unexpected keyword argument '{next(iter(kwargs))}'"
         return out
 
-    def pack_int_varargs(self, positional: list, args: list[SValue]) -> list[SValue]:
+    def pack_int_varargs(self, positional: list, args: list[SValue], implicit: bool = False) -> list[SValue]:
         """x.permute(0, 2, 3, 1), x.view(n, -1): ints given one by one where the schema's last required
         argument is an int[] (the ones after it have defaults), packed into that list as TorchScript does."""
         k = next((i for i, a in enumerate(positional) if a.type == "int[]"), None)
         if k is None or len(args) <= k + 1 or any(a.default is _ops._NO_DEFAULT for a in positional[k + 1:]):
             return args
-        if not all(isinstance(v, SValue) and v.type == T.INT for v in args[k:]):
+        ok = (T.INT, T.TENSOR) if implicit else (T.INT,)
+        if not all(isinstance(v, SValue) and v.type in ok for v in args[k:]):
             return args
-        return list(args[:k]) + [self.emit1("prim::ListConstruct", list(args[k:]), T.list_of(T.INT))]
+        items = [self.emit1("prim::IntImplicit", [v], T.INT) if v.type == T.TENSOR else v for v in args[k:]]
+        return list(args[:k]) + [self.emit1("prim::ListConstruct", items, T.list_of(T.INT))]
+
+    def implicit_number(self, schema_type: str, v: SValue) -> SValue | None:
+        """A Tensor passed for a schema's int, float, Scalar (or an int[] given one int), converted at run time by
+        TorchScript's rules (0-dim only; integral for an int); None for other argument types."""
+        base = schema_type.rstrip("?")
+        if base in ("int", "ScalarType") or (base == "int[]" and not schema_type.endswith("?")):
+            n = self.emit1("prim::IntImplicit", [v], T.INT)
+            return n if base != "int[]" else self.emit1("prim::ListConstruct", [n], T.list_of(T.INT))
+        if base == "float":
+            return self.emit1("prim::FloatImplicit", [v], T.FLOAT)
+        if base == "Scalar":  # the number keeps the tensor's kind (int, float, bool), known at run time only
+            return self.emit1("prim::ScalarImplicit", [v], T.ANY)
+        return None
 
     def default_const(self, a: _ops.SchemaArg) -> SValue:
         if a.default is None:
@@ -684,9 +726,9 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return v
         base = t.rstrip("?")
         if base == "TensorLike":
-            return v if v.type == T.TENSOR or v.type.is_number else None
+            return v if v.type == T.TENSOR or v.type.is_number or v.id in self.item_numbers else None
         if base == "Scalar":
-            return v if v.type.is_number else None
+            return v if v.type.is_number or v.id in self.item_numbers else None
         if base in ("int[]", "Tensor[]") and v.id in self.empty_lists:
             return self.emit1("prim::ListConstruct", [], _ops._ARG_TYPES[base])  # a literal [] of the op's list type
         if base == "int[]" and v.type == T.INT:

@@ -182,6 +182,8 @@ class ContainerExprs:
         out = []
         for p in (sl.lower, sl.upper, sl.step):
             v = self.const(None) if p is None else self.expr(p)
+            if v.type == T.TENSOR:  # x[t:]: TorchScript's slice takes a 0-dim integral tensor for an int (IntImplicit)
+                v = self.emit1("prim::IntImplicit", [v], T.INT, p)
             if v.type not in (T.INT, T.NONE, T.BOOL):
                 raise self.error(f"slice indices must be integers or None, got {v.type}", p)
             out.append(v)

@@ -539,7 +539,10 @@ class StmtCompiler(ExprCompiler):
 
     def iterate_range(self, it: ast.Call):
         args = [self.expr(a) for a in it.args]
-        if not 1 <= len(args) <= 3 or it.keywords or any(a.type not in (T.INT, T.BOOL) for a in args):
+        wrong = next((k for k, a in enumerate(args) if a.type not in (T.INT, T.BOOL)), None)
+        if wrong is not None and 1 <= len(args) <= 3:  # PyTorch's message (a Tensor is not converted here)
+            raise self.error(f"all inputs of range must be ints, found {args[wrong].type} in argument {wrong}", it)
+        if not 1 <= len(args) <= 3 or it.keywords:
             raise self.error("range() takes one to three int arguments", it)
         start, stop, step = ([self.const(0), args[0], self.const(1)] if len(args) == 1 else
                              args + [self.const(1)] if len(args) == 2 else args)
