@@ -20,8 +20,6 @@ def embedding_bag(input, weight, offsets: Optional[Tensor] = None, max_norm: Opt
     input[offsets[i]:offsets[i + 1]]); empty bags give zeros."""
     if mode != "sum" and mode != "mean" and mode != "max":
         raise ValueError(f"mode has to be one of sum, mean or max, got {mode}")
-    if max_norm is not None:
-        raise RuntimeError("embedding_bag with max_norm is not supported in scripted code")
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
@@ -51,7 +49,7 @@ def embedding_bag(input, weight, offsets: Optional[Tensor] = None, max_norm: Opt
     else:
         raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
     flat = input.reshape([-1])
-    rows = F.embedding(flat, weight)
+    rows = F.embedding(flat, weight, None, max_norm, norm_type)  # max_norm renorms weight's looked-up rows in place
     if per_sample_weights is not None:
         rows = rows * per_sample_weights.reshape([-1]).unsqueeze(1)
     used = (bag >= 0).logical_and(bag < nbags)

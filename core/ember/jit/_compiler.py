@@ -249,6 +249,8 @@ class CompilerBase:
         want = self.fctx.return_type
         if want == T.ANY:  # an inlined helper whose result's type depends on its arguments
             return ret
+        if ret.id in self.item_numbers and want in (T.INT, T.FLOAT, T.BOOL):  # -> float: return t.item()
+            ret = self.emit1("prim::" + want.kind.capitalize(), [ret], want)
         if want is not None and not T.accepts(want, ret.type):
             raise self.error(f"{self.pf.fn.__qualname__} is annotated to return {want}, but it returns "
                              f"{ret.type}", self.pf.def_.returns)

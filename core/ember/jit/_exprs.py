@@ -12,12 +12,13 @@ import typing
 import warnings
 
 from . import _builtins, _builtins_misc, _builtins_tolist, _fork, _fork_compile, _isinstance, _ops, _python_ops
-from . import _script_helpers
+from . import _builtins_autocast, _builtins_unique, _script_helpers
 from . import _types as T
 from ._compiler import CompilerBase, ModuleRef, ParsedFunction, PyRef, SValue
 from ._errors import NotSupportedError
 from ._exprs_builtins import BuiltinCalls
 from ._exprs_containers import ContainerExprs
+from ._exprs_implicit import ImplicitNumbers
 from ._exprs_static import StaticObjects, is_static
 from ._exprs_objects import ObjectExprs
 from ._script_class import info_of
@@ -37,7 +38,7 @@ def _number_result(a: T.JitType, b: T.JitType) -> T.JitType:
     return T.FLOAT if T.FLOAT in (a, b) else T.INT
 
 
-class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, CompilerBase):
+class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, ImplicitNumbers, CompilerBase):
     def expr(self, node: ast.expr, want: T.JitType | None = None) -> SValue:
         return self.as_value(self.expr_or_ref(node, want), node)
 
@@ -475,6 +476,10 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             if dim.type == T.TENSOR:  # x.size(t): size.int's dim converted (IntImplicit)
                 dim = self.emit1("prim::IntImplicit", [dim], T.INT, node)
             return self.emit1("prim::size", [base, dim], T.INT, node)
+        if name == "unique":  # ember.unique's boolean dispatch, self first
+            return _builtins_unique.compile_unique(self, False, [base] + args, kwargs, node)
+        if name == "unique_consecutive":
+            return self.inline_call(_builtins_unique.method_unique_consecutive, [base] + args, kwargs, node)
         if not _ops.candidates(name) and name in _builtins_misc.TENSOR_METHODS:  # a method outside the op table
             fn, varargs = _builtins_misc.TENSOR_METHODS[name]
             if varargs and args and all(isinstance(a, SValue) and a.type in (T.INT, T.TENSOR) for a in args):
@@ -482,11 +487,6 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
                 args = [self.emit1("prim::ListConstruct", ints, T.list_of(T.INT), node)]
             return self.inline_call(fn, [base] + args, kwargs, node)
         return self.call_op(name, [base] + args, kwargs, node)
-
-    def item_unsupported(self, node: ast.AST):
-        """t.item() used other than as an op's Scalar argument: its number type would be needed when compiling."""
-        return self.unsupported("Tensor.item() whose number type is not given (write int(t.item()), "
-                                "float(t.item()) or bool(t.item()): a value's type is fixed when compiling)", node)
 
     def call_python(self, callee, node: ast.Call) -> SValue:
         if getattr(builtins, getattr(callee, "__name__", ""), None) is callee:
@@ -526,10 +526,16 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return self.call_builtin("isinstance", node)
         if getattr(callee, "qualified_name", "").startswith("__torch__.torch.classes."):
             return self.construct_custom(callee, node)
+        if callee is _tensor_module().unique or callee is _tensor_module().unique_consecutive:
+            args, kwargs = self.args_of(node)
+            return _builtins_unique.compile_unique(self, callee is _tensor_module().unique_consecutive, args, kwargs,
+                                                   node)
         if callee in _builtins.SCRIPT_IMPLS:
             args, kwargs = self.args_of(node)
             args = pack_tensor_varargs(self, callee, args, node)
-            return self.inline_call(_builtins.SCRIPT_IMPLS[callee], args, kwargs, node)
+            impl = _builtins.SCRIPT_IMPLS[callee]  # in eager's autocast_policy casts, if callee has them
+            return _builtins_autocast.with_policy(self, callee, lambda a, k: self.inline_call(impl, a, k, node), args,
+                                                  kwargs, node)
         if getattr(callee, "_ember_script_impl", None) is not None:  # a library's script version of it
             args, kwargs = self.args_of(node)
             return self.inline_call(callee._ember_script_impl, args, kwargs, node)
@@ -547,7 +553,8 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
         if name is not None:
             args, kwargs = self.args_of(node)
             args = pack_tensor_varargs(self, callee, args, node)
-            return self.call_maybe_inplace(callee, name, args, kwargs, node)
+            return _builtins_autocast.with_policy(
+                self, callee, lambda a, k: self.call_maybe_inplace(callee, name, a, k, node), args, kwargs, node)
         if callee is _fork.fork or callee is _fork.wait:
             return _fork_compile.compile_fork_or_wait(self, callee, node)
         if getattr(callee, "_traced", False) or is_compiled_module(callee):  # compiled already: graph inlined
@@ -686,31 +693,6 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Com
             return f"unexpected keyword argument '{next(iter(kwargs))}'"
         return out
 
-    def pack_int_varargs(self, positional: list, args: list[SValue], implicit: bool = False) -> list[SValue]:
-        """x.permute(0, 2, 3, 1), x.view(n, -1): ints given one by one where the schema's last required
-        argument is an int[] (the ones after it have defaults), packed into that list as TorchScript does."""
-        k = next((i for i, a in enumerate(positional) if a.type == "int[]"), None)
-        if k is None or len(args) <= k + 1 or any(a.default is _ops._NO_DEFAULT for a in positional[k + 1:]):
-            return args
-        ok = (T.INT, T.TENSOR) if implicit else (T.INT,)
-        if not all(isinstance(v, SValue) and v.type in ok for v in args[k:]):
-            return args
-        items = [self.emit1("prim::IntImplicit", [v], T.INT) if v.type == T.TENSOR else v for v in args[k:]]
-        return list(args[:k]) + [self.emit1("prim::ListConstruct", items, T.list_of(T.INT))]
-
-    def implicit_number(self, schema_type: str, v: SValue) -> SValue | None:
-        """A Tensor passed for a schema's int, float, Scalar (or an int[] given one int), converted at run time by
-        TorchScript's rules (0-dim only; integral for an int); None for other argument types."""
-        base = schema_type.rstrip("?")
-        if base in ("int", "ScalarType") or (base == "int[]" and not schema_type.endswith("?")):
-            n = self.emit1("prim::IntImplicit", [v], T.INT)
-            return n if base != "int[]" else self.emit1("prim::ListConstruct", [n], T.list_of(T.INT))
-        if base == "float":
-            return self.emit1("prim::FloatImplicit", [v], T.FLOAT)
-        if base == "Scalar":  # the number keeps the tensor's kind (int, float, bool), known at run time only
-            return self.emit1("prim::ScalarImplicit", [v], T.ANY)
-        return None
-
     def default_const(self, a: _ops.SchemaArg) -> SValue:
         if a.default is None:
             return self.const(None)
@@ -778,6 +760,12 @@ def scripted_forward(cls):
     """The forward ember.jit compiles for a module class: its _script_forward when it has one (a forward the
     compiler takes, with the same results as the eager one), else forward."""
     return getattr(cls, "_script_forward", None) or cls.forward
+
+
+def _tensor_module():
+    import ember
+
+    return ember
 
 
 def _tensor_factory():
