@@ -70,10 +70,11 @@ def _misc_impls() -> dict:
     from ._builtins_windows import window_impls
     from ._builtins_meshgrid import meshgrid
     from ._builtins_autocast import is_autocast_enabled
+    from ._builtins_policy_ops import policy_op_impls
 
     return {**misc_impls(), **sampling_impls(), **math_impls(), **math_extra_impls(), **spectral_impls(),
             **method_function_impls(), **window_impls(), ember.meshgrid: meshgrid,
-            ember.is_autocast_enabled: is_autocast_enabled}
+            ember.is_autocast_enabled: is_autocast_enabled, **policy_op_impls()}
 
 
 SCRIPT_IMPLS = {F.linear: linear, F.relu: relu, F.dropout: dropout, **_nn_impls(), **_misc_impls()}

@@ -24,6 +24,8 @@ def _norm_code(norm: Optional[str], forward: bool) -> int:
 
 
 def _promoted(x: Tensor) -> Tensor:
+    if (x.dtype == ember.float16 or x.dtype == ember.bfloat16) and ember.is_autocast_enabled("cpu"):
+        return x.to(ember.float32)  # the FFT ops' fp32 autocast policy, applied before the checks below
     if x.dtype == ember.float16 or x.dtype == ember.bfloat16:
         raise TypeError("fft: float16 and bfloat16 are not supported by the FFT kernels (float32/float64 and "
                         "complex64/complex128 are); convert the input with .float() first")
