@@ -9,6 +9,7 @@ import ember
 import ember.nn.functional as F
 from ember import Tensor
 
+from ._builtins_language_extra import tensor_type
 from ._builtins_methods_extra import METHODS
 from ._builtins_tensor_new import NEW_TENSOR_METHODS
 from ._builtins_tensor_to import to as tensor_to
@@ -90,4 +91,4 @@ def misc_impls() -> dict:
 # Tensor methods by name -> (script version, whether its int arguments may come one by one as *sizes)
 TENSOR_METHODS = {"expand": (expand, True), "view": (view, True), "expand_as": (expand_as, False),
                   "is_floating_point": (is_floating_point, False), "contiguous": (contiguous, False),
-                  **METHODS, **NEW_TENSOR_METHODS, "to": (tensor_to, False)}
+                  **METHODS, **NEW_TENSOR_METHODS, "to": (tensor_to, False), "type": (tensor_type, False)}

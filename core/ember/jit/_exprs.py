@@ -145,6 +145,9 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Imp
             return self.emit1("prim::TupleConstruct", items, T.tuple_of(v.type for v in items), node)
         if isinstance(op, ast.Add) and a.type.kind == "List" and T.unify(a.type, b.type) is not None:
             return self.emit1("prim::ListAdd", [a, b], T.unify(a.type, b.type), node)
+        formatted = self.percent_format(a, b, node) if isinstance(op, ast.Mod) and a.type == T.STR else None
+        if formatted is not None:  # "%d of %s" % (n, s)
+            return formatted
         if isinstance(op, ast.Add) and a.type == b.type == T.STR:
             return self.emit1("prim::StrAdd", [a, b], T.STR, node)
         if isinstance(op, ast.Mult) and (a.type.kind in ("List", "str")) != (b.type.kind in ("List", "str")):

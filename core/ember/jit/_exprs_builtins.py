@@ -8,7 +8,7 @@ import typing
 from . import _python_ops
 from . import _types as T
 from ._compiler import ModuleRef, PyRef, SValue
-from . import _builtins_math
+from . import _builtins_language_extra, _builtins_math
 from ._exprs_static import type_matches_foreign
 
 _CLASS_KINDS = {list: "List", dict: "Dict", tuple: "Tuple"}
@@ -59,6 +59,8 @@ class BuiltinCalls:
                 return self.emit1("prim::" + name.capitalize(), [base], {"int": T.INT, "float": T.FLOAT,
                                                                           "bool": T.BOOL}[name], node)
         args, kwargs = self.args_of(node)
+        if name == "sorted" and len(args) == 1 and args[0].type.kind == "List" and not kwargs:
+            return self.inline_call(_builtins_language_extra.sorted_list, args, kwargs, node)  # a sorted copy
         if kwargs:
             raise self.unsupported(f"keyword arguments to {name}()", node)
         if name == "len" and len(args) == 1:

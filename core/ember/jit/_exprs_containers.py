@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from . import _builtins_indexing, _python_ops
+from . import _builtins_indexing, _builtins_language_extra, _python_ops
 from . import _types as T
 from ._compiler import ModuleRef, SValue
 
@@ -318,6 +318,9 @@ class ContainerExprs:
             self.check_args("dict.update", [base.type], args, node)
             self.emit("prim::DictUpdate", [base] + args, [], node)
             return self.const(None)
+        if name == "setdefault" and len(args) == 2:
+            self.check_args("dict.setdefault", [kt, vt], args, node)
+            return self.inline_call(_builtins_language_extra.dict_setdefault, [base] + args, {}, node)
         if name in ("get", "pop") and 1 <= len(args) <= 2:
             self.check_args(f"dict.{name}", [kt], args[:1], node)
             if name == "pop" and len(args) == 1:
@@ -335,6 +338,8 @@ class ContainerExprs:
             if kwargs:
                 raise self.unsupported("keyword arguments to str.format", node)
             return self.format_values(base, args, node)
+        if name in _builtins_language_extra.STR_METHODS:
+            return self.inline_call(_builtins_language_extra.STR_METHODS[name], [base] + args, kwargs, node)
         if name not in _STR_METHODS:
             raise self.unsupported(f"the method '{name}' of a str", node)
         kind, out, defaults = _STR_METHODS[name]
@@ -352,6 +357,26 @@ class ContainerExprs:
         return self.emit1(kind, [base] + args, out, node)
 
     # --- strings ----------------------------------------------------------------------------------
+    def percent_format(self, fmt: SValue, values: SValue, node) -> SValue | None:
+        """"%d of %s" % (n, s) with a constant format string: str.format of the rewritten format; None otherwise."""
+        text = self.const_values.get(fmt.id)
+        if not isinstance(text, str):
+            return None
+        try:
+            converted, kinds = _builtins_language_extra.percent_to_format(text)
+        except ValueError as e:
+            raise self.error(str(e), node) from None
+        except NotImplementedError as e:
+            raise self.unsupported(str(e).replace(" is not supported in script functions", ""), node) from None
+        items = self.tuple_items(values, node) if values.type.kind == "Tuple" and values.type.named is None else \
+            [values]
+        if len(items) != len(kinds):
+            raise self.error("Too many arguments for format string" if len(items) > len(kinds) else
+                             "Too few arguments for format string", node)
+        items = [self.emit1("prim::Int", [v], T.INT, node) if kind in "di" and v.type == T.FLOAT else v
+                 for kind, v in zip(kinds, items)]  # %d of a float prints its integer part
+        return self.format_values(self.const(converted), items, node)
+
     def format_values(self, fmt: SValue, args: list[SValue], node) -> SValue:
         """fmt.format(*args): in the interpreter, or, when a Tensor is among them, by Python's str.format
         (tensors have no text in the C++ core)."""

@@ -165,7 +165,10 @@ class StmtCompiler(ExprCompiler):
         return None
 
     def stmt_Return(self, s: ast.Return) -> Exit:
-        value = self.expr(s.value) if s.value is not None else self.const(None)
+        tolist = isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Attribute) and \
+            s.value.func.attr == "tolist"  # return t.tolist(): typed by the return annotation, as TorchScript's
+        want = self.fctx.return_type if tolist and self.fctx.return_type not in (None, T.ANY) else None
+        value = self.expr(s.value, want) if s.value is not None else self.const(None)
         if not self.ctx.loop:
             return Exit([value])
         # in a loop: remember the value, mark the function as returned and leave the loop (loop_with_return)
