@@ -26,7 +26,7 @@ def append_wrong_type(xs: List[int]):
 
 
 def unknown_dict_method(d: Dict[str, int]) -> int:
-    return d.setdefault("a", 1)
+    return d.popitem()[1]
 
 
 def unknown_str_method(s: str) -> str:
@@ -83,7 +83,7 @@ REJECTED = [
     (dict_mixed_keys, ScriptTypeError, "dict keys must all have one type; found str and int", '{"a": 1, 2: 3}'),
     (sort_tensors, NotSupportedError, "sorting a List\\[Tensor\\] is not supported", "xs.sort()"),
     (append_wrong_type, ScriptTypeError, "list.append\\(\\) expects a int, got a str", 'xs.append("a")'),
-    (unknown_dict_method, NotSupportedError, "the method 'setdefault' of a Dict\\[str, int\\]", "d.setdefault"),
+    (unknown_dict_method, NotSupportedError, "the method 'popitem' of a Dict\\[str, int\\]", "d.popitem"),
     (unknown_str_method, NotSupportedError, "the method 'title' of a str is not supported", "s.title()"),
     (computed_format_spec, NotSupportedError, "a computed format spec is not supported", 'f"{x:{w}}"'),
     (separated_tensor_indices, NotSupportedError, "tensor indices separated by other indices", "x[i, :, j]"),

@@ -50,7 +50,7 @@ def test_refused_forms_name_the_problem():
         return "%5d" % n
 
     def extra(n: int) -> str:
-        return "%d" % (n, n)
+        return "%d" % (n, n)  # noqa: F507  (the mistake under test)
 
     def reverse(xs: List[int]) -> List[int]:
         return sorted(xs, reverse=True)

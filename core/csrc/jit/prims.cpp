@@ -232,9 +232,8 @@ const PrimTable& prims() {
 }  // namespace
 
 PrimFn find_prim(const std::string& kind) {
-  for (const PrimTable* t :
-       {&prims(), &list_prims(), &dict_prims(), &str_prims(), &tensor_prims(), &object_prims(), &list_tensor_prims(),
-        &implicit_prims()}) {
+  for (const PrimTable* t : {&prims(), &list_prims(), &dict_prims(), &str_prims(), &tensor_prims(), &object_prims(),
+                             &list_tensor_prims(), &implicit_prims()}) {
     auto it = t->find(kind);
     if (it != t->end()) return it->second;
   }

@@ -81,7 +81,8 @@ const PrimTable& implicit_prims() {
       {"prim::FloatImplicit",
        [](const Node&, Ins& in) -> Outs {
          IValue v = number_of(in[0].v.to_tensor());
-         EMBER_CHECK(v.tag() != IValue::Tag::Complex, Runtime, "value cannot be converted to type double without overflow");
+         EMBER_CHECK(v.tag() != IValue::Tag::Complex, Runtime,
+                     "value cannot be converted to type double without overflow");
          return {RValue(IValue(v.to_scalar().to_double()))};
        }},
       {"prim::ScalarImplicit", [](const Node&, Ins& in) -> Outs { return {RValue(number_of(in[0].v.to_tensor()))}; }},

@@ -63,7 +63,8 @@ def _all_in(s: str, chars: str) -> bool:
 
 
 # ASCII classes (TorchScript's str predicates test ASCII characters too)
-_DIGITS, _LOWER, _UPPER, _SPACE = "0123456789", "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", " \t\n\r\x0b\x0c"
+_DIGITS, _SPACE = "0123456789", " \t\n\r\x0b\x0c"
+_LOWER, _UPPER = "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def isdigit(s: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
+import ember
 from ember import Tensor
 
 from ._ops import aten
@@ -75,6 +76,14 @@ _UNIQUE = {(False, False): unique_output, (True, False): unique_inverse, (False,
            (True, True): unique_all}
 _CONSECUTIVE = {(False, False): consecutive_output, (True, False): consecutive_inverse,
                 (False, True): consecutive_counts, (True, True): consecutive_all}
+
+
+def is_unique(callee) -> bool:
+    return callee is ember.unique or callee is ember.unique_consecutive
+
+
+def is_consecutive(callee) -> bool:
+    return callee is ember.unique_consecutive
 
 
 def compile_unique(compiler, consecutive: bool, args: list, kwargs: dict, node):

@@ -529,10 +529,9 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Imp
             return self.call_builtin("isinstance", node)
         if getattr(callee, "qualified_name", "").startswith("__torch__.torch.classes."):
             return self.construct_custom(callee, node)
-        if callee is _tensor_module().unique or callee is _tensor_module().unique_consecutive:
+        if _builtins_unique.is_unique(callee):  # ember.unique / unique_consecutive: by their constant flags
             args, kwargs = self.args_of(node)
-            return _builtins_unique.compile_unique(self, callee is _tensor_module().unique_consecutive, args, kwargs,
-                                                   node)
+            return _builtins_unique.compile_unique(self, _builtins_unique.is_consecutive(callee), args, kwargs, node)
         if callee in _builtins.SCRIPT_IMPLS:
             args, kwargs = self.args_of(node)
             args = pack_tensor_varargs(self, callee, args, node)
@@ -763,12 +762,6 @@ def scripted_forward(cls):
     """The forward ember.jit compiles for a module class: its _script_forward when it has one (a forward the
     compiler takes, with the same results as the eager one), else forward."""
     return getattr(cls, "_script_forward", None) or cls.forward
-
-
-def _tensor_module():
-    import ember
-
-    return ember
 
 
 def _tensor_factory():
