@@ -52,6 +52,11 @@ def item_as_float(t: ember.Tensor) -> float:
 
 
 @ember.jit.script
+def item_comparisons(x: ember.Tensor, t: ember.Tensor):
+    return x > t.item(), t.item() <= x, t.item() == 2.5, t.item() > 0, f"{t.item()}"
+
+
+@ember.jit.script
 def power(x: ember.Tensor, t: ember.Tensor):
     return x.pow(t)
 
@@ -98,6 +103,14 @@ def test_item_is_an_ops_scalar():
     assert item_as_float(ember.tensor(3)) == 3.0
     with pytest.raises(RuntimeError, match="a Tensor with 2 elements cannot be converted to Scalar"):
         items(X, ember.tensor([1.0, 2.0]))
+
+
+def test_item_compares_by_value():
+    above, at_most, equal, positive, text = item_comparisons(X, ember.tensor(2.5))
+    np.testing.assert_array_equal(above.numpy(), np.arange(6.0) > 2.5)
+    np.testing.assert_array_equal(at_most.numpy(), 2.5 <= np.arange(6.0))
+    assert equal is True and positive is True and text == "2.5"
+    assert item_comparisons(X, ember.tensor(-3))[2:] == (False, False, "-3")
 
 
 def test_a_tensor_overload_is_taken_before_a_conversion():

@@ -311,11 +311,12 @@ class ExprCompiler(StaticObjects, ObjectExprs, BuiltinCalls, ContainerExprs, Imp
                 pass
         if a.type == b.type and a.type.kind in ("List", "Tuple") and tensor_op in ("eq", "ne"):
             return self.emit1(number_op, [a, b], T.BOOL, node)
-        if a.type == T.TENSOR and (b.type == T.TENSOR or b.type.is_number):
+        numbers = [v.type.is_number or v.id in self.item_numbers for v in (a, b)]  # t.item() > 0: compared by value
+        if a.type == T.TENSOR and (b.type == T.TENSOR or numbers[1]):
             return self.call_op(tensor_op, [a, b], {}, node)
-        if b.type == T.TENSOR and a.type.is_number:
+        if b.type == T.TENSOR and numbers[0]:
             return self.call_op(flipped, [b, a], {}, node)
-        if (a.type.is_number and b.type.is_number) or (a.type == b.type == T.STR and number_op.endswith(("eq", "ne"))):
+        if all(numbers) or (a.type == b.type == T.STR and number_op.endswith(("eq", "ne"))):
             return self.emit1(number_op, [a, b], T.BOOL, node)
         raise self.error(f"cannot compare {a.type} and {b.type} with {type(op).__name__}", node)
 
