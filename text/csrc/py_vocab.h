@@ -1,6 +1,6 @@
-// Vocab as bound to Python: a list of Python strs is looked up with each str's cached hash (as a dict
-// does) in a table built on first use, and answered with cached int objects, so a lookup neither hashes
-// the text again nor allocates. Changes to the vocabulary drop the table.
+// Vocab as bound to Python: a list of Python strs is looked up by each str's own UTF-8 buffer (no copy) in
+// Vocab's table, whose slots carry the index's int object (made once per vocabulary), so a lookup touches
+// one slot and the int it returns, and allocates only the result list.
 #pragma once
 #include <pybind11/pybind11.h>
 
@@ -22,16 +22,15 @@ class PyVocab : public Vocab {
   void insert(const std::string& token, int64_t index);
 
  private:
-  struct Slot {
-    Py_hash_t hash;
-    int64_t index;  // -1: empty
-  };
-  void build() const;
-  int64_t find(PyObject* token) const;            // -1 when absent
+  static constexpr Py_ssize_t kBlock = 32;
   PyObject* index_object(PyObject* token) const;  // a new reference
+  // Looks up in[0..count) (count <= kBlock) into out as new references, stopping before the first item
+  // that is not a str with UTF-8; returns how many it did.
+  Py_ssize_t lookup_block(PyObject** in, Py_ssize_t count, PyObject** out) const;
+  void attach_ints() const;  // makes ints_ and hands them to the table's slots
 
-  mutable std::vector<Slot> slots_;
-  mutable std::vector<pybind11::object> ints_;
+  mutable std::vector<pybind11::object> ints_;  // ints_[i] is the int i
+  mutable uint64_t attached_generation_ = 0;    // the table's generation the ints were attached to
 };
 
 }  // namespace embertext

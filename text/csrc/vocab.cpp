@@ -6,18 +6,18 @@ namespace embertext {
 
 Vocab::Vocab(std::vector<std::string> tokens, std::optional<int64_t> default_index)
     : itos_(std::move(tokens)), default_index_(default_index) {
-  stoi_.reserve(itos_.size());
+  table_.assign(itos_);
+  // The table keeps the first of equal tokens; a later one finds it in place of itself.
   for (size_t i = 0; i < itos_.size(); ++i) {
-    keys_.push_back(itos_[i]);
-    if (!stoi_.emplace(keys_.back(), static_cast<int64_t>(i)).second) {
+    if (find(itos_[i]) != static_cast<int64_t>(i)) {
       throw std::runtime_error("Duplicate token found in tokens list: " + itos_[i]);
     }
   }
 }
 
 int64_t Vocab::index(std::string_view token) const {
-  auto it = stoi_.find(token);
-  if (it != stoi_.end()) return it->second;
+  int64_t found = find(token);
+  if (found >= 0) return found;
   if (default_index_) return *default_index_;
   throw std::runtime_error("Token " + std::string(token) + " not found and default index is not set");
 }
@@ -44,15 +44,17 @@ std::vector<std::string> Vocab::tokens(const std::vector<int64_t>& indices) cons
   return out;
 }
 
-void Vocab::append_token(const std::string& token) {
-  auto it = stoi_.find(token);
-  if (it != stoi_.end()) {
-    throw std::runtime_error("Token " + token +
-                             " already exists in the Vocab with index: " + std::to_string(it->second));
+void Vocab::check_absent(const std::string& token) const {
+  int64_t found = find(token);
+  if (found >= 0) {
+    throw std::runtime_error("Token " + token + " already exists in the Vocab with index: " + std::to_string(found));
   }
-  keys_.push_back(token);
-  stoi_.emplace(keys_.back(), size());
+}
+
+void Vocab::append_token(const std::string& token) {
+  check_absent(token);
   itos_.push_back(token);
+  table_.add(token, size() - 1, itos_);
 }
 
 void Vocab::insert_token(const std::string& token, int64_t index) {
@@ -60,21 +62,15 @@ void Vocab::insert_token(const std::string& token, int64_t index) {
     throw std::runtime_error("Specified index " + std::to_string(index) + " is out of bounds for vocab of size " +
                              std::to_string(size()));
   }
-  auto it = stoi_.find(token);
-  if (it != stoi_.end()) {
-    throw std::runtime_error("Token " + token +
-                             " already exists in the Vocab with index: " + std::to_string(it->second));
-  }
-  keys_.push_back(token);
-  stoi_.emplace(keys_.back(), index);
+  check_absent(token);
   itos_.insert(itos_.begin() + index, token);
-  for (size_t i = index + 1; i < itos_.size(); ++i) stoi_.find(itos_[i])->second = static_cast<int64_t>(i);
+  table_.assign(itos_);  // every later token's index moved up by one
 }
 
 std::unordered_map<std::string, int64_t> Vocab::stoi() const {
   std::unordered_map<std::string, int64_t> out;
-  out.reserve(stoi_.size());
-  for (const auto& [token, index] : stoi_) out.emplace(token, index);
+  out.reserve(itos_.size());
+  for (size_t i = 0; i < itos_.size(); ++i) out.emplace(itos_[i], static_cast<int64_t>(i));
   return out;
 }
 
