@@ -4,10 +4,10 @@
 //   forward:            out_n[g]  = W[g] (O/g x C/g*K)  @ im2col(x_n[g])
 //   transposed forward: out_n[g] += col2im(W[g]^T @ x_n[g])          (the adjoint of forward)
 //   weight gradient:    dW[g]    += grad_n[g] @ im2col(x_n[g])^T
-// float32 2-D 3x3 stride-1 convolutions with enough channels take Winograd's F(4x4, 3x3) instead
-// (conv_winograd.h), for all three. bfloat16 uses the AVX512_BF16 product where the CPU has it
-// (conv_bf16.h) except where Winograd serves; float16 (and bfloat16 elsewhere) computes in float32.
-// Depthwise 2-D float convolutions (groups == channels) take a direct stencil (conv_depthwise.h);
+// float32 and bfloat16 2-D 3x3 stride-1 convolutions with enough channels take Winograd's F(4x4, 3x3)
+// instead (conv_winograd.h), for all three (bfloat16 read and written as it is, computed in float32). bfloat16 uses the
+// AVX512_BF16 product where the CPU has it (conv_bf16.h) except where Winograd serves; float16 (and bfloat16 elsewhere)
+// computes in float32. Depthwise 2-D float convolutions (groups == channels) take a direct stencil (conv_depthwise.h);
 // pointwise ones (1x1, stride 1, no padding) on wide planes a product straight on the input (conv_pointwise.h).
 // Channels-last operands run natively: 2-D on NHWC (conv_nhwc.h), 3-D on NDHWC (conv_ndhwc.h).
 // Messages follow PyTorch's.
@@ -227,6 +227,48 @@ bool winograd_serves(const Plan& p, bool adjoint, bool weight_grad) {
   return weight_grad ? conv::winograd::applies_to_weight_grad(wp) : conv::winograd::applies(wp);
 }
 
+const uint16_t* bf16_bits(const Tensor& t) { return reinterpret_cast<const uint16_t*>(t.data_as<BFloat16>()); }
+
+// A bfloat16 convolution (adjoint: its transposed one) that Winograd serves, on the bfloat16 operands
+// themselves: widened as its tiles load, rounded once as its results store (conv_winograd_elem.h),
+// so no float32 copies of the activations are made and out is the float32 Winograd's result
+// rounded. False when Winograd does not serve it or refuses its values (out is then to be written
+// again), or when its bias is not bfloat16 (the float path widens that one exactly).
+bool winograd_bf16(const Plan& p, bool adjoint, const Tensor& input, const Tensor& weight, const Tensor& bias,
+                   const Tensor& out) {
+  conv::winograd::Problem wp;
+  if (!winograd_problem(p, adjoint, wp) || !conv::winograd::applies(wp)) return false;
+  if (bias.defined() && bias.dtype() != ScalarType::BFloat16) return false;
+  const Tensor x = contiguous_as(input, ScalarType::BFloat16), w = contiguous_as(weight, ScalarType::BFloat16);
+  const Tensor b = bias.defined() ? contiguous_as(bias, ScalarType::BFloat16) : Tensor();
+  const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups, in_plane = p.g.in_size(), out_plane = p.g.out_size();
+  // per group: the operand's, the result's and the bias's first channel
+  const int64_t x_ch = adjoint ? og * out_plane : cg * in_plane, y_ch = adjoint ? cg * in_plane : og * out_plane;
+  const int64_t b_ch = adjoint ? cg : og;
+  uint16_t* y = reinterpret_cast<uint16_t*>(out.data_as<BFloat16>());
+  for (int64_t gi = 0; gi < p.groups; gi++)
+    if (!conv::winograd::forward(bf16_bits(x) + gi * x_ch, bf16_bits(w) + gi * og * cg * 9,
+                                 b.defined() ? bf16_bits(b) + gi * b_ch : nullptr, adjoint, y + gi * y_ch, wp))
+      return false;
+  return true;
+}
+
+// The weight gradient of a bfloat16 convolution that Winograd serves, likewise on the bfloat16
+// operands; false (dw to be written again) as winograd_bf16.
+bool winograd_weight_grad_bf16(const Plan& p, const Tensor& grad_output, const Tensor& input, const Tensor& dw) {
+  conv::winograd::Problem wp;
+  if (!winograd_problem(p, false, wp) || !conv::winograd::applies_to_weight_grad(wp)) return false;
+  if (grad_output.dtype() != ScalarType::BFloat16) return false;
+  const Tensor go = contiguous_as(grad_output, ScalarType::BFloat16), x = contiguous_as(input, ScalarType::BFloat16);
+  const int64_t cg = p.in_ch / p.groups, og = p.out_ch / p.groups;
+  uint16_t* out = reinterpret_cast<uint16_t*>(dw.data_as<BFloat16>());
+  for (int64_t gi = 0; gi < p.groups; gi++)
+    if (!conv::winograd::weight_grad(bf16_bits(go) + gi * og * p.g.out_size(), bf16_bits(x) + gi * cg * p.g.in_size(),
+                                     out + gi * og * cg * 9, wp))
+      return false;
+  return true;
+}
+
 // y = the convolution, plus bias (out_ch values) unless it is null.
 template <class T>
 void forward_impl(const Plan& p, const T* x, const T* w, const T* bias, T* y) {
@@ -349,6 +391,7 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
     return conv::ndhwc::convolution(p, input, weight, bias, transposed, out_sizes);
   Tensor out = empty(out_sizes, input.dtype(), input.device());
   if (input.is_meta() || weight.is_meta() || out.numel() == 0) return out;
+  if (input.dtype() == ScalarType::BFloat16 && winograd_bf16(p, transposed, input, weight, bias, out)) return out;
   if (input.dtype() == ScalarType::BFloat16 && !winograd_serves(p, transposed, false) &&
       conv::bf16::convolution(p, input, weight, bias, transposed, out))
     return out;
@@ -399,6 +442,7 @@ Tensor convolution_weight_grad(const Tensor& grad_output, const Tensor& input, c
     fill_(out, Scalar(0.0));
     return out;
   }
+  if (input.dtype() == ScalarType::BFloat16 && winograd_weight_grad_bf16(p, grad_output, input, out)) return out;
   if (input.dtype() == ScalarType::BFloat16 && !winograd_serves(p, false, true) &&
       conv::bf16::weight_grad(p, grad_output, input, out))
     return out;

@@ -30,8 +30,9 @@ constexpr int64_t kMinTiles = 16;
 
 // One thread's share of the forward blocks [lo, hi). Returns false, at once, on input values that
 // are not moderate.
-bool forward_blocks(const Problem& p, const Layout& l, const float* x, const float* u, const float* bias, float* y,
-                    int64_t lo, int64_t hi) {
+template <class E>
+bool forward_blocks(const Problem& p, const Layout& l, const E* x, const float* u, const E* bias, E* y, int64_t lo,
+                    int64_t hi) {
   const int64_t vps = point_stride(p.c, l.tb), mps = point_stride(p.k, l.tb);
   Tensor scratch = empty(DimVec{kPoints * (vps + mps)}, ScalarType::Float32);
   float* v = scratch.data_as<float>();
@@ -49,7 +50,8 @@ bool forward_blocks(const Problem& p, const Layout& l, const float* x, const flo
 
 // One thread's share of the weight-gradient blocks [lo, hi), summed into du (36 x k x c). Returns
 // false, at once, on input values that are not moderate.
-bool weight_grad_blocks(const Problem& p, const Layout& l, const float* x, const float* dyp, float* du, int64_t lo,
+template <class E, class D>
+bool weight_grad_blocks(const Problem& p, const Layout& l, const E* x, const D* dyp, float* du, int64_t lo,
                         int64_t hi) {
   const int64_t vps = point_stride(p.c, l.tb), mps = point_stride(p.k, l.tb);
   Tensor scratch = empty(DimVec{kPoints * (vps + mps) + p.c * l.tb}, ScalarType::Float32);
@@ -102,7 +104,10 @@ bool applies_to_weight_grad(const Problem& p) {
   return du_bytes <= (int64_t(1) << 19) || ceil_div(l.tiles, get_num_threads()) >= 32 || kernel_major(p, l);
 }
 
-bool forward(const float* x, const float* w, const float* bias, bool flipped_transposed, float* y, const Problem& p) {
+namespace {
+
+template <class E>
+bool forward_as(const E* x, const E* w, const E* bias, bool flipped_transposed, E* y, const Problem& p) {
   const Layout l = make_layout(p, false);
   if (!all_moderate(w, p.k * p.c * 9)) return false;
   if (kernel_major(p, l)) return forward_kernel_major(p, l, x, w, flipped_transposed, bias, y);
@@ -118,20 +123,9 @@ bool forward(const float* x, const float* w, const float* bias, bool flipped_tra
   return moderate;
 }
 
-bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p) {
-  const Layout l = make_layout(p, true);
-  // The output gradient's tiles read whole rows of 4 inside the planes: when the tiles cover the
-  // output exactly and the images lie back to back, dy serves as it is (only checked).
-  const bool as_is = p.oh() % 4 == 0 && p.ow() % 4 == 0 && p.y_stride == p.k * p.oh() * p.ow();
-  Tensor dyp;
-  if (as_is) {
-    if (!all_moderate_parallel(dy, p.n * p.y_stride)) return false;
-  } else {
-    dyp = empty(DimVec{p.n * p.k * 16 * l.th * l.tw}, ScalarType::Float32);
-    if (!pad_planes(dy, p.k, p.y_stride, p.n, p.oh(), p.ow(), 0, 0, 4 * l.th, 4 * l.tw, dyp.data_as<float>()))
-      return false;
-  }
-  const float* dypd = as_is ? dy : dyp.data_as<float>();
+// D: the output gradient's element type as the tiles read it (E, or float for a padded copy).
+template <class E, class D>
+bool weight_grad_from(const D* dypd, const E* x, E* dw, const Problem& p, const Layout& l) {
   if (kernel_major(p, l)) return weight_grad_kernel_major(p, l, x, dypd, dw);
   const int64_t blocks = ceil_div(l.tiles, l.tb), slice = kPoints * p.k * p.c;
   // Each thread sums its blocks into its own dU (indexed by its first block); added at the end.
@@ -151,6 +145,42 @@ bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p) {
     transform_kernel_grad(total + lo * p.c, p.k * p.c, p.c, p.c, lo, hi, 0, p.c, dw);
   });
   return true;
+}
+
+template <class E>
+bool weight_grad_as(const E* dy, const E* x, E* dw, const Problem& p) {
+  const Layout l = make_layout(p, true);
+  // The output gradient's tiles read whole rows of 4 inside the planes: when the tiles cover the
+  // output exactly and the images lie back to back, dy serves as it is (only checked).
+  const bool as_is = p.oh() % 4 == 0 && p.ow() % 4 == 0 && p.y_stride == p.k * p.oh() * p.ow();
+  Tensor dyp;
+  if (as_is) {
+    if (!all_moderate_parallel(dy, p.n * p.y_stride)) return false;
+  } else {
+    dyp = empty(DimVec{p.n * p.k * 16 * l.th * l.tw}, ScalarType::Float32);
+    if (!pad_planes(dy, p.k, p.y_stride, p.n, p.oh(), p.ow(), 0, 0, 4 * l.th, 4 * l.tw, dyp.data_as<float>()))
+      return false;
+  }
+  if (as_is) return weight_grad_from(dy, x, dw, p, l);
+  const float* padded = dyp.data_as<float>();
+  return weight_grad_from(padded, x, dw, p, l);
+}
+
+}  // namespace
+
+bool forward(const float* x, const float* w, const float* bias, bool flipped_transposed, float* y, const Problem& p) {
+  return forward_as(x, w, bias, flipped_transposed, y, p);
+}
+
+bool forward(const uint16_t* x, const uint16_t* w, const uint16_t* bias, bool flipped_transposed, uint16_t* y,
+             const Problem& p) {
+  return forward_as(x, w, bias, flipped_transposed, y, p);
+}
+
+bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p) { return weight_grad_as(dy, x, dw, p); }
+
+bool weight_grad(const uint16_t* dy, const uint16_t* x, uint16_t* dw, const Problem& p) {
+  return weight_grad_as(dy, x, dw, p);
 }
 
 }  // namespace ember::conv::winograd

@@ -42,9 +42,14 @@ bool applies_to_weight_grad(const Problem& p);
 // may then hold some finished blocks: the caller must write all of y again (conv.cpp redoes the
 // whole convolution on the direct path).
 bool forward(const float* x, const float* w, const float* bias, bool flipped_transposed, float* y, const Problem& p);
+// The same on bfloat16 operands (their bits): computed in float32 from the bfloat16 values, each
+// result rounded once (as the float32 convolution of the widened operands, then rounded).
+bool forward(const uint16_t* x, const uint16_t* w, const uint16_t* bias, bool flipped_transposed, uint16_t* y,
+             const Problem& p);
 
 // dw (k, c, 3, 3) = the gradient of the convolution's weight given dy (the output's gradient, laid
 // out as y) and x. Returns false, having written nothing, on the values forward refuses.
 bool weight_grad(const float* dy, const float* x, float* dw, const Problem& p);
+bool weight_grad(const uint16_t* dy, const uint16_t* x, uint16_t* dw, const Problem& p);
 
 }  // namespace ember::conv::winograd

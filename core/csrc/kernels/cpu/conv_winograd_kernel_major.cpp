@@ -37,7 +37,8 @@ void transform_all_tiles(const Layout& all, const int32_t* off, F&& transform) {
 }
 
 // V of all tiles (c x tp per point, points vps apart) from x. Returns whether x is moderate.
-bool transform_all_inputs(const Problem& p, const Layout& all, const float* x, float* v) {
+template <class E>
+bool transform_all_inputs(const Problem& p, const Layout& all, const E* x, float* v) {
   const InputTiles tiles = input_tiles(p, all, 0, all.tiles);
   std::atomic<bool> moderate{true};
   transform_all_tiles(all, tiles.off.data(), [&](int64_t nt, const int32_t* o, int64_t t0) {
@@ -54,8 +55,9 @@ bool kernel_major(const Problem& p, const Layout& l) {
   return tiles_bytes <= (int64_t(12) << 20) && p.k * p.c >= tp * (p.c + p.k);
 }
 
-bool forward_kernel_major(const Problem& p, const Layout& l, const float* x, const float* w, bool flipped_transposed,
-                          const float* bias, float* y) {
+template <class E>
+bool forward_kernel_major(const Problem& p, const Layout& l, const E* x, const E* w, bool flipped_transposed,
+                          const E* bias, E* y) {
   Layout all = l;
   all.tb = padded_tiles(l);
   const int64_t tp = all.tb, vps = point_stride(p.c, tp);
@@ -82,7 +84,8 @@ bool forward_kernel_major(const Problem& p, const Layout& l, const float* x, con
   return true;
 }
 
-bool weight_grad_kernel_major(const Problem& p, const Layout& l, const float* x, const float* dyp, float* dw) {
+template <class E, class D>
+bool weight_grad_kernel_major(const Problem& p, const Layout& l, const E* x, const D* dyp, E* dw) {
   Layout all = l;
   all.tb = padded_tiles(l);
   const int64_t tp = all.tb, vps = point_stride(p.c, tp), mps = point_stride(p.k, tp);
@@ -118,5 +121,13 @@ bool weight_grad_kernel_major(const Problem& p, const Layout& l, const float* x,
   });
   return true;
 }
+
+template bool forward_kernel_major(const Problem&, const Layout&, const float*, const float*, bool, const float*,
+                                   float*);
+template bool forward_kernel_major(const Problem&, const Layout&, const uint16_t*, const uint16_t*, bool,
+                                   const uint16_t*, uint16_t*);
+template bool weight_grad_kernel_major(const Problem&, const Layout&, const float*, const float*, float*);
+template bool weight_grad_kernel_major(const Problem&, const Layout&, const uint16_t*, const uint16_t*, uint16_t*);
+template bool weight_grad_kernel_major(const Problem&, const Layout&, const uint16_t*, const float*, uint16_t*);
 
 }  // namespace ember::conv::winograd

@@ -30,12 +30,16 @@ Layout make_layout(const Problem& p, bool weight_grad);
 int64_t point_stride(int64_t channels, int64_t tb);
 
 // Whether the n values are all below 2^40 in magnitude (so neither NaN nor infinite).
-WINO_AVX2 bool all_moderate(const float* x, int64_t n);
-bool all_moderate_parallel(const float* x, int64_t n);
+// E, here and below: the element type read or written, float or bfloat16's bits (conv_winograd_elem.h).
+template <class E>
+WINO_AVX2 bool all_moderate(const E* x, int64_t n);
+template <class E>
+bool all_moderate_parallel(const E* x, int64_t n);
 
 // xp (n x c planes of hp x wp) = x with ph / pw zeros before and zeros after up to the plane's end.
 // Returns whether x is all moderate.
-bool pad_planes(const float* x, int64_t planes_per_image, int64_t x_stride, int64_t n, int64_t h, int64_t w, int64_t ph,
+template <class E>
+bool pad_planes(const E* x, int64_t planes_per_image, int64_t x_stride, int64_t n, int64_t h, int64_t w, int64_t ph,
                 int64_t pw, int64_t hp, int64_t wp, float* xp);
 
 // Offsets (in floats) of the top-left corners of tiles t0 .. t0+count-1 in planes of image_floats
@@ -60,27 +64,32 @@ InputTiles input_tiles(const Problem& p, const Layout& l, int64_t t0, int64_t co
 // U[xi] for every point, over kernel rows ko in [k_lo, k_hi) and input channels ci in [c_lo, c_hi),
 // into u (point xi at u + xi * u_point, row ko - k_lo u_cols floats apart, column ci - c_lo). With
 // flipped_transposed, w is (c, k, 3, 3) and used rotated by 180 degrees.
-WINO_AVX2 void transform_kernel(const float* w, bool flipped_transposed, int64_t k, int64_t c, int64_t k_lo,
-                                int64_t k_hi, int64_t c_lo, int64_t c_hi, float* u, int64_t u_point, int64_t u_cols);
+template <class E>
+WINO_AVX2 void transform_kernel(const E* w, bool flipped_transposed, int64_t k, int64_t c, int64_t k_lo, int64_t k_hi,
+                                int64_t c_lo, int64_t c_hi, float* u, int64_t u_point, int64_t u_cols);
 
 // V[xi] (c x tb, this block's columns) of the tiles whose offsets start at `off` (within `tiles`),
 // read from x. Returns whether all the values read are moderate.
-WINO_AVX2 bool transform_input(const float* x, const Problem& p, const Layout& l, const InputTiles& tiles,
-                               int64_t ntiles, const int32_t* off, float* v);
+template <class E>
+WINO_AVX2 bool transform_input(const E* x, const Problem& p, const Layout& l, const InputTiles& tiles, int64_t ntiles,
+                               const int32_t* off, float* v);
 
 // y's tiles t0 .. t0+ntiles-1 of `channels` output planes (plus bias, if given) from M[xi]
 // (channels x tb, points ps floats apart).
-WINO_AVX2 void transform_output(const float* m, int64_t ps, int64_t channels, const float* bias, const Problem& p,
-                                const Layout& l, int64_t t0, int64_t ntiles, float* y);
+template <class E>
+WINO_AVX2 void transform_output(const float* m, int64_t ps, int64_t channels, const E* bias, const Problem& p,
+                                const Layout& l, int64_t t0, int64_t ntiles, E* y);
 
 // dM[xi] (channels x tb) from the output gradient's planes dyp (4 th x 4 tw each).
-WINO_AVX2 void transform_output_grad(const float* dyp, const Layout& l, int64_t channels, int64_t ntiles,
+template <class E>
+WINO_AVX2 void transform_output_grad(const E* dyp, const Layout& l, int64_t channels, int64_t ntiles,
                                      const int32_t* off, float* dm);
 
 // dw (k, c, 3, 3) over rows ko in [k_lo, k_hi) and input channels ci in [c_lo, c_hi) from dU (point
 // xi at du + xi * du_point, row ko - k_lo du_cols floats apart, column ci - c_lo).
+template <class E>
 WINO_AVX2 void transform_kernel_grad(const float* du, int64_t du_point, int64_t du_cols, int64_t c, int64_t k_lo,
-                                     int64_t k_hi, int64_t c_lo, int64_t c_hi, float* dw);
+                                     int64_t k_hi, int64_t c_lo, int64_t c_hi, E* dw);
 
 // C (m x n) = A (m x k) @ B (k x n), or += with accumulate, all row-major: the per-point products of
 // both schedules, on sgemm_unpacked's AVX-512 register kernel where the CPU has it (12 x 32 blocks,
@@ -90,10 +99,12 @@ void tile_product(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, 
 
 // The kernel-major schedule (conv_winograd_kernel_major.cpp), for few tiles next to many
 // channels: whether it serves problem p, and its forward and weight gradient (false on input
-// values that are not moderate).
+// values that are not moderate). D: the element type of the (padded) output gradient dyp.
 bool kernel_major(const Problem& p, const Layout& l);
-bool forward_kernel_major(const Problem& p, const Layout& l, const float* x, const float* w, bool flipped_transposed,
-                          const float* bias, float* y);
-bool weight_grad_kernel_major(const Problem& p, const Layout& l, const float* x, const float* dyp, float* dw);
+template <class E>
+bool forward_kernel_major(const Problem& p, const Layout& l, const E* x, const E* w, bool flipped_transposed,
+                          const E* bias, E* y);
+template <class E, class D>
+bool weight_grad_kernel_major(const Problem& p, const Layout& l, const E* x, const D* dyp, E* dw);
 
 }  // namespace ember::conv::winograd
