@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "device/cpu_features.h"
+#include "iter/loops_bf16.h"
 #include "iter/tensor_iter.h"
 
 namespace ember {
@@ -165,11 +166,19 @@ EMBER_AVX2 void vec_f32_contig(float* __restrict o, const float* __restrict a, i
 // out = f(a), elementwise. O and A are the output and input element types.
 template <class O, class A, class F>
 void unary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
-  const bool avx2 = cpu_has_avx2();
+  const bool avx2 = cpu_has_avx2(), wide_bf16 = loops::any_bf16<O, A> && loops::bf16_wide();
   const bool streaming = it.numel() * int64_t(sizeof(O)) >= kStreamingBytes;
   it.for_each(
       [&](char** p, const int64_t* s, int64_t n) {
         if (s[0] == int64_t(sizeof(O)) && s[1] == int64_t(sizeof(A))) {
+          if constexpr (loops::any_bf16<O, A>) {
+            if (wide_bf16) {
+              const A* a = reinterpret_cast<const A*>(p[1]);
+              loops::with_streaming(reinterpret_cast<O*>(p[0]), n, streaming,
+                                    [&](O* d, int64_t b, int64_t m) { loops::unary_contig_512(d, a + b, m, f); });
+              return;
+            }
+          }
           if (avx2) {
             const A* a = reinterpret_cast<const A*>(p[1]);
             loops::with_streaming(reinterpret_cast<O*>(p[0]), n, streaming,
@@ -217,7 +226,7 @@ void unary_kernel_vec_f32(const TensorIter& it, const F& f, int64_t grain = 3276
 // out = f(a, b), elementwise.
 template <class O, class A, class B, class F>
 void binary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
-  const bool avx2 = cpu_has_avx2();
+  const bool avx2 = cpu_has_avx2(), wide_bf16 = loops::any_bf16<O, A, B> && loops::bf16_wide();
   const bool streaming = it.numel() * int64_t(sizeof(O)) >= kStreamingBytes;
   it.for_each(
       [&](char** p, const int64_t* s, int64_t n) {
@@ -226,6 +235,16 @@ void binary_kernel(const TensorIter& it, const F& f, int64_t grain = 32768) {
         const B* b = reinterpret_cast<const B*>(p[2]);
         if (s[0] == int64_t(sizeof(O))) {
           const bool ca = s[1] == int64_t(sizeof(A)), cb = s[2] == int64_t(sizeof(B));
+          if constexpr (loops::any_bf16<O, A, B>) {  // 16 lanes wide (loops_bf16.h)
+            if (wide_bf16 && ca && cb) {
+              loops::with_streaming(o, n, streaming, [&](O* d, int64_t s0, int64_t m) {
+                loops::binary_contig_512<0>(d, a + s0, b + s0, m, f);
+              });
+              return;
+            }
+            if (wide_bf16 && s[1] == 0 && cb) return loops::binary_contig_512<1>(o, a, b, n, f);
+            if (wide_bf16 && ca && s[2] == 0) return loops::binary_contig_512<2>(o, a, b, n, f);
+          }
           if (ca && cb) {
             if (avx2)
               loops::with_streaming(o, n, streaming, [&](O* d, int64_t s0, int64_t m) {
