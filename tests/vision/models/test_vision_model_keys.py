@@ -1,8 +1,11 @@
 """torchvision's complete state_dict key sets, generated here from each family's published layout (block counts,
 layer indices, submodule names of torchvision's checkpoints), so a torchvision checkpoint of every one of these
 builders loads key for key: VGG, ResNet/ResNeXt/Wide ResNet, DenseNet, ViT, ConvNeXt, ShuffleNetV2, SqueezeNet,
-AlexNet, EfficientNet-B0..B7, MNASNet, and the segmentation models on ResNet-101 and MobileNetV3 (relative to
-the ResNet-50 ones' heads). test_vision_model_zoo.py checks samples of the other builders' keys."""
+AlexNet, EfficientNet-B0..B7, MNASNet, RegNet X/Y (the RegNet paper's stage depths, the projection in each stage's
+first block, squeeze-excitation in the Y models), MobileNetV2 and V3 large/small (their block tables: an expansion
+conv only where the expanded width differs from the input's), and the segmentation models on ResNet-101 and
+MobileNetV3 (relative to the ResNet-50 ones' heads). test_vision_model_zoo.py checks samples of the other builders'
+keys."""
 import math
 
 import pytest
@@ -155,6 +158,73 @@ def mnasnet_keys():
     return keys + wb("classifier.1")
 
 
+def conv_bn(prefix):  # a Conv2dNormActivation: conv without bias, then batch norm
+    return [f"{prefix}.0.weight"] + bn(f"{prefix}.1")
+
+
+REGNET_DEPTHS = {
+    "regnet_y_400mf": [1, 3, 6, 6], "regnet_y_800mf": [1, 3, 8, 2], "regnet_y_1_6gf": [2, 6, 17, 2],
+    "regnet_y_3_2gf": [2, 5, 13, 1], "regnet_y_8gf": [2, 4, 10, 1], "regnet_y_16gf": [2, 4, 11, 1],
+    "regnet_y_32gf": [2, 5, 12, 1], "regnet_y_128gf": [2, 7, 17, 1],
+    "regnet_x_400mf": [1, 2, 7, 12], "regnet_x_800mf": [1, 3, 7, 5], "regnet_x_1_6gf": [2, 4, 10, 2],
+    "regnet_x_3_2gf": [2, 6, 15, 2], "regnet_x_8gf": [2, 5, 15, 1], "regnet_x_16gf": [2, 6, 13, 1],
+    "regnet_x_32gf": [2, 7, 13, 1],
+}
+
+
+def regnet_keys(depths, se):
+    keys = conv_bn("stem") + wb("fc")
+    for s, depth in enumerate(depths, 1):
+        for i in range(depth):
+            p = f"trunk_output.block{s}.block{s}-{i}."
+            if i == 0:  # stride 2 and a new width: the shortcut projects
+                keys += conv_bn(p + "proj")
+            keys += conv_bn(p + "f.a") + conv_bn(p + "f.b") + conv_bn(p + "f.c")
+            if se:
+                keys += wb(p + "f.se.fc1") + wb(p + "f.se.fc2")
+    return keys
+
+
+# (input, expanded, squeeze-excitation) of each MobileNetV3 block, as torchvision's tables
+MOBILENET_V3_BLOCKS = {
+    "mobilenet_v3_large": [(16, 16, False), (16, 64, False), (24, 72, False), (24, 72, True), (40, 120, True),
+                           (40, 120, True), (40, 240, False), (80, 200, False), (80, 184, False), (80, 184, False),
+                           (80, 480, True), (112, 672, True), (112, 672, True), (160, 960, True), (160, 960, True)],
+    "mobilenet_v3_small": [(16, 16, True), (16, 72, False), (24, 88, False), (24, 96, True), (40, 240, True),
+                           (40, 240, True), (40, 120, True), (48, 144, True), (48, 288, True), (96, 576, True),
+                           (96, 576, True)],
+}
+
+
+def mobilenet_v3_keys(blocks):
+    keys = conv_bn("features.0") + conv_bn(f"features.{len(blocks) + 1}") + wb("classifier.0")
+    keys += wb("classifier.3")
+    for b, (cin, expanded, se) in enumerate(blocks, 1):
+        p, i = f"features.{b}.block.", 0
+        if expanded != cin:
+            keys += conv_bn(p + "0")
+            i = 1
+        keys += conv_bn(p + str(i))  # depthwise
+        if se:
+            keys += wb(p + f"{i + 1}.fc1") + wb(p + f"{i + 1}.fc2")
+        keys += conv_bn(p + str(i + 1 + se))  # projection
+    return keys
+
+
+def mobilenet_v2_keys():
+    keys = conv_bn("features.0") + conv_bn("features.18") + wb("classifier.1")
+    b = 1
+    for t, n in ((1, 1), (6, 2), (6, 3), (6, 4), (6, 3), (6, 3), (6, 1)):
+        for _ in range(n):
+            p = f"features.{b}.conv."
+            if t == 1:  # no expansion: depthwise, then the projection conv and its norm
+                keys += conv_bn(p + "0") + [p + "1.weight"] + bn(p + "2")
+            else:
+                keys += conv_bn(p + "0") + conv_bn(p + "1") + [p + "2.weight"] + bn(p + "3")
+            b += 1
+    return keys
+
+
 EXPECTED = {
     **{f"vgg{d}{'_bn' if b else ''}": vgg_keys(d, b) for d in VGG_CFGS for b in (False, True)},
     **{name: resnet_keys(*cfg) for name, cfg in RESNET_LAYERS.items()},
@@ -167,6 +237,9 @@ EXPECTED = {
     "alexnet": alexnet_keys(),
     **{f"efficientnet_{b}": efficientnet_keys(d) for b, d in EFFICIENTNET_DEPTH.items()},
     **{f"mnasnet{w}": mnasnet_keys() for w in ("0_5", "0_75", "1_0", "1_3")},
+    **{name: regnet_keys(d, name.startswith("regnet_y")) for name, d in REGNET_DEPTHS.items()},
+    **{name: mobilenet_v3_keys(blocks) for name, blocks in MOBILENET_V3_BLOCKS.items()},
+    "mobilenet_v2": mobilenet_v2_keys(),
 }
 
 
