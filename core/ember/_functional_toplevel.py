@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .amp._policy import autocast_policy
 from . import _C
+from ._tensor import Tensor
 from .autograd.grad_mode import no_grad
 from .nn import functional as F
 from .nn._functional_dropout import _check_p, _check_scalable
@@ -162,21 +163,25 @@ def constant_pad_nd(input, pad, value=0):
     return F.pad(input, pad, "constant", value)
 
 
-@autocast_policy("lower_precision_fp")
-def conv_tbc(input, weight, bias, pad=0):
-    """A 1-D convolution over time-major input (time, batch, in) with weight (kernel, in, out)."""
+def _conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """A 1-D convolution over time-major input (time, batch, in) with weight (kernel, in, out). Written in the
+    script language: ember.jit compiles this same body (jit/_builtins_policy_ops.py)."""
     if input.dim() != 3:
         raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
     if weight.dim() != 3:
         raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, out_channels.")
     if bias.dim() != 1:
         raise RuntimeError("Bias must be 1-D")
-    if input.shape[2] != weight.shape[1]:
+    if input.size(2) != weight.size(1):
         raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
-    if bias.shape[0] != weight.shape[2]:
+    if bias.size(0) != weight.size(2):
         raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
-    out = F.conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
-    return out.permute(2, 0, 1)
+    out = F.conv1d(input.permute([1, 2, 0]), weight.permute([2, 1, 0]), bias, padding=pad)
+    return out.permute([2, 0, 1])
+
+
+conv_tbc = autocast_policy("lower_precision_fp")(_conv_tbc)
+conv_tbc.__name__ = conv_tbc.__qualname__ = "conv_tbc"
 
 
 def channel_shuffle(input, groups):

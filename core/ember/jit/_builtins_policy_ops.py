@@ -1,8 +1,9 @@
 """Script versions of Python-written ops that carry an autocast policy and had none (F.affine_grid, F.cdist,
-F.max_unpool2d/3d, F.scaled_dot_product_attention, ember.conv_tbc): the eager bodies use Python beyond the script
-language (math.isinf, generator expressions, tensor_args); these compute the same with the same ops and messages
-(ember/nn/_functional_grid.py, _functional_distance.py, _functional_fold.py, _functional_attention.py,
-ember/_functional_toplevel.py). The autocast casts around them are compiled by _builtins_autocast.with_policy."""
+F.max_unpool2d/3d, F.scaled_dot_product_attention): the eager bodies use Python beyond the script language
+(math.isinf, generator expressions, tensor_args); these compute the same with the same ops and messages
+(ember/nn/_functional_grid.py, _functional_distance.py, _functional_fold.py, _functional_attention.py).
+ember.conv_tbc's eager body (ember/_functional_toplevel.py) is itself in the script language and compiled as it
+is. The autocast casts around them are compiled by _builtins_autocast.with_policy."""
 from __future__ import annotations
 
 import math
@@ -11,6 +12,8 @@ from typing import Any, List, Optional
 import ember
 import ember.nn.functional as F
 from ember import Tensor
+
+from ember._functional_toplevel import _conv_tbc  # eager and script share its body
 
 from . import _builtins_nn
 
@@ -173,21 +176,6 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     return ember.matmul(attn, value)
 
 
-def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
-    if input.dim() != 3:
-        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
-    if weight.dim() != 3:
-        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, out_channels.")
-    if bias.dim() != 1:
-        raise RuntimeError("Bias must be 1-D")
-    if input.size(2) != weight.size(1):
-        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
-    if bias.size(0) != weight.size(2):
-        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
-    out = F.conv1d(input.permute([1, 2, 0]), weight.permute([2, 1, 0]), bias, padding=pad)
-    return out.permute([2, 0, 1])
-
-
 def policy_op_impls() -> dict:
     return {F.affine_grid: affine_grid, F.cdist: cdist, F.max_unpool2d: max_unpool2d, F.max_unpool3d: max_unpool3d,
-            F.scaled_dot_product_attention: scaled_dot_product_attention, ember.conv_tbc: conv_tbc}
+            F.scaled_dot_product_attention: scaled_dot_product_attention, ember.conv_tbc: _conv_tbc}
